@@ -1,0 +1,82 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFC_CHANNEL_H
+#define PFC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+namespace ns3
+{
+
+class PfcNetDevice;
+
+/**
+ * \ingroup flux
+ * \brief A full-duplex point-to-point Ethernet link between two PfcNetDevices.
+ *
+ * The channel only models propagation: the sending device accounts for
+ * serialisation and hands over the frame when its first bit leaves; the
+ * peer receives it one serialisation time plus the propagation delay later.
+ */
+class PfcChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PfcChannel();
+    ~PfcChannel() override;
+
+    /**
+     * \brief Attach a device to one end of the link.
+     * \param device the device; at most two may be attached
+     */
+    void Attach(Ptr<PfcNetDevice> device);
+
+    /**
+     * \brief Start sending a frame to the device at the other end.
+     * \param p the frame, starting at its Ethernet header
+     * \param src the sending device
+     * \param txTime the frame's serialisation time
+     */
+    void TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime);
+
+    /**
+     * \param i index 0 or 1
+     * \return the attached PfcNetDevice at end i
+     */
+    Ptr<PfcNetDevice> GetPfcDevice(std::size_t i) const;
+
+    /**
+     * \param device one end of the link
+     * \return the device at the other end
+     */
+    Ptr<PfcNetDevice> GetPeer(Ptr<const PfcNetDevice> device) const;
+
+    /** \return the one-way propagation delay */
+    Time GetDelay() const;
+
+    // Channel interface
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Time m_delay;              //!< one-way propagation delay
+    Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
+    std::size_t m_nDevices;    //!< number of attached devices
+};
+
+} // namespace ns3
+
+#endif /* PFC_CHANNEL_H */

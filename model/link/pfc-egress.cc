@@ -1,0 +1,21 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-egress.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(PfcEgress);
+
+TypeId
+PfcEgress::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PfcEgress").SetParent<Object>().SetGroupName("Flux");
+    return tid;
+}
+
+PfcEgress::~PfcEgress() = default;
+
+} // namespace ns3

@@ -1,0 +1,49 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFC_EGRESS_H
+#define PFC_EGRESS_H
+
+#include "ns3/object.h"
+#include "ns3/queue-item.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief The source a PfcNetDevice pulls its next frame from.
+ *
+ * A PfcNetDevice never queues data itself: when its line becomes free it
+ * asks its egress for the next item whose priority is not paused by the
+ * peer. A switch port's egress wraps a QueueDisc; a host's egress is the
+ * RDMA NIC, which arbitrates among its queue pairs and paces them. Whoever
+ * has new work for an idle device calls PfcNetDevice::Wake().
+ *
+ * Items hold an IPv4 packet whose header may still be held apart
+ * (Ipv4QueueDiscItem); the device calls AddHeader() before framing. The
+ * priority of an item is its DSCP class selector (DS field >> 5).
+ */
+class PfcEgress : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    ~PfcEgress() override;
+
+    /**
+     * \brief Hand over the next item to transmit.
+     * \param pausedMask bit p set when priority p is paused by the peer
+     * \return the item, or nullptr when nothing may be sent now
+     */
+    virtual Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) = 0;
+};
+
+} // namespace ns3
+
+#endif /* PFC_EGRESS_H */

@@ -1,0 +1,613 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-net-device.h"
+
+#include "pfc-channel.h"
+#include "pfc-header.h"
+#include "vlan-tag-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+namespace
+{
+/// EtherType of IPv4.
+constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+/// Smallest Ethernet frame without its FCS.
+constexpr uint32_t MIN_FRAME_BYTES = 60;
+} // namespace
+
+TypeId
+PfcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Flux")
+            .AddConstructor<PfcNetDevice>()
+            .AddAttribute("DataRate",
+                          "Line rate of the port.",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&PfcNetDevice::SetDataRate,
+                                               &PfcNetDevice::GetDataRate),
+                          MakeDataRateChecker())
+            .AddAttribute("Mtu",
+                          "Largest IPv4 packet the port carries (a jumbo frame by default, "
+                          "as RoCE fabrics with a 4096-byte path MTU need).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&PfcNetDevice::SetMtu, &PfcNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>(68))
+            .AddAttribute("WireOverhead",
+                          "Bytes each frame occupies on the line beyond the frame itself: "
+                          "preamble and SFD (8), inter-frame gap (12) and FCS (4).",
+                          UintegerValue(24),
+                          MakeUintegerAccessor(&PfcNetDevice::m_wireOverhead),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PfcEnabled",
+                          "Send and honour 802.1Qbb PFC frames.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfcNetDevice::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PauseQuanta",
+                          "Quanta (512 bit times each) of the pauses this port sends; "
+                          "they are refreshed at half their duration while needed.",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddTraceSource("MacTx",
+                            "A frame was put on the line.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "A frame was received.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Frames sent and received, for non-promiscuous captures.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Frames sent and received, for promiscuous captures (pcap).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcTx",
+                            "A PFC frame was queued for one priority (quanta 0 = resume).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcTxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcRx",
+                            "A PFC frame paused or resumed one priority (quanta 0 = resume).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcRxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback");
+    return tid;
+}
+
+PfcNetDevice::PfcNetDevice()
+    : m_ifIndex(0),
+      m_mtu(9000),
+      m_bps(DataRate("100Gbps")),
+      m_psPerByte(80),
+      m_wireOverhead(24),
+      m_pfcEnabled(true),
+      m_pauseQuanta(0xffff),
+      m_busy(false),
+      m_txCarryPs(0),
+      m_pausedMask(0),
+      m_upstreamPausedMask(0),
+      m_pfcPausesSent(0),
+      m_pfcPausesReceived(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+PfcNetDevice::~PfcNetDevice() = default;
+
+void
+PfcNetDevice::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        m_pauseExpiry[p].Cancel();
+        m_pauseRefresh[p].Cancel();
+    }
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_egress = nullptr;
+    m_ctrlQueue.clear();
+    m_sendQueue.clear();
+    m_rxCallback = RxCallback();
+    m_stdRxCallback = NetDevice::ReceiveCallback();
+    m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
+    NetDevice::DoDispose();
+}
+
+bool
+PfcNetDevice::Attach(Ptr<PfcChannel> ch)
+{
+    NS_LOG_FUNCTION(this << ch);
+    m_channel = ch;
+    m_channel->Attach(this);
+    m_linkChange();
+    return true;
+}
+
+void
+PfcNetDevice::SetEgress(Ptr<PfcEgress> egress)
+{
+    m_egress = egress;
+}
+
+Ptr<PfcEgress>
+PfcNetDevice::GetEgress() const
+{
+    return m_egress;
+}
+
+void
+PfcNetDevice::SetRxCallback(RxCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+Ptr<PfcNetDevice>
+PfcNetDevice::GetPeer() const
+{
+    return m_channel ? m_channel->GetPeer(this) : nullptr;
+}
+
+void
+PfcNetDevice::SetDataRate(DataRate bps)
+{
+    NS_ABORT_MSG_IF(bps.GetBitRate() == 0, "PfcNetDevice: DataRate must be positive");
+    m_bps = bps;
+    m_psPerByte = 8e12 / bps.GetBitRate();
+}
+
+DataRate
+PfcNetDevice::GetDataRate() const
+{
+    return m_bps;
+}
+
+Time
+PfcNetDevice::GetFrameTxTime(uint32_t bytes) const
+{
+    const uint64_t wire = std::max(bytes, MIN_FRAME_BYTES) + m_wireOverhead;
+    return PicoSeconds(static_cast<int64_t>(wire * m_psPerByte + 0.5));
+}
+
+bool
+PfcNetDevice::IsBusy() const
+{
+    return m_busy;
+}
+
+uint8_t
+PfcNetDevice::GetPausedMask() const
+{
+    return m_pausedMask;
+}
+
+uint8_t
+PfcNetDevice::GetUpstreamPausedMask() const
+{
+    return m_upstreamPausedMask;
+}
+
+uint64_t
+PfcNetDevice::GetPfcPausesSent() const
+{
+    return m_pfcPausesSent;
+}
+
+uint64_t
+PfcNetDevice::GetPfcPausesReceived() const
+{
+    return m_pfcPausesReceived;
+}
+
+void
+PfcNetDevice::Wake()
+{
+    if (!m_busy)
+    {
+        TryTransmit();
+    }
+}
+
+void
+PfcNetDevice::TryTransmit()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_busy || !m_channel)
+    {
+        return;
+    }
+    if (!m_ctrlQueue.empty())
+    {
+        Ptr<Packet> frame = m_ctrlQueue.front();
+        m_ctrlQueue.pop_front();
+        TransmitStart(frame);
+        return;
+    }
+    Ptr<QueueDiscItem> item;
+    if (!m_sendQueue.empty())
+    {
+        item = m_sendQueue.front();
+        m_sendQueue.pop_front();
+    }
+    else if (m_egress)
+    {
+        item = m_egress->DequeueForTransmit(m_pausedMask);
+    }
+    if (!item)
+    {
+        return;
+    }
+    uint8_t ds = 0;
+    item->GetUint8Value(QueueItem::IP_DSFIELD, ds);
+    item->AddHeader();
+    Ptr<Packet> frame = item->GetPacket();
+    frame->AddHeader(VlanTagHeader(ds >> 5, 0, ETHERTYPE_IPV4));
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    Ptr<PfcNetDevice> peer = GetPeer();
+    eth.SetDestination(peer ? peer->m_address : Mac48Address::GetBroadcast());
+    eth.SetLengthType(VlanTagHeader::TPID);
+    frame->AddHeader(eth);
+    TransmitStart(frame);
+}
+
+void
+PfcNetDevice::TransmitStart(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    m_busy = true;
+    m_macTxTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    // Keep the sub-resolution remainder so that long runs keep the exact rate.
+    const uint64_t wire = std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead;
+    const int64_t ps = static_cast<int64_t>(wire * m_psPerByte + 0.5) + m_txCarryPs;
+    const Time txTime = PicoSeconds(ps);
+    m_txCarryPs = ps - txTime.GetPicoSeconds();
+    m_channel->TransmitStart(frame, this, txTime);
+    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+}
+
+void
+PfcNetDevice::TransmitComplete()
+{
+    NS_LOG_FUNCTION(this);
+    m_busy = false;
+    TryTransmit();
+}
+
+void
+PfcNetDevice::Receive(Ptr<Packet> p)
+{
+    NS_LOG_FUNCTION(this << p);
+    m_snifferTrace(p);
+    m_promiscSnifferTrace(p);
+    m_macRxTrace(p);
+    EthernetHeader eth(false);
+    p->RemoveHeader(eth);
+    uint16_t type = eth.GetLengthType();
+    uint8_t prio = 0;
+    if (type == VlanTagHeader::TPID)
+    {
+        VlanTagHeader tag;
+        p->RemoveHeader(tag);
+        prio = tag.GetPcp();
+        type = tag.GetEtherType();
+    }
+    if (type == PfcHeader::ETHERTYPE)
+    {
+        ReceivePfc(p);
+        return;
+    }
+    if (type != ETHERTYPE_IPV4)
+    {
+        NS_LOG_LOGIC("dropping frame of EtherType " << type);
+        return;
+    }
+    if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, p, prio);
+    }
+    else if (!m_stdRxCallback.IsNull())
+    {
+        m_stdRxCallback(this, p, ETHERTYPE_IPV4, eth.GetSource());
+    }
+}
+
+Time
+PfcNetDevice::QuantaToTime(uint16_t quanta) const
+{
+    return PicoSeconds(static_cast<int64_t>(quanta * 512.0 * 1e12 / m_bps.GetBitRate()));
+}
+
+void
+PfcNetDevice::SetPauseUpstream(uint8_t prio, bool pause)
+{
+    NS_LOG_FUNCTION(this << +prio << pause);
+    const uint8_t bit = 1u << prio;
+    if (!m_pfcEnabled || pause == ((m_upstreamPausedMask & bit) != 0))
+    {
+        return;
+    }
+    if (pause)
+    {
+        m_upstreamPausedMask |= bit;
+        RefreshPause(prio);
+    }
+    else
+    {
+        m_upstreamPausedMask &= ~bit;
+        m_pauseRefresh[prio].Cancel();
+        SendPfc(bit, 0);
+    }
+}
+
+void
+PfcNetDevice::RefreshPause(uint8_t prio)
+{
+    SendPfc(1u << prio, m_pauseQuanta);
+    ++m_pfcPausesSent;
+    m_pauseRefresh[prio] =
+        Simulator::Schedule(QuantaToTime(m_pauseQuanta) / 2, &PfcNetDevice::RefreshPause, this, prio);
+}
+
+void
+PfcNetDevice::SendPfc(uint8_t classEnable, uint16_t quanta)
+{
+    NS_LOG_FUNCTION(this << +classEnable << quanta);
+    PfcHeader pfc;
+    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        if (classEnable & (1u << p))
+        {
+            pfc.SetClassEnable(pfc.GetClassEnable() | (1u << p));
+            pfc.SetQuanta(p, quanta);
+            m_pfcTxTrace(p, quanta);
+        }
+    }
+    Ptr<Packet> frame = Create<Packet>();
+    frame->AddHeader(pfc);
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(PfcHeader::GetMulticastAddress());
+    eth.SetLengthType(PfcHeader::ETHERTYPE);
+    frame->AddHeader(eth);
+    m_ctrlQueue.push_back(frame);
+    Wake();
+}
+
+void
+PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
+{
+    NS_LOG_FUNCTION(this << frame);
+    if (!m_pfcEnabled)
+    {
+        return;
+    }
+    PfcHeader pfc;
+    frame->RemoveHeader(pfc);
+    if (pfc.GetOpcode() != PfcHeader::OPCODE)
+    {
+        return;
+    }
+    bool resumed = false;
+    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    {
+        if (!(pfc.GetClassEnable() & (1u << p)))
+        {
+            continue;
+        }
+        const uint16_t quanta = pfc.GetQuanta(p);
+        m_pfcRxTrace(p, quanta);
+        m_pauseExpiry[p].Cancel();
+        if (quanta == 0)
+        {
+            resumed = resumed || (m_pausedMask & (1u << p));
+            m_pausedMask &= ~(1u << p);
+        }
+        else
+        {
+            ++m_pfcPausesReceived;
+            m_pausedMask |= (1u << p);
+            m_pauseExpiry[p] =
+                Simulator::Schedule(QuantaToTime(quanta), &PfcNetDevice::PauseExpired, this, p);
+        }
+    }
+    if (resumed)
+    {
+        Wake();
+    }
+}
+
+void
+PfcNetDevice::PauseExpired(uint8_t prio)
+{
+    NS_LOG_FUNCTION(this << +prio);
+    m_pausedMask &= ~(1u << prio);
+    m_pfcRxTrace(prio, 0);
+    Wake();
+}
+
+// NetDevice interface
+
+void
+PfcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+PfcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+PfcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+PfcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+PfcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+PfcNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+PfcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+PfcNetDevice::IsLinkUp() const
+{
+    return m_channel && m_channel->GetNDevices() == 2;
+}
+
+void
+PfcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChange.ConnectWithoutContext(callback);
+}
+
+bool
+PfcNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+PfcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+PfcNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+PfcNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+PfcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+PfcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    if (protocolNumber != ETHERTYPE_IPV4 || packet->GetSize() > m_mtu)
+    {
+        return false;
+    }
+    Ipv4Header ip;
+    packet->RemoveHeader(ip);
+    m_sendQueue.push_back(Create<Ipv4QueueDiscItem>(packet, dest, protocolNumber, ip));
+    Wake();
+    return true;
+}
+
+bool
+PfcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+PfcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+PfcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+PfcNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_stdRxCallback = cb;
+}
+
+void
+PfcNetDevice::SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb)
+{
+    m_promiscRxCallback = cb;
+}
+
+bool
+PfcNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

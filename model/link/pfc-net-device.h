@@ -1,0 +1,253 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFC_NET_DEVICE_H
+#define PFC_NET_DEVICE_H
+
+#include "pfc-egress.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+class PfcChannel;
+class Node;
+
+/**
+ * \ingroup flux
+ * \brief A point-to-point Ethernet port with 802.1Q priorities and 802.1Qbb PFC.
+ *
+ * Frames are Ethernet II with an 802.1Q tag whose PCP carries the priority
+ * (the DSCP class selector of the IPv4 packet). PFC frames are MAC-control
+ * frames (EtherType 0x8808, opcode 0x0101) that pause priorities for a number
+ * of 512-bit-time quanta. A priority paused by the peer is not served while
+ * the others are; a pause ends when its quanta expire or a frame with zero
+ * quanta arrives.
+ *
+ * The device does not queue data: when the line is free it sends its own
+ * PFC frames first, then pulls the next item from its PfcEgress, passing the
+ * mask of paused priorities. Received IPv4 packets go to the RxCallback with
+ * their priority. Serialisation time counts the 20 bytes of preamble, SFD and
+ * inter-frame gap and the 4-byte FCS on top of the frame.
+ */
+class PfcNetDevice : public NetDevice
+{
+  public:
+    /**
+     * \brief Receive handler: the device, the packet (starting at its IPv4
+     * header) and its priority.
+     */
+    typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t> RxCallback;
+
+    /// Number of 802.1p priorities.
+    static constexpr uint8_t N_PRIORITIES = 8;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PfcNetDevice();
+    ~PfcNetDevice() override;
+
+    /**
+     * \brief Connect the device to a link.
+     * \param ch the channel
+     * \return true
+     */
+    bool Attach(Ptr<PfcChannel> ch);
+
+    /**
+     * \brief Set where the device pulls data frames from.
+     * \param egress the egress
+     */
+    void SetEgress(Ptr<PfcEgress> egress);
+
+    /** \return the egress */
+    Ptr<PfcEgress> GetEgress() const;
+
+    /**
+     * \brief Set the handler of received IPv4 packets.
+     * \param cb the handler
+     */
+    void SetRxCallback(RxCallback cb);
+
+    /**
+     * \brief Start a transmission if the line is free and something may be sent.
+     *
+     * Called by the egress when it gets new work.
+     */
+    void Wake();
+
+    /**
+     * \brief Pause or resume the peer's transmissions on one priority.
+     *
+     * Pausing sends a PFC frame with the PauseQuanta attribute's quanta and
+     * refreshes it before it expires; resuming sends a frame with zero quanta.
+     * Does nothing when PFC is disabled or the state does not change.
+     *
+     * \param prio the priority
+     * \param pause true to pause, false to resume
+     */
+    void SetPauseUpstream(uint8_t prio, bool pause);
+
+    /** \return bit p set while this device pauses its peer's priority p */
+    uint8_t GetUpstreamPausedMask() const;
+
+    /** \return bit p set while the peer pauses this device's priority p */
+    uint8_t GetPausedMask() const;
+
+    /** \return true while a frame is being serialised */
+    bool IsBusy() const;
+
+    /**
+     * \brief Set the line rate.
+     * \param bps the rate; must be positive
+     */
+    void SetDataRate(DataRate bps);
+
+    /** \return the line rate */
+    DataRate GetDataRate() const;
+
+    /**
+     * \param bytes frame size, from the Ethernet header to the end of payload
+     * \return the time the frame occupies the line, with preamble, IFG and FCS
+     */
+    Time GetFrameTxTime(uint32_t bytes) const;
+
+    /** \return the number of PFC frames that paused (quanta > 0) sent */
+    uint64_t GetPfcPausesSent() const;
+
+    /** \return the number of PFC frames received that paused a priority */
+    uint64_t GetPfcPausesReceived() const;
+
+    /**
+     * \brief Called by the channel when a frame has fully arrived.
+     * \param p the frame
+     */
+    void Receive(Ptr<Packet> p);
+
+    /** \return the peer device, or nullptr when unconnected */
+    Ptr<PfcNetDevice> GetPeer() const;
+
+    // NetDevice interface
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(NetDevice::PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+    /**
+     * TracedCallback signature for PFC events.
+     * \param [in] prio the priority
+     * \param [in] quanta pause quanta (0 = resume)
+     */
+    typedef void (*PfcTracedCallback)(uint8_t prio, uint16_t quanta);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Send the next frame if the line is free.
+    void TryTransmit();
+    /**
+     * \brief Put a frame on the line.
+     * \param frame the frame, from its Ethernet header
+     */
+    void TransmitStart(Ptr<Packet> frame);
+    /// The line became free.
+    void TransmitComplete();
+    /**
+     * \brief Queue a PFC frame.
+     * \param classEnable priorities the frame speaks about
+     * \param quanta quanta for them (0 = resume)
+     */
+    void SendPfc(uint8_t classEnable, uint16_t quanta);
+    /**
+     * \brief Refresh a pause sent to the peer before it expires.
+     * \param prio the priority
+     */
+    void RefreshPause(uint8_t prio);
+    /**
+     * \brief Handle a received PFC frame.
+     * \param frame the frame, after its Ethernet header
+     */
+    void ReceivePfc(Ptr<Packet> frame);
+    /**
+     * \brief A pause received from the peer expired.
+     * \param prio the priority
+     */
+    void PauseExpired(uint8_t prio);
+    /** \return the duration of the given quanta at the line rate */
+    Time QuantaToTime(uint16_t quanta) const;
+
+    Ptr<Node> m_node;                     //!< the node
+    Ptr<PfcChannel> m_channel;            //!< the link
+    Ptr<PfcEgress> m_egress;              //!< where data frames come from
+    Mac48Address m_address;               //!< MAC address
+    uint32_t m_ifIndex;                   //!< interface index
+    uint16_t m_mtu;                       //!< largest IPv4 packet
+    DataRate m_bps;                       //!< line rate
+    double m_psPerByte;                   //!< picoseconds per byte at the line rate
+    uint32_t m_wireOverhead;              //!< preamble + SFD + IFG + FCS bytes
+    bool m_pfcEnabled;                    //!< honour and send PFC frames
+    uint16_t m_pauseQuanta;               //!< quanta of the pauses we send
+    bool m_busy;                          //!< a frame is being serialised
+    int64_t m_txCarryPs;                  //!< sub-resolution remainder of tx times
+    std::deque<Ptr<Packet>> m_ctrlQueue;  //!< PFC frames waiting for the line
+    std::deque<Ptr<QueueDiscItem>> m_sendQueue; //!< packets given through Send()
+    uint8_t m_pausedMask;                 //!< priorities paused by the peer
+    uint8_t m_upstreamPausedMask;         //!< priorities we pause at the peer
+    std::array<EventId, N_PRIORITIES> m_pauseExpiry;  //!< end of received pauses
+    std::array<EventId, N_PRIORITIES> m_pauseRefresh; //!< refresh of sent pauses
+    uint64_t m_pfcPausesSent;             //!< PFC pause frames sent
+    uint64_t m_pfcPausesReceived;         //!< PFC pause frames received
+    RxCallback m_rxCallback;              //!< receive handler
+    NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
+    NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler
+    TracedCallback<> m_linkChange;        //!< link change callbacks
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< frame put on the line
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< frame received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< pcap (non-promiscuous)
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< pcap (promiscuous)
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;          //!< PFC frame sent
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;          //!< PFC frame received
+};
+
+} // namespace ns3
+
+#endif /* PFC_NET_DEVICE_H */
