@@ -15,6 +15,7 @@
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -70,6 +71,15 @@ PfcNetDevice::GetTypeId()
                           UintegerValue(0xffff),
                           MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("ReceiveErrorModel",
+                          "Loss model of frames arriving at this port (none by default).",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddTraceSource("PhyRxDrop",
+                            "A frame was lost by the receive error model.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyRxDropTrace),
+                            "ns3::Packet::TracedCallback")
             .AddTraceSource("MacTx",
                             "A frame was put on the line.",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
@@ -110,7 +120,8 @@ PfcNetDevice::PfcNetDevice()
       m_pausedMask(0),
       m_upstreamPausedMask(0),
       m_pfcPausesSent(0),
-      m_pfcPausesReceived(0)
+      m_pfcPausesReceived(0),
+      m_rxErrors(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -129,6 +140,7 @@ PfcNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_egress = nullptr;
+    m_receiveErrorModel = nullptr;
     m_ctrlQueue.clear();
     m_sendQueue.clear();
     m_rxCallback = RxCallback();
@@ -208,6 +220,12 @@ uint8_t
 PfcNetDevice::GetUpstreamPausedMask() const
 {
     return m_upstreamPausedMask;
+}
+
+uint64_t
+PfcNetDevice::GetRxErrors() const
+{
+    return m_rxErrors;
 }
 
 uint64_t
@@ -303,6 +321,12 @@ void
 PfcNetDevice::Receive(Ptr<Packet> p)
 {
     NS_LOG_FUNCTION(this << p);
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(p))
+    {
+        ++m_rxErrors;
+        m_phyRxDropTrace(p);
+        return;
+    }
     m_snifferTrace(p);
     m_promiscSnifferTrace(p);
     m_macRxTrace(p);

@@ -8,6 +8,7 @@
 #include "pfc-egress.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/error-model.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -126,6 +127,9 @@ class PfcNetDevice : public NetDevice
      */
     Time GetFrameTxTime(uint32_t bytes) const;
 
+    /** \return frames lost by the receive error model */
+    uint64_t GetRxErrors() const;
+
     /** \return the number of PFC frames that paused (quanta > 0) sent */
     uint64_t GetPfcPausesSent() const;
 
@@ -217,6 +221,7 @@ class PfcNetDevice : public NetDevice
     Ptr<Node> m_node;                     //!< the node
     Ptr<PfcChannel> m_channel;            //!< the link
     Ptr<PfcEgress> m_egress;              //!< where data frames come from
+    Ptr<ErrorModel> m_receiveErrorModel;  //!< loss on reception, if any
     Mac48Address m_address;               //!< MAC address
     uint32_t m_ifIndex;                   //!< interface index
     uint16_t m_mtu;                       //!< largest IPv4 packet
@@ -235,6 +240,7 @@ class PfcNetDevice : public NetDevice
     std::array<EventId, N_PRIORITIES> m_pauseRefresh; //!< refresh of sent pauses
     uint64_t m_pfcPausesSent;             //!< PFC pause frames sent
     uint64_t m_pfcPausesReceived;         //!< PFC pause frames received
+    uint64_t m_rxErrors;                  //!< frames lost by the error model
     RxCallback m_rxCallback;              //!< receive handler
     NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler
@@ -244,6 +250,7 @@ class PfcNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< frame received
     TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< pcap (non-promiscuous)
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< pcap (promiscuous)
+    TracedCallback<Ptr<const Packet>> m_phyRxDropTrace;      //!< frame lost on the link
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;          //!< PFC frame sent
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;          //!< PFC frame received
 };

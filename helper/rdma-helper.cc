@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-helper.h"
+
+#include "ns3/node.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/string.h"
+
+namespace ns3
+{
+
+RdmaHelper::RdmaHelper()
+{
+    m_nicFactory.SetTypeId("ns3::RdmaNic");
+}
+
+void
+RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RdmaHelper::SetCongestionControl(const std::string& name)
+{
+    std::string type = name;
+    if (name == "dcqcn")
+    {
+        type = "ns3::DcqcnCongestionControl";
+    }
+    else if (name == "none")
+    {
+        type = "ns3::RdmaCongestionControl";
+    }
+    m_nicFactory.Set("CongestionControl", StringValue(type));
+}
+
+Ptr<RdmaNic>
+RdmaHelper::Install(Ptr<Node> host, Ptr<PfcNetDevice> device, Ipv4Address address) const
+{
+    Ptr<RdmaNic> nic = m_nicFactory.Create<RdmaNic>();
+    host->AggregateObject(nic);
+    nic->Setup(device, address);
+    return nic;
+}
+
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaHelper::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t prio, uint16_t srcPort)
+{
+    Ptr<RdmaQueuePair> a = src->CreateQueuePair(prio, srcPort);
+    Ptr<RdmaQueuePair> b = dst->CreateQueuePair(prio, srcPort);
+    RdmaNic::Connect(a, b);
+    return {a, b};
+}
+
+} // namespace ns3

@@ -1,0 +1,71 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_HELPER_H
+#define RDMA_HELPER_H
+
+#include "ns3/attribute.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-nic.h"
+
+#include <string>
+
+namespace ns3
+{
+
+class Node;
+class PfcNetDevice;
+
+/**
+ * \ingroup flux
+ * \brief Installs RoCEv2 NICs (RdmaNic) on hosts and connects queue pairs.
+ */
+class RdmaHelper
+{
+  public:
+    RdmaHelper();
+
+    /**
+     * \brief Set an attribute of the NICs this helper creates.
+     * \param name attribute name
+     * \param value attribute value
+     */
+    void SetNicAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Choose the congestion control of the queue pairs.
+     * \param name "dcqcn" or "none"; anything else is an ns-3 TypeId name
+     */
+    void SetCongestionControl(const std::string& name);
+
+    /**
+     * \brief Put a NIC on a host's port and aggregate it to the host.
+     * \param host the host node
+     * \param device the host's port
+     * \param address the host's IPv4 address
+     * \return the NIC
+     */
+    Ptr<RdmaNic> Install(Ptr<Node> host, Ptr<PfcNetDevice> device, Ipv4Address address) const;
+
+    /**
+     * \brief Create a connected pair of queue pairs between two NICs.
+     * \param src the sending side's NIC
+     * \param dst the receiving side's NIC
+     * \param prio traffic class
+     * \param srcPort UDP source port of src's packets (ECMP entropy)
+     * \return the queue pair at src (first) and the one at dst (second)
+     */
+    static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(Ptr<RdmaNic> src,
+                                                                     Ptr<RdmaNic> dst,
+                                                                     uint8_t prio,
+                                                                     uint16_t srcPort);
+
+  private:
+    ObjectFactory m_nicFactory; //!< NIC factory
+};
+
+} // namespace ns3
+
+#endif /* RDMA_HELPER_H */

@@ -1,0 +1,79 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_CONGESTION_CONTROL_H
+#define RDMA_CONGESTION_CONTROL_H
+
+#include "ns3/data-rate.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief Sender-side congestion control of one RDMA queue pair.
+ *
+ * The NIC paces each queue pair at GetRate(). Algorithms react to the
+ * events the NIC reports: congestion notifications (CNPs), acknowledged and
+ * sent bytes. This base class is the "none" algorithm: always line rate.
+ */
+class RdmaCongestionControl : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaCongestionControl();
+    ~RdmaCongestionControl() override;
+
+    /**
+     * \brief Start at line rate.
+     * \param lineRate the rate of the NIC's port
+     */
+    virtual void Init(DataRate lineRate);
+
+    /** \return the current sending rate in bit/s */
+    double GetRateBps() const;
+
+    /** \brief A CNP arrived for this queue pair. */
+    virtual void OnCnp();
+
+    /**
+     * \brief Bytes were put on the wire by this queue pair.
+     * \param bytes frame bytes
+     */
+    virtual void OnSent(uint32_t bytes);
+
+    /** \brief Stop timers; the queue pair has no more to send for now. */
+    virtual void Stop();
+
+    /**
+     * TracedCallback signature for rate changes.
+     * \param [in] oldRate previous rate in bit/s
+     * \param [in] newRate new rate in bit/s
+     */
+    typedef void (*RateTracedCallback)(double oldRate, double newRate);
+
+  protected:
+    /**
+     * \brief Change the rate, firing the RateChange trace.
+     * \param bps the new rate in bit/s
+     */
+    void SetRateBps(double bps);
+
+    double m_lineRate; //!< line rate, bit/s
+    double m_rate;     //!< current rate, bit/s
+
+  private:
+    TracedCallback<double, double> m_rateTrace; //!< rate changes
+};
+
+} // namespace ns3
+
+#endif /* RDMA_CONGESTION_CONTROL_H */

@@ -1,0 +1,499 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-nic.h"
+
+#include "ib-aeth-header.h"
+#include "ib-bth-header.h"
+#include "ib-reth-header.h"
+#include "rdma-timestamp-tag.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+/// QP numbers 0 and 1 are reserved by InfiniBand; ours start here.
+constexpr uint32_t QPN_BASE = 2;
+/// Ethernet (14) and 802.1Q (4) bytes in front of the IPv4 header.
+constexpr uint32_t L2_BYTES = 18;
+/// IPv4 (20) and UDP (8) headers.
+constexpr uint32_t IP_UDP_BYTES = 28;
+/// EtherType of IPv4.
+constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<PfcEgress>()
+            .SetGroupName("Flux")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Mtu",
+                          "Path MTU: payload bytes per packet (256, 512, 1024, 2048 or 4096).",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RdmaNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(256, 4096))
+            .AddAttribute("AckInterval",
+                          "The receiver acknowledges every this many in-order packets, and "
+                          "every packet that asks for an ACK (the last of each message).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Time without acknowledged progress after which a queue pair "
+                          "goes back to its oldest unacknowledged PSN.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("CnpInterval",
+                          "Minimum time between two CNPs for one queue pair (50 us, DCQCN).",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker())
+            .AddAttribute("ControlPriority",
+                          "Traffic class of ACK, NAK and CNP packets.",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_ctrlPrio),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("CongestionControl",
+                          "TypeId of the congestion control of new queue pairs "
+                          "(ns3::DcqcnCongestionControl, or ns3::RdmaCongestionControl for "
+                          "none: line rate).",
+                          StringValue("ns3::DcqcnCongestionControl"),
+                          MakeObjectFactoryAccessor(&RdmaNic::m_ccFactory),
+                          MakeObjectFactoryChecker())
+            .AddTraceSource("DataRx",
+                            "A data packet arrived (QPN, payload bytes, one-way latency).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_dataRxTrace),
+                            "ns3::RdmaNic::DataRxTracedCallback")
+            .AddTraceSource("CnpRx",
+                            "A CNP arrived for a local queue pair (QPN).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_cnpRxTrace),
+                            "ns3::RdmaNic::QpnTracedCallback")
+            .AddTraceSource("Retransmit",
+                            "A packet was sent again by go-back-N (QPN, PSN).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_retransmitTrace),
+                            "ns3::RdmaNic::RetransmitTracedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+    : m_mtu(4096),
+      m_ackInterval(4),
+      m_ctrlPrio(7),
+      m_rr(0),
+      m_ipId(0),
+      m_dataSent(0),
+      m_cnpsSent(0),
+      m_cnpsReceived(0),
+      m_naksSent(0),
+      m_ceReceived(0),
+      m_retransmittedClosed(0),
+      m_timeoutsClosed(0),
+      m_bytesReceivedClosed(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_ccFactory.SetTypeId("ns3::DcqcnCongestionControl");
+}
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_wake.Cancel();
+    for (auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            qp->Dispose();
+        }
+    }
+    m_qps.clear();
+    m_active.clear();
+    m_ctrlQueue.clear();
+    m_device = nullptr;
+    PfcEgress::DoDispose();
+}
+
+void
+RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
+{
+    NS_LOG_FUNCTION(this << device << address);
+    m_device = device;
+    m_address = address;
+    device->SetEgress(this);
+    device->SetRxCallback(MakeCallback(&RdmaNic::Receive, this));
+}
+
+Ipv4Address
+RdmaNic::GetAddress() const
+{
+    return m_address;
+}
+
+Ptr<PfcNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_device;
+}
+
+uint32_t
+RdmaNic::GetMtu() const
+{
+    return m_mtu;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::CreateQueuePair(uint8_t prio, uint16_t srcPort)
+{
+    NS_LOG_FUNCTION(this << +prio << srcPort);
+    Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
+    cc->Init(m_device->GetDataRate());
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    const uint32_t qpn = QPN_BASE + static_cast<uint32_t>(m_qps.size());
+    NS_ABORT_MSG_IF(qpn > IbBthHeader::QP_MASK, "RdmaNic: out of 24-bit QP numbers");
+    qp->Setup(this, qpn, prio, srcPort, cc);
+    m_qps.push_back(qp);
+    return qp;
+}
+
+void
+RdmaNic::Connect(Ptr<RdmaQueuePair> a, Ptr<RdmaQueuePair> b)
+{
+    a->SetPeer(b->GetNic()->GetAddress(), b->GetQpn());
+    b->SetPeer(a->GetNic()->GetAddress(), a->GetQpn());
+}
+
+void
+RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
+{
+    NS_LOG_FUNCTION(this << qp);
+    const uint32_t index = qp->GetQpn() - QPN_BASE;
+    if (index >= m_qps.size() || m_qps[index] != qp)
+    {
+        return;
+    }
+    m_retransmittedClosed += qp->GetRetransmittedPackets();
+    m_timeoutsClosed += qp->GetTimeouts();
+    m_bytesReceivedClosed += qp->GetBytesReceived();
+    m_qps[index] = nullptr;
+    if (qp->m_active)
+    {
+        for (std::size_t i = 0; i < m_active.size(); ++i)
+        {
+            if (m_active[i] == PeekPointer(qp))
+            {
+                m_active[i] = m_active.back();
+                m_active.pop_back();
+                break;
+            }
+        }
+        qp->m_active = false;
+    }
+    // The caller may be inside one of the queue pair's callbacks.
+    Simulator::ScheduleNow(&RdmaQueuePair::Dispose, qp);
+}
+
+RdmaQueuePair*
+RdmaNic::Lookup(uint32_t qpn) const
+{
+    const uint32_t index = qpn - QPN_BASE;
+    return index < m_qps.size() ? PeekPointer(m_qps[index]) : nullptr;
+}
+
+void
+RdmaNic::NotifyHasData(RdmaQueuePair* qp)
+{
+    if (!qp->m_active)
+    {
+        qp->m_active = true;
+        m_active.push_back(qp);
+    }
+    if (m_device)
+    {
+        m_device->Wake();
+    }
+}
+
+Ptr<QueueDiscItem>
+RdmaNic::Encapsulate(Ptr<Packet> p, const RdmaQueuePair* qp, uint8_t prio, bool ect)
+{
+    UdpHeader udp;
+    udp.SetSourcePort(qp->m_srcPort);
+    udp.SetDestinationPort(IbBthHeader::UDP_PORT);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_address);
+    ip.SetDestination(qp->m_peerAddr);
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetIdentification(m_ipId++);
+    ip.SetDontFragment();
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(prio << 3));
+    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    return Create<Ipv4QueueDiscItem>(p, Address(), ETHERTYPE_IPV4, ip);
+}
+
+void
+RdmaNic::SendAck(RdmaQueuePair* qp, uint64_t psn, bool nak, uint64_t msn)
+{
+    Ptr<Packet> p = Create<Packet>(IbBthHeader::ICRC_BYTES);
+    IbAethHeader aeth;
+    if (nak)
+    {
+        aeth.SetNak();
+        ++m_naksSent;
+    }
+    else
+    {
+        aeth.SetAck();
+    }
+    aeth.SetMsn(static_cast<uint32_t>(msn));
+    p->AddHeader(aeth);
+    IbBthHeader bth;
+    bth.SetOpcode(IbBthHeader::ACKNOWLEDGE);
+    bth.SetDestQp(qp->m_peerQpn);
+    bth.SetPsn(static_cast<uint32_t>(psn));
+    p->AddHeader(bth);
+    m_ctrlQueue.push_back(Encapsulate(p, qp, m_ctrlPrio, false));
+    m_device->Wake();
+}
+
+void
+RdmaNic::SendCnp(RdmaQueuePair* qp)
+{
+    Ptr<Packet> p = Create<Packet>(IbBthHeader::CNP_PAYLOAD_BYTES + IbBthHeader::ICRC_BYTES);
+    IbBthHeader bth;
+    bth.SetOpcode(IbBthHeader::CNP);
+    bth.SetDestQp(qp->m_peerQpn);
+    p->AddHeader(bth);
+    ++m_cnpsSent;
+    m_ctrlQueue.push_back(Encapsulate(p, qp, m_ctrlPrio, false));
+    m_device->Wake();
+}
+
+Ptr<QueueDiscItem>
+RdmaNic::DequeueForTransmit(uint8_t pausedMask)
+{
+    if (!m_ctrlQueue.empty() && !(pausedMask & (1u << m_ctrlPrio)))
+    {
+        Ptr<QueueDiscItem> item = m_ctrlQueue.front();
+        m_ctrlQueue.pop_front();
+        return item;
+    }
+    const Time now = Simulator::Now();
+    Time earliest = Time::Max();
+    std::size_t n = m_active.size();
+    for (std::size_t k = 0; k < n;)
+    {
+        const std::size_t i = (m_rr + k) % n;
+        RdmaQueuePair* qp = m_active[i];
+        if (!qp->HasDataToSend())
+        {
+            // idle: leave the list until it has data again
+            qp->m_active = false;
+            m_active[i] = m_active.back();
+            m_active.pop_back();
+            --n;
+            continue;
+        }
+        ++k;
+        if (pausedMask & (1u << qp->m_prio))
+        {
+            continue;
+        }
+        if (qp->m_nextTxTime > now)
+        {
+            earliest = std::min(earliest, qp->m_nextTxTime);
+            continue;
+        }
+        m_rr = i + 1;
+        uint32_t payload = 0;
+        Ptr<Packet> p = qp->BuildNextPacket(payload);
+        p->AddPacketTag(RdmaTimestampTag(now));
+        Ptr<QueueDiscItem> item = Encapsulate(p, qp, qp->m_prio, true);
+        ++m_dataSent;
+        // Pace: the next packet of this queue pair leaves when this one
+        // would have finished at the queue pair's rate.
+        const uint32_t frame = item->GetSize() + L2_BYTES;
+        const double rate = qp->m_cc->GetRateBps();
+        const double line = static_cast<double>(m_device->GetDataRate().GetBitRate());
+        if (rate < line)
+        {
+            const Time wire = m_device->GetFrameTxTime(frame);
+            qp->m_nextTxTime = now + Time::FromDouble(wire.GetSeconds() * line / rate, Time::S);
+        }
+        qp->m_cc->OnSent(frame);
+        return item;
+    }
+    if (earliest != Time::Max())
+    {
+        ScheduleWake(earliest);
+    }
+    return nullptr;
+}
+
+void
+RdmaNic::ScheduleWake(Time when)
+{
+    if (m_wake.IsRunning())
+    {
+        if (Simulator::GetDelayLeft(m_wake) + Simulator::Now() <= when)
+        {
+            return;
+        }
+        m_wake.Cancel();
+    }
+    m_wake = Simulator::Schedule(when - Simulator::Now(), &RdmaNic::WakeDevice, this);
+}
+
+void
+RdmaNic::WakeDevice()
+{
+    m_device->Wake();
+}
+
+void
+RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
+{
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    if (ip.GetProtocol() != 17)
+    {
+        return;
+    }
+    UdpHeader udp;
+    p->RemoveHeader(udp);
+    if (udp.GetDestinationPort() != IbBthHeader::UDP_PORT)
+    {
+        return;
+    }
+    IbBthHeader bth;
+    p->RemoveHeader(bth);
+    RdmaQueuePair* qp = Lookup(bth.GetDestQp());
+    if (!qp)
+    {
+        return;
+    }
+    const uint8_t op = bth.GetOpcode();
+    if (op == IbBthHeader::ACKNOWLEDGE)
+    {
+        IbAethHeader aeth;
+        p->RemoveHeader(aeth);
+        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak());
+        return;
+    }
+    if (op == IbBthHeader::CNP)
+    {
+        ++m_cnpsReceived;
+        m_cnpRxTrace(qp->m_qpn);
+        qp->m_cc->OnCnp();
+        return;
+    }
+    if (IbBthHeader::HasReth(op))
+    {
+        IbRethHeader reth;
+        p->RemoveHeader(reth);
+    }
+    const uint32_t payload = p->GetSize() - IbBthHeader::ICRC_BYTES;
+    const bool ce = ip.GetEcn() == Ipv4Header::ECN_CE;
+    if (ce)
+    {
+        ++m_ceReceived;
+    }
+    if (!m_dataRxTrace.IsEmpty())
+    {
+        RdmaTimestampTag ts;
+        if (p->PeekPacketTag(ts))
+        {
+            m_dataRxTrace(qp->m_qpn, payload, Simulator::Now() - ts.GetTimestamp());
+        }
+    }
+    qp->ReceiveData(bth, payload, ce);
+}
+
+uint64_t
+RdmaNic::GetDataPacketsSent() const
+{
+    return m_dataSent;
+}
+
+uint64_t
+RdmaNic::GetRetransmittedPackets() const
+{
+    uint64_t n = m_retransmittedClosed;
+    for (const auto& qp : m_qps)
+    {
+        n += qp ? qp->GetRetransmittedPackets() : 0;
+    }
+    return n;
+}
+
+uint64_t
+RdmaNic::GetTimeouts() const
+{
+    uint64_t n = m_timeoutsClosed;
+    for (const auto& qp : m_qps)
+    {
+        n += qp ? qp->GetTimeouts() : 0;
+    }
+    return n;
+}
+
+uint64_t
+RdmaNic::GetCnpsSent() const
+{
+    return m_cnpsSent;
+}
+
+uint64_t
+RdmaNic::GetCnpsReceived() const
+{
+    return m_cnpsReceived;
+}
+
+uint64_t
+RdmaNic::GetNaksSent() const
+{
+    return m_naksSent;
+}
+
+uint64_t
+RdmaNic::GetCeReceived() const
+{
+    return m_ceReceived;
+}
+
+uint64_t
+RdmaNic::GetBytesReceived() const
+{
+    uint64_t n = m_bytesReceivedClosed;
+    for (const auto& qp : m_qps)
+    {
+        n += qp ? qp->GetBytesReceived() : 0;
+    }
+    return n;
+}
+
+} // namespace ns3

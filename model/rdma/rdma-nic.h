@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "rdma-queue-pair.h"
+
+#include "ns3/pfc-egress.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+class PfcNetDevice;
+class Packet;
+
+/**
+ * \ingroup flux
+ * \brief A RoCEv2 NIC: reliable-connection queue pairs over one Ethernet port.
+ *
+ * The NIC is the egress of its PfcNetDevice. When the line is free it sends
+ * queued ACK/NAK/CNP packets first (in ControlPriority), then picks the next
+ * queue pair in round-robin order whose priority is not paused by PFC and
+ * whose pacing time (from its congestion control's rate) has come. Packets
+ * are IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (destination port
+ * 4791, source port per queue pair) / BTH [/ RETH | AETH] / payload / ICRC.
+ *
+ * Per-packet state is O(1): queue pairs are found by QP number in a vector.
+ */
+class RdmaNic : public PfcEgress
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /**
+     * \brief Attach the NIC to its port.
+     * \param device the host's port
+     * \param address the host's IPv4 address
+     */
+    void Setup(Ptr<PfcNetDevice> device, Ipv4Address address);
+
+    /**
+     * \brief Create a queue pair.
+     * \param prio traffic class (802.1p priority) of its data
+     * \param srcPort UDP source port, the flow entropy ECMP hashes on
+     * \return the queue pair
+     */
+    Ptr<RdmaQueuePair> CreateQueuePair(uint8_t prio, uint16_t srcPort);
+
+    /**
+     * \brief Connect two queue pairs, as connection management would.
+     * \param a one end
+     * \param b the other end
+     */
+    static void Connect(Ptr<RdmaQueuePair> a, Ptr<RdmaQueuePair> b);
+
+    /**
+     * \brief Forget a queue pair; later packets for it are dropped.
+     * \param qp the queue pair
+     */
+    void DestroyQueuePair(Ptr<RdmaQueuePair> qp);
+
+    /** \return the NIC's address */
+    Ipv4Address GetAddress() const;
+    /** \return the NIC's port */
+    Ptr<PfcNetDevice> GetDevice() const;
+    /** \return payload bytes per packet (the path MTU) */
+    uint32_t GetMtu() const;
+
+    Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
+
+    /** \return data packets sent (first transmissions and retransmissions) */
+    uint64_t GetDataPacketsSent() const;
+    /** \return packets retransmitted by go-back-N, over all queue pairs */
+    uint64_t GetRetransmittedPackets() const;
+    /** \return retransmission timer expiries, over all queue pairs */
+    uint64_t GetTimeouts() const;
+    /** \return CNPs sent by this NIC as notification point */
+    uint64_t GetCnpsSent() const;
+    /** \return CNPs received */
+    uint64_t GetCnpsReceived() const;
+    /** \return NAKs sent */
+    uint64_t GetNaksSent() const;
+    /** \return data packets received with ECN CE */
+    uint64_t GetCeReceived() const;
+    /** \return payload bytes received in order */
+    uint64_t GetBytesReceived() const;
+
+    /**
+     * TracedCallback signature for received data packets.
+     * \param [in] qpn local queue pair number
+     * \param [in] payload payload bytes
+     * \param [in] latency one-way delay from the sender's NIC
+     */
+    typedef void (*DataRxTracedCallback)(uint32_t qpn, uint32_t payload, Time latency);
+
+    /**
+     * TracedCallback signature for queue pair events.
+     * \param [in] qpn local queue pair number
+     */
+    typedef void (*QpnTracedCallback)(uint32_t qpn);
+
+    /**
+     * TracedCallback signature for retransmissions.
+     * \param [in] qpn local queue pair number
+     * \param [in] psn the 24-bit PSN sent again
+     */
+    typedef void (*RetransmitTracedCallback)(uint32_t qpn, uint32_t psn);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class RdmaQueuePair;
+
+    /**
+     * \brief A queue pair got data to send.
+     * \param qp the queue pair
+     */
+    void NotifyHasData(RdmaQueuePair* qp);
+
+    /**
+     * \brief Queue an ACK or NAK.
+     * \param qp the receiving queue pair
+     * \param psn PSN to acknowledge (ACK) or expected (NAK)
+     * \param nak true for a NAK
+     * \param msn message sequence number
+     */
+    void SendAck(RdmaQueuePair* qp, uint64_t psn, bool nak, uint64_t msn);
+
+    /**
+     * \brief Queue a CNP for the sender of a queue pair.
+     * \param qp the receiving queue pair
+     */
+    void SendCnp(RdmaQueuePair* qp);
+
+    /**
+     * \brief Wrap a transport packet into IPv4/UDP and make it an item.
+     * \param p the packet, from its BTH
+     * \param qp the queue pair it belongs to
+     * \param prio traffic class
+     * \param ect mark the packet ECN-capable
+     * \return the item
+     */
+    Ptr<QueueDiscItem> Encapsulate(Ptr<Packet> p, const RdmaQueuePair* qp, uint8_t prio, bool ect);
+
+    /**
+     * \brief Handle a packet from the port.
+     * \param dev the port
+     * \param p the packet, from its IPv4 header
+     * \param prio its priority
+     */
+    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio);
+
+    /// Let the port pull again (pacing timer).
+    void WakeDevice();
+
+    /**
+     * \brief Make sure the port is woken at a pacing time.
+     * \param when the time
+     */
+    void ScheduleWake(Time when);
+
+    /**
+     * \brief Look up a queue pair.
+     * \param qpn QP number
+     * \return the queue pair or nullptr
+     */
+    RdmaQueuePair* Lookup(uint32_t qpn) const;
+
+    Ptr<PfcNetDevice> m_device;                      //!< the port
+    Ipv4Address m_address;                           //!< host address
+    uint32_t m_mtu;                                  //!< payload bytes per packet
+    uint32_t m_ackInterval;                          //!< ACK every this many packets
+    Time m_rto;                                      //!< retransmission timeout
+    Time m_cnpInterval;                              //!< min time between CNPs per QP
+    uint8_t m_ctrlPrio;                              //!< priority of ACK/NAK/CNP
+    ObjectFactory m_ccFactory;                       //!< congestion control of new QPs
+    std::vector<Ptr<RdmaQueuePair>> m_qps;           //!< by QP number - QPN_BASE
+    std::vector<RdmaQueuePair*> m_active;            //!< queue pairs with data to send
+    std::size_t m_rr;                                //!< round-robin position
+    std::deque<Ptr<QueueDiscItem>> m_ctrlQueue;      //!< ACK/NAK/CNP waiting for the line
+    EventId m_wake;                                  //!< pacing wake-up
+    uint16_t m_ipId;                                 //!< IPv4 identification counter
+
+    uint64_t m_dataSent;                             //!< data packets sent
+    uint64_t m_cnpsSent;                             //!< CNPs sent
+    uint64_t m_cnpsReceived;                         //!< CNPs received
+    uint64_t m_naksSent;                             //!< NAKs sent
+    uint64_t m_ceReceived;                           //!< CE-marked data received
+    uint64_t m_retransmittedClosed;                  //!< retransmissions of destroyed QPs
+    uint64_t m_timeoutsClosed;                       //!< timeouts of destroyed QPs
+    uint64_t m_bytesReceivedClosed;                  //!< bytes received by destroyed QPs
+
+    TracedCallback<uint32_t, uint32_t, Time> m_dataRxTrace; //!< data received
+    TracedCallback<uint32_t> m_cnpRxTrace;                  //!< CNP received (QPN)
+    TracedCallback<uint32_t, uint32_t> m_retransmitTrace;   //!< go-back-N (QPN, PSN)
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NIC_H */

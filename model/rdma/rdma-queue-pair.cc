@@ -1,0 +1,407 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-queue-pair.h"
+
+#include "ib-bth-header.h"
+#include "ib-reth-header.h"
+#include "rdma-nic.h"
+
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
+
+namespace
+{
+/// No NAK outstanding.
+constexpr uint64_t NO_NAK = std::numeric_limits<uint64_t>::max();
+} // namespace
+
+TypeId
+RdmaQueuePair::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaQueuePair").SetParent<Object>().SetGroupName("Flux");
+    return tid;
+}
+
+RdmaQueuePair::RdmaQueuePair()
+    : m_qpn(0),
+      m_peerQpn(0),
+      m_prio(0),
+      m_srcPort(0),
+      m_mtu(4096),
+      m_txMsg(0),
+      m_nextSeq(0),
+      m_postedEnd(0),
+      m_sndUna(0),
+      m_sndNxt(0),
+      m_maxSent(0),
+      m_bytesPosted(0),
+      m_active(false),
+      m_retransmitted(0),
+      m_timeouts(0),
+      m_ePsn(0),
+      m_nakPsn(NO_NAK),
+      m_unacked(0),
+      m_rxSeq(0),
+      m_rxMsgBytes(0),
+      m_bytesReceived(0),
+      m_cnpSent(false)
+{
+}
+
+RdmaQueuePair::~RdmaQueuePair() = default;
+
+void
+RdmaQueuePair::DoDispose()
+{
+    m_rto.Cancel();
+    if (m_cc)
+    {
+        m_cc->Dispose();
+    }
+    m_cc = nullptr;
+    m_nic = nullptr;
+    m_sendDone = CompletionCallback();
+    m_recvDone = CompletionCallback();
+    Object::DoDispose();
+}
+
+void
+RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
+                     uint32_t qpn,
+                     uint8_t prio,
+                     uint16_t srcPort,
+                     Ptr<RdmaCongestionControl> cc)
+{
+    m_nic = nic;
+    m_qpn = qpn;
+    m_prio = prio;
+    m_srcPort = srcPort;
+    m_cc = cc;
+    m_mtu = nic->GetMtu();
+    m_rtoValue = nic->m_rto;
+}
+
+void
+RdmaQueuePair::SetPeer(Ipv4Address addr, uint32_t qpn)
+{
+    m_peerAddr = addr;
+    m_peerQpn = qpn;
+}
+
+uint64_t
+RdmaQueuePair::PostSend(uint64_t bytes, bool rdmaWrite)
+{
+    NS_LOG_FUNCTION(this << bytes << rdmaWrite);
+    const uint32_t packets = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + m_mtu - 1) / m_mtu);
+    const uint64_t seq = m_nextSeq++;
+    m_msgs.push_back(Message{seq, bytes, m_postedEnd, packets, rdmaWrite});
+    m_postedEnd += packets;
+    m_bytesPosted += bytes;
+    m_nic->NotifyHasData(this);
+    return seq;
+}
+
+void
+RdmaQueuePair::SetSendCompletionCallback(CompletionCallback cb)
+{
+    m_sendDone = cb;
+}
+
+void
+RdmaQueuePair::SetReceiveCompletionCallback(CompletionCallback cb)
+{
+    m_recvDone = cb;
+}
+
+uint32_t
+RdmaQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+RdmaQueuePair::GetPeerQpn() const
+{
+    return m_peerQpn;
+}
+
+Ipv4Address
+RdmaQueuePair::GetPeerAddress() const
+{
+    return m_peerAddr;
+}
+
+uint8_t
+RdmaQueuePair::GetPriority() const
+{
+    return m_prio;
+}
+
+uint16_t
+RdmaQueuePair::GetSourcePort() const
+{
+    return m_srcPort;
+}
+
+Ptr<RdmaNic>
+RdmaQueuePair::GetNic() const
+{
+    return m_nic;
+}
+
+Ptr<RdmaCongestionControl>
+RdmaQueuePair::GetCongestionControl() const
+{
+    return m_cc;
+}
+
+bool
+RdmaQueuePair::HasDataToSend() const
+{
+    return m_sndNxt < m_postedEnd;
+}
+
+bool
+RdmaQueuePair::HasOutstanding() const
+{
+    return m_sndUna < m_postedEnd;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesPosted() const
+{
+    return m_bytesPosted;
+}
+
+uint64_t
+RdmaQueuePair::GetBytesReceived() const
+{
+    return m_bytesReceived;
+}
+
+uint64_t
+RdmaQueuePair::GetRetransmittedPackets() const
+{
+    return m_retransmitted;
+}
+
+uint64_t
+RdmaQueuePair::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
+{
+    const uint64_t mask = IbBthHeader::PSN_MASK;
+    const uint64_t delta = (psn - ref) & mask;
+    // Within half the PSN space ahead of ref, otherwise behind it.
+    if (delta < (mask + 1) / 2)
+    {
+        return ref + delta;
+    }
+    const uint64_t back = (mask + 1) - delta;
+    return ref >= back ? ref - back : 0;
+}
+
+Ptr<Packet>
+RdmaQueuePair::BuildNextPacket(uint32_t& payload)
+{
+    const Message& msg = m_msgs[m_txMsg];
+    const uint64_t psn = m_sndNxt;
+    const uint64_t index = psn - msg.firstPsn;
+    const bool first = index == 0;
+    const bool last = index + 1 == msg.packets;
+    payload = last ? static_cast<uint32_t>(msg.bytes - index * m_mtu) : m_mtu;
+    uint8_t opcode;
+    if (msg.write)
+    {
+        opcode = first && last ? IbBthHeader::RDMA_WRITE_ONLY
+                 : first       ? IbBthHeader::RDMA_WRITE_FIRST
+                 : last        ? IbBthHeader::RDMA_WRITE_LAST
+                               : IbBthHeader::RDMA_WRITE_MIDDLE;
+    }
+    else
+    {
+        opcode = first && last ? IbBthHeader::SEND_ONLY
+                 : first       ? IbBthHeader::SEND_FIRST
+                 : last        ? IbBthHeader::SEND_LAST
+                               : IbBthHeader::SEND_MIDDLE;
+    }
+    Ptr<Packet> p = Create<Packet>(payload + IbBthHeader::ICRC_BYTES);
+    if (msg.write && first)
+    {
+        IbRethHeader reth;
+        reth.SetVirtualAddress(index * m_mtu);
+        reth.SetRKey(m_peerQpn);
+        reth.SetDmaLength(static_cast<uint32_t>(msg.bytes));
+        p->AddHeader(reth);
+    }
+    IbBthHeader bth;
+    bth.SetOpcode(opcode);
+    bth.SetDestQp(m_peerQpn);
+    bth.SetAckReq(last);
+    bth.SetPsn(static_cast<uint32_t>(psn));
+    p->AddHeader(bth);
+
+    if (psn < m_maxSent)
+    {
+        ++m_retransmitted;
+        m_nic->m_retransmitTrace(m_qpn, static_cast<uint32_t>(psn));
+    }
+    ++m_sndNxt;
+    m_maxSent = std::max(m_maxSent, m_sndNxt);
+    if (last)
+    {
+        ++m_txMsg;
+    }
+    ArmRto();
+    return p;
+}
+
+void
+RdmaQueuePair::ArmRto()
+{
+    if (!m_rto.IsRunning())
+    {
+        m_rto = Simulator::Schedule(m_rtoValue, &RdmaQueuePair::RetransmitTimeout, this);
+    }
+}
+
+void
+RdmaQueuePair::RetransmitTimeout()
+{
+    NS_LOG_FUNCTION(this);
+    if (!HasOutstanding())
+    {
+        return;
+    }
+    ++m_timeouts;
+    m_sndNxt = m_sndUna;
+    m_txMsg = 0;
+    m_nic->NotifyHasData(this);
+}
+
+void
+RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak)
+{
+    NS_LOG_FUNCTION(this << psn24 << nak);
+    // An ACK carries the last PSN received in order; a NAK the expected one.
+    uint64_t next = Unwrap(psn24, m_sndUna);
+    if (!nak)
+    {
+        next += 1;
+    }
+    if (next > m_maxSent)
+    {
+        return; // acknowledges what was never sent: stale or corrupt
+    }
+    const bool progress = next > m_sndUna;
+    if (progress)
+    {
+        m_sndUna = next;
+        while (!m_msgs.empty() && m_msgs.front().firstPsn + m_msgs.front().packets <= m_sndUna)
+        {
+            const Message done = m_msgs.front();
+            m_msgs.pop_front();
+            if (m_txMsg > 0)
+            {
+                --m_txMsg;
+            }
+            if (!m_sendDone.IsNull())
+            {
+                m_sendDone(this, done.seq, done.bytes);
+            }
+        }
+        m_rto.Cancel();
+        if (HasOutstanding())
+        {
+            ArmRto();
+        }
+    }
+    if (m_sndNxt < m_sndUna)
+    {
+        m_sndNxt = m_sndUna;
+        m_txMsg = 0;
+    }
+    if (nak && next >= m_sndUna && m_sndNxt > next)
+    {
+        // go back to the first PSN the receiver is missing
+        m_sndNxt = next;
+        m_txMsg = 0;
+        while (m_txMsg < m_msgs.size() &&
+               m_msgs[m_txMsg].firstPsn + m_msgs[m_txMsg].packets <= m_sndNxt)
+        {
+            ++m_txMsg;
+        }
+        m_nic->NotifyHasData(this);
+    }
+}
+
+void
+RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce)
+{
+    if (ce)
+    {
+        const Time now = Simulator::Now();
+        if (!m_cnpSent || now >= m_lastCnp + m_nic->m_cnpInterval)
+        {
+            m_cnpSent = true;
+            m_lastCnp = now;
+            m_nic->SendCnp(this);
+        }
+    }
+    const uint64_t psn = Unwrap(bth.GetPsn(), m_ePsn);
+    if (psn == m_ePsn)
+    {
+        ++m_ePsn;
+        m_nakPsn = NO_NAK;
+        m_bytesReceived += payload;
+        m_rxMsgBytes += payload;
+        const uint8_t op = bth.GetOpcode();
+        const bool last = IbBthHeader::IsLast(op) || IbBthHeader::IsOnly(op);
+        if (last)
+        {
+            const uint64_t bytes = m_rxMsgBytes;
+            const uint64_t seq = m_rxSeq++;
+            m_rxMsgBytes = 0;
+            if (!m_recvDone.IsNull())
+            {
+                m_recvDone(this, seq, bytes);
+            }
+        }
+        if (++m_unacked >= m_nic->m_ackInterval || bth.GetAckReq())
+        {
+            m_unacked = 0;
+            m_nic->SendAck(this, m_ePsn - 1, false, m_rxSeq);
+        }
+    }
+    else if (psn < m_ePsn)
+    {
+        // duplicate after a go-back-N: tell the sender where we are
+        if (m_ePsn > 0)
+        {
+            m_nic->SendAck(this, m_ePsn - 1, false, m_rxSeq);
+        }
+    }
+    else if (m_nakPsn != m_ePsn)
+    {
+        m_nakPsn = m_ePsn;
+        m_nic->SendAck(this, m_ePsn, true, m_rxSeq);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,216 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RDMA_QUEUE_PAIR_H
+#define RDMA_QUEUE_PAIR_H
+
+#include "rdma-congestion-control.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <deque>
+
+namespace ns3
+{
+
+class RdmaNic;
+class IbBthHeader;
+class IbAethHeader;
+class Packet;
+
+/**
+ * \ingroup flux
+ * \brief A reliable-connection (RC) queue pair of a RoCEv2 NIC.
+ *
+ * Both directions of the connection live here. The send side segments
+ * posted messages (SEND or RDMA WRITE) into path-MTU packets with
+ * consecutive 24-bit PSNs, asks for an ACK on each message's last packet,
+ * and recovers losses by go-back-N: from the NAKed PSN on a NAK, from the
+ * oldest unacknowledged PSN when the retransmission timer expires (so a lost
+ * NAK or a lost tail never stalls the queue pair). The receive side accepts
+ * only the expected PSN, ACKs every AckInterval packets and on AckReq, sends
+ * one NAK per sequence gap, answers duplicates with an ACK, and asks the NIC
+ * for a CNP when a CE-marked packet arrives.
+ *
+ * Completions play the role of CQEs: the sender's fires when all packets of
+ * a message are acknowledged, the receiver's when its last packet arrives in
+ * order. Messages complete in posting order on both sides.
+ */
+class RdmaQueuePair : public Object
+{
+  public:
+    /**
+     * \brief Completion handler: the queue pair, the message sequence number
+     * on this queue pair (0, 1, ...), and the message size in bytes.
+     */
+    typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t> CompletionCallback;
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    RdmaQueuePair();
+    ~RdmaQueuePair() override;
+
+    /**
+     * \brief Post a message for sending.
+     * \param bytes message size (0 sends one empty packet)
+     * \param rdmaWrite true for RDMA WRITE, false for SEND
+     * \return the message's sequence number on this queue pair
+     */
+    uint64_t PostSend(uint64_t bytes, bool rdmaWrite = false);
+
+    /** \param cb handler called when a posted message is fully acknowledged */
+    void SetSendCompletionCallback(CompletionCallback cb);
+
+    /** \param cb handler called when a message has been fully received */
+    void SetReceiveCompletionCallback(CompletionCallback cb);
+
+    /** \return the local queue pair number */
+    uint32_t GetQpn() const;
+    /** \return the remote queue pair number */
+    uint32_t GetPeerQpn() const;
+    /** \return the remote address */
+    Ipv4Address GetPeerAddress() const;
+    /** \return the traffic class (802.1p priority) of the data */
+    uint8_t GetPriority() const;
+    /** \return the UDP source port (flow entropy for ECMP) */
+    uint16_t GetSourcePort() const;
+    /** \return the NIC owning this queue pair */
+    Ptr<RdmaNic> GetNic() const;
+    /** \return the congestion control of the send side */
+    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+
+    /** \return true while posted packets remain unsent */
+    bool HasDataToSend() const;
+    /** \return true while posted messages are not fully acknowledged */
+    bool HasOutstanding() const;
+    /** \return bytes posted so far */
+    uint64_t GetBytesPosted() const;
+    /** \return bytes received in order so far */
+    uint64_t GetBytesReceived() const;
+    /** \return packets sent again by go-back-N */
+    uint64_t GetRetransmittedPackets() const;
+    /** \return retransmission timer expiries */
+    uint64_t GetTimeouts() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class RdmaNic;
+
+    /// One posted message, as long as it is not fully acknowledged.
+    struct Message
+    {
+        uint64_t seq;      //!< sequence number on this queue pair
+        uint64_t bytes;    //!< size
+        uint64_t firstPsn; //!< PSN of its first packet (64-bit, unwrapped)
+        uint32_t packets;  //!< number of packets
+        bool write;        //!< RDMA WRITE rather than SEND
+    };
+
+    /**
+     * \brief Bind to a NIC (called by RdmaNic::CreateQueuePair).
+     * \param nic the NIC
+     * \param qpn local QP number
+     * \param prio traffic class
+     * \param srcPort UDP source port
+     * \param cc congestion control
+     */
+    void Setup(Ptr<RdmaNic> nic,
+               uint32_t qpn,
+               uint8_t prio,
+               uint16_t srcPort,
+               Ptr<RdmaCongestionControl> cc);
+
+    /**
+     * \brief Set the remote end (called by RdmaNic::Connect).
+     * \param addr remote address
+     * \param qpn remote QP number
+     */
+    void SetPeer(Ipv4Address addr, uint32_t qpn);
+
+    /**
+     * \brief Build the next data packet of the send side.
+     * \param[out] payload payload bytes of the packet
+     * \return the packet (BTH and below, without IPv4/UDP), with its PSN advanced
+     */
+    Ptr<Packet> BuildNextPacket(uint32_t& payload);
+
+    /**
+     * \brief An ACK or NAK arrived.
+     * \param psn the 24-bit PSN of the ACK/NAK
+     * \param nak true for a NAK
+     */
+    void ReceiveAck(uint32_t psn, bool nak);
+
+    /**
+     * \brief A data packet arrived.
+     * \param bth its BTH
+     * \param payload payload bytes
+     * \param ce the packet carried ECN CE
+     */
+    void ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce);
+
+    /**
+     * \brief Unwrap a 24-bit PSN near a 64-bit reference.
+     * \param psn the 24-bit PSN
+     * \param ref the reference
+     * \return the 64-bit PSN closest to ref
+     */
+    static uint64_t Unwrap(uint32_t psn, uint64_t ref);
+
+    /// The retransmission timer expired: go back to the oldest unacked PSN.
+    void RetransmitTimeout();
+    /// Start the retransmission timer unless it runs.
+    void ArmRto();
+
+    Ptr<RdmaNic> m_nic;                     //!< owning NIC
+    Ptr<RdmaCongestionControl> m_cc;        //!< send-side congestion control
+    uint32_t m_qpn;                         //!< local QP number
+    uint32_t m_peerQpn;                     //!< remote QP number
+    Ipv4Address m_peerAddr;                 //!< remote address
+    uint8_t m_prio;                         //!< traffic class
+    uint16_t m_srcPort;                     //!< UDP source port
+    uint32_t m_mtu;                         //!< payload bytes per packet
+    Time m_rtoValue;                        //!< retransmission timeout
+
+    // send side
+    std::deque<Message> m_msgs;             //!< messages not fully acknowledged
+    std::size_t m_txMsg;                    //!< index in m_msgs of the message of m_sndNxt
+    uint64_t m_nextSeq;                     //!< sequence number of the next posted message
+    uint64_t m_postedEnd;                   //!< PSN after the last posted packet
+    uint64_t m_sndUna;                      //!< oldest unacknowledged PSN
+    uint64_t m_sndNxt;                      //!< next PSN to send
+    uint64_t m_maxSent;                     //!< PSN after the highest ever sent
+    uint64_t m_bytesPosted;                 //!< bytes posted
+    Time m_nextTxTime;                      //!< pacing: earliest next send
+    bool m_active;                          //!< on the NIC's list of senders
+    EventId m_rto;                          //!< retransmission timer
+    uint64_t m_retransmitted;               //!< packets sent again
+    uint64_t m_timeouts;                    //!< timer expiries
+    CompletionCallback m_sendDone;          //!< sender CQE
+
+    // receive side
+    uint64_t m_ePsn;                        //!< next expected PSN
+    uint64_t m_nakPsn;                      //!< PSN a NAK was sent for (or ~0)
+    uint32_t m_unacked;                     //!< packets received since the last ACK
+    uint64_t m_rxSeq;                       //!< messages received
+    uint64_t m_rxMsgBytes;                  //!< bytes of the message being received
+    uint64_t m_bytesReceived;               //!< bytes received in order
+    Time m_lastCnp;                         //!< when the last CNP was asked for
+    bool m_cnpSent;                         //!< a CNP was ever asked for
+    CompletionCallback m_recvDone;          //!< receiver CQE
+};
+
+} // namespace ns3
+
+#endif /* RDMA_QUEUE_PAIR_H */

@@ -1,0 +1,333 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RoCEv2 transport between two hosts on one link: byte conservation,
+ * timing against line rate, go-back-N under loss, and DCQCN's reaction.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/dcqcn.h"
+#include "ns3/error-model.h"
+#include "ns3/network-module.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/rdma-nic.h"
+
+using namespace ns3;
+
+namespace
+{
+
+/// Two hosts joined by one link, each with a RoCEv2 NIC.
+struct TwoHosts
+{
+    Ptr<PfcNetDevice> devA;  //!< host A's port
+    Ptr<PfcNetDevice> devB;  //!< host B's port
+    Ptr<RdmaNic> nicA;       //!< host A's NIC
+    Ptr<RdmaNic> nicB;       //!< host B's NIC
+
+    /**
+     * \param rate line rate
+     * \param delay propagation delay
+     * \param helper NIC settings
+     */
+    TwoHosts(const std::string& rate, Time delay, const RdmaHelper& helper)
+    {
+        NodeContainer nodes(2);
+        Ptr<PfcChannel> ch = CreateObjectWithAttributes<PfcChannel>("Delay", TimeValue(delay));
+        devA = CreateObjectWithAttributes<PfcNetDevice>("DataRate", StringValue(rate));
+        devB = CreateObjectWithAttributes<PfcNetDevice>("DataRate", StringValue(rate));
+        devA->SetAddress(Mac48Address::Allocate());
+        devB->SetAddress(Mac48Address::Allocate());
+        nodes.Get(0)->AddDevice(devA);
+        nodes.Get(1)->AddDevice(devB);
+        devA->Attach(ch);
+        devB->Attach(ch);
+        nicA = helper.Install(nodes.Get(0), devA, Ipv4Address("10.0.0.1"));
+        nicB = helper.Install(nodes.Get(1), devB, Ipv4Address("10.0.0.2"));
+    }
+};
+
+/// Records completions of one direction.
+struct Completions
+{
+    uint64_t sentMsgs = 0;      //!< sender completions
+    uint64_t sentBytes = 0;     //!< bytes of sender completions
+    uint64_t recvMsgs = 0;      //!< receiver completions
+    uint64_t recvBytes = 0;     //!< bytes of receiver completions
+    Time lastRecv;              //!< time of the last receiver completion
+    uint64_t nextSendSeq = 0;   //!< expected next sender sequence number
+    uint64_t nextRecvSeq = 0;   //!< expected next receiver sequence number
+    bool inOrder = true;        //!< completions came in posting order
+
+    void Sent(Ptr<RdmaQueuePair>, uint64_t seq, uint64_t bytes)
+    {
+        inOrder = inOrder && seq == nextSendSeq++;
+        ++sentMsgs;
+        sentBytes += bytes;
+    }
+
+    void Received(Ptr<RdmaQueuePair>, uint64_t seq, uint64_t bytes)
+    {
+        inOrder = inOrder && seq == nextRecvSeq++;
+        ++recvMsgs;
+        recvBytes += bytes;
+        lastRecv = Simulator::Now();
+    }
+
+    void Attach(Ptr<RdmaQueuePair> tx, Ptr<RdmaQueuePair> rx)
+    {
+        tx->SetSendCompletionCallback(MakeCallback(&Completions::Sent, this));
+        rx->SetReceiveCompletionCallback(MakeCallback(&Completions::Received, this));
+    }
+};
+
+/**
+ * A single 10 MB message between two hosts arrives whole, and its transfer
+ * time is within 1 % of size / (rate x goodput share) + latency.
+ */
+class RdmaSingleTransferTestCase : public TestCase
+{
+  public:
+    RdmaSingleTransferTestCase()
+        : TestCase("single transfer delivers every byte at line rate x goodput share")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaHelper helper;
+        helper.SetCongestionControl("dcqcn");
+        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10000);
+        Completions c;
+        c.Attach(tx, rx);
+        const uint64_t bytes = 10000000;
+        tx->PostSend(bytes);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(c.recvMsgs, 1, "the message is received");
+        NS_TEST_ASSERT_MSG_EQ(c.recvBytes, bytes, "bytes received equal bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(c.sentMsgs, 1, "the sender sees its completion");
+        NS_TEST_ASSERT_MSG_EQ(net.nicA->GetRetransmittedPackets(), 0, "no loss, no resend");
+
+        // 4096-byte payload: 82 bytes of headers and framing per packet
+        // (Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4, preamble/IFG 20).
+        const double mtu = 4096;
+        const double share = mtu / (mtu + 82);
+        const double expected = bytes * 8 / (100e9 * share) + 1e-6;
+        const double measured = c.lastRecv.GetSeconds();
+        NS_TEST_ASSERT_MSG_EQ_TOL(measured, expected, 0.01 * expected,
+                                  "transfer time matches size / (rate x goodput) + latency");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * With 1 % random loss in both directions (data, ACKs and NAKs), every
+ * message still completes in order, go-back-N resends packets, and the
+ * retransmission timer fires at least once (lost NAKs and tails).
+ */
+class RdmaLossRecoveryTestCase : public TestCase
+{
+  public:
+    RdmaLossRecoveryTestCase()
+        : TestCase("random loss: every message completes, go-back-N and timeouts recover")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(3);
+        RngSeedManager::SetRun(1);
+        RdmaHelper helper;
+        helper.SetCongestionControl("none");
+        helper.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(100)));
+        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        for (auto dev : {net.devA, net.devB})
+        {
+            Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+            em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+            em->SetAttribute("ErrorRate", DoubleValue(0.01));
+            em->AssignStreams(dev == net.devA ? 10 : 20);
+            dev->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        }
+        auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10001);
+        Completions c;
+        c.Attach(tx, rx);
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < 200; ++i)
+        {
+            const uint64_t size = 1000 + 37 * i * i; // 1 KB .. 1.5 MB
+            tx->PostSend(size, i % 2 == 0);
+            total += size;
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(c.recvMsgs, 200, "every message is received");
+        NS_TEST_ASSERT_MSG_EQ(c.recvBytes, total, "bytes received equal bytes sent");
+        NS_TEST_ASSERT_MSG_EQ(c.sentMsgs, 200, "every message is acknowledged");
+        NS_TEST_ASSERT_MSG_EQ(c.inOrder, true, "completions in posting order");
+        NS_TEST_ASSERT_MSG_GT(net.devA->GetRxErrors() + net.devB->GetRxErrors(), 0, "losses");
+        NS_TEST_ASSERT_MSG_GT(tx->GetRetransmittedPackets(), 0, "go-back-N resent packets");
+        NS_TEST_ASSERT_MSG_GT(tx->GetTimeouts(), 0, "the retransmission timer fired");
+        NS_TEST_ASSERT_MSG_EQ(tx->HasOutstanding(), false, "nothing left unacknowledged");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A lost last packet (tail loss, no later packet to trigger a NAK) is
+ * recovered by the retransmission timer, within about one timeout.
+ */
+class RdmaTailLossTestCase : public TestCase
+{
+  public:
+    RdmaTailLossTestCase()
+        : TestCase("tail loss is recovered by the retransmission timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaHelper helper;
+        helper.SetCongestionControl("none");
+        helper.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(50)));
+        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        // Lose the 3rd data frame that reaches B: the last of a 3-packet message.
+        Ptr<ListErrorModel> em = CreateObject<ListErrorModel>();
+        net.devB->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10002);
+        Completions c;
+        c.Attach(tx, rx);
+        uint64_t lostUid = 0;
+        uint32_t seen = 0;
+        net.devA->TraceConnectWithoutContext(
+            "MacTx",
+            MakeBoundCallback(
+                +[](Ptr<ListErrorModel> m, uint64_t* uid, uint32_t* n, Ptr<const Packet> p) {
+                    if (++*n == 3)
+                    {
+                        *uid = p->GetUid();
+                        m->SetList({p->GetUid()});
+                    }
+                },
+                em,
+                &lostUid,
+                &seen));
+        tx->PostSend(3 * 4096);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(c.recvBytes, 3 * 4096, "the message arrives whole");
+        NS_TEST_ASSERT_MSG_EQ(tx->GetTimeouts(), 1, "exactly one timeout recovered the tail");
+        NS_TEST_ASSERT_MSG_LT(c.lastRecv, MicroSeconds(70), "recovered about one RTO later");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * DCQCN reaction point: a CNP cuts the rate by (1 - alpha/2) with alpha = 1
+ * at start, later CNPs within the decrease interval are ignored, and
+ * without CNPs the rate recovers to line rate.
+ */
+class DcqcnReactionTestCase : public TestCase
+{
+  public:
+    DcqcnReactionTestCase()
+        : TestCase("DCQCN halves the rate on the first CNP and recovers to line rate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<DcqcnCongestionControl> cc = CreateObject<DcqcnCongestionControl>();
+        cc->Init(DataRate("100Gbps"));
+        double afterCut = 0;
+        double afterSecond = 0;
+        Simulator::Schedule(MicroSeconds(10), [&]() {
+            cc->OnCnp();
+            afterCut = cc->GetRateBps();
+            cc->OnCnp(); // within RateDecreaseInterval: ignored
+            afterSecond = cc->GetRateBps();
+        });
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ_TOL(afterCut, 50e9, 1e6, "first CNP: Rc = Rc (1 - 1/2)");
+        NS_TEST_ASSERT_MSG_EQ(afterSecond, afterCut, "one cut per decrease interval");
+        NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetRateBps(), 100e9, 1e6, "recovered to line rate");
+        NS_TEST_ASSERT_MSG_LT(cc->GetAlpha(), 1.0, "alpha decays without CNPs");
+        cc->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * Same seed, same run: identical counters and completion times.
+ */
+class RdmaDeterminismTestCase : public TestCase
+{
+  public:
+    RdmaDeterminismTestCase()
+        : TestCase("same seed gives identical completion times and counters")
+    {
+    }
+
+  private:
+    std::pair<Time, uint64_t> RunOnce()
+    {
+        RngSeedManager::SetSeed(7);
+        RngSeedManager::SetRun(1);
+        RdmaHelper helper;
+        helper.SetNicAttribute("RetransmitTimeout", TimeValue(MicroSeconds(100)));
+        TwoHosts net("100Gbps", MicroSeconds(2), helper);
+        Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+        em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        em->SetAttribute("ErrorRate", DoubleValue(0.005));
+        em->AssignStreams(1);
+        net.devB->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10003);
+        Completions c;
+        c.Attach(tx, rx);
+        tx->PostSend(5000000);
+        Simulator::Run();
+        auto result = std::make_pair(c.lastRecv, tx->GetRetransmittedPackets());
+        Simulator::Destroy();
+        return result;
+    }
+
+    void DoRun() override
+    {
+        auto a = RunOnce();
+        auto b = RunOnce();
+        NS_TEST_ASSERT_MSG_EQ(a.first, b.first, "same completion time");
+        NS_TEST_ASSERT_MSG_EQ(a.second, b.second, "same retransmissions");
+        NS_TEST_ASSERT_MSG_GT(a.second, 0, "the run exercised loss recovery");
+    }
+};
+
+} // namespace
+
+/**
+ * \ingroup flux
+ * \brief RoCEv2 transport tests on a single link.
+ */
+class FluxRdmaTestSuite : public TestSuite
+{
+  public:
+    FluxRdmaTestSuite()
+        : TestSuite("flux-rdma", UNIT)
+    {
+        AddTestCase(new RdmaSingleTransferTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaLossRecoveryTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaTailLossTestCase, TestCase::QUICK);
+        AddTestCase(new DcqcnReactionTestCase, TestCase::QUICK);
+        AddTestCase(new RdmaDeterminismTestCase, TestCase::QUICK);
+    }
+};
+
+static FluxRdmaTestSuite g_fluxRdmaTestSuite; //!< the suite
