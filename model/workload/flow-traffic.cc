@@ -1,0 +1,155 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flow-traffic.h"
+
+#include "ns3/log.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FlowTraffic");
+
+NS_OBJECT_ENSURE_REGISTERED(FlowTraffic);
+
+TypeId
+FlowTraffic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FlowTraffic")
+            .SetParent<Object>()
+            .SetGroupName("Flux")
+            .AddAttribute("Priority",
+                          "Traffic class of the flows.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&FlowTraffic::m_prio),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddTraceSource("Flow",
+                            "A flow finished (source host, destination host, bytes, FCT).",
+                            MakeTraceSourceAccessor(&FlowTraffic::m_flowTrace),
+                            "ns3::FlowTraffic::FlowTracedCallback");
+    return tid;
+}
+
+FlowTraffic::FlowTraffic()
+    : m_prio(3),
+      m_started(0),
+      m_finished(0),
+      m_bytesStarted(0)
+{
+    m_port = CreateObject<UniformRandomVariable>();
+}
+
+FlowTraffic::~FlowTraffic() = default;
+
+void
+FlowTraffic::DoDispose()
+{
+    m_nics.clear();
+    m_flows.clear();
+    m_port = nullptr;
+    m_flowCallback = FlowCallback();
+    Object::DoDispose();
+}
+
+void
+FlowTraffic::Setup(const std::string& name, const std::vector<Ptr<RdmaNic>>& nics)
+{
+    m_name = name;
+    m_nics = nics;
+}
+
+void
+FlowTraffic::StopArrivals()
+{
+}
+
+void
+FlowTraffic::SetFlowCallback(FlowCallback cb)
+{
+    m_flowCallback = cb;
+}
+
+const std::string&
+FlowTraffic::GetName() const
+{
+    return m_name;
+}
+
+uint64_t
+FlowTraffic::GetFlowsStarted() const
+{
+    return m_started;
+}
+
+uint64_t
+FlowTraffic::GetFlowsFinished() const
+{
+    return m_finished;
+}
+
+uint64_t
+FlowTraffic::GetBytesStarted() const
+{
+    return m_bytesStarted;
+}
+
+int64_t
+FlowTraffic::AssignStreams(int64_t stream)
+{
+    m_port->SetStream(stream);
+    return 1;
+}
+
+void
+FlowTraffic::StartFlow(uint32_t src, uint32_t dst, uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << src << dst << bytes);
+    const uint64_t id = m_flows.size();
+    const auto port = static_cast<uint16_t>(m_port->GetInteger(49152, 65535));
+    auto qps = RdmaHelper::Connect(m_nics[src], m_nics[dst], m_prio, port);
+    qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&FlowTraffic::Received, this, id));
+    qps.first->SetSendCompletionCallback(MakeBoundCallback(&FlowTraffic::Acked, this, id));
+    m_flows.push_back(Flow{src, dst, bytes, Simulator::Now(), qps.first, qps.second});
+    ++m_started;
+    m_bytesStarted += bytes;
+    qps.first->PostSend(bytes);
+}
+
+void
+FlowTraffic::Received(FlowTraffic* self,
+                      uint64_t id,
+                      Ptr<RdmaQueuePair> /* qp */,
+                      uint64_t /* seq */,
+                      uint64_t /* bytes */)
+{
+    const Flow& f = self->m_flows[id];
+    const FlowRecord record{f.src, f.dst, f.bytes, f.start, Simulator::Now() - f.start};
+    ++self->m_finished;
+    self->m_flowTrace(record.src, record.dst, record.bytes, record.fct);
+    if (!self->m_flowCallback.IsNull())
+    {
+        self->m_flowCallback(record);
+    }
+}
+
+void
+FlowTraffic::Acked(FlowTraffic* self,
+                   uint64_t id,
+                   Ptr<RdmaQueuePair> /* qp */,
+                   uint64_t /* seq */,
+                   uint64_t /* bytes */)
+{
+    Flow& f = self->m_flows[id];
+    f.tx->GetNic()->DestroyQueuePair(f.tx);
+    f.rx->GetNic()->DestroyQueuePair(f.rx);
+    f.tx = nullptr;
+    f.rx = nullptr;
+}
+
+} // namespace ns3

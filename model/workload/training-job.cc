@@ -1,0 +1,204 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-job.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("TrainingJob");
+
+NS_OBJECT_ENSURE_REGISTERED(TrainingJob);
+
+TypeId
+TrainingJob::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TrainingJob")
+            .SetParent<Object>()
+            .SetGroupName("Flux")
+            .AddConstructor<TrainingJob>()
+            .AddAttribute("Iterations",
+                          "Number of training iterations.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TrainingJob::m_iterations),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("ComputeTime",
+                          "Compute (forward and backward pass) time per iteration.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&TrainingJob::m_compute),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("GradientBytes",
+                          "Gradient bytes allreduced per iteration.",
+                          UintegerValue(1000000),
+                          MakeUintegerAccessor(&TrainingJob::m_bytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Buckets",
+                          "Gradient buckets whose allreduce overlaps the compute (1 = none).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&TrainingJob::m_buckets),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("StartTime",
+                          "Start of the first iteration.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&TrainingJob::m_startTime),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("Iteration",
+                            "An iteration ended (index, start, end).",
+                            MakeTraceSourceAccessor(&TrainingJob::m_iterationTrace),
+                            "ns3::TrainingJob::IterationTracedCallback");
+    return tid;
+}
+
+TrainingJob::TrainingJob()
+    : m_iterations(1),
+      m_bytes(1000000),
+      m_buckets(1),
+      m_ready(0),
+      m_reduced(0),
+      m_reducing(false)
+{
+}
+
+TrainingJob::~TrainingJob() = default;
+
+void
+TrainingJob::DoDispose()
+{
+    for (auto& e : m_events)
+    {
+        e.Cancel();
+    }
+    m_collective = nullptr;
+    m_finished = FinishedCallback();
+    Object::DoDispose();
+}
+
+void
+TrainingJob::Setup(const std::string& name, Ptr<Collective> collective)
+{
+    m_name = name;
+    m_collective = collective;
+}
+
+void
+TrainingJob::SetFinishedCallback(FinishedCallback cb)
+{
+    m_finished = cb;
+}
+
+void
+TrainingJob::Start()
+{
+    m_events.push_back(Simulator::Schedule(m_startTime, &TrainingJob::StartIteration, this));
+}
+
+void
+TrainingJob::StartIteration()
+{
+    NS_LOG_FUNCTION(this << m_name << m_done.size());
+    m_iterStart = Simulator::Now();
+    m_ready = 0;
+    m_reduced = 0;
+    m_events.clear();
+    for (uint32_t b = 1; b <= m_buckets; ++b)
+    {
+        m_events.push_back(
+            Simulator::Schedule(m_compute * b / m_buckets, &TrainingJob::BucketReady, this));
+    }
+}
+
+void
+TrainingJob::BucketReady()
+{
+    ++m_ready;
+    TryAllreduce();
+}
+
+void
+TrainingJob::TryAllreduce()
+{
+    if (m_reducing || m_reduced >= m_ready)
+    {
+        return;
+    }
+    m_reducing = true;
+    // the first bucket takes the remainder
+    const uint64_t bytes = m_bytes / m_buckets + (m_reduced == 0 ? m_bytes % m_buckets : 0);
+    m_collective->Start(bytes, MakeCallback(&TrainingJob::AllreduceDone, this));
+}
+
+void
+TrainingJob::AllreduceDone()
+{
+    m_reducing = false;
+    if (++m_reduced < m_buckets)
+    {
+        TryAllreduce();
+        return;
+    }
+    const uint32_t index = static_cast<uint32_t>(m_done.size());
+    m_done.push_back(Iteration{m_iterStart, Simulator::Now()});
+    m_iterationTrace(index, m_iterStart, Simulator::Now());
+    if (m_done.size() < m_iterations)
+    {
+        StartIteration();
+    }
+    else if (!m_finished.IsNull())
+    {
+        m_finished(this);
+    }
+}
+
+const std::string&
+TrainingJob::GetName() const
+{
+    return m_name;
+}
+
+Ptr<Collective>
+TrainingJob::GetCollective() const
+{
+    return m_collective;
+}
+
+const std::vector<TrainingJob::Iteration>&
+TrainingJob::GetIterations() const
+{
+    return m_done;
+}
+
+bool
+TrainingJob::IsFinished() const
+{
+    return m_done.size() >= m_iterations;
+}
+
+uint32_t
+TrainingJob::GetNIterations() const
+{
+    return m_iterations;
+}
+
+uint32_t
+TrainingJob::GetNBuckets() const
+{
+    return m_buckets;
+}
+
+Time
+TrainingJob::GetJct() const
+{
+    if (!IsFinished() || m_done.empty())
+    {
+        return Time();
+    }
+    return m_done.back().end - m_done.front().start;
+}
+
+} // namespace ns3

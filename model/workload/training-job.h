@@ -1,0 +1,126 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_JOB_H
+#define TRAINING_JOB_H
+
+#include "collective.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief A data-parallel training job: iterations of compute, then allreduce.
+ *
+ * Each iteration computes for ComputeTime and allreduces GradientBytes with
+ * its collective. With Buckets = B > 1 the gradient is split into B buckets
+ * that become ready one after another during the compute (after each 1/B of
+ * it) and are allreduced in order, one at a time, while the compute goes on,
+ * as PyTorch DDP overlaps communication with the backward pass. An
+ * iteration ends when the last bucket's allreduce has finished; the next
+ * iteration starts right away. JCT is from the first iteration's start to
+ * the last iteration's end.
+ */
+class TrainingJob : public Object
+{
+  public:
+    /// Called when the last iteration has ended.
+    typedef Callback<void, Ptr<TrainingJob>> FinishedCallback;
+
+    /// Start and end of one iteration.
+    struct Iteration
+    {
+        Time start; //!< compute began
+        Time end;   //!< last allreduce finished
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    TrainingJob();
+    ~TrainingJob() override;
+
+    /**
+     * \brief Give the job its name and its collective (already set up on the
+     * ranks' NICs).
+     * \param name the job's name
+     * \param collective the collective run each iteration
+     */
+    void Setup(const std::string& name, Ptr<Collective> collective);
+
+    /** \brief Schedule the first iteration at StartTime. */
+    void Start();
+
+    /** \param cb called when the job has finished */
+    void SetFinishedCallback(FinishedCallback cb);
+
+    /** \return the job's name */
+    const std::string& GetName() const;
+    /** \return the collective */
+    Ptr<Collective> GetCollective() const;
+    /** \return the completed iterations */
+    const std::vector<Iteration>& GetIterations() const;
+    /** \return true once every iteration has ended */
+    bool IsFinished() const;
+    /** \return the number of iterations to run */
+    uint32_t GetNIterations() const;
+    /** \return gradient buckets per iteration */
+    uint32_t GetNBuckets() const;
+    /** \return JCT: first iteration start to last iteration end (zero until finished) */
+    Time GetJct() const;
+
+    /**
+     * TracedCallback signature for iteration ends.
+     * \param [in] iteration index
+     * \param [in] start when it began
+     * \param [in] end when it ended
+     */
+    typedef void (*IterationTracedCallback)(uint32_t iteration, Time start, Time end);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Begin an iteration's compute.
+    void StartIteration();
+    /// One more bucket's gradients are ready.
+    void BucketReady();
+    /// Start the next ready bucket's allreduce if none runs.
+    void TryAllreduce();
+    /// The running allreduce finished.
+    void AllreduceDone();
+
+    std::string m_name;                 //!< name
+    Ptr<Collective> m_collective;       //!< the collective
+    uint32_t m_iterations;              //!< iterations to run
+    Time m_compute;                     //!< compute time per iteration
+    uint64_t m_bytes;                   //!< gradient bytes per iteration
+    uint32_t m_buckets;                 //!< buckets per iteration
+    Time m_startTime;                   //!< start of the first iteration
+
+    std::vector<Iteration> m_done;      //!< completed iterations
+    Time m_iterStart;                   //!< start of the current iteration
+    uint32_t m_ready;                   //!< buckets ready in this iteration
+    uint32_t m_reduced;                 //!< buckets reduced in this iteration
+    bool m_reducing;                    //!< an allreduce runs
+    std::vector<EventId> m_events;      //!< pending compute events
+    FinishedCallback m_finished;        //!< job end
+    TracedCallback<uint32_t, Time, Time> m_iterationTrace; //!< iteration ends
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_JOB_H */
