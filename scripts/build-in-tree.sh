@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Builds flux inside an ns-3 source tree from Debian and runs all of the
+# module's TestSuites there with ./test.py -s <suite>.
+#
+#   scripts/build-in-tree.sh 3.37     ns-3 3.37 (bookworm), CMake-era ./ns3
+#   scripts/build-in-tree.sh 3.48     ns-3 3.48 (sid), CMake-era ./ns3
+#   scripts/build-in-tree.sh 3.31     ns-3 3.31 (bullseye), waf-era ./waf
+#
+# Options: --clean   drop the tree's build folder first (the compiler cache
+#                    is kept, so this measures a ccache-warm full build)
+#          --cold    --clean and recompile everything without reading ccache
+#                    (the time a fresh machine needs; the cache is refilled)
+#
+# The module (this repository, or $FLUX_MODULE_DIR) is copied to
+# <tree>/contrib/flux; only flux and the ns-3 modules it needs are built
+# (release profile, tests and examples of flux only, no python bindings),
+# through ccache. The source tree stays in $FLUX_NS3_SRC_CACHE for the next
+# run, which then rebuilds only what changed.
+# The last line printed is "RESULT <PASS|FAIL> ns-3 <version> ...".
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+want=
+clean=0
+cold=0
+for arg in "$@"; do
+    case "$arg" in
+    --clean) clean=1 ;;
+    --cold)
+        clean=1
+        cold=1
+        ;;
+    -h | --help)
+        sed -n '2,22p' "$0"
+        exit 0
+        ;;
+    -*) flux_die "unknown option $arg" ;;
+    *) want=$arg ;;
+    esac
+done
+[ -n "$want" ] || flux_die "usage: $0 [--clean|--cold] <ns-3 version>"
+
+module_dir=${FLUX_MODULE_DIR:-$FLUX_ROOT}
+t_start=$(date +%s)
+stage="fetch"
+result_line() {
+    echo "RESULT $1 ns-3 ${ns3ver:-$want} in-tree: $2 (total $(flux_fmt_time "$(flux_elapsed "$t_start")"))"
+}
+on_exit() {
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        result_line FAIL "failed at stage '$stage'"
+    fi
+}
+trap on_exit EXIT
+
+flux_section "ns-3 $want in-tree: fetch source"
+tree=$("$FLUX_ROOT/scripts/fetch-ns3.sh" "$want")
+ns3ver=$(cat "$tree/VERSION")
+flux_log "ns-3 tree: $tree (VERSION $ns3ver)"
+logdir=$FLUX_CACHE/logs
+mkdir -p "$logdir"
+
+stage="copy module"
+mkdir -p "$tree/contrib/flux"
+rsync -a --delete \
+    --exclude='/.git' --exclude='/build*/' --exclude='/cmake-build*/' \
+    --exclude='__pycache__' --exclude='.pytest_cache' \
+    "$module_dir/" "$tree/contrib/flux/"
+
+cd "$tree"
+if command -v ccache >/dev/null; then
+    export CCACHE_BASEDIR=$tree
+    [ $cold = 1 ] && export CCACHE_RECACHE=1
+    ccache -z >/dev/null 2>&1 || true
+fi
+
+# Show the end of a log when a step fails.
+run_logged() {
+    local log=$1
+    shift
+    if ! nice "$@" >"$log" 2>&1; then
+        echo "---- last lines of $log ----"
+        tail -n 150 "$log"
+        echo "---- command failed: $* ----"
+        return 1
+    fi
+}
+
+if [ -x ./ns3 ]; then
+    era=cmake
+    [ $clean = 1 ] && rm -rf build cmake-cache
+    stage="configure"
+    flux_section "ns-3 $ns3ver in-tree: configure (./ns3)"
+    t0=$(date +%s)
+    run_logged "$logdir/ns-$ns3ver-configure.log" ./ns3 configure -d release -G Ninja \
+        --enable-modules=flux --enable-tests --enable-examples \
+        --filter-module-examples-and-tests=flux \
+        --disable-python-bindings --disable-precompiled-headers --disable-werror \
+        -- -DNS3_CCACHE=ON
+    grep -iE "ccache|Modules configured|flux" "$logdir/ns-$ns3ver-configure.log" | head -n 20 || true
+    t_conf=$(flux_elapsed "$t0")
+
+    stage="build"
+    # (./ns3 build caps its job count at cores - 1: call CMake directly)
+    flux_section "ns-3 $ns3ver in-tree: build (cmake --build cmake-cache -j $FLUX_JOBS)"
+    t0=$(date +%s)
+    run_logged "$logdir/ns-$ns3ver-build.log" cmake --build cmake-cache -j "$FLUX_JOBS"
+    t_build=$(flux_elapsed "$t0")
+    runner=$(find build -path '*/utils/*' -name 'ns*-test-runner*' -type f -perm -u+x | head -n 1)
+elif [ -x ./waf ]; then
+    era=waf
+    [ $clean = 1 ] && rm -rf build
+    stage="configure"
+    flux_section "ns-3 $ns3ver in-tree: configure (./waf)"
+    t0=$(date +%s)
+    cxx="g++"
+    command -v ccache >/dev/null && cxx="ccache g++"
+    CXX="$cxx" run_logged "$logdir/ns-$ns3ver-configure.log" ./waf configure -d release \
+        --enable-modules=flux --enable-tests --enable-examples --disable-python --disable-werror
+    grep -iE "flux|Modules built|Modules not built" -A3 "$logdir/ns-$ns3ver-configure.log" | head -n 30 || true
+    t_conf=$(flux_elapsed "$t0")
+
+    stage="build"
+    flux_section "ns-3 $ns3ver in-tree: build (./waf build -j $FLUX_JOBS)"
+    t0=$(date +%s)
+    run_logged "$logdir/ns-$ns3ver-build.log" ./waf build -j "$FLUX_JOBS"
+    t_build=$(flux_elapsed "$t0")
+    runner=$(find build/utils -name 'ns*-test-runner*' -type f -perm -u+x | head -n 1)
+else
+    flux_die "$tree has neither ./ns3 nor ./waf"
+fi
+flux_log "configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build")"
+command -v ccache >/dev/null && ccache -s 2>/dev/null | grep -iE "hits|misses|direct|preprocessed" | head -n 6 || true
+
+stage="list suites"
+[ -n "$runner" ] || flux_die "ns-3's test-runner was not built"
+# Only flux's tests are built (tests of the other modules are filtered out),
+# so the runner lists exactly the module's suites.
+mapfile -t suites < <("$runner" --print-test-name-list | sed 's/[[:space:]]*$//' | grep -v '^$')
+[ ${#suites[@]} -gt 0 ] || flux_die "the test-runner lists no TestSuite"
+flux_log "suites: ${suites[*]}"
+
+stage="tests"
+flux_section "ns-3 $ns3ver in-tree: ./test.py -s <suite> (${#suites[@]} suites)"
+t0=$(date +%s)
+failed=()
+for s in "${suites[@]}"; do
+    out=$(python3 ./test.py -n -s "$s" 2>&1) && rc=0 || rc=$?
+    echo "$out" | grep -vE '^\[[0-9]+/[0-9]+\]' || true
+    summary=$(echo "$out" | grep -E '^[0-9]+ of [0-9]+ tests passed' | tail -n 1)
+    if [ $rc -ne 0 ] || ! [[ "$summary" =~ ^([0-9]+)\ of\ ([0-9]+)\ tests\ passed ]] ||
+        [ "${BASH_REMATCH[1]}" -lt 1 ] || [ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ]; then
+        failed+=("$s")
+    fi
+done
+t_tests=$(flux_elapsed "$t0")
+
+stage="report"
+passed=$((${#suites[@]} - ${#failed[@]}))
+echo "${passed} passed, ${#failed[@]} failed"
+detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build"), tests $(flux_fmt_time "$t_tests")"
+trap - EXIT
+if [ ${#failed[@]} -ne 0 ]; then
+    result_line FAIL "$detail; failed suites: ${failed[*]}"
+    exit 1
+fi
+result_line PASS "$detail"

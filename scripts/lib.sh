@@ -1,0 +1,48 @@
+# Shared settings and helpers of the flux build scripts (sourced, not run).
+#
+# Environment (all optional):
+#   FLUX_CACHE           cache root (default ~/.cache/flux)
+#   FLUX_NS3_SRC_CACHE   where ns-3 source packages are unpacked and built
+#                        (default $FLUX_CACHE/ns3-src); keep it outside the repo
+#   FLUX_JOBS            parallel compile jobs (default 2)
+#   CCACHE_DIR, CCACHE_MAXSIZE   ccache's own settings (default size 10G)
+
+set -euo pipefail
+
+FLUX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+FLUX_CACHE=${FLUX_CACHE:-${HOME:-/root}/.cache/flux}
+FLUX_NS3_SRC_CACHE=${FLUX_NS3_SRC_CACHE:-$FLUX_CACHE/ns3-src}
+FLUX_JOBS=${FLUX_JOBS:-2}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+export DEBIAN_FRONTEND=noninteractive
+
+# The apt sources file through which `apt-get source ns3=<version>` finds the
+# Debian releases that carry the ns-3 versions the module is checked against.
+FLUX_APT_SRC_FILE=/etc/apt/sources.list.d/flux-ns3-src.sources
+
+flux_log() { echo "[flux $(date +%H:%M:%S)] $*" >&2; }
+flux_die() {
+    echo "[flux] ERROR: $*" >&2
+    exit 1
+}
+flux_section() {
+    echo
+    echo "=============================================================================="
+    echo "== $*"
+    echo "=============================================================================="
+}
+
+# Run a command as root (directly when already root, else through sudo).
+flux_as_root() {
+    if [ "$(id -u)" = 0 ]; then
+        "$@"
+    else
+        sudo -E "$@"
+    fi
+}
+
+# Print seconds elapsed since the epoch time given as $1.
+flux_elapsed() { echo $(($(date +%s) - $1)); }
+
+# Format a number of seconds as "XmYYs".
+flux_fmt_time() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
