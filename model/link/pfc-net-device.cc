@@ -121,7 +121,9 @@ PfcNetDevice::PfcNetDevice()
       m_upstreamPausedMask(0),
       m_pfcPausesSent(0),
       m_pfcPausesReceived(0),
-      m_rxErrors(0)
+      m_rxErrors(0),
+      m_txBytes(0),
+      m_txFrames(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -223,6 +225,18 @@ PfcNetDevice::GetUpstreamPausedMask() const
 }
 
 uint64_t
+PfcNetDevice::GetTxBytes() const
+{
+    return m_txBytes;
+}
+
+uint64_t
+PfcNetDevice::GetTxFrames() const
+{
+    return m_txFrames;
+}
+
+uint64_t
 PfcNetDevice::GetRxErrors() const
 {
     return m_rxErrors;
@@ -297,6 +311,8 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
     m_busy = true;
+    m_txBytes += frame->GetSize();
+    ++m_txFrames;
     m_macTxTrace(frame);
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);

@@ -127,6 +127,12 @@ class PfcNetDevice : public NetDevice
      */
     Time GetFrameTxTime(uint32_t bytes) const;
 
+    /** \return bytes put on the line (frames, without preamble, IFG and FCS) */
+    uint64_t GetTxBytes() const;
+
+    /** \return frames put on the line */
+    uint64_t GetTxFrames() const;
+
     /** \return frames lost by the receive error model */
     uint64_t GetRxErrors() const;
 
@@ -241,6 +247,8 @@ class PfcNetDevice : public NetDevice
     uint64_t m_pfcPausesSent;             //!< PFC pause frames sent
     uint64_t m_pfcPausesReceived;         //!< PFC pause frames received
     uint64_t m_rxErrors;                  //!< frames lost by the error model
+    uint64_t m_txBytes;                   //!< bytes sent
+    uint64_t m_txFrames;                  //!< frames sent
     RxCallback m_rxCallback;              //!< receive handler
     NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler

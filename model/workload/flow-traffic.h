@@ -66,6 +66,9 @@ class FlowTraffic : public Object
     /** \brief Generate no more flows (those started run to completion). */
     virtual void StopArrivals();
 
+    /** \return true once no more flows will start */
+    virtual bool ArrivalsOver() const = 0;
+
     /** \param cb called for every finished flow */
     void SetFlowCallback(FlowCallback cb);
 

@@ -92,4 +92,10 @@ IncastTraffic::Burst()
     }
 }
 
+bool
+IncastTraffic::ArrivalsOver() const
+{
+    return m_bursts >= m_repeat;
+}
+
 } // namespace ns3

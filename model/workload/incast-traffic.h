@@ -39,6 +39,7 @@ class IncastTraffic : public FlowTraffic
 
     void Start() override;
     void StopArrivals() override;
+    bool ArrivalsOver() const override;
 
   protected:
     void DoDispose() override;

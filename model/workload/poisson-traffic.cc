@@ -120,4 +120,10 @@ PoissonTraffic::Arrival()
     m_next = Simulator::Schedule(Seconds(m_gap->GetValue()), &PoissonTraffic::Arrival, this);
 }
 
+bool
+PoissonTraffic::ArrivalsOver() const
+{
+    return m_stopped || (!m_stopTime.IsZero() && Simulator::Now() >= m_stopTime);
+}
+
 } // namespace ns3

@@ -50,6 +50,7 @@ class PoissonTraffic : public FlowTraffic
 
     void Start() override;
     void StopArrivals() override;
+    bool ArrivalsOver() const override;
     int64_t AssignStreams(int64_t stream) override;
 
     /** \return mean time between arrivals */

@@ -1,0 +1,553 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-runner.h"
+
+#include "fabric-topology-helper.h"
+#include "fabric-topology.h"
+#include "rdma-helper.h"
+#include "scenario-error.h"
+
+#include "ns3/config.h"
+#include "ns3/incast-traffic.h"
+#include "ns3/log.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/poisson-traffic.h"
+#include "ns3/ptr.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/ring-allreduce.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/training-job.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
+
+namespace
+{
+
+/// Random stream indices, fixed so that repeated runs in one process agree.
+constexpr int64_t STREAM_FABRIC = 1000;
+constexpr int64_t STREAM_PORTS = 100;
+constexpr int64_t STREAM_TENANTS = 2000;
+
+/// Wall-clock seconds since a start point.
+double
+WallSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/**
+ * \brief One run of a scenario: builds the network and workload, runs the
+ * simulation, and gathers the results.
+ */
+class ScenarioRun
+{
+  public:
+    /**
+     * \param cfg the scenario
+     * \param opts run options
+     */
+    ScenarioRun(const ScenarioConfig& cfg, const RunOptions& opts)
+        : m_cfg(cfg),
+          m_opts(opts),
+          m_jobsLeft(0),
+          m_totalIterations(0),
+          m_stopReason("completed")
+    {
+    }
+
+    /** \return the results */
+    RunResults Run();
+
+  private:
+    /// Reset ns-3's global state and apply the scenario's defaults.
+    void ResetNs3();
+    /// Build switches, links, hosts and NICs.
+    void BuildNetwork();
+    /// Create the training jobs.
+    void BuildJobs();
+    /// Create the background tenants.
+    void BuildBackground();
+    /**
+     * \brief A job finished.
+     * \param job the job
+     */
+    void JobFinished(Ptr<TrainingJob> job);
+    /**
+     * \brief A background flow finished.
+     * \param tenant its tenant's index
+     * \param rec the flow
+     */
+    void FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec);
+    /**
+     * \brief A data packet arrived at a NIC.
+     * \param qpn queue pair
+     * \param payload payload bytes
+     * \param latency one-way latency
+     */
+    void PacketLatency(uint32_t qpn, uint32_t payload, Time latency);
+    /// Stop when every job and every flow is done.
+    void CheckDone();
+    /// The scenario's stop_ms was reached.
+    void SafetyStop();
+    /// Periodic progress report and cancellation check.
+    void Progress();
+    /**
+     * \brief FCT of a flow alone on the idle fabric.
+     * \param rec the flow
+     * \return the ideal FCT
+     */
+    Time IdealFct(const FlowTraffic::FlowRecord& rec) const;
+    /**
+     * \brief Gather everything measured.
+     * \param wallS wall-clock seconds of the run
+     * \return the results
+     */
+    RunResults Collect(double wallS) const;
+
+    const ScenarioConfig& m_cfg;                     //!< the scenario
+    const RunOptions& m_opts;                        //!< run options
+    FabricTopology m_topo;                           //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
+    std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
+    std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
+    std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
+    std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
+    SampleSummary m_latencyUs;                       //!< one-way packet latency, us
+    uint32_t m_jobsLeft;                             //!< jobs not finished
+    uint64_t m_totalIterations;                      //!< iterations of all jobs
+    std::string m_stopReason;                        //!< why the run ended
+    std::chrono::steady_clock::time_point m_wall0;   //!< wall-clock start
+    double m_lastReport{-1};                         //!< wall time of the last progress report
+};
+
+void
+ScenarioRun::ResetNs3()
+{
+    Simulator::Destroy();
+    Config::Reset();
+    RngSeedManager::SetSeed(m_cfg.seed);
+    RngSeedManager::SetRun(1);
+    for (const auto& [name, value] : m_cfg.ns3Defaults)
+    {
+        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        {
+            throw ScenarioError("ns3." + name, "not an ns-3 attribute, or the value does not fit it");
+        }
+    }
+}
+
+void
+ScenarioRun::BuildNetwork()
+{
+    const auto& t = m_cfg.topology;
+    const auto& tr = m_cfg.transport;
+    FabricTopologyHelper helper;
+    helper.SetHostRate(DataRate(static_cast<uint64_t>(t.hostGbps * 1e9)));
+    helper.SetFabricRate(DataRate(static_cast<uint64_t>(t.fabricGbps * 1e9)));
+    helper.SetLinkDelay(NanoSeconds(static_cast<int64_t>(t.linkDelayUs * 1000)));
+    helper.SetBufferSize(static_cast<uint64_t>(t.bufferMb * 1e6));
+    helper.SetPfc(tr.pfc);
+    helper.SetEcn(static_cast<uint32_t>(tr.ecn.kminKb * 1000),
+                  static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
+                  tr.ecn.pmax);
+    helper.SetEcmpSeed(m_cfg.seed);
+    try
+    {
+        if (t.kind == "leaf-spine")
+        {
+            m_topo = helper.BuildLeafSpine(t.leaves, t.spines, t.hostsPerLeaf);
+        }
+        else if (t.kind == "fat-tree")
+        {
+            m_topo = helper.BuildFatTree(t.k);
+        }
+        else
+        {
+            m_topo = helper.BuildDumbbell(t.hostsPerSide);
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError("topology", e.what());
+    }
+    m_topo.AssignStreams(STREAM_FABRIC);
+
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Mtu", UintegerValue(tr.mtuBytes));
+    rdma.SetCongestionControl(tr.cc);
+    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+    {
+        Ptr<RdmaNic> nic = rdma.Install(m_topo.hosts.Get(h),
+                                        m_topo.hostDevices[h],
+                                        m_topo.hostAddresses[h]);
+        nic->TraceConnectWithoutContext("DataRx",
+                                        MakeCallback(&ScenarioRun::PacketLatency, this));
+        m_nics.push_back(nic);
+    }
+    if (!m_opts.pcapDir.empty())
+    {
+        std::error_code ec;
+        std::filesystem::create_directories(m_opts.pcapDir, ec);
+        if (ec)
+        {
+            throw ScenarioError("--pcap", "cannot create " + m_opts.pcapDir + ": " + ec.message());
+        }
+        m_topo.EnablePcapHosts(m_opts.pcapDir);
+    }
+}
+
+void
+ScenarioRun::BuildJobs()
+{
+    Ptr<UniformRandomVariable> ports = CreateObject<UniformRandomVariable>();
+    ports->SetStream(STREAM_PORTS);
+    for (const auto& jc : m_cfg.jobs)
+    {
+        std::vector<Ptr<RdmaNic>> nics;
+        for (uint32_t h : jc.hosts)
+        {
+            nics.push_back(m_nics[h]);
+        }
+        Ptr<RingAllreduce> ring =
+            CreateObjectWithAttributes<RingAllreduce>("PipelineBytes", UintegerValue(jc.chunkBytes));
+        const auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
+        ring->Setup(nics, static_cast<uint8_t>(jc.priority), base);
+        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
+        job->SetAttribute("Iterations", UintegerValue(jc.iterations));
+        job->SetAttribute("ComputeTime", TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
+        job->SetAttribute("GradientBytes", UintegerValue(jc.bytes));
+        job->SetAttribute("Buckets", UintegerValue(jc.buckets));
+        job->SetAttribute("StartTime", TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
+        job->Setup(jc.name, ring);
+        job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
+        m_jobs.push_back(job);
+        m_totalIterations += jc.iterations;
+    }
+    m_jobsLeft = static_cast<uint32_t>(m_jobs.size());
+}
+
+void
+ScenarioRun::BuildBackground()
+{
+    int64_t stream = STREAM_TENANTS;
+    for (uint32_t i = 0; i < m_cfg.background.size(); ++i)
+    {
+        const auto& bc = m_cfg.background[i];
+        Ptr<FlowTraffic> tenant;
+        bool openEnded = false;
+        if (bc.kind == ScenarioConfig::BackgroundConfig::Kind::CDF)
+        {
+            Ptr<PoissonTraffic> p = CreateObject<PoissonTraffic>();
+            p->Configure(bc.hosts, bc.flowSizes, bc.load, m_cfg.topology.hostGbps * 1e9);
+            p->SetAttribute("StartTime", TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
+            if (bc.stopMs)
+            {
+                p->SetAttribute("StopTime",
+                                TimeValue(NanoSeconds(static_cast<int64_t>(*bc.stopMs * 1e6))));
+                Simulator::Schedule(NanoSeconds(static_cast<int64_t>(*bc.stopMs * 1e6)),
+                                    &ScenarioRun::CheckDone,
+                                    this);
+            }
+            else
+            {
+                // Without jobs, arrivals go on until the scenario's safety stop.
+                openEnded = !m_jobs.empty();
+            }
+            tenant = p;
+        }
+        else
+        {
+            Ptr<IncastTraffic> p = CreateObject<IncastTraffic>();
+            p->Configure(bc.senders, bc.receiver, bc.bytes);
+            p->SetAttribute("StartTime", TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
+            p->SetAttribute("Interval", TimeValue(NanoSeconds(static_cast<int64_t>(bc.intervalMs * 1e6))));
+            p->SetAttribute("Repeat", UintegerValue(bc.repeat));
+            tenant = p;
+        }
+        tenant->SetAttribute("Priority", UintegerValue(bc.priority));
+        tenant->Setup(bc.name, m_nics);
+        stream += tenant->AssignStreams(stream);
+        tenant->SetFlowCallback(MakeBoundCallback(
+            +[](ScenarioRun* self, uint32_t index, const FlowTraffic::FlowRecord& rec) {
+                self->FlowFinished(index, rec);
+            },
+            this,
+            i));
+        m_tenants.push_back(tenant);
+        m_tenantOpenEnded.push_back(openEnded);
+    }
+}
+
+void
+ScenarioRun::JobFinished(Ptr<TrainingJob> /* job */)
+{
+    if (--m_jobsLeft == 0)
+    {
+        for (std::size_t i = 0; i < m_tenants.size(); ++i)
+        {
+            if (m_tenantOpenEnded[i])
+            {
+                m_tenants[i]->StopArrivals();
+            }
+        }
+    }
+    CheckDone();
+}
+
+void
+ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
+{
+    m_flows.emplace_back(tenant, rec);
+    CheckDone();
+}
+
+void
+ScenarioRun::PacketLatency(uint32_t /* qpn */, uint32_t /* payload */, Time latency)
+{
+    m_latencyUs.Add(latency.GetNanoSeconds() / 1000.0);
+}
+
+void
+ScenarioRun::CheckDone()
+{
+    if (m_jobsLeft > 0)
+    {
+        return;
+    }
+    for (const auto& t : m_tenants)
+    {
+        if (!t->ArrivalsOver() || t->GetFlowsFinished() < t->GetFlowsStarted())
+        {
+            return;
+        }
+    }
+    Simulator::Stop();
+}
+
+void
+ScenarioRun::SafetyStop()
+{
+    m_stopReason = "stop_ms";
+    Simulator::Stop();
+}
+
+void
+ScenarioRun::Progress()
+{
+    if (m_opts.cancel && m_opts.cancel->load())
+    {
+        m_stopReason = "cancelled";
+        Simulator::Stop();
+        return;
+    }
+    const double wall = WallSince(m_wall0);
+    if (m_opts.progress && wall - m_lastReport >= 0.5)
+    {
+        m_lastReport = wall;
+        const double simMs = Simulator::Now().GetSeconds() * 1e3;
+        // Progress: the larger of the share of iterations done and of the
+        // safety stop reached.
+        uint64_t done = 0;
+        for (const auto& j : m_jobs)
+        {
+            done += j->GetIterations().size();
+        }
+        double frac = simMs / m_cfg.stopMs;
+        if (m_totalIterations > 0)
+        {
+            frac = std::max(frac, static_cast<double>(done) / m_totalIterations);
+        }
+        const double eta = frac > 0 ? wall * (1 - frac) / frac : -1;
+        m_opts.progress(simMs, wall, eta);
+    }
+    Simulator::Schedule(MicroSeconds(20), &ScenarioRun::Progress, this);
+}
+
+Time
+ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
+{
+    // First packet store-and-forward over every hop, the rest pipelined at
+    // the slowest hop.
+    const uint32_t mtu = m_cfg.transport.mtuBytes;
+    const uint64_t packets = rec.bytes == 0 ? 1 : (rec.bytes + mtu - 1) / mtu;
+    const uint32_t overhead = 62; // Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4
+    const uint64_t firstFrame = std::min<uint64_t>(rec.bytes, mtu) + overhead;
+    const uint64_t restBytes = rec.bytes - std::min<uint64_t>(rec.bytes, mtu);
+    const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, 0);
+    Time t;
+    Time slowest;
+    for (uint32_t l : path)
+    {
+        const auto& link = m_topo.links[l];
+        t += link.tx->GetFrameTxTime(static_cast<uint32_t>(firstFrame));
+        t += DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
+        slowest = std::max(slowest, link.tx->GetFrameTxTime(mtu + overhead));
+    }
+    if (packets > 1)
+    {
+        const double perByte = slowest.GetSeconds() / (mtu + overhead + 24);
+        t += Seconds(perByte * (restBytes + (packets - 1) * (overhead + 24)));
+    }
+    return t;
+}
+
+RunResults
+ScenarioRun::Collect(double wallS) const
+{
+    RunResults r;
+    r.policy = m_cfg.scheduler.policy;
+    r.seed = m_cfg.seed;
+    for (const auto& job : m_jobs)
+    {
+        RunResults::JobResult jr;
+        jr.name = job->GetName();
+        jr.completed = job->IsFinished();
+        jr.jctMs = job->GetJct().GetSeconds() * 1e3;
+        for (const auto& it : job->GetIterations())
+        {
+            jr.iterationMs.push_back((it.end - it.start).GetSeconds() * 1e3);
+        }
+        // Phases from the per-rank step records: first start to last end.
+        Ptr<Collective> coll = job->GetCollective();
+        const uint32_t n = coll->GetNRanks();
+        const uint32_t steps = coll->GetNSteps();
+        const uint32_t buckets = job->GetNBuckets();
+        const auto& rec = coll->GetStepRecords();
+        for (std::size_t base = 0; base + n <= rec.size(); base += n)
+        {
+            Time start = Time::Max();
+            Time end;
+            bool complete = true;
+            for (uint32_t k = 0; k < n; ++k)
+            {
+                const auto& s = rec[base + k];
+                complete = complete && s.end > Time(0);
+                start = std::min(start, s.start);
+                end = std::max(end, s.end);
+            }
+            if (!complete)
+            {
+                continue;
+            }
+            const auto& s = rec[base];
+            RunResults::PhaseTime pt;
+            pt.iteration = s.run / buckets;
+            pt.step = (s.run % buckets) * steps + s.step;
+            pt.startMs = start.GetSeconds() * 1e3;
+            pt.durationMs = (end - start).GetSeconds() * 1e3;
+            jr.phases.push_back(pt);
+        }
+        r.jobs.push_back(jr);
+    }
+    for (const auto& [tenant, rec] : m_flows)
+    {
+        RunResults::FlowResult fr;
+        fr.tenant = m_tenants[tenant]->GetName();
+        fr.src = rec.src;
+        fr.dst = rec.dst;
+        fr.sizeBytes = rec.bytes;
+        fr.startMs = rec.start.GetSeconds() * 1e3;
+        fr.fctUs = rec.fct.GetSeconds() * 1e6;
+        fr.idealFctUs = IdealFct(rec).GetSeconds() * 1e6;
+        r.flows.push_back(fr);
+    }
+    r.packetLatencyUs = m_latencyUs;
+
+    uint64_t hostErrors = 0;
+    for (const auto& nic : m_nics)
+    {
+        r.network.cnps += nic->GetCnpsSent();
+        r.network.retransmissions += nic->GetRetransmittedPackets();
+        hostErrors += nic->GetDevice()->GetRxErrors();
+    }
+    r.network.drops = m_topo.GetDrops() + hostErrors;
+    r.network.pfcPauses = m_topo.GetPfcPauses();
+    r.network.ecnMarks = m_topo.GetEcnMarks();
+
+    const double simS = Simulator::Now().GetSeconds();
+    if (simS > 0)
+    {
+        for (const auto& link : m_topo.links)
+        {
+            const double bits =
+                8.0 * (link.tx->GetTxBytes() + 24.0 * link.tx->GetTxFrames());
+            const double u = bits / (link.tx->GetDataRate().GetBitRate() * simS);
+            r.links.push_back(RunResults::LinkUtilization{link.name, std::min(1.0, u)});
+        }
+        std::stable_sort(r.links.begin(), r.links.end(), [](const auto& a, const auto& b) {
+            return a.utilization > b.utilization;
+        });
+        if (r.links.size() > 10)
+        {
+            r.links.resize(10);
+        }
+    }
+    r.sim.simulatedMs = simS * 1e3;
+    r.sim.wallS = wallS;
+    r.sim.events = Simulator::GetEventCount();
+    r.sim.stopReason = m_stopReason;
+    return r;
+}
+
+RunResults
+ScenarioRun::Run()
+{
+    m_wall0 = std::chrono::steady_clock::now();
+    ResetNs3();
+    RunResults results;
+    try
+    {
+        BuildNetwork();
+        BuildJobs();
+        BuildBackground();
+        for (const auto& j : m_jobs)
+        {
+            j->Start();
+        }
+        for (const auto& t : m_tenants)
+        {
+            t->Start();
+        }
+        const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
+        Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
+        Simulator::Schedule(MicroSeconds(20), &ScenarioRun::Progress, this);
+        Simulator::Run();
+        results = Collect(WallSince(m_wall0));
+    }
+    catch (...)
+    {
+        Simulator::Destroy();
+        throw;
+    }
+    m_jobs.clear();
+    m_tenants.clear();
+    m_nics.clear();
+    m_topo = FabricTopology();
+    Simulator::Destroy();
+    return results;
+}
+
+} // namespace
+
+RunResults
+RunScenario(const ScenarioConfig& cfg, const RunOptions& opts)
+{
+    ScenarioRun run(cfg, opts);
+    return run.Run();
+}
+
+} // namespace ns3
