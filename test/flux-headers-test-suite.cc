@@ -247,8 +247,22 @@ class PfcLayoutTestCase : public FluxHeaderTestCase
         h.Pause(3, 0x1234);
         h.Pause(5, 0xABCD);
         h.SetQuanta(0, 0x0F0E); // not enabled, still on the wire
-        std::vector<uint8_t> expected = {0x01, 0x01, 0x00, 0x28, 0x0F, 0x0E, 0x00, 0x00,
-                                         0x00, 0x00, 0x12, 0x34, 0x00, 0x00, 0xAB, 0xCD};
+        std::vector<uint8_t> expected = {0x01,
+                                         0x01,
+                                         0x00,
+                                         0x28,
+                                         0x0F,
+                                         0x0E,
+                                         0x00,
+                                         0x00,
+                                         0x00,
+                                         0x00,
+                                         0x12,
+                                         0x34,
+                                         0x00,
+                                         0x00,
+                                         0xAB,
+                                         0xCD};
         expected.resize(46, 0x00);
         CheckBytes(h, expected);
 
@@ -395,15 +409,13 @@ class BthLayoutTestCase : public FluxHeaderTestCase
         h.SetDestQp(0xABCDEF);
         h.SetAckReq(true);
         h.SetPsn(0x123456);
-        CheckBytes(h,
-                   {0x06, 0xE1, 0x12, 0x34, 0x00, 0xAB, 0xCD, 0xEF, 0x80, 0x12, 0x34, 0x56});
+        CheckBytes(h, {0x06, 0xE1, 0x12, 0x34, 0x00, 0xAB, 0xCD, 0xEF, 0x80, 0x12, 0x34, 0x56});
 
         IbBthHeader ack;
         ack.SetOpcode(IbBthHeader::ACKNOWLEDGE);
         ack.SetDestQp(0x000102);
         ack.SetPsn(0x00FF00);
-        CheckBytes(ack,
-                   {0x11, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0xFF, 0x00});
+        CheckBytes(ack, {0x11, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x01, 0x02, 0x00, 0x00, 0xFF, 0x00});
 
         // Reserved bits on the wire are ignored on reception.
         IbBthHeader r;
@@ -464,8 +476,9 @@ class AethTestCase : public FluxHeaderTestCase
 {
   public:
     AethTestCase()
-        : FluxHeaderTestCase("AETH: 4 bytes = syndrome + 24-bit MSN; ACK 0x00-0x1F, NAK 0x60 + code; "
-                             "round trip")
+        : FluxHeaderTestCase(
+              "AETH: 4 bytes = syndrome + 24-bit MSN; ACK 0x00-0x1F, NAK 0x60 + code; "
+              "round trip")
     {
     }
 
@@ -531,8 +544,22 @@ class RethTestCase : public FluxHeaderTestCase
         in.SetRKey(0xDEADBEEF);
         in.SetDmaLength(0x00100004);
         CheckBytes(in,
-                   {0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0xDE, 0xAD, 0xBE, 0xEF, 0x00,
-                    0x10, 0x00, 0x04});
+                   {0x01,
+                    0x23,
+                    0x45,
+                    0x67,
+                    0x89,
+                    0xAB,
+                    0xCD,
+                    0xEF,
+                    0xDE,
+                    0xAD,
+                    0xBE,
+                    0xEF,
+                    0x00,
+                    0x10,
+                    0x00,
+                    0x04});
         IbRethHeader out;
         RoundTrip(in, out);
         NS_TEST_EXPECT_MSG_EQ(out.GetVirtualAddress(), 0x0123456789ABCDEFULL, "VA");

@@ -23,10 +23,9 @@
 #include "ns3/udp-header.h"
 #include "ns3/vlan-tag-header.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdio>
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <map>
 #include <sstream>
 #include <string>
@@ -39,8 +38,8 @@ using namespace ns3;
 namespace
 {
 
-constexpr uint32_t DLT_EN10MB = 1;   //!< pcap link type of Ethernet
-constexpr uint8_t DATA_PCP = 3;      //!< VLAN priority of every RoCEv2 frame
+constexpr uint32_t DLT_EN10MB = 1;     //!< pcap link type of Ethernet
+constexpr uint8_t DATA_PCP = 3;        //!< VLAN priority of every RoCEv2 frame
 constexpr uint16_t IPV4_TYPE = 0x0800; //!< EtherType of IPv4
 
 /// One RoCEv2 frame to write, with the values tshark must decode.
@@ -62,13 +61,21 @@ struct RoceFrame
 /// The RoCEv2 frames of the capture, in order.
 const std::vector<RoceFrame> kRoceFrames = {
     // opcode, qp, psn, ackReq, sport, payload, syndrome, msn, va, rkey, dmalen
-    {IbBthHeader::RDMA_WRITE_FIRST, 0xABCDEF, 0x123456, false, 0xC001, 1024, 0, 0,
-     0x00007F0012345000ULL, 0xDEADBEEF, 3 * 1024},
+    {IbBthHeader::RDMA_WRITE_FIRST,
+     0xABCDEF,
+     0x123456,
+     false,
+     0xC001,
+     1024,
+     0,
+     0,
+     0x00007F0012345000ULL,
+     0xDEADBEEF,
+     3 * 1024},
     {IbBthHeader::SEND_ONLY, 0x000102, 0xFFFFFF, true, 0xC002, 200, 0, 0, 0, 0, 0},
     {IbBthHeader::ACKNOWLEDGE, 0x00A0B0, 0x123457, false, 0xC003, 0, 0x1F, 0x000007, 0, 0, 0},
     {IbBthHeader::ACKNOWLEDGE, 0x00A0B0, 0x000010, false, 0xC004, 0, 0x60, 0xFEDCBA, 0, 0, 0},
-    {IbBthHeader::CNP, 0x654321, 0, false, 0xC005, IbBthHeader::CNP_PAYLOAD_BYTES, 0, 0, 0, 0,
-     0},
+    {IbBthHeader::CNP, 0x654321, 0, false, 0xC005, IbBthHeader::CNP_PAYLOAD_BYTES, 0, 0, 0, 0, 0},
 };
 
 constexpr uint8_t kPfcEnable = (1 << 3) | (1 << 5); //!< PFC frame: priorities 3 and 5
@@ -312,7 +319,7 @@ class WireFormatTest : public ::testing::Test
 #define FLUX_REQUIRE_TSHARK()                                                                      \
     do                                                                                             \
     {                                                                                              \
-        const char* noTshark = std::getenv("FLUX_NO_TSHARK");                                     \
+        const char* noTshark = std::getenv("FLUX_NO_TSHARK");                                      \
         if (noTshark != nullptr && std::string(noTshark) == "1")                                   \
         {                                                                                          \
             GTEST_SKIP() << "FLUX_NO_TSHARK=1: tshark decoding not checked";                       \
@@ -421,10 +428,12 @@ TEST_F(WireFormatTest, TsharkDecodesRoceV2FramesAsWritten)
                 // the BTH (16 reserved bytes and the ICRC) as one block of
                 // unknown data, the last occurrence of infiniband.vendor.
                 const std::string& v = d.at("infiniband.vendor");
-                std::string rest = v.substr(v.rfind(',') == std::string::npos ? 0 : v.rfind(',') + 1);
-                EXPECT_EQ(rest,
-                          std::string(2 * (IbBthHeader::CNP_PAYLOAD_BYTES + IbBthHeader::ICRC_BYTES),
-                                      '0'))
+                std::string rest =
+                    v.substr(v.rfind(',') == std::string::npos ? 0 : v.rfind(',') + 1);
+                EXPECT_EQ(
+                    rest,
+                    std::string(2 * (IbBthHeader::CNP_PAYLOAD_BYTES + IbBthHeader::ICRC_BYTES),
+                                '0'))
                     << "CNP: 16 reserved zero bytes and a zero ICRC after the BTH";
             }
             else

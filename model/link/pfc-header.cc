@@ -56,8 +56,8 @@ void
 PfcHeader::Print(std::ostream& os) const
 {
     std::ios_base::fmtflags flags = os.flags();
-    os << "opcode 0x" << std::hex << std::setfill('0') << std::setw(4) << m_opcode
-       << " enable 0x" << std::setw(2) << static_cast<uint32_t>(m_classEnable) << std::dec;
+    os << "opcode 0x" << std::hex << std::setfill('0') << std::setw(4) << m_opcode << " enable 0x"
+       << std::setw(2) << static_cast<uint32_t>(m_classEnable) << std::dec;
     os.flags(flags);
     os << " quanta";
     for (uint16_t q : m_quanta)

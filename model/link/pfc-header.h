@@ -46,11 +46,11 @@ namespace ns3
 class PfcHeader : public Header
 {
   public:
-    static constexpr uint16_t ETHERTYPE = 0x8808;      //!< EtherType of MAC control frames
-    static constexpr uint16_t OPCODE = 0x0101;         //!< MAC control opcode of PFC
-    static constexpr uint8_t PRIORITIES = 8;           //!< Number of priorities
-    static constexpr uint32_t BITS_PER_QUANTUM = 512;  //!< Pause quantum in bit times
-    static constexpr uint32_t SIZE = 46;               //!< Serialized size in bytes
+    static constexpr uint16_t ETHERTYPE = 0x8808;     //!< EtherType of MAC control frames
+    static constexpr uint16_t OPCODE = 0x0101;        //!< MAC control opcode of PFC
+    static constexpr uint8_t PRIORITIES = 8;          //!< Number of priorities
+    static constexpr uint32_t BITS_PER_QUANTUM = 512; //!< Pause quantum in bit times
+    static constexpr uint32_t SIZE = 46;              //!< Serialized size in bytes
 
     /**
      * \brief Construct a PFC frame that pauses no priority.
@@ -116,9 +116,9 @@ class PfcHeader : public Header
     bool IsPaused(uint8_t prio) const;
 
   private:
-    uint16_t m_opcode;                             //!< MAC control opcode
-    uint8_t m_classEnable;                         //!< Class-enable vector
-    std::array<uint16_t, PRIORITIES> m_quanta;     //!< Pause quanta per priority
+    uint16_t m_opcode;                         //!< MAC control opcode
+    uint8_t m_classEnable;                     //!< Class-enable vector
+    std::array<uint16_t, PRIORITIES> m_quanta; //!< Pause quanta per priority
 };
 
 } // namespace ns3

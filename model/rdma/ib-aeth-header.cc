@@ -17,9 +17,9 @@ NS_OBJECT_ENSURE_REGISTERED(IbAethHeader);
 
 namespace
 {
-constexpr uint8_t SYNDROME_TYPE_MASK = 0x60; //!< Type bits of the syndrome
-constexpr uint8_t SYNDROME_TYPE_ACK = 0x00;  //!< Type bits of an ACK
-constexpr uint8_t SYNDROME_TYPE_NAK = 0x60;  //!< Type bits of a NAK
+constexpr uint8_t SYNDROME_TYPE_MASK = 0x60;  //!< Type bits of the syndrome
+constexpr uint8_t SYNDROME_TYPE_ACK = 0x00;   //!< Type bits of an ACK
+constexpr uint8_t SYNDROME_TYPE_NAK = 0x60;   //!< Type bits of a NAK
 constexpr uint8_t SYNDROME_VALUE_MASK = 0x1F; //!< Value bits of the syndrome
 } // namespace
 

@@ -220,8 +220,7 @@ IbBthHeader::IsOnly(uint8_t opcode)
 bool
 IbBthHeader::HasReth(uint8_t opcode)
 {
-    return opcode == RDMA_WRITE_FIRST || opcode == RDMA_WRITE_ONLY ||
-           opcode == RDMA_WRITE_ONLY_IMM;
+    return opcode == RDMA_WRITE_FIRST || opcode == RDMA_WRITE_ONLY || opcode == RDMA_WRITE_ONLY_IMM;
 }
 
 bool

@@ -80,14 +80,14 @@ class IbBthHeader : public Header
         CNP = 0x81,                 //!< RoCEv2 congestion notification packet
     };
 
-    static constexpr uint16_t UDP_PORT = 4791;         //!< RoCEv2 UDP destination port
-    static constexpr uint16_t DEFAULT_PKEY = 0xFFFF;   //!< Default partition key
-    static constexpr uint32_t SIZE = 12;               //!< Serialized size in bytes
-    static constexpr uint32_t CNP_PAYLOAD_BYTES = 16;  //!< Reserved bytes after a CNP's BTH
-    static constexpr uint32_t ICRC_BYTES = 4;          //!< ICRC bytes at the end of a packet
-    static constexpr uint32_t IMMEDIATE_BYTES = 4;     //!< Immediate data after BTH/RETH
-    static constexpr uint32_t PSN_MASK = 0x00FFFFFF;   //!< PSNs are 24 bits
-    static constexpr uint32_t QP_MASK = 0x00FFFFFF;    //!< QP numbers are 24 bits
+    static constexpr uint16_t UDP_PORT = 4791;        //!< RoCEv2 UDP destination port
+    static constexpr uint16_t DEFAULT_PKEY = 0xFFFF;  //!< Default partition key
+    static constexpr uint32_t SIZE = 12;              //!< Serialized size in bytes
+    static constexpr uint32_t CNP_PAYLOAD_BYTES = 16; //!< Reserved bytes after a CNP's BTH
+    static constexpr uint32_t ICRC_BYTES = 4;         //!< ICRC bytes at the end of a packet
+    static constexpr uint32_t IMMEDIATE_BYTES = 4;    //!< Immediate data after BTH/RETH
+    static constexpr uint32_t PSN_MASK = 0x00FFFFFF;  //!< PSNs are 24 bits
+    static constexpr uint32_t QP_MASK = 0x00FFFFFF;   //!< QP numbers are 24 bits
 
     /**
      * \brief Construct a BTH: opcode SEND_FIRST, all flags clear,
@@ -215,15 +215,15 @@ class IbBthHeader : public Header
     static bool HasImmediate(uint8_t opcode);
 
   private:
-    uint8_t m_opcode;   //!< Opcode
-    bool m_se;          //!< Solicited event
-    bool m_migReq;      //!< Migration request
-    uint8_t m_padCnt;   //!< Pad count, 2 bits
-    uint8_t m_tver;     //!< Transport header version, 4 bits
-    uint16_t m_pkey;    //!< Partition key
-    uint32_t m_destQp;  //!< Destination QP, 24 bits
-    bool m_ackReq;      //!< Acknowledge request
-    uint32_t m_psn;     //!< Packet sequence number, 24 bits
+    uint8_t m_opcode;  //!< Opcode
+    bool m_se;         //!< Solicited event
+    bool m_migReq;     //!< Migration request
+    uint8_t m_padCnt;  //!< Pad count, 2 bits
+    uint8_t m_tver;    //!< Transport header version, 4 bits
+    uint16_t m_pkey;   //!< Partition key
+    uint32_t m_destQp; //!< Destination QP, 24 bits
+    bool m_ackReq;     //!< Acknowledge request
+    uint32_t m_psn;    //!< Packet sequence number, 24 bits
 };
 
 } // namespace ns3

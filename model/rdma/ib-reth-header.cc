@@ -42,8 +42,7 @@ void
 IbRethHeader::Print(std::ostream& os) const
 {
     std::ios_base::fmtflags flags = os.flags();
-    os << "va 0x" << std::hex << m_va << " rkey 0x" << m_rkey << std::dec << " len "
-       << m_dmaLength;
+    os << "va 0x" << std::hex << m_va << " rkey 0x" << m_rkey << std::dec << " len " << m_dmaLength;
     os.flags(flags);
 }
 
