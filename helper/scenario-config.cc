@@ -1,0 +1,1389 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-config.h"
+
+#include "ns3/attribute.h"
+#include "ns3/global-value.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+using json = nlohmann::json;
+
+// ---------------------------------------------------------------------------
+// The names each key accepts. One place per list: adding a value is one line.
+// ---------------------------------------------------------------------------
+
+/// A scheduling policy and whether it can be run yet.
+struct PolicyEntry
+{
+    const char* name; //!< the name in scheduler.policy
+    bool available;   //!< whether the policy is implemented
+};
+
+/// The policies, in the order the docs list them.
+const PolicyEntry kPolicies[] = {
+    {"fifo", true},
+    {"cassini", false},
+    {"crux", false},
+    {"flux", false},
+};
+
+const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell"};
+const std::vector<std::string> kCongestionControls = {"dcqcn", "none"};
+const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
+const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
+const std::vector<std::string> kCollectives = {"ring-allreduce"};
+const std::vector<std::string> kPatterns = {"incast"};
+
+constexpr uint64_t kMaxHosts = 1u << 20;  //!< largest host count accepted
+constexpr uint64_t kMaxDimension = 65535; //!< largest switch / host count per level
+constexpr uint64_t kMaxPriority = 6;      //!< highest data traffic class
+constexpr uint64_t kU32Max = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+
+const std::vector<std::string> kRootKeys = {"description",
+                                            "seed",
+                                            "stop_ms",
+                                            "topology",
+                                            "transport",
+                                            "scheduler",
+                                            "jobs",
+                                            "background",
+                                            "ns3_defaults"};
+const std::vector<std::string> kTopologyKeys = {"kind",
+                                                "leaves",
+                                                "spines",
+                                                "hosts_per_leaf",
+                                                "k",
+                                                "hosts_per_side",
+                                                "host_gbps",
+                                                "fabric_gbps",
+                                                "link_delay_us",
+                                                "buffer_mb"};
+const std::vector<std::string> kTransportKeys = {"mtu_bytes", "cc", "pfc", "ecn"};
+const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
+const std::vector<std::string> kSchedulerKeys = {"policy"};
+const std::vector<std::string> kJobKeys = {"name",
+                                           "ranks",
+                                           "hosts",
+                                           "placement",
+                                           "collective",
+                                           "bytes",
+                                           "compute_ms",
+                                           "iterations",
+                                           "start_ms",
+                                           "chunk_bytes",
+                                           "buckets",
+                                           "priority"};
+const std::vector<std::string> kBackgroundCommonKeys = {"name", "priority", "start_ms"};
+const std::vector<std::string> kBackgroundCdfKeys = {"cdf", "load", "hosts", "stop_ms"};
+const std::vector<std::string> kBackgroundPatternKeys =
+    {"pattern", "senders", "receiver", "bytes", "repeat", "interval_ms"};
+
+// ---------------------------------------------------------------------------
+// Formatting helpers
+// ---------------------------------------------------------------------------
+
+[[noreturn]] void
+Fail(const std::string& path, const std::string& problem)
+{
+    throw ScenarioError(path, problem);
+}
+
+std::string
+Quote(const std::string& s)
+{
+    return json(s).dump();
+}
+
+std::string
+Num(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15)
+    {
+        return std::to_string(static_cast<long long>(v));
+    }
+    std::ostringstream os;
+    os.precision(10);
+    os << v;
+    return os.str();
+}
+
+/// A short description of a JSON value for "got ..." in messages.
+std::string
+Describe(const json& v)
+{
+    switch (v.type())
+    {
+    case json::value_t::object:
+        return "an object";
+    case json::value_t::array:
+        return "an array";
+    case json::value_t::null:
+        return "null";
+    case json::value_t::string: {
+        const auto& s = v.get_ref<const std::string&>();
+        return s.size() > 40 ? Quote(s.substr(0, 40) + "...") : Quote(s);
+    }
+    default:
+        return v.dump();
+    }
+}
+
+template <typename T>
+std::string
+Join(const std::vector<T>& items, const std::string& sep = ", ")
+{
+    std::ostringstream os;
+    for (size_t i = 0; i < items.size(); ++i)
+    {
+        os << (i ? sep : "") << items[i];
+    }
+    return os.str();
+}
+
+std::string
+Child(const std::string& path, const std::string& key)
+{
+    return path.empty() ? key : path + "." + key;
+}
+
+std::string
+Index(const std::string& path, size_t i)
+{
+    return path + "[" + std::to_string(i) + "]";
+}
+
+size_t
+EditDistance(const std::string& a, const std::string& b)
+{
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+    {
+        row[j] = j;
+    }
+    for (size_t i = 1; i <= a.size(); ++i)
+    {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j)
+        {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] != b[j - 1])});
+            diag = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// ---------------------------------------------------------------------------
+// Typed access to JSON values; every failure names the path.
+// ---------------------------------------------------------------------------
+
+[[noreturn]] void
+TypeFail(const std::string& path, const std::string& expected, const json& v)
+{
+    Fail(path, "expected " + expected + ", got " + Describe(v));
+}
+
+uint64_t
+ToUInt(const json& v, const std::string& path, uint64_t min, uint64_t max)
+{
+    if (!v.is_number())
+    {
+        TypeFail(path, "an integer", v);
+    }
+    const double d = v.get<double>();
+    if (v.is_number_float() && d != std::floor(d))
+    {
+        TypeFail(path, "an integer", v);
+    }
+    const bool negative =
+        v.is_number_float() ? d < 0 : (!v.is_number_unsigned() && v.get<int64_t>() < 0);
+    const std::string got = v.is_number_float() ? Num(d) : v.dump();
+    if (negative || (v.is_number_float() ? d < static_cast<double>(min) : v.get<uint64_t>() < min))
+    {
+        Fail(path, "must be at least " + std::to_string(min) + ", got " + got);
+    }
+    if (v.is_number_float() ? d > static_cast<double>(max) : v.get<uint64_t>() > max)
+    {
+        Fail(path, "must be at most " + std::to_string(max) + ", got " + got);
+    }
+    return v.is_number_float() ? static_cast<uint64_t>(d) : v.get<uint64_t>();
+}
+
+double
+ToNumber(const json& v, const std::string& path)
+{
+    if (!v.is_number())
+    {
+        TypeFail(path, "a number", v);
+    }
+    return v.get<double>();
+}
+
+double
+ToPositive(const json& v, const std::string& path)
+{
+    const double d = ToNumber(v, path);
+    if (!(d > 0))
+    {
+        Fail(path, "must be positive, got " + Num(d));
+    }
+    return d;
+}
+
+double
+ToNonNegative(const json& v, const std::string& path)
+{
+    const double d = ToNumber(v, path);
+    if (d < 0)
+    {
+        Fail(path, "must not be negative, got " + Num(d));
+    }
+    return d;
+}
+
+/// A number in (0, 1].
+double
+ToFraction(const json& v, const std::string& path)
+{
+    const double d = ToNumber(v, path);
+    if (!(d > 0 && d <= 1))
+    {
+        Fail(path, "must be in (0, 1], got " + Num(d));
+    }
+    return d;
+}
+
+bool
+ToBool(const json& v, const std::string& path)
+{
+    if (!v.is_boolean())
+    {
+        TypeFail(path, "true or false", v);
+    }
+    return v.get<bool>();
+}
+
+std::string
+ToString(const json& v, const std::string& path)
+{
+    if (!v.is_string())
+    {
+        TypeFail(path, "a string", v);
+    }
+    return v.get<std::string>();
+}
+
+std::string
+ToOneOf(const json& v, const std::string& path, const std::vector<std::string>& known)
+{
+    const std::string s = ToString(v, path);
+    if (std::find(known.begin(), known.end(), s) == known.end())
+    {
+        Fail(path, Quote(s) + " is not known (known: " + Join(known) + ")");
+    }
+    return s;
+}
+
+/// A host index in [0, hostCount).
+uint32_t
+ToHost(const json& v, const std::string& path, uint32_t hostCount)
+{
+    const uint64_t h = ToUInt(v, path, 0, kU64Max);
+    if (h >= hostCount)
+    {
+        Fail(path,
+             "host " + std::to_string(h) + " is out of range (the topology has " +
+                 std::to_string(hostCount) + " hosts: 0.." + std::to_string(hostCount - 1) + ")");
+    }
+    return static_cast<uint32_t>(h);
+}
+
+/// An array of distinct host indices.
+std::vector<uint32_t>
+ToHostList(const json& v, const std::string& path, uint32_t hostCount)
+{
+    if (!v.is_array())
+    {
+        TypeFail(path, "an array of host indices", v);
+    }
+    std::vector<uint32_t> hosts;
+    std::set<uint32_t> seen;
+    for (size_t i = 0; i < v.size(); ++i)
+    {
+        const uint32_t h = ToHost(v[i], Index(path, i), hostCount);
+        if (!seen.insert(h).second)
+        {
+            Fail(Index(path, i), "host " + std::to_string(h) + " is listed twice");
+        }
+        hosts.push_back(h);
+    }
+    return hosts;
+}
+
+/**
+ * The keys of one JSON object: checks the object's type and that it holds
+ * only known keys, then gives access to them by name.
+ */
+class ObjectReader
+{
+  public:
+    /**
+     * \param v the value that must be an object
+     * \param path its path ("" for the root)
+     * \param keys the keys it may have
+     * \param otherKeys keys that belong to another variant of the object
+     * \param otherNote why they are not accepted here
+     */
+    ObjectReader(const json& v,
+                 std::string path,
+                 const std::vector<std::string>& keys,
+                 const std::vector<std::string>& otherKeys = {},
+                 const std::string& otherNote = "")
+        : m_v(v),
+          m_path(std::move(path))
+    {
+        if (!v.is_object())
+        {
+            TypeFail(m_path.empty() ? "scenario" : m_path, "an object", v);
+        }
+        for (auto it = v.begin(); it != v.end(); ++it)
+        {
+            const std::string& key = it.key();
+            if (std::find(keys.begin(), keys.end(), key) != keys.end())
+            {
+                continue;
+            }
+            if (std::find(otherKeys.begin(), otherKeys.end(), key) != otherKeys.end())
+            {
+                Fail(Path(key), "unknown key (" + otherNote + ")");
+            }
+            std::string best;
+            size_t bestDistance = 3;
+            for (const auto& k : keys)
+            {
+                const size_t d = EditDistance(key, k);
+                if (d < bestDistance)
+                {
+                    best = k;
+                    bestDistance = d;
+                }
+            }
+            Fail(Path(key),
+                 best.empty() ? "unknown key" : "unknown key (did you mean " + Quote(best) + "?)");
+        }
+    }
+
+    /// \return whether the object has the key
+    bool Has(const std::string& key) const
+    {
+        return m_v.contains(key);
+    }
+
+    /// \return the value of a key that is present
+    const json& operator[](const std::string& key) const
+    {
+        return m_v.at(key);
+    }
+
+    /// \return the value of a required key
+    const json& Required(const std::string& key) const
+    {
+        if (!Has(key))
+        {
+            Fail(Path(key), "required");
+        }
+        return m_v.at(key);
+    }
+
+    /// \return the path of a key
+    std::string Path(const std::string& key) const
+    {
+        return Child(m_path, key);
+    }
+
+    /// \return the path of the object
+    const std::string& GetPath() const
+    {
+        return m_path;
+    }
+
+  private:
+    const json& m_v;    //!< the object
+    std::string m_path; //!< its path
+};
+
+// ---------------------------------------------------------------------------
+// Sections
+// ---------------------------------------------------------------------------
+
+void
+ParseTopology(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "topology", kTopologyKeys);
+    auto& t = cfg.topology;
+    t.kind = ToOneOf(r.Required("kind"), r.Path("kind"), kTopologyKinds);
+    auto dim = [&r](const char* key, uint32_t& out) {
+        if (r.Has(key))
+        {
+            out = static_cast<uint32_t>(ToUInt(r[key], r.Path(key), 1, kMaxDimension));
+        }
+    };
+    dim("leaves", t.leaves);
+    dim("spines", t.spines);
+    dim("hosts_per_leaf", t.hostsPerLeaf);
+    dim("hosts_per_side", t.hostsPerSide);
+    if (r.Has("k"))
+    {
+        t.k = static_cast<uint32_t>(ToUInt(r["k"], r.Path("k"), 2, 254));
+        if (t.k % 2 != 0)
+        {
+            Fail(r.Path("k"), "must be even, got " + std::to_string(t.k));
+        }
+    }
+    if (r.Has("host_gbps"))
+    {
+        t.hostGbps = ToPositive(r["host_gbps"], r.Path("host_gbps"));
+    }
+    if (r.Has("fabric_gbps"))
+    {
+        t.fabricGbps = ToPositive(r["fabric_gbps"], r.Path("fabric_gbps"));
+    }
+    if (r.Has("link_delay_us"))
+    {
+        t.linkDelayUs = ToNonNegative(r["link_delay_us"], r.Path("link_delay_us"));
+    }
+    if (r.Has("buffer_mb"))
+    {
+        t.bufferMb = ToPositive(r["buffer_mb"], r.Path("buffer_mb"));
+    }
+
+    uint64_t hosts = 0;
+    std::string key;
+    if (t.kind == "leaf-spine")
+    {
+        hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+        key = "hosts_per_leaf";
+    }
+    else if (t.kind == "fat-tree")
+    {
+        hosts = uint64_t{t.k} * t.k * t.k / 4;
+        key = "k";
+    }
+    else
+    {
+        hosts = 2 * uint64_t{t.hostsPerSide};
+        key = "hosts_per_side";
+    }
+    if (hosts > kMaxHosts)
+    {
+        Fail(r.Path(key),
+             "the topology would have " + std::to_string(hosts) + " hosts, more than " +
+                 std::to_string(kMaxHosts));
+    }
+}
+
+void
+ParseTransport(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "transport", kTransportKeys);
+    auto& tr = cfg.transport;
+    if (r.Has("mtu_bytes"))
+    {
+        const uint64_t mtu = ToUInt(r["mtu_bytes"], r.Path("mtu_bytes"), 0, kU64Max);
+        if (std::find(kMtus.begin(), kMtus.end(), mtu) == kMtus.end())
+        {
+            Fail(r.Path("mtu_bytes"),
+                 std::to_string(mtu) + " is not an allowed MTU (allowed: " + Join(kMtus) + ")");
+        }
+        tr.mtuBytes = static_cast<uint32_t>(mtu);
+    }
+    if (r.Has("cc"))
+    {
+        tr.cc = ToOneOf(r["cc"], r.Path("cc"), kCongestionControls);
+    }
+    if (r.Has("pfc"))
+    {
+        tr.pfc = ToBool(r["pfc"], r.Path("pfc"));
+    }
+    if (r.Has("ecn"))
+    {
+        ObjectReader e(r["ecn"], r.Path("ecn"), kEcnKeys);
+        if (e.Has("kmin_kb"))
+        {
+            tr.ecn.kminKb = ToNonNegative(e["kmin_kb"], e.Path("kmin_kb"));
+        }
+        if (e.Has("kmax_kb"))
+        {
+            tr.ecn.kmaxKb = ToPositive(e["kmax_kb"], e.Path("kmax_kb"));
+        }
+        if (e.Has("pmax"))
+        {
+            tr.ecn.pmax = ToFraction(e["pmax"], e.Path("pmax"));
+        }
+        if (tr.ecn.kminKb > tr.ecn.kmaxKb)
+        {
+            // Blame the key the user wrote (kmax_kb if both were given).
+            if (e.Has("kmax_kb"))
+            {
+                Fail(e.Path("kmax_kb"),
+                     Num(tr.ecn.kmaxKb) + " is below kmin_kb " + Num(tr.ecn.kminKb));
+            }
+            Fail(e.Path("kmin_kb"), Num(tr.ecn.kminKb) + " is above kmax_kb " + Num(tr.ecn.kmaxKb));
+        }
+    }
+}
+
+void
+ParsePolicy(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "scheduler", kSchedulerKeys);
+    if (!r.Has("policy"))
+    {
+        return;
+    }
+    const std::string path = r.Path("policy");
+    const std::string policy = ToString(r["policy"], path);
+    const std::string known = Join(ScenarioConfig::AvailablePolicies());
+    for (const auto& entry : kPolicies)
+    {
+        if (policy == entry.name)
+        {
+            if (!entry.available)
+            {
+                Fail(path, Quote(policy) + " is not available yet (known: " + known + ")");
+            }
+            cfg.scheduler.policy = policy;
+            return;
+        }
+    }
+    Fail(path, Quote(policy) + " is not a known policy (known: " + known + ")");
+}
+
+/// Attribute value types that ns3_defaults accepts (their parsing is safe).
+const std::vector<std::string> kSettableTypes = {"StringValue",
+                                                 "BooleanValue",
+                                                 "EnumValue",
+                                                 "DoubleValue",
+                                                 "IntegerValue",
+                                                 "UintegerValue",
+                                                 "TimeValue",
+                                                 "DataRateValue",
+                                                 "QueueSizeValue"};
+
+bool
+IsSettableType(const std::string& type)
+{
+    return std::find(kSettableTypes.begin(), kSettableTypes.end(), type) != kSettableTypes.end();
+}
+
+/// Whether text has the syntax ns-3 needs to parse a value of this type
+/// without aborting (the range is checked by the attribute's checker).
+bool
+HasValidSyntax(const std::string& type, const std::string& text)
+{
+    static const std::regex integer("[+-]?[0-9]{1,18}");
+    static const std::regex real("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?");
+    static const std::regex time("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?"
+                                 "(s|ms|us|ns|ps|fs|min|h|d|y)?");
+    if (type == "IntegerValue" || type == "UintegerValue")
+    {
+        return std::regex_match(text, integer);
+    }
+    if (type == "DoubleValue")
+    {
+        return std::regex_match(text, real);
+    }
+    if (type == "TimeValue")
+    {
+        return std::regex_match(text, time);
+    }
+    return true;
+}
+
+void
+ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
+{
+    const std::string base = "ns3_defaults";
+    if (!v.is_object())
+    {
+        TypeFail(base, "an object", v);
+    }
+    for (auto it = v.begin(); it != v.end(); ++it)
+    {
+        const std::string& name = it.key();
+        const std::string path = base + "[" + Quote(name) + "]";
+        const json& value = it.value();
+        std::string text;
+        if (value.is_string())
+        {
+            text = value.get<std::string>();
+        }
+        else if (value.is_boolean())
+        {
+            text = value.get<bool>() ? "true" : "false";
+        }
+        else if (value.is_number())
+        {
+            text = value.dump();
+        }
+        else
+        {
+            TypeFail(path, "a string, a number or true/false", value);
+        }
+
+        Ptr<const AttributeChecker> checker;
+        const auto sep = name.rfind("::");
+        if (sep == std::string::npos)
+        {
+            if (name == "RngSeed" || name == "RngRun")
+            {
+                Fail(path, "is set by the scenario's \"seed\"");
+            }
+            for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
+            {
+                if ((*g)->GetName() == name)
+                {
+                    checker = (*g)->GetChecker();
+                }
+            }
+            if (!checker)
+            {
+                Fail(path,
+                     "no ns-3 global value has this name (attributes are "
+                     "written \"ns3::TypeName::Attribute\")");
+            }
+        }
+        else
+        {
+            const std::string typeName = name.substr(0, sep);
+            const std::string attrName = name.substr(sep + 2);
+            TypeId tid;
+            if (!TypeId::LookupByNameFailSafe(typeName, &tid))
+            {
+                Fail(path, "no ns-3 type is named " + Quote(typeName));
+            }
+            TypeId::AttributeInformation info;
+            if (!tid.LookupAttributeByName(attrName, &info))
+            {
+                Fail(path, typeName + " has no attribute " + Quote(attrName));
+            }
+            if (!(info.flags & TypeId::ATTR_CONSTRUCT))
+            {
+                Fail(path, "the attribute cannot be set at construction");
+            }
+            checker = info.checker;
+        }
+        std::string type = checker->GetValueTypeName();
+        if (type.rfind("ns3::", 0) == 0)
+        {
+            type = type.substr(5);
+        }
+        if (!IsSettableType(type))
+        {
+            Fail(path, "attributes of type " + type + " cannot be set from a scenario");
+        }
+        bool valid = false;
+        try
+        {
+            // ns-3 aborts the process on some malformed numbers and times:
+            // check their syntax first.
+            valid = HasValidSyntax(type, text) && checker->CreateValidValue(StringValue(text));
+        }
+        catch (const std::exception&)
+        {
+            valid = false;
+        }
+        if (!valid)
+        {
+            Fail(path,
+                 Quote(text) + " is not a valid value (expected " + type +
+                     (checker->HasUnderlyingTypeInformation()
+                          ? ": " + checker->GetUnderlyingTypeInformation()
+                          : std::string()) +
+                     ")");
+        }
+        cfg.ns3Defaults[name] = text;
+    }
+}
+
+/// Check a job / tenant name and record it; names are unique across both.
+std::string
+ParseName(const ObjectReader& r, std::map<std::string, std::string>& owners)
+{
+    const std::string path = r.Path("name");
+    const std::string name = ToString(r.Required("name"), path);
+    if (name.empty())
+    {
+        Fail(path, "must not be empty");
+    }
+    for (char c : name)
+    {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+        {
+            Fail(path, Quote(name) + " may contain only letters, digits, '-', '_' and '.'");
+        }
+    }
+    auto it = owners.find(name);
+    if (it != owners.end())
+    {
+        Fail(path, Quote(name) + " is already used by " + it->second);
+    }
+    owners[name] = r.GetPath();
+    return name;
+}
+
+double
+ParseStart(const ObjectReader& r, const ScenarioConfig& cfg)
+{
+    if (!r.Has("start_ms"))
+    {
+        return 0;
+    }
+    const double start = ToNonNegative(r["start_ms"], r.Path("start_ms"));
+    if (start >= cfg.stopMs)
+    {
+        Fail(r.Path("start_ms"), Num(start) + " is not before stop_ms " + Num(cfg.stopMs));
+    }
+    return start;
+}
+
+uint32_t
+ParsePriority(const ObjectReader& r)
+{
+    if (!r.Has("priority"))
+    {
+        return 3;
+    }
+    return static_cast<uint32_t>(ToUInt(r["priority"], r.Path("priority"), 0, kMaxPriority));
+}
+
+ScenarioConfig::JobConfig
+ParseJob(const json& v,
+         const std::string& path,
+         const ScenarioConfig& cfg,
+         std::map<std::string, std::string>& owners)
+{
+    ObjectReader r(v, path, kJobKeys);
+    ScenarioConfig::JobConfig job;
+    const uint32_t hostCount = cfg.HostCount();
+    job.name = ParseName(r, owners);
+
+    job.ranks = static_cast<uint32_t>(ToUInt(r.Required("ranks"), r.Path("ranks"), 2, kU32Max));
+    if (job.ranks > hostCount)
+    {
+        Fail(r.Path("ranks"),
+             std::to_string(job.ranks) + " ranks but the topology has " +
+                 std::to_string(hostCount) + " hosts");
+    }
+    if (r.Has("hosts") && r.Has("placement"))
+    {
+        Fail(r.Path("placement"), "give either \"hosts\" or \"placement\", not both");
+    }
+    if (r.Has("hosts"))
+    {
+        job.hosts = ToHostList(r["hosts"], r.Path("hosts"), hostCount);
+        if (job.hosts.size() != job.ranks)
+        {
+            Fail(r.Path("hosts"),
+                 std::to_string(job.hosts.size()) + " hosts listed but ranks is " +
+                     std::to_string(job.ranks));
+        }
+        job.placement = "explicit";
+    }
+    else if (r.Has("placement"))
+    {
+        job.placement = ToOneOf(r["placement"], r.Path("placement"), kPlacements);
+    }
+    if (r.Has("collective"))
+    {
+        job.collective = ToOneOf(r["collective"], r.Path("collective"), kCollectives);
+    }
+    job.bytes = ToUInt(r.Required("bytes"), r.Path("bytes"), 1, kU64Max);
+    if (job.bytes < job.ranks)
+    {
+        Fail(r.Path("bytes"),
+             std::to_string(job.bytes) + " bytes cannot be split among " +
+                 std::to_string(job.ranks) + " ranks");
+    }
+    if (r.Has("compute_ms"))
+    {
+        job.computeMs = ToNonNegative(r["compute_ms"], r.Path("compute_ms"));
+    }
+    job.iterations =
+        static_cast<uint32_t>(ToUInt(r.Required("iterations"), r.Path("iterations"), 1, kU32Max));
+    job.startMs = ParseStart(r, cfg);
+    if (r.Has("chunk_bytes"))
+    {
+        job.chunkBytes = ToUInt(r["chunk_bytes"], r.Path("chunk_bytes"), 0, kU64Max);
+    }
+    if (r.Has("buckets"))
+    {
+        job.buckets = static_cast<uint32_t>(ToUInt(r["buckets"], r.Path("buckets"), 1, kU32Max));
+        if (uint64_t{job.buckets} * job.ranks > job.bytes)
+        {
+            Fail(r.Path("buckets"),
+                 std::to_string(job.buckets) + " buckets of " + std::to_string(job.ranks) +
+                     " ranks need at least " + std::to_string(uint64_t{job.buckets} * job.ranks) +
+                     " bytes, bytes is " + std::to_string(job.bytes));
+        }
+    }
+    job.priority = ParsePriority(r);
+    return job;
+}
+
+/// Give every job with a placement strategy its hosts (see ResolvePlacement).
+void
+PlaceJobs(ScenarioConfig& cfg)
+{
+    const uint32_t hostCount = cfg.HostCount();
+    std::vector<bool> taken(hostCount, false);
+    for (const auto& job : cfg.jobs)
+    {
+        if (job.placement == "explicit")
+        {
+            for (uint32_t h : job.hosts)
+            {
+                taken[h] = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < cfg.jobs.size(); ++i)
+    {
+        auto& job = cfg.jobs[i];
+        if (job.placement == "explicit")
+        {
+            continue;
+        }
+        const auto free = static_cast<uint32_t>(std::count(taken.begin(), taken.end(), false));
+        if (free < job.ranks)
+        {
+            Fail(Index("jobs", i) + ".ranks",
+                 std::to_string(job.ranks) + " ranks but only " + std::to_string(free) + " of " +
+                     std::to_string(hostCount) +
+                     " hosts are free (hosts listed by jobs or placed for earlier jobs are taken)");
+        }
+        job.hosts = ResolvePlacement(job, hostCount, cfg.seed, cfg.HostsPerLeaf(), taken);
+        for (uint32_t h : job.hosts)
+        {
+            taken[h] = true;
+        }
+    }
+}
+
+ScenarioConfig::BackgroundConfig
+ParseBackground(const json& v,
+                const std::string& path,
+                const ScenarioConfig& cfg,
+                std::map<std::string, std::string>& owners)
+{
+    using Bg = ScenarioConfig::BackgroundConfig;
+    if (!v.is_object())
+    {
+        TypeFail(path, "an object", v);
+    }
+    const bool isCdf = v.contains("cdf");
+    const bool isPattern = v.contains("pattern");
+    if (isCdf && isPattern)
+    {
+        Fail(Child(path, "pattern"), "give either \"cdf\" or \"pattern\", not both");
+    }
+    if (!isCdf && !isPattern)
+    {
+        Fail(path, "needs \"cdf\" (Poisson flows with sizes from a CDF) or \"pattern\"");
+    }
+    std::vector<std::string> keys = kBackgroundCommonKeys;
+    const auto& own = isCdf ? kBackgroundCdfKeys : kBackgroundPatternKeys;
+    const auto& other = isCdf ? kBackgroundPatternKeys : kBackgroundCdfKeys;
+    keys.insert(keys.end(), own.begin(), own.end());
+    ObjectReader r(v,
+                   path,
+                   keys,
+                   other,
+                   isCdf ? "only \"pattern\" entries have it" : "only \"cdf\" entries have it");
+
+    const uint32_t hostCount = cfg.HostCount();
+    Bg bg;
+    bg.kind = isCdf ? Bg::Kind::CDF : Bg::Kind::PATTERN;
+    bg.name = ParseName(r, owners);
+    bg.priority = ParsePriority(r);
+    bg.startMs = ParseStart(r, cfg);
+
+    if (isCdf)
+    {
+        const std::string cdfPath = r.Path("cdf");
+        bg.cdf = ToString(r["cdf"], cdfPath);
+        if (FlowSizeCdf::IsBuiltin(bg.cdf))
+        {
+            bg.flowSizes = FlowSizeCdf::Builtin(bg.cdf);
+        }
+        else
+        {
+            namespace fs = std::filesystem;
+            fs::path file(bg.cdf);
+            if (file.is_relative())
+            {
+                file = fs::path(cfg.baseDir) / file;
+            }
+            bg.cdfPath = file.lexically_normal().string();
+            std::error_code ec;
+            std::ifstream probe(bg.cdfPath);
+            if (bg.cdf.empty() || !probe || fs::is_directory(bg.cdfPath, ec))
+            {
+                Fail(cdfPath,
+                     Quote(bg.cdf) + " is neither a builtin CDF (" +
+                         Join(FlowSizeCdf::BuiltinNames()) + ") nor a readable file (" +
+                         bg.cdfPath + ")");
+            }
+            try
+            {
+                bg.flowSizes = FlowSizeCdf::LoadFile(bg.cdfPath);
+            }
+            catch (const std::runtime_error& e)
+            {
+                Fail(cdfPath, e.what());
+            }
+        }
+        bg.load = ToFraction(r.Required("load"), r.Path("load"));
+        if (r.Has("hosts"))
+        {
+            bg.hosts = ToHostList(r["hosts"], r.Path("hosts"), hostCount);
+            if (bg.hosts.size() < 2)
+            {
+                Fail(r.Path("hosts"),
+                     "needs at least 2 hosts, got " + std::to_string(bg.hosts.size()));
+            }
+        }
+        else
+        {
+            if (hostCount < 2)
+            {
+                Fail(r.Path("hosts"),
+                     "needs at least 2 hosts, the topology has " + std::to_string(hostCount));
+            }
+            for (uint32_t h = 0; h < hostCount; ++h)
+            {
+                bg.hosts.push_back(h);
+            }
+        }
+        if (r.Has("stop_ms"))
+        {
+            const double stop = ToNumber(r["stop_ms"], r.Path("stop_ms"));
+            if (!(stop > bg.startMs))
+            {
+                Fail(r.Path("stop_ms"), Num(stop) + " is not after start_ms " + Num(bg.startMs));
+            }
+            bg.stopMs = stop;
+        }
+    }
+    else
+    {
+        bg.pattern = ToOneOf(r["pattern"], r.Path("pattern"), kPatterns);
+        bg.receiver = ToHost(r.Required("receiver"), r.Path("receiver"), hostCount);
+        bg.senders = ToHostList(r.Required("senders"), r.Path("senders"), hostCount);
+        if (bg.senders.empty())
+        {
+            Fail(r.Path("senders"), "needs at least 1 host");
+        }
+        for (size_t i = 0; i < bg.senders.size(); ++i)
+        {
+            if (bg.senders[i] == bg.receiver)
+            {
+                Fail(Index(r.Path("senders"), i),
+                     "host " + std::to_string(bg.receiver) + " is the receiver");
+            }
+        }
+        bg.bytes = ToUInt(r.Required("bytes"), r.Path("bytes"), 1, kU64Max);
+        if (r.Has("repeat"))
+        {
+            bg.repeat = static_cast<uint32_t>(ToUInt(r["repeat"], r.Path("repeat"), 1, kU32Max));
+        }
+        if (r.Has("interval_ms"))
+        {
+            bg.intervalMs = ToPositive(r["interval_ms"], r.Path("interval_ms"));
+        }
+        else if (bg.repeat > 1)
+        {
+            Fail(r.Path("interval_ms"), "required when repeat > 1");
+        }
+    }
+    return bg;
+}
+
+// ---------------------------------------------------------------------------
+// Random placement: a small generator whose output is the same everywhere.
+// ---------------------------------------------------------------------------
+
+uint64_t
+SplitMix64(uint64_t& state)
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/// Uniform integer in [0, n), n > 0, without modulo bias.
+uint64_t
+UniformBelow(uint64_t& state, uint64_t n)
+{
+    const uint64_t threshold = (0 - n) % n; // 2^64 mod n
+    uint64_t r;
+    do
+    {
+        r = SplitMix64(state);
+    } while (r < threshold);
+    return r % n;
+}
+
+uint64_t
+Fnv1a(const std::string& s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char c : s)
+    {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------
+// Public API
+// ---------------------------------------------------------------------------
+
+uint32_t
+ScenarioConfig::HostCount() const
+{
+    const auto& t = topology;
+    uint64_t hosts = 0;
+    if (t.kind == "leaf-spine")
+    {
+        hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+    }
+    else if (t.kind == "fat-tree")
+    {
+        hosts = uint64_t{t.k} * t.k * t.k / 4;
+    }
+    else if (t.kind == "dumbbell")
+    {
+        hosts = 2 * uint64_t{t.hostsPerSide};
+    }
+    return static_cast<uint32_t>(std::min<uint64_t>(hosts, kU32Max));
+}
+
+uint32_t
+ScenarioConfig::HostsPerLeaf() const
+{
+    const auto& t = topology;
+    if (t.kind == "leaf-spine")
+    {
+        return t.hostsPerLeaf;
+    }
+    if (t.kind == "fat-tree")
+    {
+        return t.k / 2;
+    }
+    if (t.kind == "dumbbell")
+    {
+        return t.hostsPerSide;
+    }
+    return 0;
+}
+
+std::vector<std::string>
+ScenarioConfig::AvailablePolicies()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : kPolicies)
+    {
+        if (entry.available)
+        {
+            names.emplace_back(entry.name);
+        }
+    }
+    return names;
+}
+
+nlohmann::json
+ParseScenarioText(const std::string& text, const std::string& source)
+{
+    // Objects and arrays being parsed, to name the path of a duplicate key.
+    struct Frame
+    {
+        bool array;                 //!< array (else object)
+        size_t index;               //!< array: index of the current element
+        std::string key;            //!< object: the current key
+        std::set<std::string> keys; //!< object: keys seen so far
+    };
+
+    std::vector<Frame> stack;
+    auto pathOf = [&stack]() {
+        std::string p;
+        for (const auto& f : stack)
+        {
+            if (f.array)
+            {
+                p += "[" + std::to_string(f.index) + "]";
+            }
+            else
+            {
+                p += (p.empty() ? "" : ".") + f.key;
+            }
+        }
+        return p;
+    };
+    auto valueDone = [&stack]() {
+        if (!stack.empty() && stack.back().array)
+        {
+            ++stack.back().index;
+        }
+    };
+    json::parser_callback_t callback =
+        [&](int /* depth */, json::parse_event_t event, json& parsed) -> bool {
+        switch (event)
+        {
+        case json::parse_event_t::object_start:
+            stack.push_back(Frame{false, 0, "", {}});
+            break;
+        case json::parse_event_t::array_start:
+            stack.push_back(Frame{true, 0, "", {}});
+            break;
+        case json::parse_event_t::key: {
+            auto& top = stack.back();
+            top.key = parsed.get<std::string>();
+            if (!top.keys.insert(top.key).second)
+            {
+                Fail(pathOf(), "duplicate key");
+            }
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            stack.pop_back();
+            valueDone();
+            break;
+        case json::parse_event_t::value:
+            valueDone();
+            break;
+        }
+        return true;
+    };
+
+    try
+    {
+        return json::parse(text, callback, true, false);
+    }
+    catch (const json::parse_error& e)
+    {
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: <detail>"
+        static const std::regex pattern("parse error at line ([0-9]+), column ([0-9]+): (.*)");
+        std::smatch m;
+        const std::string what = e.what();
+        if (std::regex_search(what, m, pattern))
+        {
+            Fail(source, "line " + m[1].str() + ", column " + m[2].str() + ": " + m[3].str());
+        }
+        Fail(source, "invalid JSON at byte " + std::to_string(e.byte) + ": " + what);
+    }
+}
+
+nlohmann::json
+ReadScenarioJson(const std::string& path)
+{
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+    {
+        Fail(path, "cannot read the file (it is a folder)");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        Fail(path, std::string("cannot read the file (") + std::strerror(errno) + ")");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (in.bad())
+    {
+        Fail(path, "cannot read the file");
+    }
+    return ParseScenarioText(text.str(), path);
+}
+
+ScenarioConfig
+ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
+{
+    ScenarioConfig cfg;
+    cfg.baseDir = baseDir.empty() ? "." : baseDir;
+    ObjectReader r(scenario, "", kRootKeys);
+
+    if (r.Has("description"))
+    {
+        cfg.description = ToString(r["description"], "description");
+    }
+    if (r.Has("seed"))
+    {
+        cfg.seed = static_cast<uint32_t>(ToUInt(r["seed"], "seed", 1, kU32Max));
+    }
+    if (r.Has("stop_ms"))
+    {
+        cfg.stopMs = ToPositive(r["stop_ms"], "stop_ms");
+    }
+    ParseTopology(r.Required("topology"), cfg);
+    if (r.Has("transport"))
+    {
+        ParseTransport(r["transport"], cfg);
+    }
+    if (r.Has("scheduler"))
+    {
+        ParsePolicy(r["scheduler"], cfg);
+    }
+    if (r.Has("ns3_defaults"))
+    {
+        ParseNs3Defaults(r["ns3_defaults"], cfg);
+    }
+
+    std::map<std::string, std::string> owners; // name -> "jobs[i]" / "background[i]"
+    if (r.Has("jobs"))
+    {
+        const json& jobs = r["jobs"];
+        if (!jobs.is_array())
+        {
+            TypeFail("jobs", "an array", jobs);
+        }
+        for (size_t i = 0; i < jobs.size(); ++i)
+        {
+            cfg.jobs.push_back(ParseJob(jobs[i], Index("jobs", i), cfg, owners));
+        }
+        PlaceJobs(cfg);
+    }
+    if (r.Has("background"))
+    {
+        const json& background = r["background"];
+        if (!background.is_array())
+        {
+            TypeFail("background", "an array", background);
+        }
+        for (size_t i = 0; i < background.size(); ++i)
+        {
+            cfg.background.push_back(
+                ParseBackground(background[i], Index("background", i), cfg, owners));
+        }
+    }
+    if (cfg.jobs.empty() && cfg.background.empty())
+    {
+        Fail("jobs",
+             r.Has("jobs") || r.Has("background")
+                 ? "the scenario needs at least one job or one background entry"
+                 : "required (the scenario needs at least one job or one background "
+                   "entry)");
+    }
+    return cfg;
+}
+
+ScenarioConfig
+LoadScenarioFile(const std::string& path)
+{
+    const json scenario = ReadScenarioJson(path);
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    return ParseScenario(scenario, dir.empty() ? "." : dir);
+}
+
+std::vector<uint32_t>
+ResolvePlacement(const ScenarioConfig::JobConfig& job,
+                 uint32_t hostCount,
+                 uint32_t seed,
+                 uint32_t hostsPerLeaf,
+                 const std::vector<bool>& taken)
+{
+    if (job.placement == "explicit")
+    {
+        return job.hosts;
+    }
+    std::vector<uint32_t> free;
+    for (uint32_t h = 0; h < hostCount; ++h)
+    {
+        if (h >= taken.size() || !taken[h])
+        {
+            free.push_back(h);
+        }
+    }
+    if (free.size() < job.ranks)
+    {
+        Fail("placement",
+             "job " + Quote(job.name) + ": " + std::to_string(job.ranks) + " ranks but only " +
+                 std::to_string(free.size()) + " of " + std::to_string(hostCount) +
+                 " hosts are free");
+    }
+
+    std::vector<uint32_t> hosts;
+    if (job.placement == "packed")
+    {
+        hosts.assign(free.begin(), free.begin() + job.ranks);
+    }
+    else if (job.placement == "spread")
+    {
+        const uint32_t perLeaf = hostsPerLeaf == 0 ? std::max(hostCount, 1u) : hostsPerLeaf;
+        const uint32_t leaves = (hostCount + perLeaf - 1) / perLeaf;
+        std::vector<std::vector<uint32_t>> byLeaf(leaves);
+        for (uint32_t h : free)
+        {
+            byLeaf[h / perLeaf].push_back(h);
+        }
+        for (size_t round = 0; hosts.size() < job.ranks; ++round)
+        {
+            for (const auto& leafHosts : byLeaf)
+            {
+                if (round < leafHosts.size() && hosts.size() < job.ranks)
+                {
+                    hosts.push_back(leafHosts[round]);
+                }
+            }
+        }
+    }
+    else if (job.placement == "random")
+    {
+        uint64_t state = Fnv1a(job.name) ^ (uint64_t{seed} * 0xd1342543de82ef95ULL);
+        // Partial Fisher-Yates shuffle: the first ranks entries are a uniform
+        // random ordered subset.
+        for (uint32_t i = 0; i < job.ranks; ++i)
+        {
+            const uint64_t j = i + UniformBelow(state, free.size() - i);
+            std::swap(free[i], free[j]);
+        }
+        hosts.assign(free.begin(), free.begin() + job.ranks);
+    }
+    else
+    {
+        Fail("placement",
+             "job " + Quote(job.name) + ": " + Quote(job.placement) +
+                 " is not known (known: " + Join(kPlacements) + ")");
+    }
+    return hosts;
+}
+
+} // namespace ns3

@@ -1,0 +1,337 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLUX_SCENARIO_CONFIG_H
+#define FLUX_SCENARIO_CONFIG_H
+
+/*
+ * Scenario file keys (JSON). "required" keys have no default. Units are in
+ * the key names: ms and us are milliseconds and microseconds of simulated
+ * time, gbps is 10^9 bit/s, KB is 1000 bytes, MB is 10^6 bytes.
+ *
+ * description            string, default ""; free text, not interpreted
+ * seed                   integer 1..4294967295, default 1; seeds the ns-3
+ *                        random streams and random placement
+ * stop_ms                number > 0, default 1000; simulated time at which
+ *                        the run stops even if jobs have not finished
+ * topology               object, required
+ *   kind                 required: "leaf-spine", "fat-tree" or "dumbbell"
+ *   leaves               integer >= 1, default 4 (leaf-spine)
+ *   spines               integer >= 1, default 2 (leaf-spine)
+ *   hosts_per_leaf       integer >= 1, default 4 (leaf-spine)
+ *   k                    even integer >= 2, default 4 (fat-tree arity:
+ *                        k pods, k^3/4 hosts, k/2 hosts per edge switch)
+ *   hosts_per_side       integer >= 1, default 4 (dumbbell: two switches
+ *                        joined by one fabric link, this many hosts each)
+ *   host_gbps            number > 0, default 100; host-to-switch links
+ *   fabric_gbps          number > 0, default 100; switch-to-switch links
+ *   link_delay_us        number >= 0, default 1; propagation delay per link
+ *   buffer_mb            number > 0, default 16; shared buffer per switch
+ *   Keys of the other kinds are accepted and ignored. Host count:
+ *   leaf-spine leaves * hosts_per_leaf, fat-tree k^3/4, dumbbell
+ *   2 * hosts_per_side; at most 1048576. Hosts are numbered 0..H-1 in
+ *   topology order (the hosts of leaf / edge switch / side 0 first).
+ * transport              object, optional
+ *   mtu_bytes            256, 512, 1024, 2048 or 4096 (the InfiniBand path
+ *                        MTUs), default 4096; RDMA payload bytes per packet
+ *   cc                   "dcqcn" or "none", default "dcqcn"
+ *   pfc                  true or false, default true
+ *   ecn                  object, optional; RED-like marking per egress queue
+ *     kmin_kb            number >= 0, default 400
+ *     kmax_kb            number > 0 and >= kmin_kb, default 1600
+ *     pmax               number in (0, 1], default 0.2; the marking
+ *                        probability rises linearly from 0 at kmin_kb to
+ *                        pmax at kmax_kb; above kmax_kb every packet is marked
+ * scheduler              object, optional
+ *   policy               string, default "fifo"; one of
+ *                        ScenarioConfig::AvailablePolicies()
+ * jobs                   array, default []; training jobs. The scenario needs
+ *                        at least one job or one background entry.
+ *   name                 required; letters, digits, '-', '_', '.'; unique
+ *                        among jobs and background entries
+ *   ranks                required integer >= 2, at most the host count
+ *   hosts                array of distinct host indices, one per rank (rank
+ *                        i runs on hosts[i]); excludes "placement"
+ *   placement            "packed", "spread" or "random", default "packed"
+ *                        when "hosts" is absent; see ResolvePlacement
+ *   collective           "ring-allreduce", default "ring-allreduce"
+ *   bytes                required integer >= ranks * buckets; gradient bytes
+ *                        allreduced per iteration
+ *   compute_ms           number >= 0, default 0; compute per iteration,
+ *                        before its allreduce
+ *   iterations           required integer >= 1
+ *   start_ms             number >= 0 and < stop_ms, default 0
+ *   chunk_bytes          integer >= 0, default 0; a ring step is sent as
+ *                        chunks of at most this size, pipelined (0: one
+ *                        message per step)
+ *   buckets              integer >= 1, default 1; gradient buckets: the
+ *                        allreduce of bucket b starts when its share of the
+ *                        compute is done, so communication overlaps compute
+ *                        (1: no overlap)
+ *   priority             integer 0..6, default 3; traffic class of the
+ *                        job's data (7 is the control class)
+ * background             array, default []; background tenants, each either
+ *                        a Poisson "cdf" tenant or a traffic "pattern"
+ *   name                 required; as for jobs, unique
+ *   priority             integer 0..6, default 3; traffic class
+ *   start_ms             number >= 0 and < stop_ms, default 0
+ *   with "cdf":
+ *   cdf                  required: "websearch", "hadoop", "alistorage",
+ *                        "googlerpc", or the path of a CDF file ("size
+ *                        percent" lines; relative to the scenario's folder)
+ *   load                 required number in (0, 1]; offered load of each
+ *                        host, as a fraction of host_gbps
+ *   hosts                array of >= 2 distinct host indices, default all
+ *                        hosts; flows go between random pairs of them,
+ *                        arriving as a Poisson process
+ *   stop_ms              number > start_ms; no arrivals from then on;
+ *                        default: when the last job ends (the scenario's
+ *                        stop_ms when there is no job)
+ *   with "pattern":
+ *   pattern              "incast": all senders send to one receiver at once
+ *   senders              required array of >= 1 distinct host indices, not
+ *                        containing the receiver
+ *   receiver             required host index
+ *   bytes                required integer >= 1; bytes per sender per burst
+ *   repeat               integer >= 1, default 1; number of bursts
+ *   interval_ms          number > 0; time between burst starts; required
+ *                        when repeat > 1
+ * ns3_defaults           object, default {}; ns-3 attribute defaults set
+ *                        before the run, "ns3::TypeName::Attribute": value
+ *                        (string, number or true/false), or a global value
+ *                        name. Names and values are checked against the
+ *                        registered TypeIds. RngSeed and RngRun are not
+ *                        accepted (use seed).
+ *
+ * Any other key is an error.
+ */
+
+#include "ns3/flow-size-cdf.h"
+#include "ns3/scenario-error.h"
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief A validated scenario: the scenario JSON of the runner as plain data.
+ *
+ * Every field holds its documented default until ParseScenario fills it.
+ * After ParseScenario every job has its hosts resolved (JobConfig::hosts) and
+ * every "cdf" background tenant has its distribution loaded.
+ */
+struct ScenarioConfig
+{
+    /// The "topology" object.
+    struct TopologyConfig
+    {
+        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree" or "dumbbell"
+        uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
+        uint32_t spines{2};             //!< leaf-spine: number of spine switches
+        uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
+        uint32_t k{4};                  //!< fat-tree: arity (even)
+        uint32_t hostsPerSide{4};       //!< dumbbell: hosts on each side
+        double hostGbps{100};           //!< host link rate, Gb/s
+        double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
+        double linkDelayUs{1};          //!< propagation delay per link, us
+        double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
+    };
+
+    /// The "transport.ecn" object: RED-like marking thresholds per egress queue.
+    struct EcnConfig
+    {
+        double kminKb{400};  //!< queue length below which nothing is marked, KB
+        double kmaxKb{1600}; //!< queue length at which pmax is reached, KB
+        double pmax{0.2};    //!< marking probability at kmax
+    };
+
+    /// The "transport" object.
+    struct TransportConfig
+    {
+        uint32_t mtuBytes{4096}; //!< RDMA payload bytes per packet
+        std::string cc{"dcqcn"}; //!< congestion control: "dcqcn" or "none"
+        bool pfc{true};          //!< whether PFC is enabled
+        EcnConfig ecn;           //!< ECN marking
+    };
+
+    /// The "scheduler" object.
+    struct SchedulerConfig
+    {
+        std::string policy{"fifo"}; //!< scheduling policy name
+    };
+
+    /// One entry of "jobs".
+    struct JobConfig
+    {
+        std::string name;                         //!< unique name
+        uint32_t ranks{0};                        //!< number of ranks
+        std::vector<uint32_t> hosts;              //!< host of rank i (resolved by ParseScenario)
+        std::string placement{"packed"};          //!< "packed", "spread", "random", or "explicit"
+                                                  //!< when the scenario lists the hosts
+        std::string collective{"ring-allreduce"}; //!< collective per iteration
+        uint64_t bytes{0};                        //!< gradient bytes allreduced per iteration
+        double computeMs{0};                      //!< compute time per iteration, ms
+        uint32_t iterations{0};                   //!< number of iterations
+        double startMs{0};                        //!< start time, ms
+        uint64_t chunkBytes{0};                   //!< pipelining chunk size (0: whole step)
+        uint32_t buckets{1};                      //!< gradient buckets (1: no overlap)
+        uint32_t priority{3};                     //!< traffic class 0..6
+    };
+
+    /// One entry of "background".
+    struct BackgroundConfig
+    {
+        /// The two kinds of background entries.
+        enum class Kind
+        {
+            CDF,    //!< Poisson flows with sizes from a CDF ("cdf" key)
+            PATTERN //!< a traffic pattern ("pattern" key)
+        };
+
+        Kind kind{Kind::CDF}; //!< which kind of entry this is
+        std::string name;     //!< unique name
+        uint32_t priority{3}; //!< traffic class 0..6
+        double startMs{0};    //!< first arrival / first burst, ms
+
+        // Kind::CDF
+        std::string cdf;              //!< the "cdf" value as written
+        std::string cdfPath;          //!< resolved CDF file path (empty for a builtin)
+        FlowSizeCdf flowSizes;        //!< the loaded distribution
+        double load{0};               //!< offered load per host, fraction of host_gbps
+        std::vector<uint32_t> hosts;  //!< hosts exchanging flows
+        std::optional<double> stopMs; //!< end of arrivals, ms; unset: when the
+                                      //!< last job ends, or the scenario's stop_ms
+
+        // Kind::PATTERN
+        std::string pattern;           //!< "incast"
+        std::vector<uint32_t> senders; //!< sending hosts
+        uint32_t receiver{0};          //!< receiving host
+        uint64_t bytes{0};             //!< bytes per sender per burst
+        uint32_t repeat{1};            //!< number of bursts
+        double intervalMs{0};          //!< time between burst starts, ms
+    };
+
+    std::string description;                        //!< free text
+    uint32_t seed{1};                               //!< random seed (>= 1)
+    double stopMs{1000};                            //!< safety stop on simulated time, ms
+    TopologyConfig topology;                        //!< the topology
+    TransportConfig transport;                      //!< the transport
+    SchedulerConfig scheduler;                      //!< the scheduler
+    std::vector<JobConfig> jobs;                    //!< the training jobs
+    std::vector<BackgroundConfig> background;       //!< the background tenants
+    std::map<std::string, std::string> ns3Defaults; //!< ns-3 attribute defaults
+    std::string baseDir{"."};                       //!< folder for relative paths
+
+    /**
+     * \brief Number of hosts of the topology.
+     * \return leaf-spine: leaves * hostsPerLeaf; fat-tree: k^3/4;
+     *         dumbbell: 2 * hostsPerSide; 0 for an unknown kind
+     */
+    uint32_t HostCount() const;
+
+    /**
+     * \brief Number of hosts under one edge switch (leaf, fat-tree edge
+     * switch, dumbbell side); hosts h and h' share an edge switch iff
+     * h / HostsPerLeaf () == h' / HostsPerLeaf ().
+     * \return hostsPerLeaf, k/2 or hostsPerSide; 0 for an unknown kind
+     */
+    uint32_t HostsPerLeaf() const;
+
+    /**
+     * \brief The policies that can be run, in the order the docs list them.
+     * \return the policy names accepted by scheduler.policy
+     */
+    static std::vector<std::string> AvailablePolicies();
+};
+
+/**
+ * \ingroup flux
+ * \brief Parse JSON text, reporting syntax errors and duplicate keys.
+ * \param text the JSON text
+ * \param source the name used as field in errors (usually the file path)
+ * \return the JSON value
+ *
+ * Throws ScenarioError `<source>: line L, column C: <problem>` on a syntax
+ * error and `<path>: duplicate key` when an object repeats a key.
+ */
+nlohmann::json ParseScenarioText(const std::string& text, const std::string& source);
+
+/**
+ * \ingroup flux
+ * \brief Read a scenario file as JSON, without validating it.
+ * \param path the file
+ * \return the JSON value
+ *
+ * Throws ScenarioError `<path>: cannot read the file (...)` or the errors of
+ * ParseScenarioText.
+ */
+nlohmann::json ReadScenarioJson(const std::string& path);
+
+/**
+ * \ingroup flux
+ * \brief Validate a scenario and fill a ScenarioConfig.
+ * \param scenario the scenario JSON
+ * \param baseDir the folder that relative paths (CDF files) are relative to
+ * \return the configuration, with job placements resolved
+ *
+ * Throws ScenarioError naming the first offending field.
+ */
+ScenarioConfig ParseScenario(const nlohmann::json& scenario, const std::string& baseDir);
+
+/**
+ * \ingroup flux
+ * \brief Read, parse and validate a scenario file.
+ * \param path the file; relative paths inside it are relative to its folder
+ * \return the configuration
+ *
+ * Throws ScenarioError.
+ */
+ScenarioConfig LoadScenarioFile(const std::string& path);
+
+/**
+ * \ingroup flux
+ * \brief Choose the hosts of a job's ranks.
+ * \param job the job; when job.placement is "explicit", job.hosts is returned
+ * \param hostCount number of hosts of the topology
+ * \param seed the scenario seed (used by "random")
+ * \param hostsPerLeaf hosts per edge switch (used by "spread"); 0 means
+ *        all hosts are under one switch
+ * \param taken hosts that must not be chosen (taken[h] true); may be shorter
+ *        than hostCount
+ * \return the host of each rank, job.ranks distinct hosts
+ *
+ * Strategies, over the hosts not taken, in topology order:
+ *  - "packed": the lowest-numbered free hosts, rank i on the i-th of them;
+ *  - "spread": round robin over the edge switches (first free host of each
+ *    switch in turn, then the second, ...), so consecutive ranks sit under
+ *    different switches when possible;
+ *  - "random": a uniformly random subset in random rank order, from a
+ *    generator seeded with seed and the job name only (the same seed and
+ *    name give the same hosts on every platform).
+ *
+ * ParseScenario shares hosts among jobs as follows: hosts listed explicitly
+ * by any job are reserved first (explicit lists may overlap one another,
+ * which makes those jobs share the hosts' NICs); then the jobs with a
+ * placement strategy, in file order, each take hosts that neither an
+ * explicit list nor an earlier job holds, so placed jobs never share hosts.
+ *
+ * Throws ScenarioError (field "placement") when fewer than job.ranks hosts
+ * are free or the strategy is unknown.
+ */
+std::vector<uint32_t> ResolvePlacement(const ScenarioConfig::JobConfig& job,
+                                       uint32_t hostCount,
+                                       uint32_t seed,
+                                       uint32_t hostsPerLeaf = 0,
+                                       const std::vector<bool>& taken = {});
+
+} // namespace ns3
+
+#endif /* FLUX_SCENARIO_CONFIG_H */

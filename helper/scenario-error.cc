@@ -1,0 +1,29 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-error.h"
+
+namespace ns3
+{
+
+ScenarioError::ScenarioError(const std::string& field, const std::string& problem)
+    : std::runtime_error(field + ": " + problem),
+      m_field(field),
+      m_problem(problem)
+{
+}
+
+const std::string&
+ScenarioError::GetField() const
+{
+    return m_field;
+}
+
+const std::string&
+ScenarioError::GetProblem() const
+{
+    return m_problem;
+}
+
+} // namespace ns3
