@@ -1,0 +1,368 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "results-writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+#include <utility>
+
+namespace ns3
+{
+
+namespace
+{
+
+using ojson = nlohmann::ordered_json;
+
+constexpr int kTimeDigits = 6;  //!< decimals of ms values (ns resolution)
+constexpr int kUsDigits = 3;    //!< decimals of us values (ns resolution)
+constexpr int kRatioDigits = 6; //!< decimals of slowdowns and utilisations
+constexpr int kWallDigits = 3;  //!< decimals of wall-clock seconds
+
+/// x rounded to a number of decimals; NaN and infinities stay as they are.
+double
+Round(double x, int digits)
+{
+    if (!std::isfinite(x))
+    {
+        return x;
+    }
+    const double scale = std::pow(10.0, digits);
+    const double r = std::round(x * scale) / scale;
+    return r == 0.0 ? 0.0 : r; // no "-0.0"
+}
+
+/// A rounded number, or null when it is not finite.
+ojson
+Number(double x, int digits)
+{
+    if (!std::isfinite(x))
+    {
+        return nullptr;
+    }
+    return Round(x, digits);
+}
+
+/// Text of a rounded number for CSV; empty when it is not finite.
+std::string
+CsvNumber(double x, int digits)
+{
+    if (!std::isfinite(x))
+    {
+        return "";
+    }
+    return ojson(Round(x, digits)).dump();
+}
+
+/// A CSV field, quoted when needed (RFC 4180).
+std::string
+CsvField(const std::string& s)
+{
+    if (s.find_first_of(",\"\r\n") == std::string::npos)
+    {
+        return s;
+    }
+    std::string out = "\"";
+    for (char c : s)
+    {
+        out += c;
+        if (c == '"')
+        {
+            out += '"';
+        }
+    }
+    return out + "\"";
+}
+
+/// {p50, p99, p999} of FCT slowdowns.
+ojson
+SlowdownJson(const SampleSummary& s)
+{
+    ojson j = ojson::object();
+    j["p50"] = Number(s.P50(), kRatioDigits);
+    j["p99"] = Number(s.P99(), kRatioDigits);
+    j["p999"] = Number(s.P999(), kRatioDigits);
+    return j;
+}
+
+/// The slowdown of a flow, NaN when its ideal FCT is not positive.
+double
+Slowdown(const RunResults::FlowResult& f)
+{
+    if (!(f.idealFctUs > 0) || !std::isfinite(f.fctUs))
+    {
+        return std::nan("");
+    }
+    return f.fctUs / f.idealFctUs;
+}
+
+/// Write content to a new file; throws std::runtime_error.
+void
+WriteNewFile(const std::string& path, const std::string& content)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+    {
+        throw std::runtime_error(path + ": cannot create the file (" + std::strerror(errno) + ")");
+    }
+    size_t done = 0;
+    while (done < content.size())
+    {
+        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+        if (n < 0)
+        {
+            if (errno == EINTR)
+            {
+                continue;
+            }
+            const int err = errno;
+            ::close(fd);
+            throw std::runtime_error(path + ": cannot write (" + std::strerror(err) + ")");
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (::fsync(fd) != 0 && errno != EINVAL)
+    {
+        const int err = errno;
+        ::close(fd);
+        throw std::runtime_error(path + ": cannot write (" + std::strerror(err) + ")");
+    }
+    if (::close(fd) != 0)
+    {
+        throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
+    }
+}
+
+} // namespace
+
+ojson
+ResultsWriter::ToJson(const RunResults& results)
+{
+    ojson out = ojson::object();
+    out["policy"] = results.policy;
+    out["seed"] = results.seed;
+
+    ojson jobs = ojson::array();
+    for (const auto& job : results.jobs)
+    {
+        ojson j = ojson::object();
+        j["name"] = job.name;
+        j["completed"] = job.completed;
+        j["iterations"] = job.iterationMs.size();
+        j["jct_ms"] = job.completed ? Number(job.jctMs, kTimeDigits) : ojson(nullptr);
+        ojson iterations = ojson::array();
+        for (double ms : job.iterationMs)
+        {
+            iterations.push_back(Number(ms, kTimeDigits));
+        }
+        j["iteration_ms"] = std::move(iterations);
+        SampleSummary phases;
+        for (const auto& phase : job.phases)
+        {
+            phases.Add(phase.durationMs);
+        }
+        ojson phaseMs = ojson::object();
+        phaseMs["count"] = phases.Count();
+        phaseMs["p50"] = Number(phases.P50(), kTimeDigits);
+        phaseMs["p99"] = Number(phases.P99(), kTimeDigits);
+        phaseMs["max"] = Number(phases.Max(), kTimeDigits);
+        j["phase_ms"] = std::move(phaseMs);
+        jobs.push_back(std::move(j));
+    }
+    out["jobs"] = std::move(jobs);
+
+    SampleSummary all;
+    std::map<std::string, std::pair<uint64_t, SampleSummary>> tenants;
+    for (const auto& flow : results.flows)
+    {
+        const double slowdown = Slowdown(flow);
+        all.Add(slowdown);
+        auto& tenant = tenants[flow.tenant];
+        ++tenant.first;
+        tenant.second.Add(slowdown);
+    }
+    ojson flows = ojson::object();
+    flows["count"] = results.flows.size();
+    flows["fct_slowdown"] = SlowdownJson(all);
+    ojson perTenant = ojson::object();
+    for (const auto& [name, tenant] : tenants)
+    {
+        ojson t = ojson::object();
+        t["count"] = tenant.first;
+        t["fct_slowdown"] = SlowdownJson(tenant.second);
+        perTenant[name] = std::move(t);
+    }
+    flows["tenants"] = std::move(perTenant);
+    out["flows"] = std::move(flows);
+
+    const SampleSummary& latency = results.packetLatencyUs;
+    ojson lat = ojson::object();
+    lat["count"] = latency.Count();
+    lat["mean"] = Number(latency.Mean(), kUsDigits);
+    lat["p50"] = Number(latency.P50(), kUsDigits);
+    lat["p99"] = Number(latency.P99(), kUsDigits);
+    lat["p999"] = Number(latency.P999(), kUsDigits);
+    lat["max"] = Number(latency.Max(), kUsDigits);
+    out["packet_latency_us"] = std::move(lat);
+
+    const auto& n = results.network;
+    ojson network = ojson::object();
+    network["drops"] = n.drops;
+    network["pfc_pauses"] = n.pfcPauses;
+    network["ecn_marks"] = n.ecnMarks;
+    network["cnps"] = n.cnps;
+    network["retransmissions"] = n.retransmissions;
+    std::vector<const RunResults::LinkUtilization*> links;
+    for (const auto& link : results.links)
+    {
+        links.push_back(&link);
+    }
+    std::sort(links.begin(), links.end(), [](const auto* a, const auto* b) {
+        const double ua = std::isfinite(a->utilization) ? a->utilization : -1.0;
+        const double ub = std::isfinite(b->utilization) ? b->utilization : -1.0;
+        return ua != ub ? ua > ub : a->link < b->link;
+    });
+    ojson busiest = ojson::array();
+    for (size_t i = 0; i < links.size() && i < kBusiestLinks; ++i)
+    {
+        ojson l = ojson::object();
+        l["link"] = links[i]->link;
+        l["utilization"] = Number(links[i]->utilization, kRatioDigits);
+        busiest.push_back(std::move(l));
+    }
+    network["busiest_links"] = std::move(busiest);
+    out["network"] = std::move(network);
+
+    ojson sim = ojson::object();
+    sim["simulated_ms"] = Number(results.sim.simulatedMs, kTimeDigits);
+    sim["wall_s"] = Number(results.sim.wallS, kWallDigits);
+    sim["events"] = results.sim.events;
+    sim["stop_reason"] = results.sim.stopReason;
+    out["sim"] = std::move(sim);
+    return out;
+}
+
+std::string
+ResultsWriter::ToJsonText(const RunResults& results)
+{
+    return ToJson(results).dump(2) + "\n";
+}
+
+std::string
+ResultsWriter::IterationsCsv(const RunResults& results)
+{
+    std::ostringstream os;
+    os << "job,iteration,iteration_ms\n";
+    for (const auto& job : results.jobs)
+    {
+        for (size_t i = 0; i < job.iterationMs.size(); ++i)
+        {
+            os << CsvField(job.name) << ',' << i << ','
+               << CsvNumber(job.iterationMs[i], kTimeDigits) << '\n';
+        }
+    }
+    return os.str();
+}
+
+std::string
+ResultsWriter::PhasesCsv(const RunResults& results)
+{
+    std::ostringstream os;
+    os << "job,iteration,step,start_ms,duration_ms\n";
+    for (const auto& job : results.jobs)
+    {
+        for (const auto& phase : job.phases)
+        {
+            os << CsvField(job.name) << ',' << phase.iteration << ',' << phase.step << ','
+               << CsvNumber(phase.startMs, kTimeDigits) << ','
+               << CsvNumber(phase.durationMs, kTimeDigits) << '\n';
+        }
+    }
+    return os.str();
+}
+
+std::string
+ResultsWriter::FlowsCsv(const RunResults& results)
+{
+    std::ostringstream os;
+    os << "tenant,src,dst,size_bytes,start_ms,fct_us,ideal_fct_us,slowdown\n";
+    for (const auto& f : results.flows)
+    {
+        os << CsvField(f.tenant) << ',' << f.src << ',' << f.dst << ',' << f.sizeBytes << ','
+           << CsvNumber(f.startMs, kTimeDigits) << ',' << CsvNumber(f.fctUs, kUsDigits) << ','
+           << CsvNumber(f.idealFctUs, kUsDigits) << ',' << CsvNumber(Slowdown(f), kRatioDigits)
+           << '\n';
+    }
+    return os.str();
+}
+
+std::string
+ResultsWriter::Stem(const std::string& jsonPath)
+{
+    const std::string ext = ".json";
+    if (jsonPath.size() > ext.size() &&
+        jsonPath.compare(jsonPath.size() - ext.size(), ext.size(), ext) == 0)
+    {
+        return jsonPath.substr(0, jsonPath.size() - ext.size());
+    }
+    return jsonPath;
+}
+
+void
+ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
+{
+    const std::string stem = Stem(jsonPath);
+    // (final path, content); the results file last, so that its presence
+    // means every companion file is complete.
+    const std::vector<std::pair<std::string, std::string>> files = {
+        {stem + "-iterations.csv", IterationsCsv(results)},
+        {stem + "-phases.csv", PhasesCsv(results)},
+        {stem + "-flows.csv", FlowsCsv(results)},
+        {jsonPath, ToJsonText(results)},
+    };
+    const std::string suffix = ".tmp-" + std::to_string(::getpid());
+
+    std::vector<std::string> temps;
+    auto removeTemps = [&temps]() {
+        for (const auto& t : temps)
+        {
+            std::remove(t.c_str());
+        }
+    };
+    try
+    {
+        for (const auto& [path, content] : files)
+        {
+            temps.push_back(path + suffix);
+            WriteNewFile(temps.back(), content);
+        }
+    }
+    catch (...)
+    {
+        removeTemps();
+        throw;
+    }
+    for (size_t i = 0; i < files.size(); ++i)
+    {
+        if (std::rename(temps[i].c_str(), files[i].first.c_str()) != 0)
+        {
+            const int err = errno;
+            temps.erase(temps.begin(), temps.begin() + static_cast<std::ptrdiff_t>(i));
+            removeTemps();
+            throw std::runtime_error(files[i].first + ": cannot write (" + std::strerror(err) +
+                                     ")");
+        }
+    }
+}
+
+} // namespace ns3

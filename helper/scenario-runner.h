@@ -1,0 +1,57 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLUX_SCENARIO_RUNNER_H
+#define FLUX_SCENARIO_RUNNER_H
+
+#include "ns3/run-results.h"
+#include "ns3/scenario-config.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief How RunScenario runs, beyond the scenario itself.
+ */
+struct RunOptions
+{
+    /// Folder for one Ethernet pcap per host NIC (and possibly switch
+    /// ports); empty: no pcap.
+    std::string pcapDir;
+    /// Whether to keep the run silent (no ns-3 logging enabled by the runner).
+    bool quiet = false;
+    /// Called now and then during the run with the simulated time (ms), the
+    /// wall-clock time since the start (s) and an estimate of the wall-clock
+    /// time left (s, negative when unknown). May be empty.
+    std::function<void(double simMs, double wallS, double etaS)> progress;
+    /// When set and it becomes true, the run stops as soon as possible and
+    /// returns what was measured, with sim.stopReason "cancelled".
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+/**
+ * \ingroup flux
+ * \brief Build the topology, jobs and background traffic of a scenario, run
+ * the simulation and collect the measurements.
+ * \param cfg a scenario validated by ParseScenario
+ * \param opts run options
+ * \return the measurements
+ *
+ * Applies cfg.ns3Defaults with Config::SetDefault and the seed with
+ * RngSeedManager, runs until every job and traffic pattern is done or
+ * cfg.stopMs, and leaves ns-3's global state (simulator, nodes, channels,
+ * configuration defaults) reset, so that it can be called many times in one
+ * process. Throws ScenarioError for a scenario problem found only while
+ * building it.
+ */
+RunResults RunScenario(const ScenarioConfig& cfg, const RunOptions& opts);
+
+} // namespace ns3
+
+#endif /* FLUX_SCENARIO_RUNNER_H */
