@@ -1,0 +1,407 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup flux
+ * flux-run: run one scenario file and write its results.
+ *
+ *     flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]
+ *              [--pcap DIR] [--quiet]
+ *
+ * - The results go to RESULTS.json, by default `<stem>-results.json` in the
+ *   scenario's folder (`runs/a.json` -> `runs/a-results.json`), with the CSV
+ *   files `<results stem>-iterations.csv`, `-phases.csv` and `-flows.csv`
+ *   beside it (see ResultsWriter).
+ * - --policy and --seed replace scheduler.policy and seed in the scenario
+ *   before it is validated.
+ * - --pcap DIR writes one Ethernet pcap per host NIC into DIR (created if
+ *   needed).
+ * - Progress (simulated time, wall-clock time, estimated time left) goes to
+ *   stderr once the run has lasted 2 s: refreshed in place at most twice a
+ *   second on a terminal, one line every 10 s otherwise. --quiet silences it.
+ *
+ * Exit status: 0 results written; 2 bad scenario or bad command line (one
+ * line `flux-run: <field>: <problem>` on stderr, nothing written); 1 the run
+ * or the writing of the results failed; 130 interrupted (SIGINT/SIGTERM; a
+ * second signal kills at once), nothing written.
+ */
+
+#include "ns3/results-writer.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+std::atomic<bool> g_cancel{false}; //!< set by SIGINT / SIGTERM
+
+const char* const kUsage =
+    "usage: flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]\n"
+    "                [--pcap DIR] [--quiet]\n"
+    "\n"
+    "Run a flux scenario and write its results (JSON and CSV files).\n"
+    "\n"
+    "  --out RESULTS.json  results file (default: <scenario stem>-results.json\n"
+    "                      in the scenario's folder)\n"
+    "  --policy NAME       scheduling policy, replaces scheduler.policy\n"
+    "  --seed N            random seed, replaces seed\n"
+    "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
+    "  --quiet             no progress output\n"
+    "  -h, --help          show this help\n"
+    "\n"
+    "Exit status: 0 success, 2 bad scenario or command line, 1 run failure,\n"
+    "130 interrupted.\n";
+
+void
+OnSignal(int sig)
+{
+    g_cancel.store(true);
+    std::signal(sig, SIG_DFL); // a second signal terminates at once
+}
+
+/// Print `flux-run: <message>` on one line and return the exit status.
+int
+Error(int status, const std::string& message)
+{
+    std::string line = message;
+    for (char& c : line)
+    {
+        if (c == '\n' || c == '\r')
+        {
+            c = ' ';
+        }
+    }
+    std::cerr << "flux-run: " << line << std::endl;
+    return status;
+}
+
+/// Command-line settings.
+struct Args
+{
+    std::string scenario; //!< scenario file
+    std::string out;      //!< results file (empty: default)
+    std::string policy;   //!< --policy (empty: none)
+    std::string seed;     //!< --seed (empty: none)
+    std::string pcapDir;  //!< --pcap (empty: none)
+    bool quiet{false};    //!< --quiet
+    bool help{false};     //!< --help
+};
+
+/// Parse argv; throws ScenarioError naming the offending argument.
+Args
+ParseArgs(int argc, char** argv)
+{
+    Args args;
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        std::string value;
+        bool hasValue = false;
+        if (arg.rfind("--", 0) == 0)
+        {
+            const auto eq = arg.find('=');
+            if (eq != std::string::npos)
+            {
+                value = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                hasValue = true;
+            }
+        }
+        auto takeValue = [&](std::string& dest) {
+            if (!hasValue)
+            {
+                if (i + 1 >= argc)
+                {
+                    throw ScenarioError(arg, "needs a value (see --help)");
+                }
+                value = argv[++i];
+            }
+            if (value.empty())
+            {
+                throw ScenarioError(arg, "needs a non-empty value");
+            }
+            dest = value;
+        };
+        auto noValue = [&]() {
+            if (hasValue)
+            {
+                throw ScenarioError(arg, "takes no value");
+            }
+        };
+        if (arg == "-h" || arg == "--help")
+        {
+            noValue();
+            args.help = true;
+        }
+        else if (arg == "--quiet")
+        {
+            noValue();
+            args.quiet = true;
+        }
+        else if (arg == "--out")
+        {
+            takeValue(args.out);
+        }
+        else if (arg == "--policy")
+        {
+            takeValue(args.policy);
+        }
+        else if (arg == "--seed")
+        {
+            takeValue(args.seed);
+        }
+        else if (arg == "--pcap")
+        {
+            takeValue(args.pcapDir);
+        }
+        else if (arg.size() > 1 && arg[0] == '-')
+        {
+            throw ScenarioError(arg, "unknown option (see --help)");
+        }
+        else if (args.scenario.empty())
+        {
+            args.scenario = arg;
+        }
+        else
+        {
+            throw ScenarioError(arg, "unexpected argument: only one scenario file is run");
+        }
+    }
+    return args;
+}
+
+/// Progress on stderr, throttled.
+class Progress
+{
+  public:
+    explicit Progress(bool enabled)
+        : m_enabled(enabled),
+          m_tty(::isatty(STDERR_FILENO) != 0)
+    {
+    }
+
+    void Update(double simMs, double wallS, double etaS)
+    {
+        if (!m_enabled || wallS < 2.0 || wallS - m_last < (m_tty ? 0.5 : 10.0))
+        {
+            return;
+        }
+        m_last = wallS;
+        char line[160];
+        if (etaS >= 0)
+        {
+            std::snprintf(line,
+                          sizeof(line),
+                          "flux-run: simulated %.3f ms, wall %.1f s, ETA %.0f s",
+                          simMs,
+                          wallS,
+                          etaS);
+        }
+        else
+        {
+            std::snprintf(line,
+                          sizeof(line),
+                          "flux-run: simulated %.3f ms, wall %.1f s, ETA unknown",
+                          simMs,
+                          wallS);
+        }
+        if (m_tty)
+        {
+            std::fprintf(stderr, "\r%-70s", line);
+            m_shown = true;
+        }
+        else
+        {
+            std::fprintf(stderr, "%s\n", line);
+        }
+        std::fflush(stderr);
+    }
+
+    /// Clear the in-place line, if any.
+    void Finish()
+    {
+        if (m_shown)
+        {
+            std::fprintf(stderr, "\r%-70s\r", "");
+            std::fflush(stderr);
+            m_shown = false;
+        }
+    }
+
+  private:
+    bool m_enabled;        //!< whether to print at all
+    bool m_tty;            //!< whether stderr is a terminal
+    bool m_shown{false};   //!< whether an in-place line is on screen
+    double m_last{-100.0}; //!< wall time of the last print, s
+};
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    namespace fs = std::filesystem;
+
+    Args args;
+    ScenarioConfig cfg;
+    std::string outPath;
+    try
+    {
+        args = ParseArgs(argc, argv);
+        if (args.help)
+        {
+            std::cout << kUsage;
+            return 0;
+        }
+        if (args.scenario.empty())
+        {
+            throw ScenarioError("SCENARIO.json", "required (see --help)");
+        }
+
+        nlohmann::json scenario = ReadScenarioJson(args.scenario);
+        if (scenario.is_object())
+        {
+            if (!args.policy.empty())
+            {
+                auto& scheduler = scenario["scheduler"];
+                if (scheduler.is_null())
+                {
+                    scheduler = nlohmann::json::object();
+                }
+                if (scheduler.is_object())
+                {
+                    scheduler["policy"] = args.policy;
+                }
+            }
+            if (!args.seed.empty())
+            {
+                if (args.seed.find_first_not_of("0123456789") != std::string::npos ||
+                    args.seed.size() > 19)
+                {
+                    throw ScenarioError("--seed",
+                                        "expected a non-negative integer, got \"" + args.seed +
+                                            "\"");
+                }
+                scenario["seed"] = std::stoull(args.seed);
+            }
+        }
+        const std::string dir = fs::path(args.scenario).parent_path().string();
+        cfg = ParseScenario(scenario, dir.empty() ? "." : dir);
+
+        // Where the results go; check before running that they can be written.
+        std::string outField = "--out";
+        if (args.out.empty())
+        {
+            const fs::path scenarioPath(args.scenario);
+            outPath =
+                (scenarioPath.parent_path() / (scenarioPath.stem().string() + "-results.json"))
+                    .string();
+            outField = outPath;
+        }
+        else
+        {
+            outPath = args.out;
+        }
+        std::error_code ec;
+        if (fs::is_directory(outPath, ec))
+        {
+            throw ScenarioError(outField, "\"" + outPath + "\" is a folder");
+        }
+        if (fs::exists(outPath, ec) && fs::equivalent(outPath, args.scenario, ec))
+        {
+            throw ScenarioError(outField, "would overwrite the scenario file");
+        }
+        std::string outDir = fs::path(outPath).parent_path().string();
+        if (outDir.empty())
+        {
+            outDir = ".";
+        }
+        if (!fs::is_directory(outDir, ec))
+        {
+            throw ScenarioError(outField, "folder \"" + outDir + "\" does not exist");
+        }
+        if (::access(outDir.c_str(), W_OK) != 0)
+        {
+            throw ScenarioError(outField, "folder \"" + outDir + "\" is not writable");
+        }
+        if (!args.pcapDir.empty())
+        {
+            fs::create_directories(args.pcapDir, ec);
+            if (ec || !fs::is_directory(args.pcapDir))
+            {
+                throw ScenarioError("--pcap",
+                                    "cannot create folder \"" + args.pcapDir + "\"" +
+                                        (ec ? " (" + ec.message() + ")" : std::string()));
+            }
+        }
+    }
+    catch (const ScenarioError& e)
+    {
+        return Error(2, e.what());
+    }
+    catch (const std::exception& e)
+    {
+        return Error(2, args.scenario + ": " + e.what());
+    }
+
+    std::signal(SIGINT, OnSignal);
+    std::signal(SIGTERM, OnSignal);
+
+    Progress progress(!args.quiet);
+    RunOptions opts;
+    opts.pcapDir = args.pcapDir;
+    opts.quiet = args.quiet;
+    opts.progress = [&progress](double simMs, double wallS, double etaS) {
+        progress.Update(simMs, wallS, etaS);
+    };
+    opts.cancel = &g_cancel;
+
+    RunResults results;
+    try
+    {
+        results = RunScenario(cfg, opts);
+    }
+    catch (const ScenarioError& e)
+    {
+        progress.Finish();
+        return Error(2, e.what());
+    }
+    catch (const std::exception& e)
+    {
+        progress.Finish();
+        return Error(1, std::string("run failed: ") + e.what());
+    }
+    progress.Finish();
+
+    if (g_cancel.load() || results.sim.stopReason == "cancelled")
+    {
+        return Error(130, "interrupted; no results written");
+    }
+
+    try
+    {
+        ResultsWriter::Write(results, outPath);
+    }
+    catch (const std::exception& e)
+    {
+        return Error(1, e.what());
+    }
+    if (!args.quiet)
+    {
+        std::cerr << "flux-run: results written to " << outPath << std::endl;
+    }
+    return 0;
+}
