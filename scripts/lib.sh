@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034
 # Shared settings and helpers of the flux build scripts (sourced, not run).
 #
 # Environment (all optional):
