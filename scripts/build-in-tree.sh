@@ -104,8 +104,11 @@ if [ -x ./ns3 ]; then
     # (./ns3 build caps its job count at cores - 1: call CMake directly)
     flux_section "ns-3 $ns3ver in-tree: build (cmake --build cmake-cache -j $FLUX_JOBS)"
     t0=$(date +%s)
+    flux_children_cpu c0
     run_logged "$logdir/ns-$ns3ver-build.log" cmake --build cmake-cache -j "$FLUX_JOBS"
     t_build=$(flux_elapsed "$t0")
+    flux_children_cpu c1
+    cpu_build=$((c1 - c0))
     runner=$(find build -path '*/utils/*' -name 'ns*-test-runner*' -type f -perm -u+x | head -n 1)
 elif [ -x ./waf ]; then
     era=waf
@@ -123,13 +126,16 @@ elif [ -x ./waf ]; then
     stage="build"
     flux_section "ns-3 $ns3ver in-tree: build (./waf build -j $FLUX_JOBS)"
     t0=$(date +%s)
+    flux_children_cpu c0
     run_logged "$logdir/ns-$ns3ver-build.log" ./waf build -j "$FLUX_JOBS"
     t_build=$(flux_elapsed "$t0")
+    flux_children_cpu c1
+    cpu_build=$((c1 - c0))
     runner=$(find build/utils -name 'ns*-test-runner*' -type f -perm -u+x | head -n 1)
 else
     flux_die "$tree has neither ./ns3 nor ./waf"
 fi
-flux_log "configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build")"
+flux_log "configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (compiler CPU $(flux_fmt_time "$cpu_build"))"
 command -v ccache >/dev/null && ccache -s 2>/dev/null | grep -iE "hits|misses|direct|preprocessed" | head -n 6 || true
 
 stage="list suites"
@@ -158,7 +164,7 @@ t_tests=$(flux_elapsed "$t0")
 stage="report"
 passed=$((${#suites[@]} - ${#failed[@]}))
 echo "${passed} passed, ${#failed[@]} failed"
-detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build"), tests $(flux_fmt_time "$t_tests")"
+detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests")"
 trap - EXIT
 if [ ${#failed[@]} -ne 0 ]; then
     result_line FAIL "$detail; failed suites: ${failed[*]}"

@@ -47,3 +47,19 @@ flux_elapsed() { echo $(($(date +%s) - $1)); }
 
 # Format a number of seconds as "XmYYs".
 flux_fmt_time() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# Sets the variable named $1 to the CPU seconds (user + system) used so far
+# by the finished children of this shell (call it directly, not in $(...)).
+# The difference over a step, divided by the cores, estimates the step's wall
+# time on an otherwise idle machine (wall times measured while other work
+# shares the cores are longer).
+flux_children_cpu() {
+    local tmp
+    tmp=$(mktemp)
+    times >"$tmp"
+    printf -v "$1" '%s' "$(tail -n 1 "$tmp" | awk '{
+        s = 0
+        for (i = 1; i <= 2; i++) { split($i, a, "m"); sub("s", "", a[2]); s += a[1] * 60 + a[2] }
+        printf "%d\n", s }')"
+    rm -f "$tmp"
+}

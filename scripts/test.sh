@@ -53,8 +53,11 @@ t_conf=$(flux_elapsed "$t0")
 
 flux_section "flux: build (-j $FLUX_JOBS)"
 t0=$(date +%s)
+flux_children_cpu c0
 nice cmake --build "$build" -j "$FLUX_JOBS"
 t_build=$(flux_elapsed "$t0")
+flux_children_cpu c1
+cpu_build=$((c1 - c0))
 
 flux_section "flux: ctest (ns-3 TestSuites, GoogleTest)"
 t0=$(date +%s)
@@ -78,7 +81,7 @@ if [ -d test/python ]; then
 fi
 
 flux_section "flux: summary"
-echo "configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build"), ctest $(flux_fmt_time "$t_ctest"), pytest $(flux_fmt_time "$t_pytest"), total $(flux_fmt_time "$(flux_elapsed "$t_all")")"
+echo "configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), ctest $(flux_fmt_time "$t_ctest"), pytest $(flux_fmt_time "$t_pytest"), total $(flux_fmt_time "$(flux_elapsed "$t_all")")"
 if [ $ctest_rc -ne 0 ] || [ $pytest_rc -ne 0 ]; then
     echo "FAILED: ctest exit $ctest_rc, pytest exit $pytest_rc"
     exit 1
