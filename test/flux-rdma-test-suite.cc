@@ -22,10 +22,10 @@ namespace
 /// Two hosts joined by one link, each with a RoCEv2 NIC.
 struct TwoHosts
 {
-    Ptr<PfcNetDevice> devA;  //!< host A's port
-    Ptr<PfcNetDevice> devB;  //!< host B's port
-    Ptr<RdmaNic> nicA;       //!< host A's NIC
-    Ptr<RdmaNic> nicB;       //!< host B's NIC
+    Ptr<PfcNetDevice> devA; //!< host A's port
+    Ptr<PfcNetDevice> devB; //!< host B's port
+    Ptr<RdmaNic> nicA;      //!< host A's NIC
+    Ptr<RdmaNic> nicB;      //!< host B's NIC
 
     /**
      * \param rate line rate
@@ -52,14 +52,14 @@ struct TwoHosts
 /// Records completions of one direction.
 struct Completions
 {
-    uint64_t sentMsgs = 0;      //!< sender completions
-    uint64_t sentBytes = 0;     //!< bytes of sender completions
-    uint64_t recvMsgs = 0;      //!< receiver completions
-    uint64_t recvBytes = 0;     //!< bytes of receiver completions
-    Time lastRecv;              //!< time of the last receiver completion
-    uint64_t nextSendSeq = 0;   //!< expected next sender sequence number
-    uint64_t nextRecvSeq = 0;   //!< expected next receiver sequence number
-    bool inOrder = true;        //!< completions came in posting order
+    uint64_t sentMsgs = 0;    //!< sender completions
+    uint64_t sentBytes = 0;   //!< bytes of sender completions
+    uint64_t recvMsgs = 0;    //!< receiver completions
+    uint64_t recvBytes = 0;   //!< bytes of receiver completions
+    Time lastRecv;            //!< time of the last receiver completion
+    uint64_t nextSendSeq = 0; //!< expected next sender sequence number
+    uint64_t nextRecvSeq = 0; //!< expected next receiver sequence number
+    bool inOrder = true;      //!< completions came in posting order
 
     void Sent(Ptr<RdmaQueuePair>, uint64_t seq, uint64_t bytes)
     {
@@ -113,13 +113,16 @@ class RdmaSingleTransferTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(c.sentMsgs, 1, "the sender sees its completion");
         NS_TEST_ASSERT_MSG_EQ(net.nicA->GetRetransmittedPackets(), 0, "no loss, no resend");
 
-        // 4096-byte payload: 82 bytes of headers and framing per packet
-        // (Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4, preamble/IFG 20).
+        // 4096-byte payload: 86 bytes of headers and framing per packet
+        // (Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4,
+        // preamble+SFD+IFG 20).
         const double mtu = 4096;
-        const double share = mtu / (mtu + 82);
+        const double share = mtu / (mtu + 86);
         const double expected = bytes * 8 / (100e9 * share) + 1e-6;
         const double measured = c.lastRecv.GetSeconds();
-        NS_TEST_ASSERT_MSG_EQ_TOL(measured, expected, 0.01 * expected,
+        NS_TEST_ASSERT_MSG_EQ_TOL(measured,
+                                  expected,
+                                  0.01 * expected,
                                   "transfer time matches size / (rate x goodput) + latency");
         Simulator::Destroy();
     }
