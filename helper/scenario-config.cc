@@ -452,9 +452,17 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
         }
     };
     dim("leaves", t.leaves);
-    dim("spines", t.spines);
+    if (r.Has("spines"))
+    {
+        // One leaf and no spine is a single switch.
+        t.spines = static_cast<uint32_t>(ToUInt(r["spines"], r.Path("spines"), 0, kMaxDimension));
+    }
     dim("hosts_per_leaf", t.hostsPerLeaf);
     dim("hosts_per_side", t.hostsPerSide);
+    if (t.kind == "leaf-spine" && t.spines == 0 && t.leaves > 1)
+    {
+        Fail(r.Path("spines"), "must be at least 1 when there are several leaves");
+    }
     if (r.Has("k"))
     {
         t.k = static_cast<uint32_t>(ToUInt(r["k"], r.Path("k"), 2, 254));

@@ -18,7 +18,8 @@
  * topology               object, required
  *   kind                 required: "leaf-spine", "fat-tree" or "dumbbell"
  *   leaves               integer >= 1, default 4 (leaf-spine)
- *   spines               integer >= 1, default 2 (leaf-spine)
+ *   spines               integer >= 0, default 2 (leaf-spine; 0 only with one
+ *                        leaf: a single switch)
  *   hosts_per_leaf       integer >= 1, default 4 (leaf-spine)
  *   k                    even integer >= 2, default 4 (fat-tree arity:
  *                        k pods, k^3/4 hosts, k/2 hosts per edge switch)

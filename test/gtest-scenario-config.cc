@@ -383,7 +383,9 @@ TEST(ScenarioConfigErrors, OutOfRangeValues)
         FailsWith(with("topology", "buffer_mb", 0), "topology.buffer_mb: must be positive"));
     EXPECT_TRUE(FailsWith(with("topology", "link_delay_us", -1), "topology.link_delay_us: must"));
     EXPECT_TRUE(FailsWith(with("topology", "leaves", 0), "topology.leaves: must be at least 1"));
-    EXPECT_TRUE(FailsWith(with("topology", "spines", -2), "topology.spines: must be at least 1"));
+    EXPECT_TRUE(FailsWith(with("topology", "spines", -2), "topology.spines: must be at least 0"));
+    EXPECT_TRUE(FailsWith(with("topology", "spines", 0),
+                          "topology.spines: must be at least 1 when there are several leaves"));
     EXPECT_TRUE(FailsWith(with("topology", "hosts_per_leaf", 0), "topology.hosts_per_leaf: must"));
     EXPECT_TRUE(FailsWith(with("topology", "k", 3), "topology.k: must be even"));
     EXPECT_TRUE(FailsWith(with("topology", "k", 0), "topology.k: must be at least 2"));
