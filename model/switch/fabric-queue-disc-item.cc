@@ -1,0 +1,48 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fabric-queue-disc-item.h"
+
+namespace ns3
+{
+
+namespace
+{
+/// EtherType of IPv4.
+constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+} // namespace
+
+FabricQueueDiscItem::FabricQueueDiscItem(Ptr<Packet> p,
+                                         const Ipv4Header& header,
+                                         uint32_t ingressPort,
+                                         uint8_t priority,
+                                         uint32_t chargedBytes)
+    : Ipv4QueueDiscItem(p, Address(), ETHERTYPE_IPV4, header),
+      m_ingressPort(ingressPort),
+      m_chargedBytes(chargedBytes),
+      m_priority(priority)
+{
+}
+
+FabricQueueDiscItem::~FabricQueueDiscItem() = default;
+
+uint32_t
+FabricQueueDiscItem::GetIngressPort() const
+{
+    return m_ingressPort;
+}
+
+uint8_t
+FabricQueueDiscItem::GetPriority() const
+{
+    return m_priority;
+}
+
+uint32_t
+FabricQueueDiscItem::GetChargedBytes() const
+{
+    return m_chargedBytes;
+}
+
+} // namespace ns3

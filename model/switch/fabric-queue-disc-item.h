@@ -1,0 +1,67 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_QUEUE_DISC_ITEM_H
+#define FABRIC_QUEUE_DISC_ITEM_H
+
+#include "ns3/ipv4-queue-disc-item.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief An IPv4 packet held by a FabricSwitch between ingress and egress.
+ *
+ * Besides the packet and its IPv4 header (kept apart, as in any
+ * Ipv4QueueDiscItem, so that queue discs can read and mark it), the item
+ * remembers what the switch's buffer manager charged for it: the ingress
+ * port, the priority and the number of bytes. The same numbers are given
+ * back when the item leaves the switch or is dropped by a queue disc, so the
+ * buffer accounting stays exact whatever the egress queue disc does.
+ */
+class FabricQueueDiscItem : public Ipv4QueueDiscItem
+{
+  public:
+    /**
+     * \brief Create an item.
+     * \param p the packet, without its IPv4 header
+     * \param header the IPv4 header
+     * \param ingressPort the switch port the packet arrived on
+     * \param priority the priority (DS field >> 5)
+     * \param chargedBytes the bytes the buffer manager accounts for the packet
+     */
+    FabricQueueDiscItem(Ptr<Packet> p,
+                        const Ipv4Header& header,
+                        uint32_t ingressPort,
+                        uint8_t priority,
+                        uint32_t chargedBytes);
+
+    ~FabricQueueDiscItem() override;
+
+    // Delete default constructor, copy constructor and assignment operator to avoid misuse
+    FabricQueueDiscItem() = delete;
+    FabricQueueDiscItem(const FabricQueueDiscItem&) = delete;
+    FabricQueueDiscItem& operator=(const FabricQueueDiscItem&) = delete;
+
+    /** \return the switch port the packet arrived on */
+    uint32_t GetIngressPort() const;
+
+    /** \return the priority (DS field >> 5) */
+    uint8_t GetPriority() const;
+
+    /** \return the bytes the buffer manager accounts for the packet */
+    uint32_t GetChargedBytes() const;
+
+  private:
+    uint32_t m_ingressPort;  //!< port the packet arrived on
+    uint32_t m_chargedBytes; //!< bytes accounted by the buffer manager
+    uint8_t m_priority;      //!< priority (DS field >> 5)
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_QUEUE_DISC_ITEM_H */

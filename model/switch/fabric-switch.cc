@@ -1,0 +1,444 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fabric-switch.h"
+
+#include "fabric-queue-disc-item.h"
+#include "pfc-prio-queue-disc.h"
+#include "switch-port-egress.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+/// Bytes of the Ethernet header and 802.1Q tag, charged to the buffer with each packet.
+constexpr uint32_t L2_HEADER_BYTES = 18;
+
+/**
+ * \return a factory of the default egress queue disc
+ *
+ * By TypeId rather than by name: GetTypeId() may run during static
+ * initialisation, before the queue disc's name is registered.
+ */
+ObjectFactory
+DefaultQueueDiscFactory()
+{
+    ObjectFactory factory;
+    factory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
+    return factory;
+}
+} // namespace
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Flux")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute(
+                "EcmpSeed",
+                "Perturbation of the 5-tuple hash that picks a member of an ECMP "
+                "group. Give every switch its own seed, as real fabrics do.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&FabricSwitch::SetEcmpSeed, &FabricSwitch::GetEcmpSeed),
+                MakeUintegerChecker<uint32_t>())
+            .AddAttribute("QueueDiscFactory",
+                          "Makes the egress queue disc of each port added afterwards, e.g. "
+                          "\"ns3::FifoQueueDisc[MaxSize=100000p]\".",
+                          ObjectFactoryValue(DefaultQueueDiscFactory()),
+                          MakeObjectFactoryAccessor(&FabricSwitch::m_queueDiscFactory),
+                          MakeObjectFactoryChecker())
+            .AddAttribute("Mmu",
+                          "The shared-buffer manager.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_mmu),
+                          MakePointerChecker<SwitchMmu>())
+            .AddTraceSource("Enqueue",
+                            "A packet was admitted and queued at an egress port.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_enqueueTrace),
+                            "ns3::FabricSwitch::PortItemTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A packet left an egress port's queue for the line.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dequeueTrace),
+                            "ns3::FabricSwitch::PortItemTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was marked CE at enqueue (egress port).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_ecnMarkTrace),
+                            "ns3::FabricSwitch::PortItemTracedCallback")
+            .AddTraceSource("Drop",
+                            "A packet was dropped (port, FabricSwitch::DropReason).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "ns3::FabricSwitch::DropTracedCallback")
+            .AddTraceSource("PfcPause",
+                            "An ingress port decided to pause a priority at its peer (XOFF).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_pauseTrace),
+                            "ns3::FabricSwitch::PfcTracedCallback")
+            .AddTraceSource("PfcResume",
+                            "An ingress port decided to resume a priority at its peer (XON).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_resumeTrace),
+                            "ns3::FabricSwitch::PfcTracedCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+    : m_queueDiscFactory(DefaultQueueDiscFactory()),
+      m_ecmpSeed(0),
+      m_rxPackets(0),
+      m_ecnMarks(0)
+{
+    NS_LOG_FUNCTION(this);
+    m_mmu = CreateObject<SwitchMmu>();
+    m_drops.fill(0);
+}
+
+FabricSwitch::~FabricSwitch() = default;
+
+void
+FabricSwitch::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    for (Port& port : m_ports)
+    {
+        port.dev->SetRxCallback(PfcNetDevice::RxCallback());
+        port.egress->Dispose();
+    }
+    m_ports.clear();
+    m_routes.clear();
+    if (m_mmu)
+    {
+        m_mmu->Dispose();
+    }
+    m_mmu = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
+{
+    NS_LOG_FUNCTION(this << dev);
+    NS_ABORT_MSG_IF(!dev, "FabricSwitch::AddPort: null device");
+    const uint32_t port = m_ports.size();
+    Port p;
+    p.dev = dev;
+    p.egress = CreateObject<SwitchPortEgress>();
+    p.egress->SetSwitchPort(this, port);
+    Ptr<NetDeviceQueueInterface> ndqi = dev->GetObject<NetDeviceQueueInterface>();
+    if (!ndqi)
+    {
+        ndqi = CreateObject<NetDeviceQueueInterface>();
+        dev->AggregateObject(ndqi);
+    }
+    p.egress->SetNetDeviceQueueInterface(ndqi);
+    p.egress->SetQueueDisc(m_queueDiscFactory.Create<QueueDisc>());
+    m_ports.push_back(p);
+    const uint32_t mmuPort = m_mmu->AddPort();
+    NS_ABORT_MSG_IF(mmuPort != port, "FabricSwitch: MMU ports out of step");
+    dev->SetEgress(p.egress);
+    dev->SetRxCallback(MakeCallback(&FabricSwitch::Receive, this, port));
+    return port;
+}
+
+uint32_t
+FabricSwitch::GetNPorts() const
+{
+    return m_ports.size();
+}
+
+Ptr<PfcNetDevice>
+FabricSwitch::GetPortDevice(uint32_t port) const
+{
+    return m_ports.at(port).dev;
+}
+
+void
+FabricSwitch::SetQueueDisc(uint32_t port, Ptr<QueueDisc> qdisc)
+{
+    NS_LOG_FUNCTION(this << port << qdisc);
+    m_ports.at(port).egress->SetQueueDisc(qdisc);
+}
+
+Ptr<QueueDisc>
+FabricSwitch::GetQueueDisc(uint32_t port) const
+{
+    return m_ports.at(port).egress->GetQueueDisc();
+}
+
+Ptr<SwitchMmu>
+FabricSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+void
+FabricSwitch::AddRoute(Ipv4Address dst, uint32_t port)
+{
+    NS_LOG_FUNCTION(this << dst << port);
+    NS_ABORT_MSG_IF(port >= m_ports.size(), "FabricSwitch::AddRoute: no port " << port);
+    std::vector<uint32_t>& group = m_routes[dst.Get()];
+    if (std::find(group.begin(), group.end(), port) == group.end())
+    {
+        group.push_back(port);
+    }
+}
+
+void
+FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
+{
+    NS_LOG_FUNCTION(this << dst);
+    if (ports.empty())
+    {
+        m_routes.erase(dst.Get());
+        return;
+    }
+    for (uint32_t port : ports)
+    {
+        NS_ABORT_MSG_IF(port >= m_ports.size(), "FabricSwitch::SetRoute: no port " << port);
+    }
+    m_routes[dst.Get()] = ports;
+}
+
+void
+FabricSwitch::ClearRoutes()
+{
+    m_routes.clear();
+}
+
+std::vector<uint32_t>
+FabricSwitch::GetRoute(Ipv4Address dst) const
+{
+    auto it = m_routes.find(dst.Get());
+    return it == m_routes.end() ? std::vector<uint32_t>() : it->second;
+}
+
+uint32_t
+FabricSwitch::GetNRoutes() const
+{
+    return m_routes.size();
+}
+
+int64_t
+FabricSwitch::GetEgressPort(Ptr<const Ipv4QueueDiscItem> item) const
+{
+    auto it = m_routes.find(item->GetHeader().GetDestination().Get());
+    if (it == m_routes.end() || it->second.empty())
+    {
+        return -1;
+    }
+    const std::vector<uint32_t>& group = it->second;
+    return group.size() == 1 ? group[0] : group[item->Hash(m_ecmpSeed) % group.size()];
+}
+
+void
+FabricSwitch::SetEcmpSeed(uint32_t seed)
+{
+    m_ecmpSeed = seed;
+}
+
+uint32_t
+FabricSwitch::GetEcmpSeed() const
+{
+    return m_ecmpSeed;
+}
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    return m_mmu->AssignStreams(stream);
+}
+
+void
+FabricSwitch::Receive(uint32_t port, Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp)
+{
+    NS_LOG_FUNCTION(this << port << p << +pcp);
+    ++m_rxPackets;
+    Ipv4Header ip;
+    p->RemoveHeader(ip);
+    const uint8_t prio = ip.GetTos() >> 5;
+    const uint8_t ttl = ip.GetTtl();
+    ip.SetTtl(ttl > 0 ? ttl - 1 : 0);
+    const uint32_t bytes = p->GetSize() + ip.GetSerializedSize() + L2_HEADER_BYTES;
+    Ptr<FabricQueueDiscItem> item = Create<FabricQueueDiscItem>(p, ip, port, prio, bytes);
+    if (ttl <= 1)
+    {
+        Drop(item, port, DROP_TTL_EXPIRED);
+        return;
+    }
+    auto route = m_routes.find(ip.GetDestination().Get());
+    if (route == m_routes.end())
+    {
+        Drop(item, port, DROP_NO_ROUTE);
+        return;
+    }
+    const std::vector<uint32_t>& group = route->second;
+    const uint32_t out =
+        group.size() == 1 ? group[0] : group[item->Hash(m_ecmpSeed) % group.size()];
+
+    switch (m_mmu->Admit(port, out, prio, bytes))
+    {
+    case SwitchMmu::ADMITTED:
+        break;
+    case SwitchMmu::DROP_BUFFER_FULL:
+        Drop(item, port, DROP_BUFFER_FULL);
+        return;
+    default:
+        Drop(item, port, DROP_HEADROOM_EXCEEDED);
+        return;
+    }
+    if (m_mmu->CheckXoff(port, prio))
+    {
+        dev->SetPauseUpstream(prio, true);
+        m_pauseTrace(port, prio);
+    }
+    const Ipv4Header::EcnType ecn = ip.GetEcn();
+    if ((ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) &&
+        m_mmu->ShouldMarkEcn(out, prio))
+    {
+        item->Mark();
+        ++m_ecnMarks;
+        m_ecnMarkTrace(item, out);
+    }
+    Port& egress = m_ports[out];
+    // A refused item was reported by the queue disc's Drop trace, which
+    // released its buffer space.
+    if (egress.egress->Enqueue(item))
+    {
+        m_enqueueTrace(item, out);
+        egress.dev->Wake();
+    }
+}
+
+void
+FabricSwitch::Drop(Ptr<const QueueDiscItem> item, uint32_t port, DropReason reason)
+{
+    NS_LOG_FUNCTION(this << item << port << +reason);
+    ++m_drops[reason];
+    m_dropTrace(item, port, reason);
+}
+
+void
+FabricSwitch::Release(uint32_t port, const QueueDiscItem* item)
+{
+    // Only the switch feeds its ports' queue discs.
+    const auto* fitem = static_cast<const FabricQueueDiscItem*>(item);
+    const uint32_t inPort = fitem->GetIngressPort();
+    const uint8_t prio = fitem->GetPriority();
+    m_mmu->Release(inPort, port, prio, fitem->GetChargedBytes());
+    if (m_mmu->CheckXon(inPort, prio))
+    {
+        m_resumeTrace(inPort, prio);
+        // Deferred: we may be inside a device's transmit path, and the XON
+        // frame goes out through a device that may be that very one.
+        Simulator::ScheduleNow(&FabricSwitch::ApplyPauseState, this, inPort, prio);
+    }
+}
+
+void
+FabricSwitch::ItemDequeued(uint32_t port, Ptr<const QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << port << item);
+    Port& p = m_ports[port];
+    ++p.txPackets;
+    p.txBytes += item->GetSize();
+    m_dequeueTrace(item, port);
+    Release(port, PeekPointer(item));
+}
+
+void
+FabricSwitch::ItemDroppedByQueueDisc(uint32_t port, Ptr<const QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << port << item);
+    Drop(item, port, DROP_QUEUE_DISC);
+    Release(port, PeekPointer(item));
+}
+
+void
+FabricSwitch::ApplyPauseState(uint32_t port, uint8_t prio)
+{
+    if (port < m_ports.size())
+    {
+        m_ports[port].dev->SetPauseUpstream(prio, m_mmu->IsPaused(port, prio));
+    }
+}
+
+uint64_t
+FabricSwitch::GetRxPackets() const
+{
+    return m_rxPackets;
+}
+
+uint64_t
+FabricSwitch::GetDrops() const
+{
+    uint64_t total = 0;
+    for (uint64_t d : m_drops)
+    {
+        total += d;
+    }
+    return total;
+}
+
+uint64_t
+FabricSwitch::GetDrops(DropReason reason) const
+{
+    return reason < N_DROP_REASONS ? m_drops[reason] : 0;
+}
+
+uint64_t
+FabricSwitch::GetEcnMarks() const
+{
+    return m_ecnMarks;
+}
+
+uint64_t
+FabricSwitch::GetPfcPauses() const
+{
+    return m_mmu->GetPauses();
+}
+
+uint64_t
+FabricSwitch::GetPfcResumes() const
+{
+    return m_mmu->GetResumes();
+}
+
+uint64_t
+FabricSwitch::GetPfcPauseFramesSent() const
+{
+    uint64_t total = 0;
+    for (const Port& p : m_ports)
+    {
+        total += p.dev->GetPfcPausesSent();
+    }
+    return total;
+}
+
+uint64_t
+FabricSwitch::GetTxPackets(uint32_t port) const
+{
+    return m_ports.at(port).txPackets;
+}
+
+uint64_t
+FabricSwitch::GetTxBytes(uint32_t port) const
+{
+    return m_ports.at(port).txBytes;
+}
+
+} // namespace ns3

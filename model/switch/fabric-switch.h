@@ -1,0 +1,301 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_SWITCH_H
+#define FABRIC_SWITCH_H
+
+#include "switch-mmu.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/queue-disc.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class SwitchPortEgress;
+
+/**
+ * \ingroup flux
+ * \brief A shared-buffer Ethernet switch of a lossless RoCE fabric, routing
+ * IPv4 by destination with per-flow ECMP.
+ *
+ * The switch is an Object aggregated to a Node; its ports are PfcNetDevices
+ * added with AddPort(). For each packet received on a port:
+ * 1. the IPv4 header is read and its TTL decremented (a packet whose TTL
+ *    would reach 0 is dropped); the priority is the DS field >> 5;
+ * 2. the destination address selects an ECMP group (AddRoute(), one O(1)
+ *    hash lookup) and a member is chosen by the packet's 5-tuple hash
+ *    (Ipv4QueueDiscItem::Hash: addresses, protocol, UDP/TCP ports) with the
+ *    switch's EcmpSeed, so all packets of a flow take the same path and
+ *    switches with different seeds split flows differently;
+ * 3. the SwitchMmu admits the packet (or drops it: lossy and the buffer is
+ *    full, or lossless and even the headroom is full), and pauses the ingress
+ *    priority with PFC when its dynamic threshold is reached;
+ * 4. an ECN-capable packet may be marked CE (RED-like, per egress queue);
+ * 5. the packet joins the egress port's QueueDisc and the port is woken.
+ * When the port's device pulls a packet (SwitchPortEgress), its buffer space
+ * is released and the ingress priority resumed (XON) when it fell far
+ * enough below the threshold. Packets dropped by a queue disc release their
+ * space too.
+ *
+ * Each port's egress QueueDisc is created from the QueueDiscFactory
+ * attribute (default ns3::PfcPrioQueueDisc: strict priority over 8 bands,
+ * paused bands skipped) when the port is added, and may be replaced with
+ * SetQueueDisc() before the simulation starts.
+ */
+class FabricSwitch : public Object
+{
+  public:
+    /// Why the switch dropped a packet.
+    enum DropReason : uint8_t
+    {
+        DROP_NO_ROUTE = 0,      //!< no route to the destination
+        DROP_TTL_EXPIRED,       //!< TTL would reach zero
+        DROP_BUFFER_FULL,       //!< lossy priority, shared buffer full
+        DROP_HEADROOM_EXCEEDED, //!< lossless priority, PFC headroom full (misconfiguration)
+        DROP_QUEUE_DISC,        //!< dropped by the egress queue disc
+        N_DROP_REASONS          //!< number of reasons
+    };
+
+    /**
+     * TracedCallback signature for packets at a port.
+     * \param [in] item the packet with its IPv4 header
+     * \param [in] port the egress port (ingress port for drops before routing)
+     */
+    typedef void (*PortItemTracedCallback)(Ptr<const QueueDiscItem> item, uint32_t port);
+
+    /**
+     * TracedCallback signature for drops.
+     * \param [in] item the packet with its IPv4 header
+     * \param [in] port the ingress port, or the egress port for DROP_QUEUE_DISC
+     * \param [in] reason a DropReason
+     */
+    typedef void (*DropTracedCallback)(Ptr<const QueueDiscItem> item,
+                                       uint32_t port,
+                                       uint8_t reason);
+
+    /**
+     * TracedCallback signature for PFC decisions.
+     * \param [in] port the ingress port that pauses or resumes its peer
+     * \param [in] prio the priority
+     */
+    typedef void (*PfcTracedCallback)(uint32_t port, uint8_t prio);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    FabricSwitch();
+    ~FabricSwitch() override;
+
+    /**
+     * \brief Make a device a port of the switch.
+     *
+     * The device (already added to the switch's node and attached to its
+     * link) gets the switch's receive handler and a SwitchPortEgress with a
+     * queue disc made by the QueueDiscFactory; the MMU gets a port.
+     *
+     * \param dev the device
+     * \return the port index (0, 1, ... in the order of the calls)
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> dev);
+
+    /** \return the number of ports */
+    uint32_t GetNPorts() const;
+
+    /**
+     * \param port a port
+     * \return its device
+     */
+    Ptr<PfcNetDevice> GetPortDevice(uint32_t port) const;
+
+    /**
+     * \brief Replace the egress queue disc of a port (before the simulation
+     * starts). The queue disc is initialised here.
+     * \param port the port
+     * \param qdisc the queue disc
+     */
+    void SetQueueDisc(uint32_t port, Ptr<QueueDisc> qdisc);
+
+    /**
+     * \param port a port
+     * \return its egress queue disc
+     */
+    Ptr<QueueDisc> GetQueueDisc(uint32_t port) const;
+
+    /** \return the shared-buffer manager */
+    Ptr<SwitchMmu> GetMmu() const;
+
+    /**
+     * \brief Add a next hop towards a destination host.
+     *
+     * All ports added for the same destination form its ECMP group; adding
+     * a port twice has no effect.
+     *
+     * \param dst the destination address
+     * \param port the egress port
+     */
+    void AddRoute(Ipv4Address dst, uint32_t port);
+
+    /**
+     * \brief Set the whole ECMP group of a destination, replacing any route to it.
+     * \param dst the destination address
+     * \param ports the egress ports (an empty list removes the route)
+     */
+    void SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports);
+
+    /** \brief Remove all routes. */
+    void ClearRoutes();
+
+    /**
+     * \param dst a destination address
+     * \return its ECMP group (empty when there is no route)
+     */
+    std::vector<uint32_t> GetRoute(Ipv4Address dst) const;
+
+    /** \return the number of destinations with a route */
+    uint32_t GetNRoutes() const;
+
+    /**
+     * \brief The port a packet would leave by (the ECMP choice).
+     * \param item the packet, IPv4 header apart, starting at its UDP/TCP header
+     * \return the egress port, or -1 when there is no route
+     */
+    int64_t GetEgressPort(Ptr<const Ipv4QueueDiscItem> item) const;
+
+    /** \param seed the ECMP hash seed */
+    void SetEcmpSeed(uint32_t seed);
+    /** \return the ECMP hash seed */
+    uint32_t GetEcmpSeed() const;
+
+    /**
+     * \brief Fix the random streams of the switch (ECN marking).
+     * \param stream first stream index to use
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // Counters
+
+    /** \return packets received on all ports */
+    uint64_t GetRxPackets() const;
+    /** \return all packets dropped, whatever the reason */
+    uint64_t GetDrops() const;
+    /**
+     * \param reason a reason
+     * \return packets dropped for that reason
+     */
+    uint64_t GetDrops(DropReason reason) const;
+    /** \return packets marked CE */
+    uint64_t GetEcnMarks() const;
+    /** \return PFC pause decisions (XOFF) of all ports */
+    uint64_t GetPfcPauses() const;
+    /** \return PFC resume decisions (XON) of all ports */
+    uint64_t GetPfcResumes() const;
+    /** \return PFC pause frames sent by all ports, refreshes included */
+    uint64_t GetPfcPauseFramesSent() const;
+    /**
+     * \param port a port
+     * \return packets sent by the port
+     */
+    uint64_t GetTxPackets(uint32_t port) const;
+    /**
+     * \param port a port
+     * \return bytes (IPv4 packets) sent by the port
+     */
+    uint64_t GetTxBytes(uint32_t port) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    friend class SwitchPortEgress;
+
+    /// One port.
+    struct Port
+    {
+        Ptr<PfcNetDevice> dev;        //!< the device
+        Ptr<SwitchPortEgress> egress; //!< its egress
+        uint64_t txPackets{0};        //!< packets sent
+        uint64_t txBytes{0};          //!< IPv4 bytes sent
+    };
+
+    /**
+     * \brief Receive handler of the port devices.
+     * \param port the port
+     * \param dev the device
+     * \param p the packet, starting at its IPv4 header
+     * \param pcp the priority of the frame's VLAN tag
+     */
+    void Receive(uint32_t port, Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp);
+
+    /**
+     * \brief Count and trace a drop.
+     * \param item the packet
+     * \param port the port
+     * \param reason the reason
+     */
+    void Drop(Ptr<const QueueDiscItem> item, uint32_t port, DropReason reason);
+
+    /**
+     * \brief An item left a port's queue disc for transmission.
+     * \param port the port
+     * \param item the item
+     */
+    void ItemDequeued(uint32_t port, Ptr<const QueueDiscItem> item);
+
+    /**
+     * \brief A port's queue disc dropped an item.
+     * \param port the port
+     * \param item the item
+     */
+    void ItemDroppedByQueueDisc(uint32_t port, Ptr<const QueueDiscItem> item);
+
+    /**
+     * \brief Give back an item's buffer space and resume its ingress when due.
+     * \param port the egress port
+     * \param item the item
+     */
+    void Release(uint32_t port, const QueueDiscItem* item);
+
+    /**
+     * \brief Make a port's device follow the MMU's pause state (deferred XON).
+     * \param port the ingress port
+     * \param prio the priority
+     */
+    void ApplyPauseState(uint32_t port, uint8_t prio);
+
+    std::vector<Port> m_ports;                                    //!< the ports
+    Ptr<SwitchMmu> m_mmu;                                         //!< the buffer manager
+    ObjectFactory m_queueDiscFactory;                             //!< makes the ports' queue discs
+    uint32_t m_ecmpSeed;                                          //!< ECMP hash perturbation
+    std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes; //!< destination -> ECMP group
+
+    uint64_t m_rxPackets;                         //!< packets received
+    std::array<uint64_t, N_DROP_REASONS> m_drops; //!< drops per reason
+    uint64_t m_ecnMarks;                          //!< CE marks
+
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_enqueueTrace;       //!< packet queued
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_dequeueTrace;       //!< packet sent
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_ecnMarkTrace;       //!< packet marked
+    TracedCallback<Ptr<const QueueDiscItem>, uint32_t, uint8_t> m_dropTrace; //!< packet dropped
+    TracedCallback<uint32_t, uint8_t> m_pauseTrace;                          //!< XOFF decided
+    TracedCallback<uint32_t, uint8_t> m_resumeTrace;                         //!< XON decided
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_SWITCH_H */

@@ -1,0 +1,48 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-aware-queue-disc.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(PfcAwareQueueDisc);
+
+TypeId
+PfcAwareQueueDisc::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcAwareQueueDisc").SetParent<QueueDisc>().SetGroupName("Flux");
+    return tid;
+}
+
+PfcAwareQueueDisc::PfcAwareQueueDisc(QueueDiscSizePolicy policy)
+    : QueueDisc(policy),
+      m_pausedMask(0)
+{
+}
+
+PfcAwareQueueDisc::~PfcAwareQueueDisc() = default;
+
+void
+PfcAwareQueueDisc::SetPausedMask(uint8_t mask)
+{
+    m_pausedMask = mask;
+}
+
+uint8_t
+PfcAwareQueueDisc::GetPausedMask() const
+{
+    return m_pausedMask;
+}
+
+uint8_t
+PfcAwareQueueDisc::GetItemPriority(Ptr<const QueueDiscItem> item)
+{
+    uint8_t ds = 0;
+    item->GetUint8Value(QueueItem::IP_DSFIELD, ds);
+    return ds >> 5;
+}
+
+} // namespace ns3

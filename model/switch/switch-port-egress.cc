@@ -1,0 +1,148 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "switch-port-egress.h"
+
+#include "fabric-switch.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SwitchPortEgress");
+
+NS_OBJECT_ENSURE_REGISTERED(SwitchPortEgress);
+
+TypeId
+SwitchPortEgress::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::SwitchPortEgress")
+                            .SetParent<PfcEgress>()
+                            .SetGroupName("Flux")
+                            .AddConstructor<SwitchPortEgress>();
+    return tid;
+}
+
+SwitchPortEgress::SwitchPortEgress()
+    : m_switch(nullptr),
+      m_port(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+SwitchPortEgress::~SwitchPortEgress() = default;
+
+void
+SwitchPortEgress::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_qdisc)
+    {
+        m_qdisc->TraceDisconnectWithoutContext(
+            "Drop",
+            MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
+        m_qdisc->Dispose();
+    }
+    m_qdisc = nullptr;
+    m_pfcAware = nullptr;
+    m_ndqi = nullptr;
+    m_switch = nullptr;
+    PfcEgress::DoDispose();
+}
+
+void
+SwitchPortEgress::SetSwitchPort(FabricSwitch* sw, uint32_t port)
+{
+    m_switch = sw;
+    m_port = port;
+}
+
+void
+SwitchPortEgress::SetNetDeviceQueueInterface(Ptr<NetDeviceQueueInterface> ndqi)
+{
+    m_ndqi = ndqi;
+}
+
+void
+SwitchPortEgress::SetQueueDisc(Ptr<QueueDisc> qdisc)
+{
+    NS_LOG_FUNCTION(this << qdisc);
+    NS_ABORT_MSG_IF(!qdisc, "SwitchPortEgress: null queue disc");
+    if (m_qdisc)
+    {
+        NS_ABORT_MSG_IF(m_qdisc->GetNPackets() > 0,
+                        "SwitchPortEgress: cannot replace a queue disc that holds packets");
+        m_qdisc->TraceDisconnectWithoutContext(
+            "Drop",
+            MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
+    }
+    m_qdisc = qdisc;
+    m_pfcAware = DynamicCast<PfcAwareQueueDisc>(qdisc);
+    if (m_ndqi && !m_qdisc->GetNetDeviceQueueInterface())
+    {
+        m_qdisc->SetNetDeviceQueueInterface(m_ndqi);
+    }
+    m_qdisc->Initialize();
+    m_qdisc->TraceConnectWithoutContext("Drop",
+                                        MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
+}
+
+Ptr<QueueDisc>
+SwitchPortEgress::GetQueueDisc() const
+{
+    return m_qdisc;
+}
+
+bool
+SwitchPortEgress::Enqueue(Ptr<QueueDiscItem> item)
+{
+    return m_qdisc->Enqueue(item);
+}
+
+Ptr<QueueDiscItem>
+SwitchPortEgress::DequeueForTransmit(uint8_t pausedMask)
+{
+    NS_LOG_FUNCTION(this << +pausedMask);
+    if (!m_switch)
+    {
+        return nullptr;
+    }
+    Ptr<QueueDiscItem> item;
+    if (m_pfcAware)
+    {
+        m_pfcAware->SetPausedMask(pausedMask);
+        item = m_qdisc->Dequeue();
+    }
+    else
+    {
+        if (pausedMask != 0)
+        {
+            Ptr<const QueueDiscItem> head = m_qdisc->Peek();
+            if (!head || ((pausedMask >> PfcAwareQueueDisc::GetItemPriority(head)) & 1u))
+            {
+                return nullptr;
+            }
+        }
+        item = m_qdisc->Dequeue();
+    }
+    if (item)
+    {
+        m_switch->ItemDequeued(m_port, item);
+    }
+    return item;
+}
+
+void
+SwitchPortEgress::QueueDiscDropped(Ptr<const QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << item);
+    if (m_switch)
+    {
+        m_switch->ItemDroppedByQueueDisc(m_port, item);
+    }
+}
+
+} // namespace ns3

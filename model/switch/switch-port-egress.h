@@ -1,0 +1,116 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SWITCH_PORT_EGRESS_H
+#define SWITCH_PORT_EGRESS_H
+
+#include "pfc-aware-queue-disc.h"
+
+#include "ns3/net-device-queue-interface.h"
+#include "ns3/pfc-egress.h"
+#include "ns3/queue-disc.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class FabricSwitch;
+
+/**
+ * \ingroup flux
+ * \brief The egress of one FabricSwitch port: the PfcEgress its PfcNetDevice
+ * pulls from, wrapping the port's QueueDisc.
+ *
+ * When the device asks for the next item with the mask of priorities its
+ * peer paused:
+ * - a PfcAwareQueueDisc (such as the default PfcPrioQueueDisc) gets the mask
+ *   and serves only unpaused priorities;
+ * - any other QueueDisc is peeked at first when some priority is paused, and
+ *   nothing is sent while the head item's priority is paused (head-of-line
+ *   blocking, as a single hardware FIFO would have).
+ *
+ * Every item leaving the queue disc, sent or dropped by it (its "Drop" trace
+ * source), is reported to the switch, which gives its buffer space back.
+ * Queue discs are only driven through Enqueue(), Dequeue() and Peek(): no
+ * TrafficControlLayer is involved, so queue discs that restart themselves
+ * through QueueDisc::Run() (e.g. TbfQueueDisc) are not supported.
+ */
+class SwitchPortEgress : public PfcEgress
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    SwitchPortEgress();
+    ~SwitchPortEgress() override;
+
+    /**
+     * \brief Tie the egress to its switch port.
+     * \param sw the switch (not owned)
+     * \param port the port index
+     */
+    void SetSwitchPort(FabricSwitch* sw, uint32_t port);
+
+    /**
+     * \brief Set the interface of the port's device given to queue discs.
+     *
+     * Queue discs that read device parameters through it (e.g.
+     * FqCoDelQueueDisc takes its default Quantum from the device MTU) find
+     * them there, as they would under ns-3's TrafficControlLayer.
+     *
+     * \param ndqi the interface, aggregated to the port's device
+     */
+    void SetNetDeviceQueueInterface(Ptr<NetDeviceQueueInterface> ndqi);
+
+    /**
+     * \brief Install the queue disc; it is initialised here.
+     *
+     * The queue disc gets the port's NetDeviceQueueInterface unless it has
+     * one. Note that QueueDisc::Initialize() only asserts the queue disc's
+     * own configuration check, which release builds of ns-3 compile out:
+     * configure queue discs fully before installing them.
+     *
+     * Replacing a queue disc that holds packets aborts: do it before the
+     * simulation starts.
+     *
+     * \param qdisc the queue disc
+     */
+    void SetQueueDisc(Ptr<QueueDisc> qdisc);
+
+    /** \return the queue disc */
+    Ptr<QueueDisc> GetQueueDisc() const;
+
+    /**
+     * \brief Enqueue an item admitted by the switch.
+     * \param item the item (a FabricQueueDiscItem)
+     * \return false when the queue disc dropped it (already reported)
+     */
+    bool Enqueue(Ptr<QueueDiscItem> item);
+
+    Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * \brief Trace sink of the queue disc's "Drop" trace source.
+     * \param item the dropped item
+     */
+    void QueueDiscDropped(Ptr<const QueueDiscItem> item);
+
+    FabricSwitch* m_switch;              //!< the switch (owns this egress)
+    uint32_t m_port;                     //!< port index
+    Ptr<QueueDisc> m_qdisc;              //!< the queue disc
+    Ptr<PfcAwareQueueDisc> m_pfcAware;   //!< the queue disc, when it skips paused priorities
+    Ptr<NetDeviceQueueInterface> m_ndqi; //!< interface of the port's device
+};
+
+} // namespace ns3
+
+#endif /* SWITCH_PORT_EGRESS_H */
