@@ -1,0 +1,635 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fabric-topology-helper.h"
+
+#include "pfc-link-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-prio-queue-disc.h"
+#include "ns3/switch-mmu.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricTopologyHelper");
+
+namespace
+{
+/// Ethernet header and 802.1Q tag.
+constexpr uint32_t L2_HEADER_BYTES = 18;
+/// Preamble, SFD, inter-frame gap and FCS.
+constexpr uint32_t WIRE_OVERHEAD_BYTES = 24;
+/// A PFC frame on the wire: 60-byte minimum frame and the wire overhead.
+constexpr uint32_t PFC_FRAME_WIRE_BYTES = 60 + WIRE_OVERHEAD_BYTES;
+} // namespace
+
+FabricTopologyHelper::FabricTopologyHelper()
+    : m_hostRate("100Gbps"),
+      m_fabricRate("100Gbps"),
+      m_delay(MicroSeconds(1)),
+      m_bufferSize(16 * 1024 * 1024),
+      m_mtu(9000),
+      m_pfc(true),
+      m_losslessPriorities(0xff),
+      m_kmin(400000),
+      m_kmax(1600000),
+      m_pmax(0.2),
+      m_ecmpSeed(1)
+{
+    m_queueDiscFactory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
+}
+
+void
+FabricTopologyHelper::SetHostRate(DataRate rate)
+{
+    m_hostRate = rate;
+}
+
+void
+FabricTopologyHelper::SetFabricRate(DataRate rate)
+{
+    m_fabricRate = rate;
+}
+
+void
+FabricTopologyHelper::SetLinkDelay(Time delay)
+{
+    m_delay = delay;
+}
+
+void
+FabricTopologyHelper::SetBufferSize(uint64_t bytes)
+{
+    m_bufferSize = bytes;
+}
+
+void
+FabricTopologyHelper::SetMtu(uint32_t bytes)
+{
+    m_mtu = bytes;
+}
+
+void
+FabricTopologyHelper::SetPfc(bool enabled)
+{
+    m_pfc = enabled;
+}
+
+void
+FabricTopologyHelper::SetLosslessPriorities(uint8_t mask)
+{
+    m_losslessPriorities = mask;
+}
+
+void
+FabricTopologyHelper::SetEcn(uint32_t kminBytes, uint32_t kmaxBytes, double pmax)
+{
+    m_kmin = kminBytes;
+    m_kmax = kmaxBytes;
+    m_pmax = pmax;
+}
+
+void
+FabricTopologyHelper::SetEcmpSeed(uint32_t seed)
+{
+    m_ecmpSeed = seed;
+}
+
+void
+FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    if (!SwitchMmu::GetTypeId().LookupAttributeByName(name, &info))
+    {
+        m_configError = "switch buffer: SwitchMmu has no attribute \"" + name + "\"";
+        return;
+    }
+    m_mmuAttributes.emplace_back(name, value.Copy());
+}
+
+void
+FabricTopologyHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    if (!PfcNetDevice::GetTypeId().LookupAttributeByName(name, &info))
+    {
+        m_configError = "links: PfcNetDevice has no attribute \"" + name + "\"";
+        return;
+    }
+    m_deviceAttributes.emplace_back(name, value.Copy());
+}
+
+uint32_t
+FabricTopologyHelper::GetHeadroom(DataRate rate) const
+{
+    const double wireBytes =
+        3.0 * static_cast<double>(rate.GetBitRate()) * m_delay.GetSeconds() / 8.0;
+    const double frames =
+        3.0 * (m_mtu + L2_HEADER_BYTES + WIRE_OVERHEAD_BYTES) + 2.0 * PFC_FRAME_WIRE_BYTES;
+    const double total = std::ceil(wireBytes + frames);
+    return total >= std::numeric_limits<uint32_t>::max() ? std::numeric_limits<uint32_t>::max()
+                                                         : static_cast<uint32_t>(total);
+}
+
+Ipv4Address
+FabricTopologyHelper::GetHostAddress(uint32_t index)
+{
+    return Ipv4Address(0x0a000000u + index + 1);
+}
+
+uint32_t
+FabricTopologyHelper::SwitchSeed(uint32_t index) const
+{
+    // splitmix64 of (fabric seed, switch index): well-spread, distinct seeds.
+    uint64_t z = ((static_cast<uint64_t>(m_ecmpSeed) << 32) | index) + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return static_cast<uint32_t>(z ^ (z >> 32));
+}
+
+std::string
+FabricTopologyHelper::CheckCommon() const
+{
+    std::ostringstream os;
+    if (!m_configError.empty())
+    {
+        return m_configError;
+    }
+    if (m_hostRate.GetBitRate() == 0)
+    {
+        return "host rate must be positive (got 0 bit/s)";
+    }
+    if (m_fabricRate.GetBitRate() == 0)
+    {
+        return "fabric rate must be positive (got 0 bit/s)";
+    }
+    if (m_delay.IsStrictlyNegative())
+    {
+        os << "link delay must not be negative (got " << m_delay.As(Time::US) << ")";
+        return os.str();
+    }
+    if (m_mtu < 68 || m_mtu > 65535)
+    {
+        os << "MTU must lie in [68, 65535] bytes (got " << m_mtu << ")";
+        return os.str();
+    }
+    if (m_bufferSize == 0)
+    {
+        return "switch buffer size must be positive (got 0 bytes)";
+    }
+    if (!(m_pmax >= 0 && m_pmax <= 1))
+    {
+        os << "ECN pmax must lie in [0, 1] (got " << m_pmax << ")";
+        return os.str();
+    }
+    if (m_kmin > m_kmax)
+    {
+        os << "ECN kmin (" << m_kmin << " bytes) must not exceed kmax (" << m_kmax << " bytes)";
+        return os.str();
+    }
+    return "";
+}
+
+void
+FabricTopologyHelper::ConfigureMmu(Ptr<SwitchMmu> mmu) const
+{
+    for (const auto& [name, value] : m_mmuAttributes)
+    {
+        mmu->SetAttribute(name, *value);
+    }
+    mmu->SetBufferSize(m_bufferSize);
+    mmu->SetLossless(m_pfc);
+    mmu->SetLosslessPriorities(m_losslessPriorities);
+}
+
+void
+FabricTopologyHelper::ConfigureMmuPort(Ptr<SwitchMmu> mmu, uint32_t port, DataRate rate) const
+{
+    mmu->SetHeadroom(port, GetHeadroom(rate));
+    mmu->SetEcnThresholds(port, m_kmin, m_kmax, m_pmax);
+}
+
+std::string
+FabricTopologyHelper::CheckBuffers(const Spec& spec) const
+{
+    // Switches with the same numbers of host and fabric ports have the same budget.
+    std::vector<uint32_t> hostPorts(spec.switches.size(), 0);
+    std::vector<uint32_t> fabricPorts(spec.switches.size(), 0);
+    for (uint32_t s : spec.hostSwitch)
+    {
+        ++hostPorts[s];
+    }
+    for (const auto& [a, b] : spec.fabricCables)
+    {
+        ++fabricPorts[a];
+        ++fabricPorts[b];
+    }
+    std::map<std::pair<uint32_t, uint32_t>, bool> checked;
+    for (uint32_t s = 0; s < spec.switches.size(); ++s)
+    {
+        const auto shape = std::make_pair(hostPorts[s], fabricPorts[s]);
+        if (checked.count(shape))
+        {
+            continue;
+        }
+        checked[shape] = true;
+        Ptr<SwitchMmu> mmu = CreateObject<SwitchMmu>();
+        for (const auto& [name, value] : m_mmuAttributes)
+        {
+            if (!mmu->SetAttributeFailSafe(name, *value))
+            {
+                return "switch buffer: invalid value for SwitchMmu attribute \"" + name + "\"";
+            }
+        }
+        ConfigureMmu(mmu);
+        for (uint32_t p = 0; p < hostPorts[s] + fabricPorts[s]; ++p)
+        {
+            const uint32_t port = mmu->AddPort();
+            ConfigureMmuPort(mmu, port, p < hostPorts[s] ? m_hostRate : m_fabricRate);
+        }
+        const std::string error = mmu->CheckConfiguration();
+        mmu->Dispose();
+        if (!error.empty())
+        {
+            std::ostringstream os;
+            os << "switch buffer size: switch " << spec.switches[s].first << " (" << hostPorts[s]
+               << " host ports at " << m_hostRate.GetBitRate() / 1e9 << " Gb/s, " << fabricPorts[s]
+               << " fabric ports at " << m_fabricRate.GetBitRate() / 1e9 << " Gb/s, link delay "
+               << m_delay.As(Time::US) << "): " << error;
+            return os.str();
+        }
+    }
+    return "";
+}
+
+std::string
+FabricTopologyHelper::CheckLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf) const
+{
+    std::ostringstream os;
+    if (leaves == 0)
+    {
+        return "leaf-spine: leaves must be at least 1";
+    }
+    if (hostsPerLeaf == 0)
+    {
+        return "leaf-spine: hosts per leaf must be at least 1";
+    }
+    if (spines == 0 && leaves > 1)
+    {
+        os << "leaf-spine: spines must be at least 1 with " << leaves
+           << " leaves (0 spines is allowed only with a single leaf)";
+        return os.str();
+    }
+    const uint64_t hosts = static_cast<uint64_t>(leaves) * hostsPerLeaf;
+    if (hosts > MAX_HOSTS)
+    {
+        os << "leaf-spine: " << hosts << " hosts (leaves x hosts per leaf) exceed the " << MAX_HOSTS
+           << " host addresses of 10.0.0.0/8";
+        return os.str();
+    }
+    const std::string error = CheckCommon();
+    return error.empty() ? CheckBuffers(MakeLeafSpine(leaves, spines, hostsPerLeaf)) : error;
+}
+
+std::string
+FabricTopologyHelper::CheckFatTree(uint32_t k) const
+{
+    std::ostringstream os;
+    if (k < 2 || k % 2 != 0)
+    {
+        os << "fat-tree: k must be an even number of at least 2 (got " << k << ")";
+        return os.str();
+    }
+    const uint64_t hosts = static_cast<uint64_t>(k) * k * k / 4;
+    if (hosts > MAX_HOSTS)
+    {
+        os << "fat-tree: k = " << k << " gives " << hosts << " hosts (k^3/4), more than the "
+           << MAX_HOSTS << " host addresses of 10.0.0.0/8";
+        return os.str();
+    }
+    const std::string error = CheckCommon();
+    return error.empty() ? CheckBuffers(MakeFatTree(k)) : error;
+}
+
+std::string
+FabricTopologyHelper::CheckDumbbell(uint32_t hostsPerSide) const
+{
+    std::ostringstream os;
+    if (hostsPerSide == 0)
+    {
+        return "dumbbell: hosts per side must be at least 1";
+    }
+    const uint64_t hosts = 2ULL * hostsPerSide;
+    if (hosts > MAX_HOSTS)
+    {
+        os << "dumbbell: " << hosts << " hosts exceed the " << MAX_HOSTS
+           << " host addresses of 10.0.0.0/8";
+        return os.str();
+    }
+    const std::string error = CheckCommon();
+    return error.empty() ? CheckBuffers(MakeDumbbell(hostsPerSide)) : error;
+}
+
+FabricTopology
+FabricTopologyHelper::BuildLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+{
+    const std::string error = CheckLeafSpine(leaves, spines, hostsPerLeaf);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return Build(MakeLeafSpine(leaves, spines, hostsPerLeaf));
+}
+
+FabricTopology
+FabricTopologyHelper::BuildFatTree(uint32_t k)
+{
+    const std::string error = CheckFatTree(k);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return Build(MakeFatTree(k));
+}
+
+FabricTopology
+FabricTopologyHelper::BuildDumbbell(uint32_t hostsPerSide)
+{
+    const std::string error = CheckDumbbell(hostsPerSide);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return Build(MakeDumbbell(hostsPerSide));
+}
+
+FabricTopologyHelper::Spec
+FabricTopologyHelper::MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+{
+    Spec spec;
+    spec.kind = "leaf-spine";
+    spec.nHosts = leaves * hostsPerLeaf;
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        spec.switches.emplace_back("leaf" + std::to_string(l), 0);
+    }
+    for (uint32_t s = 0; s < spines; ++s)
+    {
+        spec.switches.emplace_back("spine" + std::to_string(s), 1);
+    }
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        spec.hostSwitch.push_back(h / hostsPerLeaf);
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t s = 0; s < spines; ++s)
+        {
+            spec.fabricCables.emplace_back(l, leaves + s);
+        }
+    }
+    return spec;
+}
+
+FabricTopologyHelper::Spec
+FabricTopologyHelper::MakeFatTree(uint32_t k)
+{
+    const uint32_t half = k / 2;
+    Spec spec;
+    spec.kind = "fat-tree";
+    spec.nHosts = k * k * k / 4;
+    // Edge switches (pod-major), then aggregation, then core.
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t e = 0; e < half; ++e)
+        {
+            spec.switches.emplace_back("pod" + std::to_string(p) + "-edge" + std::to_string(e), 0);
+        }
+    }
+    const uint32_t aggBase = spec.switches.size();
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t a = 0; a < half; ++a)
+        {
+            spec.switches.emplace_back("pod" + std::to_string(p) + "-agg" + std::to_string(a), 1);
+        }
+    }
+    const uint32_t coreBase = spec.switches.size();
+    for (uint32_t c = 0; c < half * half; ++c)
+    {
+        spec.switches.emplace_back("core" + std::to_string(c), 2);
+    }
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        spec.hostSwitch.push_back(h / half);
+    }
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t e = 0; e < half; ++e)
+        {
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                spec.fabricCables.emplace_back(p * half + e, aggBase + p * half + a);
+            }
+        }
+    }
+    // Aggregation switch a of every pod joins core switches a*k/2 .. a*k/2 + k/2 - 1.
+    for (uint32_t p = 0; p < k; ++p)
+    {
+        for (uint32_t a = 0; a < half; ++a)
+        {
+            for (uint32_t c = 0; c < half; ++c)
+            {
+                spec.fabricCables.emplace_back(aggBase + p * half + a, coreBase + a * half + c);
+            }
+        }
+    }
+    return spec;
+}
+
+FabricTopologyHelper::Spec
+FabricTopologyHelper::MakeDumbbell(uint32_t hostsPerSide)
+{
+    Spec spec;
+    spec.kind = "dumbbell";
+    spec.nHosts = 2 * hostsPerSide;
+    spec.switches = {{"left", 0}, {"right", 0}};
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        spec.hostSwitch.push_back(h < hostsPerSide ? 0 : 1);
+    }
+    spec.fabricCables.emplace_back(0, 1);
+    return spec;
+}
+
+FabricTopology
+FabricTopologyHelper::Build(const Spec& spec) const
+{
+    NS_LOG_FUNCTION(this << spec.kind);
+    FabricTopology topo;
+    topo.kind = spec.kind;
+    topo.hosts.Create(spec.nHosts);
+    topo.switchNodes.Create(spec.switches.size());
+
+    for (uint32_t s = 0; s < spec.switches.size(); ++s)
+    {
+        Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
+        sw->SetEcmpSeed(SwitchSeed(s));
+        sw->SetAttribute("QueueDiscFactory", ObjectFactoryValue(m_queueDiscFactory));
+        ConfigureMmu(sw->GetMmu());
+        Ptr<Node> node = topo.switchNodes.Get(s);
+        node->AggregateObject(sw);
+        topo.switches.push_back({node, sw, spec.switches[s].first, spec.switches[s].second, {}});
+        const uint32_t id = node->GetId();
+        if (topo.switchOfNode.size() <= id)
+        {
+            topo.switchOfNode.resize(id + 1, -1);
+        }
+        topo.switchOfNode[id] = s;
+    }
+
+    PfcLinkHelper hostLinks;
+    PfcLinkHelper fabricLinks;
+    for (PfcLinkHelper* helper : {&hostLinks, &fabricLinks})
+    {
+        for (const auto& [name, value] : m_deviceAttributes)
+        {
+            helper->SetDeviceAttribute(name, *value);
+        }
+        helper->SetDeviceAttribute("Mtu", UintegerValue(m_mtu));
+        helper->SetDeviceAttribute("PfcEnabled", BooleanValue(m_pfc));
+        helper->SetChannelAttribute("Delay", TimeValue(m_delay));
+    }
+    hostLinks.SetDeviceAttribute("DataRate", DataRateValue(m_hostRate));
+    fabricLinks.SetDeviceAttribute("DataRate", DataRateValue(m_fabricRate));
+
+    auto addLink =
+        [&topo](const std::string& name, Ptr<PfcNetDevice> tx, Ptr<PfcNetDevice> rx) -> uint32_t {
+        topo.links.push_back({name, tx, rx});
+        return topo.links.size() - 1;
+    };
+
+    // Host links: each host's port is added to its switch in host order.
+    std::vector<uint32_t> hostPort(spec.nHosts);
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        const uint32_t s = spec.hostSwitch[h];
+        FabricTopology::Switch& sw = topo.switches[s];
+        NetDeviceContainer devs = hostLinks.Install(topo.hosts.Get(h), sw.node);
+        Ptr<PfcNetDevice> hostDev = DynamicCast<PfcNetDevice>(devs.Get(0));
+        Ptr<PfcNetDevice> swDev = DynamicCast<PfcNetDevice>(devs.Get(1));
+        const uint32_t port = sw.sw->AddPort(swDev);
+        ConfigureMmuPort(sw.sw->GetMmu(), port, m_hostRate);
+        hostPort[h] = port;
+        const std::string hostName = "host" + std::to_string(h);
+        topo.hostDevices.push_back(hostDev);
+        topo.hostAddresses.push_back(GetHostAddress(h));
+        topo.hostSwitch.push_back(s);
+        topo.hostUplink.push_back(addLink(hostName + "->" + sw.name, hostDev, swDev));
+        sw.portLink.push_back(addLink(sw.name + "->" + hostName, swDev, hostDev));
+    }
+
+    // Fabric links; adjacency[s] lists (port, neighbour switch).
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adjacency(spec.switches.size());
+    for (const auto& [a, b] : spec.fabricCables)
+    {
+        FabricTopology::Switch& swA = topo.switches[a];
+        FabricTopology::Switch& swB = topo.switches[b];
+        NetDeviceContainer devs = fabricLinks.Install(swA.node, swB.node);
+        Ptr<PfcNetDevice> devA = DynamicCast<PfcNetDevice>(devs.Get(0));
+        Ptr<PfcNetDevice> devB = DynamicCast<PfcNetDevice>(devs.Get(1));
+        const uint32_t portA = swA.sw->AddPort(devA);
+        const uint32_t portB = swB.sw->AddPort(devB);
+        ConfigureMmuPort(swA.sw->GetMmu(), portA, m_fabricRate);
+        ConfigureMmuPort(swB.sw->GetMmu(), portB, m_fabricRate);
+        swA.portLink.push_back(addLink(swA.name + "->" + swB.name, devA, devB));
+        swB.portLink.push_back(addLink(swB.name + "->" + swA.name, devB, devA));
+        adjacency[a].emplace_back(portA, b);
+        adjacency[b].emplace_back(portB, a);
+    }
+
+    // Routes: per switch with hosts, a breadth-first search over the switch
+    // graph gives every other switch its next hops on shortest paths.
+    std::vector<std::vector<uint32_t>> hostsOf(spec.switches.size());
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        hostsOf[spec.hostSwitch[h]].push_back(h);
+    }
+    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
+    for (uint32_t t = 0; t < spec.switches.size(); ++t)
+    {
+        if (hostsOf[t].empty())
+        {
+            continue;
+        }
+        std::vector<uint32_t> dist(spec.switches.size(), unreached);
+        std::deque<uint32_t> queue{t};
+        dist[t] = 0;
+        while (!queue.empty())
+        {
+            const uint32_t s = queue.front();
+            queue.pop_front();
+            for (const auto& [port, n] : adjacency[s])
+            {
+                if (dist[n] == unreached)
+                {
+                    dist[n] = dist[s] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        for (uint32_t h : hostsOf[t])
+        {
+            topo.switches[t].sw->SetRoute(topo.hostAddresses[h], {hostPort[h]});
+        }
+        for (uint32_t s = 0; s < spec.switches.size(); ++s)
+        {
+            if (s == t || dist[s] == unreached)
+            {
+                continue;
+            }
+            std::vector<uint32_t> group;
+            for (const auto& [port, n] : adjacency[s])
+            {
+                if (dist[n] + 1 == dist[s])
+                {
+                    group.push_back(port);
+                }
+            }
+            for (uint32_t h : hostsOf[t])
+            {
+                topo.switches[s].sw->SetRoute(topo.hostAddresses[h], group);
+            }
+        }
+    }
+
+    // Configuration is checked beforehand; this only guards against a
+    // difference between the checked shapes and the built switches.
+    for (const FabricTopology::Switch& s : topo.switches)
+    {
+        const std::string error = s.sw->GetMmu()->CheckConfiguration();
+        if (!error.empty())
+        {
+            throw std::invalid_argument("switch " + s.name + ": " + error);
+        }
+    }
+    return topo;
+}
+
+} // namespace ns3

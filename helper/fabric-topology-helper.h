@@ -1,0 +1,269 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_TOPOLOGY_HELPER_H
+#define FABRIC_TOPOLOGY_HELPER_H
+
+#include "fabric-topology.h"
+
+#include "ns3/attribute.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief Builds lossless RoCE fabrics: leaf-spine, k-ary fat-tree and
+ * dumbbell, with FabricSwitches, PFC links, addresses and ECMP routes.
+ *
+ * Configure with the setters, then call one of the Build methods. Each
+ * returns a FabricTopology whose hosts are numbered 0..H-1 in topology order
+ * and have no host stack yet (install one on FabricTopology::hostDevices).
+ *
+ * What the helper sets up:
+ * - links: host links at the host rate, switch-to-switch links at the
+ *   fabric rate, all with the same propagation delay and MTU; PFC on the
+ *   devices follows SetPfc();
+ * - switches: one FabricSwitch per switch node, its SwitchMmu sized with
+ *   SetBufferSize(), PFC headroom per port from the port's link (see
+ *   GetHeadroom()), ECN thresholds from SetEcn() on every port, and an ECMP
+ *   seed per switch derived from SetEcmpSeed() and the switch's index;
+ * - routes: for every destination host, every switch gets all its next hops
+ *   on shortest paths (breadth-first search over the switch graph) as the
+ *   destination's ECMP group.
+ *
+ * Any parameter that cannot work (zero rate, negative delay, a buffer that
+ * cannot hold the PFC headroom, an odd fat-tree arity, more hosts than
+ * addresses, ...) is reported before any node is created: the Check methods
+ * return one message naming the parameter (empty when fine), and the Build
+ * methods throw std::invalid_argument with that message.
+ */
+class FabricTopologyHelper
+{
+  public:
+    /// The largest number of hosts: addresses 10.0.0.1 .. 10.255.255.254.
+    static constexpr uint32_t MAX_HOSTS = (1u << 24) - 2;
+
+    FabricTopologyHelper();
+
+    /** \param rate line rate of host links (default 100 Gb/s) */
+    void SetHostRate(DataRate rate);
+    /** \param rate line rate of switch-to-switch links (default 100 Gb/s) */
+    void SetFabricRate(DataRate rate);
+    /** \param delay one-way propagation delay of every link (default 1 us) */
+    void SetLinkDelay(Time delay);
+    /** \param bytes buffer of each switch (default 16 MiB) */
+    void SetBufferSize(uint64_t bytes);
+    /** \param bytes largest IPv4 packet on the links, the devices' Mtu (default 9000) */
+    void SetMtu(uint32_t bytes);
+    /** \param enabled PFC on (lossless) or off (lossy, drops at the buffer limit); default on */
+    void SetPfc(bool enabled);
+    /** \param mask priorities that are lossless when PFC is on (default all 8) */
+    void SetLosslessPriorities(uint8_t mask);
+    /**
+     * \brief ECN marking thresholds of every switch egress queue
+     * (default 400 KB, 1600 KB, 0.2).
+     * \param kminBytes bytes below which nothing is marked
+     * \param kmaxBytes bytes above which everything is marked
+     * \param pmax marking probability just below kmax
+     */
+    void SetEcn(uint32_t kminBytes, uint32_t kmaxBytes, double pmax);
+    /** \param seed fabric-wide ECMP seed; each switch derives its own from it (default 1) */
+    void SetEcmpSeed(uint32_t seed);
+
+    /**
+     * \brief Set an attribute of every switch's SwitchMmu (e.g. PfcAlpha,
+     * ReservedBytes, ResumeOffset). BufferSize, Lossless and the ECN and
+     * headroom settings are the helper's own.
+     * \param name the attribute
+     * \param value its value
+     */
+    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Set an attribute of every PfcNetDevice (e.g. PauseQuanta).
+     * DataRate, Mtu and PfcEnabled are the helper's own.
+     * \param name the attribute
+     * \param value its value
+     */
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Choose the egress queue disc of every switch port (default
+     * ns3::PfcPrioQueueDisc).
+     * \tparam Ts attribute name and value pairs
+     * \param type the QueueDisc's TypeId name
+     * \param args attributes of the queue disc
+     */
+    template <typename... Ts>
+    void SetQueueDisc(const std::string& type, Ts&&... args);
+
+    /**
+     * \brief PFC headroom that a port needs on a link, per lossless priority:
+     * 3 x rate x delay (bytes on the wire both ways plus reaction margin,
+     * after REFERENCE) + 3 maximum frames (the frame our port is sending
+     * when XOFF is decided, the one the peer is sending when XOFF arrives,
+     * and the one whose arrival decided it) + 2 PFC frames.
+     * \param rate the link rate
+     * \return bytes
+     */
+    uint32_t GetHeadroom(DataRate rate) const;
+
+    /**
+     * \param index a host index
+     * \return its address, 10.0.0.0 + (index + 1)
+     */
+    static Ipv4Address GetHostAddress(uint32_t index);
+
+    /**
+     * \param leaves number of leaf switches
+     * \param spines number of spine switches (0 allowed with one leaf: a single switch)
+     * \param hostsPerLeaf hosts under each leaf
+     * \return an empty string, or one message naming the parameter at fault
+     */
+    std::string CheckLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf) const;
+    /**
+     * \param k arity of the fat-tree (even, at least 2)
+     * \return an empty string, or one message naming the parameter at fault
+     */
+    std::string CheckFatTree(uint32_t k) const;
+    /**
+     * \param hostsPerSide hosts on each side
+     * \return an empty string, or one message naming the parameter at fault
+     */
+    std::string CheckDumbbell(uint32_t hostsPerSide) const;
+
+    /**
+     * \brief Build a two-tier leaf-spine (Clos) fabric: every leaf joined to
+     * every spine. Oversubscription at the leaves is
+     * hostsPerLeaf x host rate : spines x fabric rate.
+     * Switches: leaf0..leafL-1 (tier 0), then spine0..spineS-1 (tier 1).
+     * Host i sits under leaf i / hostsPerLeaf.
+     * \param leaves number of leaves
+     * \param spines number of spines (0 with one leaf: a single switch)
+     * \param hostsPerLeaf hosts per leaf
+     * \return the topology
+     * \throw std::invalid_argument when CheckLeafSpine() finds a fault
+     */
+    FabricTopology BuildLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf);
+
+    /**
+     * \brief Build a k-ary fat-tree (Al-Fares et al.): k pods of k/2 edge
+     * and k/2 aggregation switches, (k/2)^2 core switches, k^3/4 hosts.
+     * Switches: pod<p>-edge<e> (tier 0, pod-major), pod<p>-agg<a> (tier 1),
+     * core<c> (tier 2). Host i sits under edge switch i / (k/2).
+     * \param k the arity
+     * \return the topology
+     * \throw std::invalid_argument when CheckFatTree() finds a fault
+     */
+    FabricTopology BuildFatTree(uint32_t k);
+
+    /**
+     * \brief Build a dumbbell: switches "left" and "right" joined by one
+     * fabric link; hosts 0..n-1 on the left, n..2n-1 on the right.
+     * \param hostsPerSide n
+     * \return the topology
+     * \throw std::invalid_argument when CheckDumbbell() finds a fault
+     */
+    FabricTopology BuildDumbbell(uint32_t hostsPerSide);
+
+  private:
+    /// Abstract description of a fabric, realised by Build().
+    struct Spec
+    {
+        std::string kind;                                        //!< topology kind
+        uint32_t nHosts{0};                                      //!< number of hosts
+        std::vector<std::pair<std::string, uint32_t>> switches;  //!< name and tier
+        std::vector<uint32_t> hostSwitch;                        //!< per host: its switch
+        std::vector<std::pair<uint32_t, uint32_t>> fabricCables; //!< switch pairs
+    };
+
+    /**
+     * \param leaves leaves \param spines spines \param hostsPerLeaf hosts per leaf
+     * \return the leaf-spine fabric
+     */
+    static Spec MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf);
+    /**
+     * \param k arity
+     * \return the fat-tree
+     */
+    static Spec MakeFatTree(uint32_t k);
+    /**
+     * \param hostsPerSide hosts per side
+     * \return the dumbbell
+     */
+    static Spec MakeDumbbell(uint32_t hostsPerSide);
+    /** \return a message about the common parameters, or an empty string */
+    std::string CheckCommon() const;
+    /**
+     * \param spec a fabric
+     * \return a message if some switch's buffer cannot hold its reserves and headroom
+     */
+    std::string CheckBuffers(const Spec& spec) const;
+    /**
+     * \param spec a fabric
+     * \return it, realised
+     */
+    FabricTopology Build(const Spec& spec) const;
+    /**
+     * \param mmu an MMU to configure as the switches' are (before ports are added)
+     */
+    void ConfigureMmu(Ptr<SwitchMmu> mmu) const;
+    /**
+     * \param mmu an MMU
+     * \param port one of its ports
+     * \param rate the port's link rate
+     */
+    void ConfigureMmuPort(Ptr<SwitchMmu> mmu, uint32_t port, DataRate rate) const;
+    /**
+     * \param index switch index
+     * \return its ECMP seed
+     */
+    uint32_t SwitchSeed(uint32_t index) const;
+
+    DataRate m_hostRate;          //!< host link rate
+    DataRate m_fabricRate;        //!< switch link rate
+    Time m_delay;                 //!< link delay
+    uint64_t m_bufferSize;        //!< switch buffer
+    uint32_t m_mtu;               //!< device MTU (IPv4 bytes)
+    bool m_pfc;                   //!< lossless
+    uint8_t m_losslessPriorities; //!< lossless priorities
+    uint32_t m_kmin;              //!< ECN Kmin
+    uint32_t m_kmax;              //!< ECN Kmax
+    double m_pmax;                //!< ECN Pmax
+    uint32_t m_ecmpSeed;          //!< fabric ECMP seed
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>>
+        m_mmuAttributes; //!< extra MMU attributes
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>>
+        m_deviceAttributes;           //!< extra device attributes
+    ObjectFactory m_queueDiscFactory; //!< egress queue discs
+    std::string m_configError;        //!< error found by a setter, reported by the checks
+};
+
+template <typename... Ts>
+void
+FabricTopologyHelper::SetQueueDisc(const std::string& type, Ts&&... args)
+{
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(type, &tid))
+    {
+        m_configError = "queue disc: unknown type \"" + type + "\"";
+        return;
+    }
+    m_queueDiscFactory = ObjectFactory();
+    m_queueDiscFactory.SetTypeId(tid);
+    m_queueDiscFactory.Set(std::forward<Ts>(args)...);
+}
+
+} // namespace ns3
+
+#endif /* FABRIC_TOPOLOGY_HELPER_H */

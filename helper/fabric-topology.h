@@ -1,0 +1,117 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_TOPOLOGY_H
+#define FABRIC_TOPOLOGY_H
+
+#include "ns3/fabric-switch.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node-container.h"
+#include "ns3/pfc-net-device.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief A fabric built by FabricTopologyHelper: hosts, switches, links and
+ * the facts about them that experiments need.
+ *
+ * Hosts are numbered 0..H-1 in topology order (leaf 0's hosts first; in a
+ * fat-tree pod 0 edge 0's hosts first; in a dumbbell the left side first).
+ * Host i has the IPv4 address 10.0.0.0 + (i + 1) and one PfcNetDevice with
+ * no egress yet: the caller installs the host stack (e.g. RdmaHelper).
+ */
+struct FabricTopology
+{
+    /// A switch of the fabric.
+    struct Switch
+    {
+        Ptr<Node> node;       //!< its node
+        Ptr<FabricSwitch> sw; //!< the switch aggregated to the node
+        std::string name;     //!< e.g. "leaf0", "spine1", "pod2-agg1", "core3", "left"
+        uint32_t tier; //!< 0 = connects hosts (leaf, edge), 1 = next (spine, aggregation), 2 = core
+        std::vector<uint32_t> portLink; //!< per port: index in links of its outgoing direction
+    };
+
+    /// One direction of a cable.
+    struct Link
+    {
+        std::string name;     //!< e.g. "leaf0->spine1", "host3->leaf0"
+        Ptr<PfcNetDevice> tx; //!< the sending device
+        Ptr<PfcNetDevice> rx; //!< the receiving device
+    };
+
+    std::string kind;                           //!< "leaf-spine", "fat-tree" or "dumbbell"
+    NodeContainer hosts;                        //!< the hosts, in topology order
+    std::vector<Ptr<PfcNetDevice>> hostDevices; //!< per host: its port
+    std::vector<Ipv4Address> hostAddresses;     //!< per host: its address
+    std::vector<uint32_t> hostSwitch;           //!< per host: index in switches of its switch
+    std::vector<uint32_t> hostUplink;           //!< per host: index in links of host->switch
+    NodeContainer switchNodes;                  //!< the switch nodes, in switches' order
+    std::vector<Switch> switches;               //!< the switches
+    std::vector<Link> links;                    //!< both directions of every cable
+    std::vector<int32_t> switchOfNode;          //!< per node id: index in switches, or -1
+
+    /** \return the number of hosts */
+    uint32_t GetNHosts() const;
+
+    /**
+     * \param address an address
+     * \return the index of the host that has it, or -1
+     */
+    int64_t GetHostIndex(Ipv4Address address) const;
+
+    /**
+     * \brief The links a flow crosses, following each switch's ECMP choice.
+     * \param src source host
+     * \param dst destination host
+     * \param srcPort UDP source port (the flow's entropy)
+     * \param dstPort UDP destination port
+     * \return indices in links, from src's uplink to dst's downlink; empty
+     *         when the flow finds no route (or src == dst)
+     */
+    std::vector<uint32_t> GetPath(uint32_t src,
+                                  uint32_t dst,
+                                  uint16_t srcPort,
+                                  uint16_t dstPort = 4791) const;
+
+    /**
+     * \brief Write one pcap per host port: DIR/host<i>.pcap.
+     * \param dir an existing directory
+     */
+    void EnablePcapHosts(const std::string& dir) const;
+
+    /**
+     * \brief Write one pcap per switch port: DIR/<switch>-port<p>.pcap.
+     * \param dir an existing directory
+     */
+    void EnablePcapSwitches(const std::string& dir) const;
+
+    /**
+     * \brief Fix the random streams of the switches (ECN marking).
+     * \param stream first stream index to use
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream) const;
+
+    /** \return packets dropped by all switches */
+    uint64_t GetDrops() const;
+    /** \return packets marked CE by all switches */
+    uint64_t GetEcnMarks() const;
+    /** \return PFC pause decisions (XOFF) of all switch ports */
+    uint64_t GetPfcPauses() const;
+    /** \return PFC pause frames sent by all switch ports, refreshes included */
+    uint64_t GetPfcPauseFramesSent() const;
+    /** \return lossless packets dropped for want of headroom (0 when configured right) */
+    uint64_t GetHeadroomDrops() const;
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_TOPOLOGY_H */

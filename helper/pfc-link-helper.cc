@@ -1,0 +1,85 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pfc-link-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcLinkHelper");
+
+PfcLinkHelper::PfcLinkHelper()
+{
+    m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
+    m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
+}
+
+PfcLinkHelper::~PfcLinkHelper() = default;
+
+void
+PfcLinkHelper::SetDeviceAttribute(std::string name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+PfcLinkHelper::SetChannelAttribute(std::string name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+NetDeviceContainer
+PfcLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
+{
+    NS_LOG_FUNCTION(this << a << b);
+    NetDeviceContainer devices;
+    Ptr<PfcChannel> channel = m_channelFactory.Create<PfcChannel>();
+    for (const Ptr<Node>& node : {a, b})
+    {
+        Ptr<PfcNetDevice> dev = m_deviceFactory.Create<PfcNetDevice>();
+        dev->SetAddress(Mac48Address::Allocate());
+        node->AddDevice(dev);
+        dev->Attach(channel);
+        devices.Add(dev);
+    }
+    return devices;
+}
+
+NetDeviceContainer
+PfcLinkHelper::Install(NodeContainer c)
+{
+    NS_ABORT_MSG_IF(c.GetN() != 2, "PfcLinkHelper::Install: a link joins exactly two nodes");
+    return Install(c.Get(0), c.Get(1));
+}
+
+void
+PfcLinkHelper::EnablePcapInternal(std::string prefix,
+                                  Ptr<NetDevice> nd,
+                                  bool promiscuous,
+                                  bool explicitFilename)
+{
+    Ptr<PfcNetDevice> device = DynamicCast<PfcNetDevice>(nd);
+    if (!device)
+    {
+        NS_LOG_INFO("PfcLinkHelper::EnablePcapInternal(): device " << nd
+                                                                   << " is not a PfcNetDevice");
+        return;
+    }
+    PcapHelper pcapHelper;
+    const std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    // A point-to-point port sees all its frames either way.
+    Ptr<PcapFileWrapper> file =
+        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB, 65535);
+    pcapHelper.HookDefaultSink<PfcNetDevice>(device, "PromiscSniffer", file);
+}
+
+} // namespace ns3

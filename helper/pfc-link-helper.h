@@ -1,0 +1,79 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PFC_LINK_HELPER_H
+#define PFC_LINK_HELPER_H
+
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/trace-helper.h"
+
+#include <string>
+
+namespace ns3
+{
+
+class Node;
+class NetDevice;
+
+/**
+ * \ingroup flux
+ * \brief Builds PFC-capable Ethernet links: two PfcNetDevices joined by a
+ * PfcChannel, in the manner of PointToPointHelper.
+ *
+ * Each device gets a fresh MAC address (Mac48Address::Allocate()) and is
+ * added to its node. Pcap traces are Ethernet (DLT_EN10MB), so Wireshark and
+ * tshark decode the 802.1Q tag, PFC frames and RoCEv2.
+ */
+class PfcLinkHelper : public PcapHelperForDevice
+{
+  public:
+    PfcLinkHelper();
+    ~PfcLinkHelper() override;
+
+    /**
+     * \brief Set an attribute of the devices created by Install()
+     * (ns3::PfcNetDevice: DataRate, Mtu, PfcEnabled, PauseQuanta, ...).
+     * \param name the attribute
+     * \param value its value
+     */
+    void SetDeviceAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * \brief Set an attribute of the channels created by Install()
+     * (ns3::PfcChannel: Delay).
+     * \param name the attribute
+     * \param value its value
+     */
+    void SetChannelAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * \brief Join two nodes with a link.
+     * \param a one node
+     * \param b the other node
+     * \return the two devices, a's first
+     */
+    NetDeviceContainer Install(Ptr<Node> a, Ptr<Node> b);
+
+    /**
+     * \brief Join the two nodes of a container with a link.
+     * \param c exactly two nodes
+     * \return the two devices, in the container's order
+     */
+    NetDeviceContainer Install(NodeContainer c);
+
+  private:
+    void EnablePcapInternal(std::string prefix,
+                            Ptr<NetDevice> nd,
+                            bool promiscuous,
+                            bool explicitFilename) override;
+
+    ObjectFactory m_deviceFactory;  //!< makes the devices
+    ObjectFactory m_channelFactory; //!< makes the channels
+};
+
+} // namespace ns3
+
+#endif /* PFC_LINK_HELPER_H */
