@@ -1,0 +1,860 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The fabric switch: strict-priority queueing that skips paused classes,
+ * shared-buffer admission with PFC thresholds and headroom, lossless incast
+ * (no drop, PFC and ECN at work), lossy incast (drops at the buffer limit),
+ * per-flow ECMP without reordering, foreign queue discs, TTL, configuration
+ * errors and determinism.
+ */
+
+#include "fabric-test-traffic.h"
+
+#include "ns3/core-module.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/fabric-topology-helper.h"
+#include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/network-module.h"
+#include "ns3/pfc-prio-queue-disc.h"
+#include "ns3/switch-mmu.h"
+#include "ns3/traffic-control-module.h"
+
+#include <map>
+#include <set>
+
+using namespace ns3;
+using namespace ns3::fluxtest;
+
+namespace
+{
+
+/**
+ * \param prio a priority
+ * \param seq an identification number
+ * \return an IPv4/UDP item of that priority
+ */
+Ptr<Ipv4QueueDiscItem>
+MakeItem(uint8_t prio, uint16_t seq)
+{
+    Ptr<Packet> p = Create<Packet>(100);
+    UdpHeader udp;
+    udp.SetSourcePort(1000);
+    udp.SetDestinationPort(4791);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.0.2"));
+    ip.SetProtocol(17);
+    ip.SetTos(prio << 5);
+    ip.SetIdentification(seq);
+    ip.SetPayloadSize(p->GetSize());
+    return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+}
+
+/**
+ * \param item an item
+ * \return its priority
+ */
+uint8_t
+PrioOf(Ptr<const QueueDiscItem> item)
+{
+    return PfcAwareQueueDisc::GetItemPriority(item);
+}
+
+/// Everything an incast run reports.
+struct IncastResult
+{
+    uint64_t sentBytes{0};      //!< bytes the senders sent
+    uint64_t receivedBytes{0};  //!< bytes the receiver got
+    uint64_t reordered{0};      //!< packets out of order in their flow
+    uint64_t misdelivered{0};   //!< packets at the wrong host
+    uint64_t ceReceived{0};     //!< CE-marked packets at the receiver
+    uint64_t drops{0};          //!< switch drops, all reasons
+    uint64_t bufferDrops{0};    //!< lossy drops
+    uint64_t headroomDrops{0};  //!< lossless drops
+    uint64_t queueDiscDrops{0}; //!< queue disc drops
+    uint64_t pauses{0};         //!< XOFF decisions
+    uint64_t resumes{0};        //!< XON decisions
+    uint64_t pauseFrames{0};    //!< PFC frames sent by switches
+    uint64_t senderPausesRx{0}; //!< PFC pauses received by the senders
+    uint64_t ecnMarks{0};       //!< switch marks
+    uint64_t residualBytes{0};  //!< bytes left in switch buffers at the end
+    uint64_t residualPaused{0}; //!< (port, prio) still paused at the end
+    uint64_t peakUsed{0};       //!< largest buffer occupancy of any switch
+    Time lastRx;                //!< last arrival at the receiver
+};
+
+/// Where the incast runs.
+enum class IncastFabric
+{
+    SINGLE_SWITCH, //!< one switch, receiver host 0, senders 1..N
+    LEAF_SPINE     //!< 3 leaves x 2 spines x 8 hosts, receiver on leaf 0, senders on leaves 1-2
+};
+
+/**
+ * \brief Run an N-to-1 incast and collect what happened.
+ * \param helper the fabric settings
+ * \param fabric where
+ * \param senders number of senders (at most 16 for LEAF_SPINE)
+ * \param packets packets per sender
+ * \param payload UDP payload per packet
+ * \return the result
+ */
+IncastResult
+RunIncast(FabricTopologyHelper helper,
+          IncastFabric fabric,
+          uint32_t senders,
+          uint32_t packets,
+          uint32_t payload = 4000)
+{
+    FabricTopology topo = fabric == IncastFabric::SINGLE_SWITCH
+                              ? helper.BuildLeafSpine(1, 0, senders + 1)
+                              : helper.BuildLeafSpine(3, 2, 8);
+    topo.AssignStreams(100);
+    const uint32_t receiver = 0;
+    Ptr<TrafficSink> sink =
+        Create<TrafficSink>(topo.hostDevices[receiver], topo.hostAddresses[receiver]);
+    std::vector<Ptr<TrafficEgress>> egresses;
+    for (uint32_t s = 0; s < senders; ++s)
+    {
+        const uint32_t host = fabric == IncastFabric::SINGLE_SWITCH ? 1 + s : 8 + s;
+        Ptr<TrafficEgress> e =
+            CreateObject<TrafficEgress>(topo.hostDevices[host], topo.hostAddresses[host], payload);
+        e->AddFlow(topo.hostAddresses[receiver], 20000 + s, packets);
+        e->Start(MicroSeconds(1));
+        egresses.push_back(e);
+    }
+    Simulator::Stop(Seconds(1));
+    Simulator::Run();
+
+    IncastResult r;
+    for (uint32_t s = 0; s < senders; ++s)
+    {
+        r.sentBytes += egresses[s]->GetSentBytes();
+        const uint32_t host = fabric == IncastFabric::SINGLE_SWITCH ? 1 + s : 8 + s;
+        r.senderPausesRx += topo.hostDevices[host]->GetPfcPausesReceived();
+    }
+    r.receivedBytes = sink->m_bytes;
+    r.reordered = sink->m_reordered;
+    r.misdelivered = sink->m_misdelivered;
+    r.ceReceived = sink->m_ceMarked;
+    r.lastRx = sink->m_lastRx;
+    for (const FabricTopology::Switch& s : topo.switches)
+    {
+        Ptr<SwitchMmu> mmu = s.sw->GetMmu();
+        r.drops += s.sw->GetDrops();
+        r.bufferDrops += s.sw->GetDrops(FabricSwitch::DROP_BUFFER_FULL);
+        r.headroomDrops += s.sw->GetDrops(FabricSwitch::DROP_HEADROOM_EXCEEDED);
+        r.queueDiscDrops += s.sw->GetDrops(FabricSwitch::DROP_QUEUE_DISC);
+        r.pauses += s.sw->GetPfcPauses();
+        r.resumes += s.sw->GetPfcResumes();
+        r.pauseFrames += s.sw->GetPfcPauseFramesSent();
+        r.ecnMarks += s.sw->GetEcnMarks();
+        r.residualBytes += mmu->GetTotalUsed() + mmu->GetSharedUsed();
+        r.peakUsed = std::max(r.peakUsed, mmu->GetPeakUsed());
+        for (uint32_t port = 0; port < s.sw->GetNPorts(); ++port)
+        {
+            for (uint8_t prio = 0; prio < 8; ++prio)
+            {
+                r.residualBytes += mmu->GetIngressBytes(port, prio) +
+                                   mmu->GetHeadroomUsed(port, prio) +
+                                   mmu->GetEgressBytes(port, prio);
+                r.residualPaused += mmu->IsPaused(port, prio) ? 1 : 0;
+            }
+        }
+    }
+    Simulator::Destroy();
+    return r;
+}
+
+} // namespace
+
+/**
+ * \ingroup flux-tests
+ * PfcPrioQueueDisc serves the highest non-empty band first, FIFO within a
+ * band, skips the paused bands, and Peek() shows what Dequeue() returns.
+ */
+class PfcPrioQueueDiscTestCase : public TestCase
+{
+  public:
+    PfcPrioQueueDiscTestCase()
+        : TestCase("PfcPrioQueueDisc: strict priority, FIFO per band, paused bands skipped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<PfcPrioQueueDisc> q = CreateObject<PfcPrioQueueDisc>();
+        q->Initialize();
+        const uint8_t prios[] = {0, 3, 7, 3, 5, 0};
+        for (uint16_t i = 0; i < 6; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(q->Enqueue(MakeItem(prios[i], i)), true, "enqueue refused");
+        }
+        NS_TEST_ASSERT_MSG_EQ(q->GetNPackets(), 6, "six packets queued");
+        NS_TEST_ASSERT_MSG_EQ(q->GetBandPackets(3), 2, "two in band 3");
+
+        // Priority 7 and 5 paused: band 3 comes first, in FIFO order.
+        q->SetPausedMask((1 << 7) | (1 << 5));
+        Ptr<const QueueDiscItem> peeked = q->Peek();
+        NS_TEST_ASSERT_MSG_NE(peeked, nullptr, "something to peek at");
+        Ptr<QueueDiscItem> item = q->Dequeue();
+        NS_TEST_ASSERT_MSG_EQ(item, peeked, "Peek shows what Dequeue returns");
+        NS_TEST_ASSERT_MSG_EQ(+PrioOf(item), 3, "band 3 while 7 and 5 are paused");
+        NS_TEST_ASSERT_MSG_EQ(DynamicCast<Ipv4QueueDiscItem>(item)->GetHeader().GetIdentification(),
+                              1,
+                              "FIFO within a band");
+        // Everything paused: nothing, and nothing lost.
+        q->SetPausedMask(0xff);
+        NS_TEST_ASSERT_MSG_EQ(q->Peek(), nullptr, "all paused: nothing to peek");
+        NS_TEST_ASSERT_MSG_EQ(q->Dequeue(), nullptr, "all paused: nothing to dequeue");
+        NS_TEST_ASSERT_MSG_EQ(q->GetNPackets(), 5, "paused packets stay");
+        // Nothing paused: 7, 5, 3, 0, 0.
+        q->SetPausedMask(0);
+        const uint8_t expected[] = {7, 5, 3, 0, 0};
+        for (uint8_t e : expected)
+        {
+            item = q->Dequeue();
+            NS_TEST_ASSERT_MSG_NE(item, nullptr, "a packet is left");
+            NS_TEST_ASSERT_MSG_EQ(+PrioOf(item), +e, "strict priority order");
+        }
+        NS_TEST_ASSERT_MSG_EQ(q->Dequeue(), nullptr, "empty");
+        NS_TEST_ASSERT_MSG_EQ(q->GetNBytes(), 0, "no bytes left");
+        q->Dispose();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * SwitchMmu admission: a lossless queue fills its reserve, then the shared
+ * pool up to the dynamic threshold (XOFF there), then its headroom, and
+ * drops only when the headroom is full; releasing everything resumes it
+ * and leaves no byte accounted. A lossy queue drops exactly when the shared
+ * pool is full.
+ */
+class SwitchMmuAdmissionTestCase : public TestCase
+{
+  public:
+    SwitchMmuAdmissionTestCase()
+        : TestCase("SwitchMmu: reserve, dynamic threshold, XOFF and XON, headroom, lossy limit")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t pkt = 1000;
+        Ptr<SwitchMmu> mmu = CreateObject<SwitchMmu>();
+        mmu->SetBufferSize(1 << 20);
+        mmu->SetReservedBytes(4096);
+        mmu->AddPort();
+        mmu->AddPort();
+        mmu->SetHeadroom(0, 20000);
+        mmu->SetHeadroom(1, 20000);
+        NS_TEST_ASSERT_MSG_EQ(mmu->CheckConfiguration(), "", "a usable configuration");
+        const uint64_t pool = (1 << 20) - 2 * 8 * 4096 - 2 * 8 * 20000;
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetSharedPoolSize(),
+                              pool,
+                              "pool = buffer - reserves - headroom");
+
+        // Lossless priority 3 from port 0 to port 1.
+        uint32_t admitted = 0;
+        bool paused = false;
+        while (!paused && admitted < 10000)
+        {
+            NS_TEST_ASSERT_MSG_EQ(mmu->Admit(0, 1, 3, pkt), SwitchMmu::ADMITTED, "admitted");
+            ++admitted;
+            paused = mmu->CheckXoff(0, 3);
+        }
+        NS_TEST_ASSERT_MSG_EQ(paused, true, "XOFF eventually");
+        // XOFF comes with the first packet that does not fit under the
+        // threshold: it is the first (and only) one in the headroom.
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(mmu->GetHeadroomUsed(0, 3), pkt, "XOFF at the first overflow");
+        // The threshold: shared s = alpha (pool - s), alpha 1/8.
+        const double s = mmu->GetIngressBytes(0, 3) - 4096.0;
+        const double expectedShared = pool / 9.0;
+        NS_TEST_ASSERT_MSG_EQ_TOL(s, expectedShared, pkt, "XOFF at the dynamic threshold");
+        NS_TEST_ASSERT_MSG_EQ(mmu->IsPaused(0, 3), true, "state paused");
+        NS_TEST_ASSERT_MSG_EQ(mmu->CheckXoff(0, 3), false, "no second XOFF while paused");
+
+        // Beyond the threshold: headroom, 20 packets of 1000 bytes, then a drop.
+        while (mmu->GetHeadroomUsed(0, 3) < 20000)
+        {
+            NS_TEST_ASSERT_MSG_EQ(mmu->Admit(0, 1, 3, pkt), SwitchMmu::ADMITTED, "into headroom");
+            ++admitted;
+        }
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetHeadroomUsed(0, 3), 20000, "headroom full");
+        NS_TEST_ASSERT_MSG_EQ(mmu->Admit(0, 1, 3, pkt),
+                              SwitchMmu::DROP_HEADROOM_EXCEEDED,
+                              "lossless drop only past the headroom");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetHeadroomDrops(), 1, "counted as a headroom violation");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEgressBytes(1, 3),
+                              static_cast<uint64_t>(admitted) * pkt,
+                              "egress bytes");
+
+        // Drain: no XON while headroom is in use; XON before the queue is empty.
+        uint32_t released = 0;
+        bool resumed = false;
+        while (!resumed && released < admitted)
+        {
+            mmu->Release(0, 1, 3, pkt);
+            ++released;
+            resumed = mmu->CheckXon(0, 3);
+            if (resumed)
+            {
+                NS_TEST_ASSERT_MSG_EQ(mmu->GetHeadroomUsed(0, 3),
+                                      0,
+                                      "XON only with empty headroom");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(resumed, true, "XON eventually");
+        NS_TEST_ASSERT_MSG_LT(released, admitted, "XON before the queue is empty");
+        const double sharedAtXon = mmu->GetIngressBytes(0, 3) - 4096.0;
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(sharedAtXon + 3072,
+                                    mmu->GetPfcThreshold() + 1.0,
+                                    "XON a resume offset below the threshold");
+        for (; released < admitted; ++released)
+        {
+            mmu->Release(0, 1, 3, pkt);
+        }
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetTotalUsed(), 0, "nothing accounted after the drain");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetSharedUsed(), 0, "shared pool empty");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetIngressBytes(0, 3), 0, "ingress empty");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEgressBytes(1, 3), 0, "egress empty");
+
+        // Lossy (PFC off): the whole pool, then drops.
+        Ptr<SwitchMmu> lossy = CreateObject<SwitchMmu>();
+        lossy->SetBufferSize(1 << 20);
+        lossy->SetLossless(false);
+        lossy->AddPort();
+        lossy->AddPort();
+        const uint64_t lossyPool = (1 << 20) - 2 * 8 * 4096;
+        NS_TEST_ASSERT_MSG_EQ(lossy->GetSharedPoolSize(), lossyPool, "no headroom when lossy");
+        uint64_t accepted = 0;
+        while (lossy->Admit(0, 1, 3, pkt) == SwitchMmu::ADMITTED)
+        {
+            accepted += pkt;
+            NS_TEST_ASSERT_MSG_EQ(lossy->CheckXoff(0, 3), false, "no PFC when lossy");
+        }
+        NS_TEST_ASSERT_MSG_EQ(lossy->GetBufferDrops(), 1, "a buffer drop");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(accepted + pkt, lossyPool + 4096, "dropped only when full");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(accepted, lossyPool + 4096, "never beyond pool + reserve");
+        mmu->Dispose();
+        lossy->Dispose();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * ECN marking follows RED: never at or below Kmin, always above Kmax, and
+ * with probability close to Pmax (q - Kmin) / (Kmax - Kmin) in between.
+ */
+class SwitchMmuEcnTestCase : public TestCase
+{
+  public:
+    SwitchMmuEcnTestCase()
+        : TestCase("SwitchMmu: RED-like ECN marking probability")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<SwitchMmu> mmu = CreateObject<SwitchMmu>();
+        mmu->SetLossless(false);
+        mmu->AddPort();
+        mmu->AddPort();
+        mmu->SetEcnThresholds(1, 100000, 300000, 0.5);
+        mmu->AssignStreams(7);
+        auto fillTo = [&mmu](uint64_t bytes) {
+            while (mmu->GetEgressBytes(1, 3) < bytes)
+            {
+                mmu->Admit(0, 1, 3, 1000);
+            }
+        };
+        auto markRate = [&mmu](int draws) {
+            int marks = 0;
+            for (int i = 0; i < draws; ++i)
+            {
+                marks += mmu->ShouldMarkEcn(1, 3) ? 1 : 0;
+            }
+            return static_cast<double>(marks) / draws;
+        };
+        fillTo(100000);
+        NS_TEST_ASSERT_MSG_EQ(markRate(1000), 0.0, "no mark at Kmin");
+        fillTo(200000);
+        NS_TEST_ASSERT_MSG_EQ_TOL(markRate(20000), 0.25, 0.02, "half way: Pmax / 2");
+        fillTo(301000);
+        NS_TEST_ASSERT_MSG_EQ(markRate(1000), 1.0, "always above Kmax");
+        NS_TEST_ASSERT_MSG_GT(mmu->GetEcnMarks(), 1000, "marks counted");
+        mmu->Dispose();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Configuration errors are reported as one message naming the parameter,
+ * never by a crash; a sound configuration reports nothing.
+ */
+class SwitchMmuConfigurationTestCase : public TestCase
+{
+  public:
+    SwitchMmuConfigurationTestCase()
+        : TestCase("SwitchMmu: impossible configurations give a clear message")
+    {
+    }
+
+  private:
+    /**
+     * \param configure changes to a sound 4-port MMU
+     * \return CheckConfiguration()'s message
+     */
+    std::string Check(std::function<void(Ptr<SwitchMmu>)> configure)
+    {
+        Ptr<SwitchMmu> mmu = CreateObject<SwitchMmu>();
+        for (int i = 0; i < 4; ++i)
+        {
+            mmu->AddPort();
+        }
+        configure(mmu);
+        std::string msg = mmu->CheckConfiguration();
+        mmu->Dispose();
+        return msg;
+    }
+
+    /**
+     * \param msg a message
+     * \param word what it must name
+     * \return true if msg contains word
+     */
+    static bool Names(const std::string& msg, const std::string& word)
+    {
+        return msg.find(word) != std::string::npos;
+    }
+
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(Check([](Ptr<SwitchMmu>) {}), "", "defaults are sound");
+        std::string msg = Check([](Ptr<SwitchMmu> m) { m->SetBufferSize(512 * 1024); });
+        NS_TEST_ASSERT_MSG_EQ((Names(msg, "BufferSize") && Names(msg, "headroom")),
+                              true,
+                              "buffer too small for the headroom: " << msg);
+        msg = Check([](Ptr<SwitchMmu> m) { m->SetBufferSize(0); });
+        NS_TEST_ASSERT_MSG_EQ(Names(msg, "BufferSize"), true, "zero buffer: " << msg);
+        msg = Check([](Ptr<SwitchMmu> m) { m->SetEcnThresholds(2, 500, 100, 0.2); });
+        NS_TEST_ASSERT_MSG_EQ(Names(msg, "Kmin"), true, "Kmin > Kmax: " << msg);
+        msg = Check([](Ptr<SwitchMmu> m) { m->SetEcnThresholds(1, 100, 500, 1.5); });
+        NS_TEST_ASSERT_MSG_EQ(Names(msg, "Pmax"), true, "Pmax > 1: " << msg);
+        msg = Check([](Ptr<SwitchMmu> m) { m->SetAttribute("PfcAlpha", DoubleValue(0)); });
+        NS_TEST_ASSERT_MSG_EQ(Names(msg, "PfcAlpha"), true, "alpha 0: " << msg);
+        msg = Check([](Ptr<SwitchMmu> m) { m->SetHeadroom(3, 0); });
+        NS_TEST_ASSERT_MSG_EQ(Names(msg, "headroom"), true, "no headroom with PFC: " << msg);
+        msg = Check([](Ptr<SwitchMmu> m) {
+            m->SetHeadroom(3, 0);
+            m->SetLossless(false);
+        });
+        NS_TEST_ASSERT_MSG_EQ(msg, "", "no headroom is fine without PFC");
+        // The same buffer fits when fewer priorities are lossless.
+        msg = Check([](Ptr<SwitchMmu> m) {
+            m->SetBufferSize(1024 * 1024);
+            m->SetLosslessPriorities(0x08);
+        });
+        NS_TEST_ASSERT_MSG_EQ(msg, "", "one lossless priority needs less headroom");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * 16-to-1 incast with PFC on: not one packet dropped, every byte delivered
+ * in order, the switch paused its ingress ports (and the senders saw the
+ * pauses), marked ECN, and ended with an empty, unpaused buffer.
+ */
+class LosslessIncastTestCase : public TestCase
+{
+  public:
+    /**
+     * \param fabric where the incast runs
+     * \param qdisc egress queue disc type ("" = default)
+     */
+    LosslessIncastTestCase(IncastFabric fabric, std::string qdisc = "")
+        : TestCase(std::string("lossless 16-to-1 incast through ") +
+                   (fabric == IncastFabric::SINGLE_SWITCH ? "one switch" : "a leaf-spine") +
+                   (qdisc.empty() ? "" : " with " + qdisc) +
+                   ": no drop, PFC and ECN at work, all bytes in order"),
+          m_fabric(fabric),
+          m_qdisc(qdisc)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        FabricTopologyHelper helper;
+        if (m_qdisc == "ns3::FifoQueueDisc")
+        {
+            helper.SetQueueDisc(m_qdisc, "MaxSize", StringValue("100000p"));
+        }
+        else if (!m_qdisc.empty())
+        {
+            helper.SetQueueDisc(m_qdisc);
+        }
+        const uint32_t packets = 500; // 2 MB per sender, 32 MB in all
+        IncastResult r = RunIncast(helper, m_fabric, 16, packets);
+        NS_TEST_ASSERT_MSG_EQ(r.sentBytes, 16ULL * packets * 4028, "every sender sent all");
+        NS_TEST_ASSERT_MSG_EQ(r.drops, 0, "no drop with PFC");
+        NS_TEST_ASSERT_MSG_EQ(r.headroomDrops, 0, "no headroom violation");
+        NS_TEST_ASSERT_MSG_EQ(r.receivedBytes, r.sentBytes, "every byte delivered");
+        NS_TEST_ASSERT_MSG_EQ(r.reordered, 0, "no reordering within a flow");
+        NS_TEST_ASSERT_MSG_EQ(r.misdelivered, 0, "delivered to the right host");
+        NS_TEST_ASSERT_MSG_GT(r.pauses, 0, "the switch paused ingress ports");
+        NS_TEST_ASSERT_MSG_EQ(r.resumes, r.pauses, "every pause was resumed");
+        NS_TEST_ASSERT_MSG_GT(r.pauseFrames, 0, "PFC frames went out");
+        NS_TEST_ASSERT_MSG_GT(r.senderPausesRx, 0, "the senders were paused");
+        NS_TEST_ASSERT_MSG_GT(r.ecnMarks, 0, "ECN marks under incast");
+        NS_TEST_ASSERT_MSG_GT(r.ceReceived, 0, "CE marks reach the receiver");
+        NS_TEST_ASSERT_MSG_EQ(r.residualBytes, 0, "buffer accounting back to zero");
+        NS_TEST_ASSERT_MSG_EQ(r.residualPaused, 0, "nothing left paused");
+        // The receiver's link is the bottleneck: 32 MB at 100 Gb/s.
+        const double wireBytes = 16.0 * packets * (4028 + 18 + 24);
+        const double ideal = wireBytes * 8 / 100e9;
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(r.lastRx.GetSeconds(), ideal, "not faster than the line");
+        NS_TEST_ASSERT_MSG_LT(r.lastRx.GetSeconds(),
+                              ideal * 1.05 + 20e-6,
+                              "the bottleneck stays busy (PFC does not idle it)");
+    }
+
+    IncastFabric m_fabric; //!< where
+    std::string m_qdisc;   //!< egress queue disc
+};
+
+/**
+ * \ingroup flux-tests
+ * The same incast with PFC off: the shared buffer overflows and the switch
+ * drops, counts the drops as buffer drops, sends no PFC, and its accounting
+ * still returns to zero.
+ */
+class LossyIncastTestCase : public TestCase
+{
+  public:
+    LossyIncastTestCase()
+        : TestCase("lossy 16-to-1 incast (PFC off): drops at the buffer limit, no PFC")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        FabricTopologyHelper helper;
+        helper.SetPfc(false);
+        IncastResult r = RunIncast(helper, IncastFabric::SINGLE_SWITCH, 16, 500);
+        NS_TEST_ASSERT_MSG_GT(r.bufferDrops, 0, "drops at the buffer limit");
+        NS_TEST_ASSERT_MSG_EQ(r.drops, r.bufferDrops, "all drops are buffer drops");
+        NS_TEST_ASSERT_MSG_EQ(r.pauses, 0, "no PFC decision");
+        NS_TEST_ASSERT_MSG_EQ(r.pauseFrames, 0, "no PFC frame");
+        NS_TEST_ASSERT_MSG_EQ(r.senderPausesRx, 0, "senders never paused");
+        NS_TEST_ASSERT_MSG_LT(r.receivedBytes, r.sentBytes, "bytes lost");
+        NS_TEST_ASSERT_MSG_EQ(r.residualBytes, 0, "buffer accounting back to zero");
+        // The buffer was really full: occupancy reached the pool.
+        NS_TEST_ASSERT_MSG_GT(r.peakUsed, 15 * 1024 * 1024, "drops only with a full buffer");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * A foreign queue disc that drops (FifoQueueDisc limited to 20 packets):
+ * its drops are counted as queue-disc drops and give their buffer space
+ * back.
+ */
+class QueueDiscDropTestCase : public TestCase
+{
+  public:
+    QueueDiscDropTestCase()
+        : TestCase("queue disc drops are counted and release the buffer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper helper;
+        helper.SetPfc(false);
+        helper.SetQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("20p"));
+        IncastResult r = RunIncast(helper, IncastFabric::SINGLE_SWITCH, 4, 200);
+        NS_TEST_ASSERT_MSG_GT(r.queueDiscDrops, 0, "the queue disc dropped");
+        NS_TEST_ASSERT_MSG_EQ(r.drops, r.queueDiscDrops, "only queue disc drops");
+        NS_TEST_ASSERT_MSG_LT(r.receivedBytes, r.sentBytes, "bytes lost");
+        NS_TEST_ASSERT_MSG_EQ(r.residualBytes, 0, "dropped packets released their space");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * A priority paused at an egress port: the default PfcPrioQueueDisc still
+ * sends the other priorities, a plain FIFO (ns3::FifoQueueDisc) holds
+ * everything behind the paused head; after the resume all arrives.
+ */
+class PausedEgressTestCase : public TestCase
+{
+  public:
+    /**
+     * \param fifo install a FifoQueueDisc instead of the default
+     */
+    explicit PausedEgressTestCase(bool fifo)
+        : TestCase(fifo ? "paused priority at a FIFO egress blocks the head of line"
+                        : "paused priority at the default egress does not block others"),
+          m_fifo(fifo)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper helper;
+        if (m_fifo)
+        {
+            helper.SetQueueDisc("ns3::FifoQueueDisc", "MaxSize", StringValue("1000p"));
+        }
+        FabricTopology topo = helper.BuildLeafSpine(1, 0, 2);
+        Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
+        Ptr<TrafficEgress> e =
+            CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 1000);
+        e->AddFlow(topo.hostAddresses[1], 1, 10, 3);
+        e->AddFlow(topo.hostAddresses[1], 2, 10, 7);
+        // Host 1 pauses priority 3 at the switch, then resumes it.
+        Simulator::Schedule(NanoSeconds(0),
+                            &PfcNetDevice::SetPauseUpstream,
+                            topo.hostDevices[1],
+                            3,
+                            true);
+        e->Start(MicroSeconds(5));
+        uint64_t prio3AtCheck = 99;
+        uint64_t prio7AtCheck = 99;
+        Simulator::Schedule(MicroSeconds(50), [&]() {
+            prio3AtCheck = sink->GetFlow(topo.hostAddresses[0], 1).packets;
+            prio7AtCheck = sink->GetFlow(topo.hostAddresses[0], 2).packets;
+        });
+        Simulator::Schedule(MicroSeconds(60),
+                            &PfcNetDevice::SetPauseUpstream,
+                            topo.hostDevices[1],
+                            3,
+                            false);
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(prio3AtCheck, 0, "paused priority held");
+        NS_TEST_ASSERT_MSG_EQ(prio7AtCheck,
+                              m_fifo ? 0 : 10,
+                              m_fifo ? "FIFO: blocked behind the paused head"
+                                     : "other priority flows past the paused one");
+        NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 20, "all arrive after the resume");
+        NS_TEST_ASSERT_MSG_EQ(sink->m_reordered, 0, "in order");
+        NS_TEST_ASSERT_MSG_EQ(topo.GetDrops(), 0, "no drop");
+        Simulator::Destroy();
+    }
+
+    bool m_fifo; //!< FIFO egress
+};
+
+/**
+ * \ingroup flux-tests
+ * ECMP by 5-tuple hash: 256 flows between two leaves spread over all four
+ * spines (each carries 1/4 +- 50 %), no packet of a flow is reordered, the
+ * spines really carry what FabricTopology::GetPath predicts, the same seed
+ * gives the same paths and another seed different ones.
+ */
+class EcmpTestCase : public TestCase
+{
+  public:
+    EcmpTestCase()
+        : TestCase("ECMP: flows spread over all spines, per-flow order, seed-dependent")
+    {
+    }
+
+  private:
+    /**
+     * \param topo a 2-leaf fabric with one host per leaf
+     * \param flows number of flows
+     * \return per flow: the spine it crosses (from GetPath)
+     */
+    static std::vector<std::string> Spines(const FabricTopology& topo, uint32_t flows)
+    {
+        std::vector<std::string> spines;
+        for (uint32_t f = 0; f < flows; ++f)
+        {
+            std::vector<uint32_t> path = topo.GetPath(0, 1, 10000 + f);
+            spines.push_back(path.size() == 4 ? topo.links[path[1]].name : "none");
+        }
+        return spines;
+    }
+
+    void DoRun() override
+    {
+        const uint32_t flows = 256;
+        const uint32_t packets = 4;
+        FabricTopologyHelper helper;
+        helper.SetEcmpSeed(11);
+        FabricTopology topo = helper.BuildLeafSpine(2, 4, 1);
+        const std::vector<std::string> predicted = Spines(topo, flows);
+
+        Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
+        Ptr<TrafficEgress> e =
+            CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 1000);
+        for (uint32_t f = 0; f < flows; ++f)
+        {
+            e->AddFlow(topo.hostAddresses[1], 10000 + f, packets);
+        }
+        e->Start(MicroSeconds(1));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(sink->m_packets, flows * packets, "all delivered");
+        NS_TEST_ASSERT_MSG_EQ(sink->m_reordered, 0, "no reordering within any flow");
+        std::map<std::string, uint64_t> predictedPackets;
+        for (const std::string& s : predicted)
+        {
+            predictedPackets[s] += packets;
+        }
+        for (const FabricTopology::Switch& s : topo.switches)
+        {
+            if (s.tier != 1)
+            {
+                continue;
+            }
+            const uint64_t carried = s.sw->GetRxPackets();
+            NS_TEST_ASSERT_MSG_GT(carried, flows * packets / 4 / 2, s.name << " carries its share");
+            NS_TEST_ASSERT_MSG_LT(carried,
+                                  flows * packets / 4 * 3 / 2,
+                                  s.name << " carries no more than its share");
+            NS_TEST_ASSERT_MSG_EQ(carried,
+                                  predictedPackets["leaf0->" + s.name],
+                                  s.name << " carries what GetPath predicts");
+        }
+        Simulator::Destroy();
+
+        FabricTopology same = helper.BuildLeafSpine(2, 4, 1);
+        helper.SetEcmpSeed(12);
+        FabricTopology other = helper.BuildLeafSpine(2, 4, 1);
+        const std::vector<std::string> sameSpines = Spines(same, flows);
+        const std::vector<std::string> otherSpines = Spines(other, flows);
+        uint32_t sameDiffer = 0;
+        uint32_t otherDiffer = 0;
+        for (uint32_t f = 0; f < flows; ++f)
+        {
+            sameDiffer += sameSpines[f] != predicted[f] ? 1 : 0;
+            otherDiffer += otherSpines[f] != predicted[f] ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(sameDiffer, 0, "same seed, same paths");
+        NS_TEST_ASSERT_MSG_GT(otherDiffer, flows / 2, "another seed moves most flows");
+        NS_TEST_ASSERT_MSG_NE(same.switches[0].sw->GetEcmpSeed(),
+                              same.switches[1].sw->GetEcmpSeed(),
+                              "switches of one fabric have different seeds");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * TTL: each switch decrements it; a packet arriving with TTL 1 is dropped
+ * (counted as DROP_TTL_EXPIRED), one with enough TTL arrives with TTL
+ * reduced by the number of switches.
+ */
+class TtlTestCase : public TestCase
+{
+  public:
+    TtlTestCase()
+        : TestCase("TTL decremented per switch, expired packets dropped")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper helper;
+        FabricTopology topo = helper.BuildLeafSpine(2, 1, 1);
+        Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
+        Ptr<TrafficEgress> e =
+            CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 100);
+        e->AddFlow(topo.hostAddresses[1], 1, 5, 3, 3); // dies at the third switch
+        e->AddFlow(topo.hostAddresses[1], 2, 5, 3, 4); // arrives with TTL 1
+        e->Start(MicroSeconds(1));
+        Simulator::Run();
+        uint64_t ttlDrops = 0;
+        for (const FabricTopology::Switch& s : topo.switches)
+        {
+            ttlDrops += s.sw->GetDrops(FabricSwitch::DROP_TTL_EXPIRED);
+        }
+        NS_TEST_ASSERT_MSG_EQ(ttlDrops, 5, "TTL 3 dies on a 3-switch path");
+        NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 5, "TTL 4 arrives");
+        NS_TEST_ASSERT_MSG_EQ(sink->m_ttls[1], 5, "with TTL 4 - 3 switches");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Determinism: the same incast with the same seed twice gives identical
+ * counters and timing.
+ */
+class DeterminismTestCase : public TestCase
+{
+  public:
+    DeterminismTestCase()
+        : TestCase("same seed, same counters")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IncastResult r[2];
+        for (int i = 0; i < 2; ++i)
+        {
+            RngSeedManager::SetSeed(5);
+            FabricTopologyHelper helper;
+            helper.SetEcn(50000, 400000, 0.2); // many random draws
+            r[i] = RunIncast(helper, IncastFabric::LEAF_SPINE, 12, 200);
+        }
+        NS_TEST_ASSERT_MSG_GT(r[0].ecnMarks, 0, "randomness was used");
+        NS_TEST_ASSERT_MSG_EQ(r[0].ecnMarks, r[1].ecnMarks, "same ECN marks");
+        NS_TEST_ASSERT_MSG_EQ(r[0].pauses, r[1].pauses, "same pauses");
+        NS_TEST_ASSERT_MSG_EQ(r[0].pauseFrames, r[1].pauseFrames, "same pause frames");
+        NS_TEST_ASSERT_MSG_EQ(r[0].drops, r[1].drops, "same drops");
+        NS_TEST_ASSERT_MSG_EQ(r[0].ceReceived, r[1].ceReceived, "same CE at the receiver");
+        NS_TEST_ASSERT_MSG_EQ(r[0].peakUsed, r[1].peakUsed, "same peak occupancy");
+        NS_TEST_ASSERT_MSG_EQ(r[0].lastRx, r[1].lastRx, "same completion time");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * The switch test suite.
+ */
+class FluxSwitchTestSuite : public TestSuite
+{
+  public:
+    FluxSwitchTestSuite()
+        : TestSuite("flux-switch", UNIT)
+    {
+        AddTestCase(new PfcPrioQueueDiscTestCase, TestCase::QUICK);
+        AddTestCase(new SwitchMmuAdmissionTestCase, TestCase::QUICK);
+        AddTestCase(new SwitchMmuEcnTestCase, TestCase::QUICK);
+        AddTestCase(new SwitchMmuConfigurationTestCase, TestCase::QUICK);
+        AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH), TestCase::QUICK);
+        AddTestCase(new LosslessIncastTestCase(IncastFabric::LEAF_SPINE), TestCase::QUICK);
+        AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FifoQueueDisc"),
+                    TestCase::QUICK);
+        AddTestCase(
+            new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FqCoDelQueueDisc"),
+            TestCase::QUICK);
+        AddTestCase(new LossyIncastTestCase, TestCase::QUICK);
+        AddTestCase(new QueueDiscDropTestCase, TestCase::QUICK);
+        AddTestCase(new PausedEgressTestCase(false), TestCase::QUICK);
+        AddTestCase(new PausedEgressTestCase(true), TestCase::QUICK);
+        AddTestCase(new EcmpTestCase, TestCase::QUICK);
+        AddTestCase(new TtlTestCase, TestCase::QUICK);
+        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+    }
+};
+
+static FluxSwitchTestSuite g_fluxSwitchTestSuite; //!< Static variable for test initialization

@@ -1,0 +1,546 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The topology helper: structure and numbering of leaf-spine, fat-tree and
+ * dumbbell fabrics, all-pairs reachability over shortest paths, pcap
+ * output, and clear errors for impossible configurations.
+ */
+
+#include "fabric-test-traffic.h"
+
+#include "ns3/core-module.h"
+#include "ns3/fabric-topology-helper.h"
+#include "ns3/network-module.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-link-helper.h"
+#include "ns3/system-path.h"
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+using namespace ns3;
+using namespace ns3::fluxtest;
+
+/**
+ * \ingroup flux-tests
+ * Every host reaches every other host, over a shortest path: each packet
+ * arrives at its destination, in order, with its TTL reduced by the number
+ * of switches the topology puts between the two hosts, and the path
+ * FabricTopology::GetPath reports has that many switches.
+ */
+class AllPairsTestCase : public TestCase
+{
+  public:
+    /// Builds the fabric.
+    using Builder = std::function<FabricTopology(FabricTopologyHelper&)>;
+    /// Number of switches between two hosts.
+    using Hops = std::function<uint32_t(uint32_t, uint32_t)>;
+
+    /**
+     * \param name the fabric
+     * \param build builds it
+     * \param hops expected switches between two hosts
+     * \param hosts expected number of hosts
+     */
+    AllPairsTestCase(std::string name, Builder build, Hops hops, uint32_t hosts)
+        : TestCase(name + ": every host reaches every other over a shortest path"),
+          m_build(build),
+          m_hops(hops),
+          m_hosts(hosts)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper helper;
+        FabricTopology topo = m_build(helper);
+        const uint32_t n = topo.GetNHosts();
+        NS_TEST_ASSERT_MSG_EQ(n, m_hosts, "number of hosts");
+        std::vector<Ptr<TrafficSink>> sinks;
+        std::vector<Ptr<TrafficEgress>> egresses;
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            sinks.push_back(Create<TrafficSink>(topo.hostDevices[h], topo.hostAddresses[h]));
+            Ptr<TrafficEgress> e =
+                CreateObject<TrafficEgress>(topo.hostDevices[h], topo.hostAddresses[h], 200);
+            for (uint32_t d = 0; d < n; ++d)
+            {
+                if (d != h)
+                {
+                    e->AddFlow(topo.hostAddresses[d], 5000 + d, 2);
+                    const std::vector<uint32_t> path = topo.GetPath(h, d, 5000 + d);
+                    NS_TEST_ASSERT_MSG_EQ(path.size(),
+                                          m_hops(h, d) + 1,
+                                          "path " << h << "->" << d << " crosses " << m_hops(h, d)
+                                                  << " switches");
+                }
+            }
+            e->Start(MicroSeconds(1));
+            egresses.push_back(e);
+        }
+        Simulator::Run();
+        for (uint32_t d = 0; d < n; ++d)
+        {
+            NS_TEST_ASSERT_MSG_EQ(sinks[d]->m_packets, 2 * (n - 1), "host " << d << " got all");
+            NS_TEST_ASSERT_MSG_EQ(sinks[d]->m_misdelivered, 0, "only its own packets");
+            NS_TEST_ASSERT_MSG_EQ(sinks[d]->m_reordered, 0, "in order");
+            for (uint32_t s = 0; s < n; ++s)
+            {
+                if (s == d)
+                {
+                    continue;
+                }
+                NS_TEST_ASSERT_MSG_EQ(sinks[d]->GetFlow(topo.hostAddresses[s], 5000 + d).packets,
+                                      2,
+                                      "from host " << s << " to host " << d);
+            }
+            std::map<uint8_t, uint64_t> expectedTtls;
+            for (uint32_t s = 0; s < n; ++s)
+            {
+                if (s != d)
+                {
+                    expectedTtls[64 - m_hops(s, d)] += 2;
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ((sinks[d]->m_ttls == expectedTtls),
+                                  true,
+                                  "TTLs at host " << d << " match the shortest paths");
+        }
+        NS_TEST_ASSERT_MSG_EQ(topo.GetDrops(), 0, "no drop");
+        Simulator::Destroy();
+    }
+
+    Builder m_build;  //!< builds the fabric
+    Hops m_hops;      //!< expected switch hops
+    uint32_t m_hosts; //!< expected hosts
+};
+
+/**
+ * \ingroup flux-tests
+ * The TTL check above only tells that some packet had the right TTL; this
+ * one checks the exact TTL per source on a fat-tree k=4 from host 0.
+ */
+class FatTreeTtlTestCase : public TestCase
+{
+  public:
+    FatTreeTtlTestCase()
+        : TestCase("fat-tree k=4: 1, 3 and 5 switch hops for same edge, same pod, other pod")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper helper;
+        FabricTopology topo = helper.BuildFatTree(4);
+        std::vector<Ptr<TrafficSink>> sinks;
+        for (uint32_t d : {1u, 2u, 4u, 15u})
+        {
+            sinks.push_back(Create<TrafficSink>(topo.hostDevices[d], topo.hostAddresses[d]));
+        }
+        Ptr<TrafficEgress> e =
+            CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 200);
+        for (uint32_t d : {1u, 2u, 4u, 15u})
+        {
+            e->AddFlow(topo.hostAddresses[d], 7, 1);
+        }
+        e->Start(MicroSeconds(1));
+        Simulator::Run();
+        const uint8_t expected[] = {63, 61, 59, 59}; // same edge, same pod, other pods
+        for (std::size_t i = 0; i < sinks.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(sinks[i]->m_packets, 1, "delivered");
+            NS_TEST_ASSERT_MSG_EQ(sinks[i]->m_ttls[expected[i]], 1, "TTL after the shortest path");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Structure and numbering: host i has 10.0.0.(i+1) and sits under the
+ * switch the topology order says; switch counts, tiers, port counts, link
+ * names, rates, and ECMP groups are as designed.
+ */
+class StructureTestCase : public TestCase
+{
+  public:
+    StructureTestCase()
+        : TestCase("structure, numbering, addresses, link names, rates and ECMP groups")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper helper;
+        helper.SetHostRate(DataRate("25Gbps"));
+        helper.SetFabricRate(DataRate("100Gbps"));
+        helper.SetLinkDelay(NanoSeconds(500));
+        FabricTopology ls = helper.BuildLeafSpine(4, 2, 8);
+        NS_TEST_ASSERT_MSG_EQ(ls.kind, "leaf-spine", "kind");
+        NS_TEST_ASSERT_MSG_EQ(ls.GetNHosts(), 32, "4 x 8 hosts");
+        NS_TEST_ASSERT_MSG_EQ(ls.switches.size(), 6, "4 leaves + 2 spines");
+        NS_TEST_ASSERT_MSG_EQ(ls.links.size(), 2 * (32 + 8), "both directions of 40 cables");
+        for (uint32_t h = 0; h < 32; ++h)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ls.hostAddresses[h],
+                                  Ipv4Address(0x0a000000 + h + 1),
+                                  "address of host " << h);
+            NS_TEST_ASSERT_MSG_EQ(ls.GetHostIndex(ls.hostAddresses[h]), h, "index from address");
+            NS_TEST_ASSERT_MSG_EQ(ls.switches[ls.hostSwitch[h]].name,
+                                  "leaf" + std::to_string(h / 8),
+                                  "host " << h << " under leaf " << h / 8);
+            NS_TEST_ASSERT_MSG_EQ(ls.links[ls.hostUplink[h]].name,
+                                  "host" + std::to_string(h) + "->leaf" + std::to_string(h / 8),
+                                  "uplink name");
+            NS_TEST_ASSERT_MSG_EQ(ls.hostDevices[h]->GetDataRate(),
+                                  DataRate("25Gbps"),
+                                  "host rate");
+            NS_TEST_ASSERT_MSG_EQ(ls.hostDevices[h]->GetNode(), ls.hosts.Get(h), "device on host");
+            NS_TEST_ASSERT_MSG_EQ(ls.hostDevices[h]->GetEgress(), nullptr, "no host stack yet");
+        }
+        NS_TEST_ASSERT_MSG_EQ(ls.GetHostIndex(Ipv4Address("10.0.0.200")), -1, "unknown address");
+        bool found = false;
+        for (const FabricTopology::Link& l : ls.links)
+        {
+            if (l.name == "leaf0->spine1")
+            {
+                found = true;
+                NS_TEST_ASSERT_MSG_EQ(l.tx->GetDataRate(), DataRate("100Gbps"), "fabric rate");
+                NS_TEST_ASSERT_MSG_EQ(DynamicCast<PfcChannel>(l.tx->GetChannel())->GetDelay(),
+                                      NanoSeconds(500),
+                                      "link delay");
+                NS_TEST_ASSERT_MSG_EQ(l.rx, l.tx->GetPeer(), "rx is tx's peer");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(found, true, "link leaf0->spine1 exists");
+        for (uint32_t s = 0; s < 4; ++s)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ls.switches[s].tier, 0, "leaves are tier 0");
+            NS_TEST_ASSERT_MSG_EQ(ls.switches[s].sw->GetNPorts(), 10, "8 hosts + 2 spines");
+            // A remote host: ECMP over both spines; a local one: one port.
+            NS_TEST_ASSERT_MSG_EQ(
+                ls.switches[s].sw->GetRoute(ls.hostAddresses[(s * 8 + 8) % 32]).size(),
+                2,
+                "two equal-cost next hops to another leaf");
+            NS_TEST_ASSERT_MSG_EQ(ls.switches[s].sw->GetRoute(ls.hostAddresses[s * 8]).size(),
+                                  1,
+                                  "one next hop to a local host");
+            NS_TEST_ASSERT_MSG_EQ(ls.switches[s].sw->GetNRoutes(), 32, "a route to every host");
+            // Headroom follows each port's link rate.
+            Ptr<SwitchMmu> mmu = ls.switches[s].sw->GetMmu();
+            NS_TEST_ASSERT_MSG_EQ(mmu->GetHeadroom(0),
+                                  helper.GetHeadroom(DataRate("25Gbps")),
+                                  "host port headroom");
+            NS_TEST_ASSERT_MSG_EQ(mmu->GetHeadroom(9),
+                                  helper.GetHeadroom(DataRate("100Gbps")),
+                                  "fabric port headroom");
+        }
+        for (uint32_t s = 4; s < 6; ++s)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ls.switches[s].tier, 1, "spines are tier 1");
+            NS_TEST_ASSERT_MSG_EQ(ls.switches[s].sw->GetNPorts(), 4, "one port per leaf");
+        }
+
+        FabricTopology ft = helper.BuildFatTree(4);
+        NS_TEST_ASSERT_MSG_EQ(ft.GetNHosts(), 16, "k^3/4 hosts");
+        NS_TEST_ASSERT_MSG_EQ(ft.switches.size(), 20, "8 edge + 8 aggregation + 4 core");
+        NS_TEST_ASSERT_MSG_EQ(ft.links.size(),
+                              2 * 48,
+                              "16 host + 16 edge-agg + 16 agg-core cables");
+        uint32_t perTier[3] = {0, 0, 0};
+        for (const FabricTopology::Switch& s : ft.switches)
+        {
+            NS_TEST_ASSERT_MSG_EQ(s.sw->GetNPorts(), 4, s.name << " has k ports");
+            ++perTier[s.tier];
+        }
+        NS_TEST_ASSERT_MSG_EQ(perTier[0], 8, "edge switches");
+        NS_TEST_ASSERT_MSG_EQ(perTier[1], 8, "aggregation switches");
+        NS_TEST_ASSERT_MSG_EQ(perTier[2], 4, "core switches");
+        NS_TEST_ASSERT_MSG_EQ(ft.switches[ft.hostSwitch[5]].name, "pod1-edge0", "host 5's edge");
+        NS_TEST_ASSERT_MSG_EQ(ft.switches[ft.hostSwitch[15]].name, "pod3-edge1", "host 15's edge");
+
+        FabricTopology db = helper.BuildDumbbell(3);
+        NS_TEST_ASSERT_MSG_EQ(db.GetNHosts(), 6, "2 x 3 hosts");
+        NS_TEST_ASSERT_MSG_EQ(db.switches[db.hostSwitch[2]].name, "left", "host 2 on the left");
+        NS_TEST_ASSERT_MSG_EQ(db.switches[db.hostSwitch[3]].name, "right", "host 3 on the right");
+        NS_TEST_ASSERT_MSG_EQ(db.switches[0].sw->GetNPorts(), 4, "3 hosts + 1 fabric link");
+
+        std::set<uint32_t> seeds;
+        for (const FabricTopology::Switch& s : ft.switches)
+        {
+            seeds.insert(s.sw->GetEcmpSeed());
+        }
+        NS_TEST_ASSERT_MSG_EQ(seeds.size(), ft.switches.size(), "one ECMP seed per switch");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Impossible configurations fail with one clear message naming the
+ * parameter, from the Check methods and as std::invalid_argument from the
+ * Build methods, before any node is created.
+ */
+class TopologyErrorsTestCase : public TestCase
+{
+  public:
+    TopologyErrorsTestCase()
+        : TestCase("impossible configurations: one clear message, no node created")
+    {
+    }
+
+  private:
+    /**
+     * \param msg a message
+     * \param word a word
+     * \return true if msg contains word
+     */
+    static bool Has(const std::string& msg, const std::string& word)
+    {
+        return msg.find(word) != std::string::npos;
+    }
+
+    void DoRun() override
+    {
+        const uint32_t nodesBefore = NodeList::GetNNodes();
+        {
+            FabricTopologyHelper h;
+            NS_TEST_ASSERT_MSG_EQ(h.CheckFatTree(4), "", "k = 4 is fine");
+            NS_TEST_ASSERT_MSG_EQ(h.CheckLeafSpine(4, 2, 8), "", "leaf-spine is fine");
+            NS_TEST_ASSERT_MSG_EQ(h.CheckDumbbell(4), "", "dumbbell is fine");
+            NS_TEST_ASSERT_MSG_EQ(h.CheckLeafSpine(1, 0, 17), "", "a single switch is fine");
+            const std::string odd = h.CheckFatTree(5);
+            NS_TEST_ASSERT_MSG_EQ((Has(odd, "k") && Has(odd, "even")), true, "k odd: " << odd);
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckFatTree(0), "even"), true, "k = 0");
+            bool threw = false;
+            try
+            {
+                h.BuildFatTree(3);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                threw = Has(e.what(), "even");
+            }
+            NS_TEST_ASSERT_MSG_EQ(threw, true, "BuildFatTree(3) throws invalid_argument");
+            const std::string many = h.CheckFatTree(512);
+            NS_TEST_ASSERT_MSG_EQ(Has(many, "addresses"), true, "too many hosts: " << many);
+            const std::string manyLs = h.CheckLeafSpine(70000, 4, 256);
+            NS_TEST_ASSERT_MSG_EQ(Has(manyLs, "addresses"), true, "too many hosts: " << manyLs);
+            const std::string noSpine = h.CheckLeafSpine(2, 0, 4);
+            NS_TEST_ASSERT_MSG_EQ(Has(noSpine, "spines"), true, "no spine: " << noSpine);
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckLeafSpine(0, 1, 4), "leaves"), true, "no leaf");
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckLeafSpine(2, 1, 0), "hosts per leaf"),
+                                  true,
+                                  "no host");
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckDumbbell(0), "hosts per side"), true, "no host");
+        }
+        {
+            FabricTopologyHelper h;
+            h.SetHostRate(DataRate(0));
+            const std::string msg = h.CheckLeafSpine(2, 2, 2);
+            NS_TEST_ASSERT_MSG_EQ(Has(msg, "host rate"), true, "zero host rate: " << msg);
+            bool threw = false;
+            try
+            {
+                h.BuildLeafSpine(2, 2, 2);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                threw = Has(e.what(), "host rate");
+            }
+            NS_TEST_ASSERT_MSG_EQ(threw, true, "BuildLeafSpine throws on a zero rate");
+        }
+        {
+            FabricTopologyHelper h;
+            h.SetFabricRate(DataRate(0));
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckDumbbell(2), "fabric rate"), true, "zero fabric rate");
+        }
+        {
+            FabricTopologyHelper h;
+            h.SetLinkDelay(NanoSeconds(-5));
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckDumbbell(2), "delay"), true, "negative delay");
+        }
+        {
+            FabricTopologyHelper h;
+            h.SetMtu(20);
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckDumbbell(2), "MTU"), true, "tiny MTU");
+        }
+        {
+            FabricTopologyHelper h;
+            h.SetEcn(500000, 100000, 0.2);
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckDumbbell(2), "kmin"), true, "kmin > kmax");
+            h.SetEcn(100000, 500000, 2);
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckDumbbell(2), "pmax"), true, "pmax > 1");
+        }
+        {
+            // 66 ports of 100 Gb/s with 2 us links, 8 lossless priorities:
+            // the headroom alone exceeds a 16 MiB buffer.
+            FabricTopologyHelper h;
+            h.SetLinkDelay(MicroSeconds(2));
+            const std::string msg = h.CheckLeafSpine(2, 2, 64);
+            NS_TEST_ASSERT_MSG_EQ((Has(msg, "buffer") && Has(msg, "headroom") && Has(msg, "leaf0")),
+                                  true,
+                                  "buffer too small for headroom: " << msg);
+            bool threw = false;
+            try
+            {
+                h.BuildLeafSpine(2, 2, 64);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                threw = Has(e.what(), "headroom");
+            }
+            NS_TEST_ASSERT_MSG_EQ(threw, true, "BuildLeafSpine throws on a small buffer");
+            // Without PFC there is no headroom to hold.
+            h.SetPfc(false);
+            NS_TEST_ASSERT_MSG_EQ(h.CheckLeafSpine(2, 2, 64), "", "fits without PFC");
+            // Or with one lossless priority.
+            h.SetPfc(true);
+            h.SetLosslessPriorities(0x08);
+            NS_TEST_ASSERT_MSG_EQ(h.CheckLeafSpine(2, 2, 64), "", "fits with one lossless class");
+        }
+        {
+            FabricTopologyHelper h;
+            h.SetBufferSize(0);
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckFatTree(4), "buffer"), true, "zero buffer");
+        }
+        {
+            FabricTopologyHelper h;
+            h.SetMmuAttribute("NoSuchThing", UintegerValue(1));
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckFatTree(4), "NoSuchThing"), true, "unknown attribute");
+            FabricTopologyHelper h2;
+            h2.SetQueueDisc("ns3::NoSuchQueueDisc");
+            NS_TEST_ASSERT_MSG_EQ(Has(h2.CheckFatTree(4), "NoSuchQueueDisc"),
+                                  true,
+                                  "unknown qdisc");
+            FabricTopologyHelper h3;
+            h3.SetMmuAttribute("PfcAlpha", DoubleValue(-1));
+            NS_TEST_ASSERT_MSG_EQ(Has(h3.CheckFatTree(4), "PfcAlpha"), true, "negative alpha");
+        }
+        NS_TEST_ASSERT_MSG_EQ(NodeList::GetNNodes(), nodesBefore, "no node was created");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Pcap: one Ethernet (DLT_EN10MB) file per host port and per switch port,
+ * holding the frames that crossed it.
+ */
+class PcapTestCase : public TestCase
+{
+  public:
+    PcapTestCase()
+        : TestCase("pcap: Ethernet captures of host and switch ports")
+    {
+    }
+
+  private:
+    /**
+     * \param path a pcap file
+     * \param linkType set to its link type
+     * \return the number of records in it
+     */
+    static uint32_t Records(const std::string& path, uint32_t& linkType)
+    {
+        std::ifstream in(path, std::ios::binary);
+        uint32_t header[6] = {0, 0, 0, 0, 0, 0};
+        in.read(reinterpret_cast<char*>(header), sizeof(header));
+        linkType = header[5];
+        uint32_t records = 0;
+        uint32_t rec[4];
+        while (in.read(reinterpret_cast<char*>(rec), sizeof(rec)))
+        {
+            in.seekg(rec[2], std::ios::cur);
+            ++records;
+        }
+        return records;
+    }
+
+    void DoRun() override
+    {
+        const std::string dir = CreateTempDirFilename("flux-pcap");
+        SystemPath::MakeDirectories(dir);
+        {
+            // The captures are complete once the devices are gone.
+            FabricTopologyHelper helper;
+            FabricTopology topo = helper.BuildDumbbell(1);
+            topo.EnablePcapHosts(dir);
+            topo.EnablePcapSwitches(dir);
+            Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
+            Ptr<TrafficEgress> e =
+                CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 300);
+            e->AddFlow(topo.hostAddresses[1], 9, 7);
+            e->Start(MicroSeconds(1));
+            Simulator::Run();
+            Simulator::Destroy();
+        }
+        uint32_t linkType = 0;
+        NS_TEST_ASSERT_MSG_EQ(Records(dir + "/host0.pcap", linkType), 7, "host 0 sent 7 frames");
+        NS_TEST_ASSERT_MSG_EQ(linkType, 1, "DLT_EN10MB");
+        NS_TEST_ASSERT_MSG_EQ(Records(dir + "/host1.pcap", linkType), 7, "host 1 got 7 frames");
+        // left: port 0 host 0, port 1 the fabric link.
+        NS_TEST_ASSERT_MSG_EQ(Records(dir + "/left-port1.pcap", linkType), 7, "left forwarded 7");
+        NS_TEST_ASSERT_MSG_EQ(Records(dir + "/right-port0.pcap", linkType), 7, "right delivered 7");
+        for (const char* f :
+             {"host0", "host1", "left-port0", "left-port1", "right-port0", "right-port1"})
+        {
+            std::remove((dir + "/" + f + ".pcap").c_str());
+        }
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * The topology test suite.
+ */
+class FluxTopologyTestSuite : public TestSuite
+{
+  public:
+    FluxTopologyTestSuite()
+        : TestSuite("flux-topology", UNIT)
+    {
+        AddTestCase(new StructureTestCase, TestCase::QUICK);
+        AddTestCase(new AllPairsTestCase(
+                        "leaf-spine 3x2x3",
+                        [](FabricTopologyHelper& h) { return h.BuildLeafSpine(3, 2, 3); },
+                        [](uint32_t a, uint32_t b) { return a / 3 == b / 3 ? 1u : 3u; },
+                        9),
+                    TestCase::QUICK);
+        AddTestCase(new AllPairsTestCase(
+                        "fat-tree k=4",
+                        [](FabricTopologyHelper& h) { return h.BuildFatTree(4); },
+                        [](uint32_t a, uint32_t b) {
+                            if (a / 2 == b / 2)
+                            {
+                                return 1u;
+                            }
+                            return a / 4 == b / 4 ? 3u : 5u;
+                        },
+                        16),
+                    TestCase::QUICK);
+        AddTestCase(new AllPairsTestCase(
+                        "dumbbell 3+3",
+                        [](FabricTopologyHelper& h) { return h.BuildDumbbell(3); },
+                        [](uint32_t a, uint32_t b) { return a / 3 == b / 3 ? 1u : 2u; },
+                        6),
+                    TestCase::QUICK);
+        AddTestCase(new AllPairsTestCase(
+                        "single switch",
+                        [](FabricTopologyHelper& h) { return h.BuildLeafSpine(1, 0, 5); },
+                        [](uint32_t, uint32_t) { return 1u; },
+                        5),
+                    TestCase::QUICK);
+        AddTestCase(new FatTreeTtlTestCase, TestCase::QUICK);
+        AddTestCase(new TopologyErrorsTestCase, TestCase::QUICK);
+        AddTestCase(new PcapTestCase, TestCase::QUICK);
+    }
+};
+
+static FluxTopologyTestSuite g_fluxTopologyTestSuite; //!< Static variable for test initialization
