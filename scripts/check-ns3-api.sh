@@ -53,7 +53,7 @@ inc=$(dirname "$inc")
 nsver=$want
 cxxstd=c++17
 case "$nsver" in
-3.4[5-9]* | 3.[5-9]*) cxxstd=c++20 ;; # ns-3 3.45 and newer require C++20
+3.4[5-9]* | 3.[5-9]*) cxxstd=c++20 ;; # recent ns-3 releases (3.48) build in C++20
 esac
 
 # flat ns3/ folder with the module's headers, as the builds make it

@@ -10,7 +10,10 @@
 #   scripts/matrix.sh in-tree-3.37 waf-3.31   some (standalone-3.37,
 #                                      in-tree-3.37, in-tree-3.48, waf-3.31)
 #
-# Each entry's full output goes to $FLUX_CACHE/logs/matrix-<entry>.log.
+# Each entry's full output goes to $FLUX_CACHE/logs/matrix-<entry>.log. An
+# entry whose ns-3 source package cannot be downloaded fails; its line then
+# also reports scripts/check-ns3-api.sh for that version (the module compiled
+# against the release's headers from Debian's libns3-dev), for information.
 # ns-3 trees and ccache stay in ~/.cache, so a second run is fast.
 # Exits non-zero if any entry fails.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -37,7 +40,7 @@ for e in "${entries[@]}"; do
     t0=$(date +%s)
     case "$kind" in
     standalone)
-        FLUX_BUILD_DIR=$FLUX_CACHE/matrix-standalone-build \
+        FLUX_BUILD_DIR=build-matrix \
             "$FLUX_ROOT/scripts/test.sh" --no-deps >"$log" 2>&1 && rc=0 || rc=$?
         ;;
     in-tree | waf)
@@ -57,6 +60,12 @@ for e in "${entries[@]}"; do
         nfail=$((nfail + 1))
         why=$(grep -E 'ERROR|FAILED|Error' "$log" | tail -n 1 | cut -c1-200)
         [ -n "$why" ] && detail="$detail; $why"
+        if grep -q "failed at stage 'fetch" "$log"; then
+            # No source tree: at least compile the module against that
+            # release's headers (Debian's libns3-dev), and say so.
+            api=$("$FLUX_ROOT/scripts/check-ns3-api.sh" "$ver" 2>>"$log" | tee -a "$log" | grep '^RESULT' | tail -n 1)
+            [ -n "$api" ] && detail="$detail; instead: ${api#RESULT }"
+        fi
     fi
     line=$(printf '%-4s  %-10s  ns-3 %-5s  %8s  %s' "$status" "$kind" "$ver" "$dt" "$detail")
     echo "$line"
