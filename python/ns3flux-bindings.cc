@@ -1,0 +1,470 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup flux
+ * The extension module `ns3flux._ns3flux`: the scenario runner for Python.
+ *
+ * The public API is the pure-Python package `ns3flux` (python/ns3flux/),
+ * which converts scenarios to JSON text and calls the functions below:
+ *
+ * - run(text, base_dir, progress, quiet, records, pcap_dir) -> dict: parse,
+ *   validate and run a scenario; the results dict of the runner (the same
+ *   keys and values as the results file of flux-run), plus "records" (the
+ *   rows of the runner's CSV files, column by column) when asked.
+ * - validate(text, base_dir) -> dict: parse and validate only; a summary
+ *   of the resolved scenario (host count, the hosts of every job).
+ * - read_scenario(path) -> str: a scenario file's JSON, checked for syntax
+ *   errors and duplicate keys like flux-run does.
+ * - policies() -> list: ScenarioConfig::AvailablePolicies().
+ * - library_path() -> str: the path of the loaded libns3-flux.
+ *
+ * Errors: ns3::ScenarioError becomes ns3flux.errors.ScenarioError (a
+ * ValueError with `field` and `problem`; str() is flux-run's message
+ * `<field>: <problem>`); any other C++ exception from a run becomes
+ * ns3flux.errors.RunError with flux-run's message `run failed: <what>`.
+ *
+ * Runs release the GIL and are serialised by a process-wide mutex (ns-3 has
+ * one global simulator). While a run goes on, the runner's progress callback
+ * (a few times per second of wall-clock time) briefly takes the GIL to run
+ * pending signal handlers (PyErr_CheckSignals: Ctrl-C raises
+ * KeyboardInterrupt in the main thread) and the caller's progress function.
+ * If either raises, the run is cancelled through RunOptions::cancel and the
+ * exception is re-raised once the simulator has stopped and its state is
+ * reset.
+ */
+
+#include "ns3/results-writer.h"
+#include "ns3/run-results.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-error.h"
+#include "ns3/scenario-runner.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <dlfcn.h>
+#include <memory>
+#include <mutex>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace
+{
+
+using ns3::RunResults;
+using ns3::ScenarioConfig;
+using ns3::ScenarioError;
+
+/// A run that failed for another reason than its scenario (ns3flux.errors.RunError).
+class RunFailure : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// ns3flux used in a way it cannot serve (RuntimeError).
+class UsageError : public std::logic_error
+{
+  public:
+    using std::logic_error::logic_error;
+};
+
+/// Serialises everything that touches ns-3's global state.
+std::mutex g_ns3Mutex;
+
+/// The thread that holds g_ns3Mutex for a run (default id: none).
+std::atomic<std::thread::id> g_runThread{std::thread::id()};
+
+/// Minimum wall-clock time between two signal checks during a run.
+constexpr std::chrono::milliseconds kCheckInterval{50};
+
+/// Decimals of the CSV values, as ResultsWriter writes them.
+constexpr int kTimeDigits = 6;  //!< ms values
+constexpr int kUsDigits = 3;    //!< us values
+constexpr int kRatioDigits = 6; //!< slowdowns
+
+/**
+ * A number as the runner's CSV files hold it: rounded like ResultsWriter
+ * rounds it, None when it is not finite (an empty CSV field).
+ */
+py::object
+CsvNumber(double x, int digits)
+{
+    if (!std::isfinite(x))
+    {
+        return py::none();
+    }
+    const double scale = std::pow(10.0, digits);
+    const double r = std::round(x * scale) / scale;
+    return py::float_(r == 0.0 ? 0.0 : r);
+}
+
+/// A JSON value as the corresponding Python value.
+py::object
+ToPython(const nlohmann::ordered_json& j)
+{
+    switch (j.type())
+    {
+    case nlohmann::ordered_json::value_t::null:
+        return py::none();
+    case nlohmann::ordered_json::value_t::boolean:
+        return py::bool_(j.get<bool>());
+    case nlohmann::ordered_json::value_t::number_integer:
+        return py::int_(j.get<int64_t>());
+    case nlohmann::ordered_json::value_t::number_unsigned:
+        return py::int_(j.get<uint64_t>());
+    case nlohmann::ordered_json::value_t::number_float:
+        return py::float_(j.get<double>());
+    case nlohmann::ordered_json::value_t::string:
+        return py::str(j.get_ref<const std::string&>());
+    case nlohmann::ordered_json::value_t::array: {
+        py::list list(j.size());
+        size_t i = 0;
+        for (const auto& v : j)
+        {
+            list[i++] = ToPython(v);
+        }
+        return std::move(list);
+    }
+    case nlohmann::ordered_json::value_t::object: {
+        py::dict dict;
+        for (const auto& [key, v] : j.items())
+        {
+            dict[py::str(key)] = ToPython(v);
+        }
+        return std::move(dict);
+    }
+    default:
+        return py::none();
+    }
+}
+
+/**
+ * The rows of the runner's three CSV files (see ResultsWriter), column by
+ * column: {"iterations": {"job": [...], ...}, "phases": {...}, "flows": {...}}.
+ */
+py::dict
+Records(const RunResults& results)
+{
+    py::list itJob, itIndex, itMs;
+    py::list phJob, phIteration, phStep, phStart, phDuration;
+    for (const auto& job : results.jobs)
+    {
+        py::str name(job.name);
+        for (size_t i = 0; i < job.iterationMs.size(); ++i)
+        {
+            itJob.append(name);
+            itIndex.append(i);
+            itMs.append(CsvNumber(job.iterationMs[i], kTimeDigits));
+        }
+        for (const auto& phase : job.phases)
+        {
+            phJob.append(name);
+            phIteration.append(phase.iteration);
+            phStep.append(phase.step);
+            phStart.append(CsvNumber(phase.startMs, kTimeDigits));
+            phDuration.append(CsvNumber(phase.durationMs, kTimeDigits));
+        }
+    }
+    py::list flTenant, flSrc, flDst, flSize, flStart, flFct, flIdeal, flSlowdown;
+    for (const auto& f : results.flows)
+    {
+        flTenant.append(f.tenant);
+        flSrc.append(f.src);
+        flDst.append(f.dst);
+        flSize.append(f.sizeBytes);
+        flStart.append(CsvNumber(f.startMs, kTimeDigits));
+        flFct.append(CsvNumber(f.fctUs, kUsDigits));
+        flIdeal.append(CsvNumber(f.idealFctUs, kUsDigits));
+        const double slowdown =
+            (f.idealFctUs > 0 && std::isfinite(f.fctUs)) ? f.fctUs / f.idealFctUs : std::nan("");
+        flSlowdown.append(CsvNumber(slowdown, kRatioDigits));
+    }
+
+    py::dict iterations;
+    iterations["job"] = itJob;
+    iterations["iteration"] = itIndex;
+    iterations["iteration_ms"] = itMs;
+    py::dict phases;
+    phases["job"] = phJob;
+    phases["iteration"] = phIteration;
+    phases["step"] = phStep;
+    phases["start_ms"] = phStart;
+    phases["duration_ms"] = phDuration;
+    py::dict flows;
+    flows["tenant"] = flTenant;
+    flows["src"] = flSrc;
+    flows["dst"] = flDst;
+    flows["size_bytes"] = flSize;
+    flows["start_ms"] = flStart;
+    flows["fct_us"] = flFct;
+    flows["ideal_fct_us"] = flIdeal;
+    flows["slowdown"] = flSlowdown;
+
+    py::dict records;
+    records["iterations"] = iterations;
+    records["phases"] = phases;
+    records["flows"] = flows;
+    return records;
+}
+
+/// Parse and validate scenario JSON text (the caller holds g_ns3Mutex).
+ScenarioConfig
+Parse(const std::string& text, const std::string& baseDir)
+{
+    const nlohmann::json scenario = ns3::ParseScenarioText(text, "scenario");
+    return ns3::ParseScenario(scenario, baseDir);
+}
+
+/// Takes g_ns3Mutex, refusing a nested run in the same thread (which would
+/// deadlock), e.g. from a progress function.
+std::unique_lock<std::mutex>
+LockNs3()
+{
+    if (g_runThread.load() == std::this_thread::get_id())
+    {
+        throw UsageError("ns3flux: a scenario cannot be run or validated from inside a run "
+                         "(e.g. from a progress function)");
+    }
+    return std::unique_lock<std::mutex>(g_ns3Mutex);
+}
+
+/// The run of one scenario, see the file comment.
+py::dict
+Run(const std::string& text,
+    const std::string& baseDir,
+    const py::object& progress,
+    bool quiet,
+    bool records,
+    const std::string& pcapDir)
+{
+    // Set from the progress callback, which runs with the GIL taken; read
+    // here after the run, with the GIL taken again.
+    std::unique_ptr<py::error_already_set> pending;
+    std::atomic<bool> cancel{false};
+    auto lastCheck = std::chrono::steady_clock::now() - kCheckInterval;
+    const bool callProgress = !progress.is_none();
+
+    ns3::RunOptions opts;
+    opts.pcapDir = pcapDir;
+    opts.quiet = quiet;
+    opts.cancel = &cancel;
+    opts.progress = [&](double simMs, double wallS, double etaS) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastCheck < kCheckInterval || cancel.load())
+        {
+            return;
+        }
+        lastCheck = now;
+        py::gil_scoped_acquire gil;
+        try
+        {
+            if (PyErr_CheckSignals() != 0)
+            {
+                throw py::error_already_set();
+            }
+            if (callProgress)
+            {
+                progress(simMs, wallS, etaS);
+            }
+        }
+        catch (py::error_already_set& e)
+        {
+            pending = std::make_unique<py::error_already_set>(std::move(e));
+            cancel.store(true);
+        }
+        catch (const std::exception& e)
+        {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+            pending = std::make_unique<py::error_already_set>();
+            cancel.store(true);
+        }
+    };
+
+    RunResults results;
+    {
+        py::gil_scoped_release release;
+        auto lock = LockNs3();
+        const ScenarioConfig cfg = Parse(text, baseDir);
+        g_runThread.store(std::this_thread::get_id());
+        try
+        {
+            results = ns3::RunScenario(cfg, opts);
+        }
+        catch (const ScenarioError&)
+        {
+            g_runThread.store(std::thread::id());
+            throw;
+        }
+        catch (const std::exception& e)
+        {
+            g_runThread.store(std::thread::id());
+            throw RunFailure(std::string("run failed: ") + e.what());
+        }
+        g_runThread.store(std::thread::id());
+    }
+    if (pending)
+    {
+        throw py::error_already_set(*pending);
+    }
+
+    py::object out = ToPython(ns3::ResultsWriter::ToJson(results));
+    py::dict dict = out.cast<py::dict>();
+    if (records)
+    {
+        dict["records"] = Records(results);
+    }
+    return dict;
+}
+
+/// Parse and validate a scenario; a summary of the resolved configuration.
+py::dict
+Validate(const std::string& text, const std::string& baseDir)
+{
+    ScenarioConfig cfg;
+    {
+        py::gil_scoped_release release;
+        auto lock = LockNs3();
+        cfg = Parse(text, baseDir);
+    }
+    py::list jobs;
+    for (const auto& j : cfg.jobs)
+    {
+        py::dict job;
+        job["name"] = j.name;
+        job["ranks"] = j.ranks;
+        job["placement"] = j.placement;
+        job["hosts"] = j.hosts;
+        job["bytes"] = j.bytes;
+        job["iterations"] = j.iterations;
+        jobs.append(job);
+    }
+    py::list background;
+    for (const auto& b : cfg.background)
+    {
+        py::dict entry;
+        entry["name"] = b.name;
+        if (b.kind == ScenarioConfig::BackgroundConfig::Kind::CDF)
+        {
+            entry["kind"] = "cdf";
+            entry["cdf"] = b.cdf;
+            entry["hosts"] = b.hosts;
+        }
+        else
+        {
+            entry["kind"] = "pattern";
+            entry["pattern"] = b.pattern;
+            entry["senders"] = b.senders;
+            entry["receiver"] = b.receiver;
+        }
+        background.append(entry);
+    }
+    py::dict summary;
+    summary["policy"] = cfg.scheduler.policy;
+    summary["seed"] = cfg.seed;
+    summary["stop_ms"] = cfg.stopMs;
+    summary["topology"] = cfg.topology.kind;
+    summary["hosts"] = cfg.HostCount();
+    summary["hosts_per_leaf"] = cfg.HostsPerLeaf();
+    summary["jobs"] = jobs;
+    summary["background"] = background;
+    return summary;
+}
+
+/// The path of the loaded libns3-flux (empty when unknown).
+std::string
+LibraryPath()
+{
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&ns3::RunScenario), &info) != 0 && info.dli_fname)
+    {
+        return info.dli_fname;
+    }
+    return "";
+}
+
+/// Raises ns3flux.errors.<name>(args...), or fallback(message) when the
+/// package cannot be imported (the extension used on its own).
+template <typename... Args>
+void
+SetError(const char* name, PyObject* fallback, const std::string& message, Args&&... args)
+{
+    try
+    {
+        py::object cls = py::module_::import("ns3flux.errors").attr(name);
+        py::object exc = cls(std::forward<Args>(args)...);
+        PyErr_SetObject(cls.ptr(), exc.ptr());
+    }
+    catch (py::error_already_set&)
+    {
+        PyErr_SetString(fallback, message.c_str());
+    }
+}
+
+} // namespace
+
+PYBIND11_MODULE(_ns3flux, m)
+{
+    m.doc() = "flux scenario runner (ns-3): the extension module behind ns3flux";
+#ifdef FLUX_VERSION
+    m.attr("__version__") = FLUX_VERSION;
+#endif
+
+    py::register_exception_translator([](std::exception_ptr p) {
+        try
+        {
+            if (p)
+            {
+                std::rethrow_exception(p);
+            }
+        }
+        catch (const ScenarioError& e)
+        {
+            SetError("ScenarioError", PyExc_ValueError, e.what(), e.GetField(), e.GetProblem());
+        }
+        catch (const UsageError& e)
+        {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+        }
+        catch (const RunFailure& e)
+        {
+            SetError("RunError", PyExc_RuntimeError, e.what(), std::string(e.what()));
+        }
+    });
+
+    m.def("run",
+          &Run,
+          py::arg("text"),
+          py::arg("base_dir"),
+          py::arg("progress") = py::none(),
+          py::arg("quiet") = true,
+          py::arg("records") = true,
+          py::arg("pcap_dir") = "",
+          "Run a scenario given as JSON text; returns the results dict.");
+    m.def("validate",
+          &Validate,
+          py::arg("text"),
+          py::arg("base_dir"),
+          "Parse and validate a scenario given as JSON text; returns a summary.");
+    m.def(
+        "read_scenario",
+        [](const std::string& path) {
+            py::gil_scoped_release release;
+            return ns3::ReadScenarioJson(path).dump();
+        },
+        py::arg("path"),
+        "The JSON text of a scenario file, checked for syntax errors and duplicate keys.");
+    m.def(
+        "policies",
+        []() { return ScenarioConfig::AvailablePolicies(); },
+        "The scheduling policies that can be run (scheduler.policy).");
+    m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux.");
+}

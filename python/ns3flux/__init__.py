@@ -1,0 +1,57 @@
+"""ns3flux: run flux scenarios (ns-3, RoCEv2 over a PFC/ECN fabric,
+multi-tenant training jobs) from Python.
+
+    import ns3flux
+    results = ns3flux.run("examples/scenarios/x.json")   # or a dict
+    ns3flux.frames.jobs(results)                          # pandas DataFrame
+    df = ns3flux.sweep(scenario, seeds=[1, 2, 3])         # every policy
+
+run() returns the results of flux-run's results file as a dict; sweep()
+runs scenarios x policies x seeds in worker processes or on a Dask cluster
+and returns one DataFrame; results are cached by scenario hash.
+"""
+
+from . import _ns3flux
+from . import frames
+from .cache import Cache, default_cache_dir
+from .errors import RunError, ScenarioError
+from .runner import load_results, policies, run
+from .scenario import (
+    cdf_tenant,
+    dumbbell,
+    fat_tree,
+    incast,
+    job,
+    leaf_spine,
+    load_scenario,
+    scenario,
+    validate,
+    variant,
+)
+from .sweep import Run, sweep, sweep_runs
+
+__version__ = getattr(_ns3flux, "__version__", "0")
+
+__all__ = [
+    "Cache",
+    "Run",
+    "RunError",
+    "ScenarioError",
+    "cdf_tenant",
+    "default_cache_dir",
+    "dumbbell",
+    "fat_tree",
+    "frames",
+    "incast",
+    "job",
+    "leaf_spine",
+    "load_results",
+    "load_scenario",
+    "policies",
+    "run",
+    "scenario",
+    "sweep",
+    "sweep_runs",
+    "validate",
+    "variant",
+]

@@ -1,0 +1,291 @@
+"""Scenarios as Python dicts: building, loading, validating, varying.
+
+A scenario is the JSON object that ``flux-run`` reads (see the scenario keys
+in the documentation), held as a plain ``dict``. The builders below return
+such dicts; nothing here knows the valid keys or ranges: validation is done
+by the C++ scenario parser, the same code ``flux-run`` uses, so that a
+scenario is accepted or refused with the same message everywhere.
+"""
+
+import copy
+import json
+import math
+import os
+import re
+from collections.abc import Mapping
+
+from . import _ns3flux
+from .errors import ScenarioError
+
+__all__ = [
+    "scenario",
+    "leaf_spine",
+    "fat_tree",
+    "dumbbell",
+    "job",
+    "cdf_tenant",
+    "incast",
+    "load_scenario",
+    "validate",
+    "variant",
+    "prepare",
+]
+
+
+def _join(path, key):
+    return f"{path}.{key}" if path else str(key)
+
+
+def to_plain(value, path=""):
+    """A deep copy of ``value`` made only of dict, list, str, int, float,
+    bool and None, ready for JSON.
+
+    Tuples become lists, NumPy scalars and arrays their Python values,
+    ``os.PathLike`` values strings. Raises ScenarioError naming the field for
+    a non-string key, a NaN or infinite number, or a value JSON cannot hold.
+    """
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ScenarioError(path or "scenario", f"expected a finite number, got {value!r}")
+        return float(value)
+    if isinstance(value, Mapping):
+        out = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise ScenarioError(
+                    _join(path, key), f"keys must be strings, got {type(key).__name__} {key!r}"
+                )
+            out[key] = to_plain(item, _join(path, key))
+        return out
+    if isinstance(value, (list, tuple)):
+        return [to_plain(item, f"{path}[{i}]") for i, item in enumerate(value)]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if type(value).__module__ == "numpy":
+        # NumPy scalars (item) and arrays (tolist), without importing NumPy.
+        if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+            return to_plain(value.item(), path)
+        if hasattr(value, "tolist"):
+            return to_plain(value.tolist(), path)
+    raise ScenarioError(
+        path or "scenario", f"a {type(value).__name__} cannot be written in a scenario (JSON)"
+    )
+
+
+def load_scenario(path):
+    """Read a scenario file into a dict (not validated).
+
+    Syntax errors and duplicate keys raise ScenarioError with the message
+    ``flux-run`` prints for the same file.
+    """
+    return json.loads(_ns3flux.read_scenario(os.fspath(path)))
+
+
+def prepare(scenario, policy=None, seed=None, base_dir=None):
+    """The scenario dict and the folder its relative paths are relative to.
+
+    ``scenario`` is a dict or the path of a scenario file (relative paths in
+    it are then relative to its folder, as for ``flux-run``). ``policy`` and
+    ``seed`` replace ``scheduler.policy`` and ``seed`` like ``flux-run
+    --policy/--seed``. Returns ``(dict, absolute base folder)``; the dict is
+    a new plain copy (see to_plain), not yet validated.
+    """
+    if isinstance(scenario, (str, os.PathLike)):
+        path = os.fspath(scenario)
+        data = load_scenario(path)
+        folder = os.path.dirname(path) or "."
+        if base_dir is not None:
+            folder = os.fspath(base_dir)
+    elif isinstance(scenario, Mapping):
+        data = to_plain(scenario)
+        folder = os.fspath(base_dir) if base_dir is not None else os.getcwd()
+    else:
+        raise TypeError(
+            f"a scenario is a dict or the path of a scenario file, not {type(scenario).__name__}"
+        )
+    if isinstance(data, dict):
+        if policy is not None:
+            scheduler = data.get("scheduler")
+            if scheduler is None:
+                scheduler = data["scheduler"] = {}
+            if isinstance(scheduler, dict):
+                scheduler["policy"] = to_plain(policy, "scheduler.policy")
+        if seed is not None:
+            data["seed"] = to_plain(seed, "seed")
+    return data, os.path.abspath(folder)
+
+
+def to_text(data):
+    """The JSON text handed to the runner (key order kept)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def canonical_text(data):
+    """The JSON text with sorted keys: equal for equal scenarios."""
+    return json.dumps(
+        data, ensure_ascii=False, separators=(",", ":"), allow_nan=False, sort_keys=True
+    )
+
+
+def validate(scenario, policy=None, seed=None, base_dir=None):
+    """Validate a scenario as ``flux-run`` would, without running it.
+
+    Returns a summary of the resolved scenario: ``policy``, ``seed``,
+    ``stop_ms``, ``topology`` (kind), ``hosts`` (host count),
+    ``hosts_per_leaf``, ``jobs`` (name, ranks, placement, resolved ``hosts``,
+    bytes, iterations) and ``background`` entries. Raises ScenarioError
+    naming the first offending field.
+    """
+    data, folder = prepare(scenario, policy, seed, base_dir)
+    return _ns3flux.validate(to_text(data), folder)
+
+
+def _options(kwargs):
+    return {key: to_plain(value, key) for key, value in kwargs.items() if value is not None}
+
+
+def leaf_spine(leaves=4, spines=2, hosts_per_leaf=4, **options):
+    """A ``topology`` object of kind ``leaf-spine``.
+
+    ``options`` are further topology keys: host_gbps, fabric_gbps,
+    link_delay_us, buffer_mb.
+    """
+    return {
+        "kind": "leaf-spine",
+        "leaves": leaves,
+        "spines": spines,
+        "hosts_per_leaf": hosts_per_leaf,
+        **_options(options),
+    }
+
+
+def fat_tree(k=4, **options):
+    """A ``topology`` object of kind ``fat-tree`` (k pods, k^3/4 hosts)."""
+    return {"kind": "fat-tree", "k": k, **_options(options)}
+
+
+def dumbbell(hosts_per_side=4, **options):
+    """A ``topology`` object of kind ``dumbbell``."""
+    return {"kind": "dumbbell", "hosts_per_side": hosts_per_side, **_options(options)}
+
+
+def job(name, ranks, bytes, iterations, **options):
+    """A ``jobs`` entry: a training job of ``ranks`` ranks allreducing
+    ``bytes`` gradient bytes per iteration, ``iterations`` times.
+
+    ``options`` are further job keys: hosts or placement, compute_ms,
+    start_ms, chunk_bytes, buckets, priority, collective.
+    """
+    return {
+        "name": name,
+        "ranks": ranks,
+        "bytes": bytes,
+        "iterations": iterations,
+        **_options(options),
+    }
+
+
+def cdf_tenant(name, cdf, load, hosts=None, **options):
+    """A ``background`` entry of Poisson flows with sizes drawn from ``cdf``
+    (a builtin name such as "websearch", or a CDF file path) at ``load``
+    (fraction of host_gbps) among ``hosts`` (default: all hosts).
+
+    ``options``: start_ms, stop_ms, priority.
+    """
+    entry = {"name": name, "cdf": cdf, "load": load}
+    if hosts is not None:
+        entry["hosts"] = hosts
+    entry.update(_options(options))
+    return entry
+
+
+def incast(name, senders, receiver, bytes, **options):
+    """A ``background`` entry: ``senders`` each send ``bytes`` to
+    ``receiver`` at once. ``options``: start_ms, repeat, interval_ms,
+    priority.
+    """
+    return {
+        "name": name,
+        "pattern": "incast",
+        "senders": senders,
+        "receiver": receiver,
+        "bytes": bytes,
+        **_options(options),
+    }
+
+
+def scenario(topology, jobs=(), background=(), *, check=True, **options):
+    """A scenario dict from its parts, validated unless ``check`` is False.
+
+    ``options`` are further top-level keys: seed, stop_ms, description,
+    transport, scheduler (or ``policy="fifo"`` as a shorthand for
+    ``scheduler={"policy": "fifo"}``), ns3_defaults. Raises ScenarioError
+    naming the offending field.
+    """
+    policy = options.pop("policy", None)
+    data = {"topology": topology}
+    data.update(options)
+    if policy is not None:
+        data.setdefault("scheduler", {})
+        data["scheduler"] = dict(data["scheduler"], policy=policy)
+    data["jobs"] = list(jobs)
+    data["background"] = list(background)
+    data = to_plain(data)
+    if check:
+        validate(data)
+    return data
+
+
+_PATH_TOKEN = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
+
+
+def _path_tokens(path):
+    tokens = []
+    pos = 0
+    while pos < len(path):
+        m = _PATH_TOKEN.match(path, pos)
+        if not m or (pos == 0 and path.startswith(".")):
+            raise ValueError(f"not a field path: {path!r} (e.g. 'jobs[0].bytes')")
+        tokens.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        pos = m.end()
+    if not tokens:
+        raise ValueError("empty field path")
+    return tokens
+
+
+def variant(base, changes=None, **top_level):
+    """A deep copy of the scenario dict ``base`` with some fields replaced.
+
+    ``changes`` maps field paths, written as in error messages
+    (``"jobs[0].bytes"``, ``"topology.fabric_gbps"``), to new values;
+    missing objects on the way are created. Keyword arguments replace
+    top-level keys (``seed=3``). The result is not validated.
+    """
+    data = copy.deepcopy(to_plain(base))
+    for path, value in {**(changes or {}), **top_level}.items():
+        tokens = _path_tokens(path)
+        node = data
+        for i, token in enumerate(tokens[:-1]):
+            nxt = tokens[i + 1]
+            if isinstance(token, int):
+                if not isinstance(node, list) or token >= len(node):
+                    raise KeyError(f"{path}: no element {token}")
+                node = node[token]
+            else:
+                if not isinstance(node, dict):
+                    raise KeyError(f"{path}: {token!r} is not in an object")
+                if token not in node:
+                    node[token] = [] if isinstance(nxt, int) else {}
+                node = node[token]
+        last = tokens[-1]
+        if isinstance(last, int):
+            if not isinstance(node, list) or last >= len(node):
+                raise KeyError(f"{path}: no element {last}")
+        elif not isinstance(node, dict):
+            raise KeyError(f"{path}: {last!r} is not in an object")
+        node[last] = to_plain(value, path)
+    return data

@@ -1,0 +1,220 @@
+"""Sweeps: scenarios x policies x seeds, in worker processes or on Dask."""
+
+import concurrent.futures as cf
+import multiprocessing
+import os
+from collections.abc import Iterable, Mapping
+
+import pandas as pd
+
+from . import _ns3flux, frames
+from .cache import resolve as _resolve_cache
+from .runner import policies as _policies
+from .runner import tqdm_class
+from .scenario import prepare, to_text
+
+__all__ = ["sweep", "sweep_runs", "Run"]
+
+
+class Run:
+    """One run of a sweep: its labels, prepared scenario and results."""
+
+    __slots__ = ("scenario", "policy", "seed", "data", "base_dir", "key", "results", "cached")
+
+    def __init__(self, scenario, policy, seed, data, base_dir):
+        self.scenario = scenario  #: label of the scenario
+        self.policy = policy      #: policy asked for (None: the scenario's own)
+        self.seed = seed          #: seed asked for (None: the scenario's own)
+        self.data = data          #: the scenario dict that runs
+        self.base_dir = base_dir  #: folder of its relative paths
+        self.key = None           #: cache key, when a cache is used
+        self.results = None       #: the results dict
+        self.cached = False       #: whether the results came from the cache
+
+    def __repr__(self):
+        return (f"Run(scenario={self.scenario!r}, policy={self.policy!r}, seed={self.seed!r}, "
+                f"cached={self.cached})")
+
+
+def run_task(text, base_dir, records=True):
+    """Run one scenario given as JSON text (in a worker process)."""
+    return _ns3flux.run(text, base_dir, None, True, records, "")
+
+
+def _labelled(scenarios):
+    """(label, scenario) pairs from the scenarios argument of sweep()."""
+    if isinstance(scenarios, Mapping) and "topology" in scenarios:
+        return [("0", scenarios)]
+    if isinstance(scenarios, Mapping):
+        return [(str(label), s) for label, s in scenarios.items()]
+    if isinstance(scenarios, (str, os.PathLike)):
+        scenarios = [scenarios]
+    out = []
+    for i, s in enumerate(scenarios):
+        if isinstance(s, (str, os.PathLike)):
+            label = os.path.splitext(os.path.basename(os.fspath(s)))[0]
+        else:
+            label = str(i)
+        out.append((label, s))
+    labels = [label for label, _ in out]
+    if len(set(labels)) != len(labels):
+        out = [(str(i), s) for i, (_, s) in enumerate(out)]
+    return out
+
+
+def _as_list(value, default):
+    if value is None:
+        return list(default)
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        return [value]
+    return list(value)
+
+
+def _progress_bar(progress, total, initial):
+    if not progress:
+        return None
+    cls = tqdm_class()
+    if cls is None:
+        return None
+    return cls(total=total, initial=initial, desc="ns3flux sweep", unit="run")
+
+
+def _run_local(todo, max_workers, bar):
+    """Run in worker processes (spawned: a fresh interpreter each, so no
+    state of the calling process, threads or a half-done run, is shared)."""
+    workers = max(1, min(max_workers or os.cpu_count() or 1, len(todo)))
+    ctx = multiprocessing.get_context("spawn")
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    try:
+        futures = {pool.submit(run_task, to_text(r.data), r.base_dir): r for r in todo}
+        for future in cf.as_completed(futures):
+            futures[future].results = future.result()
+            if bar is not None:
+                bar.update(1)
+    except BaseException:
+        # Stop at once: pending runs are dropped, running ones killed.
+        for p in list(getattr(pool, "_processes", {}).values()):
+            p.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _run_dask(todo, client, bar):
+    from distributed import as_completed
+
+    futures = {}
+    for r in todo:
+        future = client.submit(run_task, to_text(r.data), r.base_dir, pure=False)
+        futures[future] = r
+    try:
+        for future in as_completed(list(futures)):
+            futures[future].results = future.result()
+            if bar is not None:
+                bar.update(1)
+    except BaseException:
+        client.cancel(list(futures))
+        raise
+
+
+def _run_here(todo, bar):
+    for r in todo:
+        r.results = run_task(to_text(r.data), r.base_dir)
+        if bar is not None:
+            bar.update(1)
+
+
+def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers=None,
+               cache=True, progress=False, base_dir=None):
+    """Run every scenario with every policy and seed; a list of Run.
+
+    Arguments as for sweep(). The list is in the order scenarios x policies
+    x seeds, whatever order the runs finish in.
+    """
+    policies = _as_list(policies, _policies())
+    seeds = _as_list(seeds, [None])
+    runs = []
+    for label, s in _labelled(scenarios):
+        for policy in policies:
+            for seed in seeds:
+                data, folder = prepare(s, policy, seed, base_dir)
+                runs.append(Run(label, policy, seed, data, folder))
+    # Validate everything before running anything.
+    for r in runs:
+        try:
+            _ns3flux.validate(to_text(r.data), r.base_dir)
+        except ValueError as e:
+            if hasattr(e, "add_note"):
+                e.add_note(f"in the sweep run scenario={r.scenario!r} policy={r.policy!r} "
+                           f"seed={r.seed!r}")
+            raise
+
+    store = _resolve_cache(cache)
+    todo = []
+    for r in runs:
+        if store is not None:
+            r.key = store.key(r.data, r.base_dir)
+            r.results = store.get(r.key)
+            r.cached = r.results is not None
+        if r.results is None:
+            todo.append(r)
+
+    bar = _progress_bar(progress, len(runs), len(runs) - len(todo))
+    try:
+        if todo:
+            if client is not None:
+                _run_dask(todo, client, bar)
+            elif max_workers == 0:
+                _run_here(todo, bar)
+            else:
+                _run_local(todo, max_workers, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    if store is not None:
+        for r in todo:
+            store.put(r.key, r.results, r.data)
+    return runs
+
+
+def sweep(scenarios, policies=None, seeds=None, *, table="jobs", client=None, max_workers=None,
+          cache=True, progress=False, base_dir=None):
+    """Run scenarios x policies x seeds; one tidy DataFrame.
+
+    scenarios: one scenario (a dict with a "topology" key, or a path), a
+        list of them (labelled by file stem, or by position for dicts), or a
+        dict {label: scenario}.
+    policies: policy names; default: every available policy
+        (ns3flux.policies()), so that new policies join the sweep by
+        themselves.
+    seeds: seeds; default: each scenario's own seed.
+    table: which table of each run (see ns3flux.frames.TABLES): "runs",
+        "jobs" (default), "iterations", "phases", "flows", "tenants", "links".
+    client: a dask.distributed Client: run on its workers (each worker
+        process runs one simulation at a time; ns3flux must be importable
+        there). Without it the runs go to local worker processes.
+    max_workers: number of local worker processes (default: the number of
+        CPUs); 0 runs everything in this process, one after the other.
+    cache: True (default: the default cache folder), False/None, a folder or
+        a ns3flux.Cache; cached runs are not run again.
+    progress: a progress bar over the runs.
+    base_dir: folder of relative paths in dict scenarios (default: the
+        current folder).
+
+    Returns the concatenation of the table of every run, with the columns
+    ``scenario``, ``policy`` and ``seed`` first (``policy`` and ``seed`` are
+    those that ran), in the order scenarios x policies x seeds.
+    Every scenario is validated before anything runs (ScenarioError).
+    """
+    if table not in frames.TABLES:
+        raise ValueError(f"unknown table {table!r}; one of {', '.join(frames.TABLES)}")
+    runs = sweep_runs(scenarios, policies, seeds, client=client, max_workers=max_workers,
+                      cache=cache, progress=progress, base_dir=base_dir)
+    parts = []
+    for r in runs:
+        df = frames.table(r.results, table)
+        df.insert(0, "scenario", r.scenario)
+        parts.append(df)
+    if not parts:
+        return pd.DataFrame()
+    return pd.concat(parts, ignore_index=True)
