@@ -1,0 +1,79 @@
+"""Shared fixtures of the ns3flux tests.
+
+Run with the standalone build's module on the path:
+
+    PYTHONPATH=build/python /usr/bin/python3 -m pytest test/python
+
+flux-run is $FLUX_RUN when set, else $FLUX_BUILD_DIR/flux-run, else found
+next to the module's build folder (build/flux-run for build/python).
+"""
+
+import copy
+import json
+import os
+import subprocess
+
+import pytest
+
+import ns3flux
+
+# The small two-tenant scenario of the tests: 8 hosts, two 4-rank jobs of
+# 3 iterations and a websearch background tenant between hosts 0 and 4.
+SMALL = {
+    "seed": 1,
+    "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4},
+    "jobs": [
+        {"name": "a", "ranks": 4, "placement": "spread", "bytes": 4000000, "compute_ms": 1,
+         "iterations": 3},
+        {"name": "b", "ranks": 4, "placement": "packed", "bytes": 4000000, "compute_ms": 1,
+         "iterations": 3},
+    ],
+    "background": [{"name": "rpc", "cdf": "websearch", "load": 0.2, "hosts": [0, 4]}],
+}
+
+
+@pytest.fixture
+def small():
+    """A fresh copy of the small scenario dict."""
+    return copy.deepcopy(SMALL)
+
+
+@pytest.fixture
+def small_file(tmp_path):
+    """The small scenario written to a file."""
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(SMALL, indent=2))
+    return path
+
+
+def _flux_run_path():
+    env = os.environ.get("FLUX_RUN")
+    if env:
+        return env
+    if os.environ.get("FLUX_BUILD_DIR"):
+        return os.path.join(os.environ["FLUX_BUILD_DIR"], "flux-run")
+    build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(ns3flux.__file__))))
+    return os.path.join(build, "flux-run")
+
+
+@pytest.fixture(scope="session")
+def flux_run():
+    """A function running build/flux-run with arguments; returns the
+    CompletedProcess (text output)."""
+    path = _flux_run_path()
+    if not os.access(path, os.X_OK):
+        pytest.fail(f"flux-run not found at {path} (set FLUX_RUN)")
+
+    def call(*args):
+        return subprocess.run([path, *map(str, args)], capture_output=True, text=True,
+                              timeout=600)
+
+    return call
+
+
+def strip_wall(results):
+    """A copy of a results dict without sim.wall_s, the one value that is
+    not reproducible."""
+    out = copy.deepcopy(results)
+    out.get("sim", {}).pop("wall_s", None)
+    return out

@@ -1,0 +1,151 @@
+"""Control of a run from Python: GIL release, progress, interruption."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import ns3flux
+from conftest import SMALL, strip_wall
+
+
+def long_scenario():
+    """The small scenario with far more iterations than a test waits for,
+    stopped at 500 ms of simulated time (tens of seconds of wall-clock
+    time) should a test fail to stop it."""
+    return ns3flux.variant(SMALL, {"jobs[0].iterations": 100000, "jobs[1].iterations": 100000,
+                                   "stop_ms": 500})
+
+
+def _spin(seconds):
+    """How many loop turns this thread makes in that much wall-clock time."""
+    count = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        count += 1
+    return count
+
+
+def test_gil_released_while_simulating():
+    """Another Python thread keeps running while a simulation goes on: the
+    run does not hold the GIL. (Holding it, the run would let the other
+    thread run only while a progress function runs, a few milliseconds per
+    second.)"""
+    started = threading.Event()
+    stop = threading.Event()
+    seen = {}
+
+    def progress(sim_ms, wall_s, eta_s):
+        started.set()
+        if stop.is_set():
+            raise StopIteration("enough")
+
+    def target():
+        try:
+            ns3flux.run(long_scenario(), progress=progress)
+        except StopIteration as e:
+            seen["stopped"] = str(e)
+
+    alone = _spin(1.0)
+    t = threading.Thread(target=target)
+    t.start()
+    assert started.wait(120), "the run never reported progress"
+    during = _spin(1.0)
+    stop.set()
+    t.join(120)
+    assert not t.is_alive()
+    assert seen.get("stopped") == "enough"
+    print(f"loop turns in 1 s: {alone} alone, {during} during the run")
+    assert during > 0.15 * alone
+
+
+def test_progress_function_is_called():
+    """A progress function receives (sim_ms, wall_s, eta_s) with simulated
+    and wall-clock time not going backwards."""
+    calls = []
+
+    def progress(sim_ms, wall_s, eta_s):
+        calls.append((sim_ms, wall_s, eta_s))
+        if len(calls) >= 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        ns3flux.run(long_scenario(), progress=progress)
+    assert len(calls) == 3
+    for (s0, w0, _), (s1, w1, _) in zip(calls, calls[1:]):
+        assert s1 >= s0 and w1 >= w0
+
+
+def test_progress_bar(small, capsys):
+    """progress=True draws a bar (tqdm, on stderr) and changes nothing in
+    the results."""
+    a = strip_wall(ns3flux.run(small, progress=True))
+    assert "ns3flux" in capsys.readouterr().err
+    assert a == strip_wall(ns3flux.run(small))
+
+
+def test_sigint_stops_a_run_and_the_next_run_is_clean(small):
+    """Ctrl-C (SIGINT) during a long run without a progress function raises
+    KeyboardInterrupt at the run's next progress report (the runner reports
+    twice a second), not when the run ends, and the next run gives the same
+    results as before: the interrupted simulation was stopped and ns-3
+    reset."""
+    before = strip_wall(ns3flux.run(small))
+    # Left alone, this run would last minutes.
+    scenario = ns3flux.variant(long_scenario(), stop_ms=2000)
+    sent = []
+    timer = threading.Timer(1.0, lambda: (sent.append(time.monotonic()),
+                                          os.kill(os.getpid(), signal.SIGINT)))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            ns3flux.run(scenario)
+        raised = time.monotonic()
+    finally:
+        timer.cancel()
+    assert sent, "the run ended before the signal"
+    # A generous bound: the reaction is expected within 0.5 s.
+    assert raised - sent[0] < 10, f"KeyboardInterrupt {raised - sent[0]:.1f} s after SIGINT"
+    assert strip_wall(ns3flux.run(small)) == before
+
+
+def test_exception_in_progress_function_stops_the_run(small):
+    """An exception raised by the progress function stops the run and is
+    re-raised as it is."""
+    class Stop(Exception):
+        pass
+
+    def progress(*args):
+        raise Stop("from progress")
+
+    with pytest.raises(Stop, match="from progress"):
+        ns3flux.run(long_scenario(), progress=progress)
+
+
+def test_no_run_from_inside_a_run():
+    """Starting a run from a progress function is refused with
+    RuntimeError (it would deadlock), which stops the outer run."""
+    def progress(*args):
+        ns3flux.run(SMALL)
+
+    with pytest.raises(RuntimeError, match="inside a run"):
+        ns3flux.run(long_scenario(), progress=progress)
+
+
+def test_runs_in_threads_take_turns(small):
+    """Runs started from several threads at once are serialised and each
+    gives the results of a run on its own."""
+    expected = strip_wall(ns3flux.run(small, records=False))
+    out = [None] * 3
+
+    def target(i):
+        out[i] = strip_wall(ns3flux.run(small, records=False))
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert out == [expected] * 3

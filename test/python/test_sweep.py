@@ -1,0 +1,76 @@
+"""Sweeps: serial, local processes and Dask give the same table; the cache
+serves repeated sweeps."""
+
+import pandas as pd
+import pytest
+
+import ns3flux
+from conftest import SMALL
+
+SEEDS = [1, 2]
+
+
+def scenarios():
+    return {"small": SMALL, "one-job": ns3flux.variant(SMALL, {"jobs[1].iterations": 1})}
+
+
+def comparable(df):
+    return df.drop(columns=[c for c in ("wall_s",) if c in df.columns])
+
+
+@pytest.fixture(scope="module")
+def serial():
+    """The runs table of the sweep run one after the other in this process."""
+    return ns3flux.sweep(scenarios(), seeds=SEEDS, table="runs", max_workers=0, cache=False)
+
+
+def test_serial_sweep_shape(serial):
+    """One row per scenario x policy x seed, in that order, with the
+    policies of ns3flux.policies() and the seeds asked for."""
+    policies = ns3flux.policies()
+    assert len(serial) == 2 * len(policies) * len(SEEDS)
+    assert serial[["scenario", "policy", "seed"]].values.tolist() == [
+        [s, p, seed] for s in ("small", "one-job") for p in policies for seed in SEEDS]
+    assert (serial["stop_reason"] == "completed").all()
+
+
+def test_local_processes_equal_serial(serial):
+    """Two local worker processes give the serial sweep's table."""
+    df = ns3flux.sweep(scenarios(), seeds=SEEDS, table="runs", max_workers=2, cache=False)
+    pd.testing.assert_frame_equal(comparable(df), comparable(serial), check_exact=True)
+
+
+def test_dask_local_cluster_equals_serial(serial):
+    """A Dask LocalCluster of 2 worker processes gives the serial sweep's
+    table, and so do its per-job and per-flow tables."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        df = ns3flux.sweep(scenarios(), seeds=SEEDS, table="runs", client=client, cache=False)
+        jobs = ns3flux.sweep(scenarios(), seeds=SEEDS, table="jobs", client=client, cache=False)
+    pd.testing.assert_frame_equal(comparable(df), comparable(serial), check_exact=True)
+    expected = ns3flux.sweep(scenarios(), seeds=SEEDS, table="jobs", max_workers=0, cache=False)
+    pd.testing.assert_frame_equal(jobs, expected, check_exact=True)
+
+
+def test_sweep_cache(tmp_path):
+    """A repeated sweep is served from the cache (no run, same values,
+    same wall_s); a new seed runs only the new runs."""
+    cache = ns3flux.Cache(tmp_path / "cache")
+    first = ns3flux.sweep_runs(SMALL, seeds=[1], max_workers=0, cache=cache)
+    assert not any(r.cached for r in first)
+    again = ns3flux.sweep_runs(SMALL, seeds=[1], max_workers=0, cache=cache)
+    assert all(r.cached for r in again)
+    assert [r.results for r in again] == [r.results for r in first]
+    more = ns3flux.sweep_runs(SMALL, seeds=[1, 5], max_workers=0, cache=cache)
+    assert [r.cached for r in more] == [True, False] * len(ns3flux.policies())
+
+
+def test_sweep_validates_first():
+    """A bad scenario anywhere in a sweep raises ScenarioError before any
+    run."""
+    bad = ns3flux.variant(SMALL, {"jobs[1].ranks": 12})
+    with pytest.raises(ns3flux.ScenarioError) as info:
+        ns3flux.sweep({"good": SMALL, "bad": bad}, max_workers=0, cache=False)
+    assert info.value.field == "jobs[1].ranks"
