@@ -5,7 +5,8 @@
 #     build/flux-test-runner) and the GoogleTest tests (build/flux-gtest),
 #     plus whatever else the subfolders register;
 #   - pytest over test/python, when that folder exists (Debian's python3,
-#     PYTHONPATH=build/python).
+#     PYTHONPATH=build/python);
+#   - the example notebooks, through scripts/run-notebooks.sh.
 # Exits non-zero when the build or any test fails.
 #
 # Options: --no-deps  skip scripts/install-deps.sh
@@ -80,10 +81,18 @@ if [ -d test/python ]; then
     t_pytest=$(flux_elapsed "$t0")
 fi
 
+# Example notebooks: executed headless by scripts/run-notebooks.sh, which
+# fails on any cell error (needs the Python module in the build).
+notebooks_rc=0
+if [ -x scripts/run-notebooks.sh ] && [ -d "$build_abs/python/ns3flux" ]; then
+    flux_section "flux: notebooks (scripts/run-notebooks.sh)"
+    scripts/run-notebooks.sh "$build_abs" || notebooks_rc=$?
+fi
+
 flux_section "flux: summary"
 echo "configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), ctest $(flux_fmt_time "$t_ctest"), pytest $(flux_fmt_time "$t_pytest"), total $(flux_fmt_time "$(flux_elapsed "$t_all")")"
-if [ $ctest_rc -ne 0 ] || [ $pytest_rc -ne 0 ]; then
-    echo "FAILED: ctest exit $ctest_rc, pytest exit $pytest_rc"
+if [ $ctest_rc -ne 0 ] || [ $pytest_rc -ne 0 ] || [ $notebooks_rc -ne 0 ]; then
+    echo "FAILED: ctest exit $ctest_rc, pytest exit $pytest_rc, notebooks exit $notebooks_rc"
     exit 1
 fi
 echo "all tests passed"
