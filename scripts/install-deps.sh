@@ -20,7 +20,7 @@ packages=(
     # python bindings, python tests and notebooks
     python3 python3-dev python3-pytest python3-numpy python3-pandas
     python3-matplotlib python3-tqdm python3-nbclient python3-ipykernel
-    jupyter-nbconvert
+    jupyter-nbconvert python3-distributed
     # pcap decoding in tests, code formatting check
     tshark clang-format
 )
