@@ -4,7 +4,7 @@ import json
 import os
 
 import ns3flux
-from conftest import SMALL, strip_wall
+from conftest import strip_wall
 
 
 def test_import_and_policies():
