@@ -115,6 +115,10 @@ def _tree_version(ctx):
     return _parse_version(node.read()) if node else (0, 0)
 
 
+def options(opt):
+    pass
+
+
 def configure(conf):
     have_json = conf.check_cxx(header_name='nlohmann/json.hpp',
                                define_name='HAVE_NLOHMANN_JSON',
