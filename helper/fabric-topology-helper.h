@@ -261,7 +261,10 @@ FabricTopologyHelper::SetQueueDisc(const std::string& type, Ts&&... args)
     }
     m_queueDiscFactory = ObjectFactory();
     m_queueDiscFactory.SetTypeId(tid);
-    m_queueDiscFactory.Set(std::forward<Ts>(args)...);
+    if constexpr (sizeof...(Ts) > 0)
+    {
+        m_queueDiscFactory.Set(std::forward<Ts>(args)...);
+    }
 }
 
 } // namespace ns3

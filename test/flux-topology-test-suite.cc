@@ -504,42 +504,38 @@ class FluxTopologyTestSuite : public TestSuite
 {
   public:
     FluxTopologyTestSuite()
-        : TestSuite("flux-topology", UNIT)
+        : TestSuite("flux-topology")
     {
-        AddTestCase(new StructureTestCase, TestCase::QUICK);
+        AddTestCase(new StructureTestCase);
         AddTestCase(new AllPairsTestCase(
-                        "leaf-spine 3x2x3",
-                        [](FabricTopologyHelper& h) { return h.BuildLeafSpine(3, 2, 3); },
-                        [](uint32_t a, uint32_t b) { return a / 3 == b / 3 ? 1u : 3u; },
-                        9),
-                    TestCase::QUICK);
+            "leaf-spine 3x2x3",
+            [](FabricTopologyHelper& h) { return h.BuildLeafSpine(3, 2, 3); },
+            [](uint32_t a, uint32_t b) { return a / 3 == b / 3 ? 1u : 3u; },
+            9));
         AddTestCase(new AllPairsTestCase(
-                        "fat-tree k=4",
-                        [](FabricTopologyHelper& h) { return h.BuildFatTree(4); },
-                        [](uint32_t a, uint32_t b) {
-                            if (a / 2 == b / 2)
-                            {
-                                return 1u;
-                            }
-                            return a / 4 == b / 4 ? 3u : 5u;
-                        },
-                        16),
-                    TestCase::QUICK);
+            "fat-tree k=4",
+            [](FabricTopologyHelper& h) { return h.BuildFatTree(4); },
+            [](uint32_t a, uint32_t b) {
+                if (a / 2 == b / 2)
+                {
+                    return 1u;
+                }
+                return a / 4 == b / 4 ? 3u : 5u;
+            },
+            16));
         AddTestCase(new AllPairsTestCase(
-                        "dumbbell 3+3",
-                        [](FabricTopologyHelper& h) { return h.BuildDumbbell(3); },
-                        [](uint32_t a, uint32_t b) { return a / 3 == b / 3 ? 1u : 2u; },
-                        6),
-                    TestCase::QUICK);
+            "dumbbell 3+3",
+            [](FabricTopologyHelper& h) { return h.BuildDumbbell(3); },
+            [](uint32_t a, uint32_t b) { return a / 3 == b / 3 ? 1u : 2u; },
+            6));
         AddTestCase(new AllPairsTestCase(
-                        "single switch",
-                        [](FabricTopologyHelper& h) { return h.BuildLeafSpine(1, 0, 5); },
-                        [](uint32_t, uint32_t) { return 1u; },
-                        5),
-                    TestCase::QUICK);
-        AddTestCase(new FatTreeTtlTestCase, TestCase::QUICK);
-        AddTestCase(new TopologyErrorsTestCase, TestCase::QUICK);
-        AddTestCase(new PcapTestCase, TestCase::QUICK);
+            "single switch",
+            [](FabricTopologyHelper& h) { return h.BuildLeafSpine(1, 0, 5); },
+            [](uint32_t, uint32_t) { return 1u; },
+            5));
+        AddTestCase(new FatTreeTtlTestCase);
+        AddTestCase(new TopologyErrorsTestCase);
+        AddTestCase(new PcapTestCase);
     }
 };
 

@@ -11,6 +11,7 @@
 #include "ns3/abort.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -120,6 +121,7 @@ FabricSwitch::DoDispose()
         port.egress->Dispose();
     }
     m_ports.clear();
+    m_portOfIfIndex.clear();
     m_routes.clear();
     if (m_mmu)
     {
@@ -134,6 +136,8 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
 {
     NS_LOG_FUNCTION(this << dev);
     NS_ABORT_MSG_IF(!dev, "FabricSwitch::AddPort: null device");
+    NS_ABORT_MSG_IF(!dev->GetNode(),
+                    "FabricSwitch::AddPort: add the device to the switch's node first");
     const uint32_t port = m_ports.size();
     Port p;
     p.dev = dev;
@@ -151,7 +155,15 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
     const uint32_t mmuPort = m_mmu->AddPort();
     NS_ABORT_MSG_IF(mmuPort != port, "FabricSwitch: MMU ports out of step");
     dev->SetEgress(p.egress);
-    dev->SetRxCallback(MakeCallback(&FabricSwitch::Receive, this, port));
+    const uint32_t ifIndex = dev->GetIfIndex();
+    if (m_portOfIfIndex.size() <= ifIndex)
+    {
+        m_portOfIfIndex.resize(ifIndex + 1, -1);
+    }
+    NS_ABORT_MSG_IF(m_portOfIfIndex[ifIndex] >= 0,
+                    "FabricSwitch::AddPort: interface " << ifIndex << " is already a port");
+    m_portOfIfIndex[ifIndex] = port;
+    dev->SetRxCallback(MakeCallback(&FabricSwitch::Receive, this));
     return port;
 }
 
@@ -264,9 +276,10 @@ FabricSwitch::AssignStreams(int64_t stream)
 }
 
 void
-FabricSwitch::Receive(uint32_t port, Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp)
+FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp)
 {
-    NS_LOG_FUNCTION(this << port << p << +pcp);
+    NS_LOG_FUNCTION(this << dev << p << +pcp);
+    const uint32_t port = m_portOfIfIndex[dev->GetIfIndex()];
     ++m_rxPackets;
     Ipv4Header ip;
     p->RemoveHeader(ip);

@@ -104,9 +104,9 @@ class FabricSwitch : public Object
     /**
      * \brief Make a device a port of the switch.
      *
-     * The device (already added to the switch's node and attached to its
-     * link) gets the switch's receive handler and a SwitchPortEgress with a
-     * queue disc made by the QueueDiscFactory; the MMU gets a port.
+     * The device (already added to the switch's node, whose interface index
+     * identifies the port on receive, and attached to its link) gets the switch's receive handler
+     * and a SwitchPortEgress with a queue disc made by the QueueDiscFactory; the MMU gets a port.
      *
      * \param dev the device
      * \return the port index (0, 1, ... in the order of the calls)
@@ -235,12 +235,11 @@ class FabricSwitch : public Object
 
     /**
      * \brief Receive handler of the port devices.
-     * \param port the port
      * \param dev the device
      * \param p the packet, starting at its IPv4 header
      * \param pcp the priority of the frame's VLAN tag
      */
-    void Receive(uint32_t port, Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp);
+    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp);
 
     /**
      * \brief Count and trace a drop.
@@ -278,10 +277,11 @@ class FabricSwitch : public Object
      */
     void ApplyPauseState(uint32_t port, uint8_t prio);
 
-    std::vector<Port> m_ports;                                    //!< the ports
-    Ptr<SwitchMmu> m_mmu;                                         //!< the buffer manager
-    ObjectFactory m_queueDiscFactory;                             //!< makes the ports' queue discs
-    uint32_t m_ecmpSeed;                                          //!< ECMP hash perturbation
+    std::vector<Port> m_ports;            //!< the ports
+    std::vector<int32_t> m_portOfIfIndex; //!< per device interface index: its port, or -1
+    Ptr<SwitchMmu> m_mmu;                 //!< the buffer manager
+    ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
+    uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes; //!< destination -> ECMP group
 
     uint64_t m_rxPackets;                         //!< packets received
