@@ -19,6 +19,10 @@
 # The last line printed is "RESULT <PASS|FAIL> ns-3 <version> ...".
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# The whole script is one function, read completely before it runs, so that
+# editing the file while it runs cannot change what a running copy does.
+main() {
+
 want=
 clean=0
 cold=0
@@ -171,3 +175,6 @@ if [ ${#failed[@]} -ne 0 ]; then
     exit 1
 fi
 result_line PASS "$detail"
+}
+
+main "$@"

@@ -18,6 +18,10 @@
 # Exits non-zero if any entry fails.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# The whole script is one function, read completely before it runs, so that
+# editing the file while it runs cannot change what a running copy does.
+main() {
+
 all=(standalone-3.37 in-tree-3.37 in-tree-3.48 waf-3.31)
 entries=("$@")
 [ ${#entries[@]} -gt 0 ] || entries=("${all[@]}")
@@ -77,3 +81,6 @@ echo "compatibility matrix:"
 printf '%s\n' "${lines[@]}"
 echo "$((${#entries[@]} - nfail)) passed, $nfail failed"
 [ $nfail -eq 0 ]
+}
+
+main "$@"

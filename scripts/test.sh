@@ -14,6 +14,10 @@
 #              FLUX_BUILD_TYPE (default Release), FLUX_CMAKE_ARGS (extra args)
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
+# The whole script is one function, read completely before it runs, so that
+# editing the file while it runs cannot change what a running copy does.
+main() {
+
 deps=1
 for arg in "$@"; do
     case "$arg" in
@@ -96,3 +100,6 @@ if [ $ctest_rc -ne 0 ] || [ $pytest_rc -ne 0 ] || [ $notebooks_rc -ne 0 ]; then
     exit 1
 fi
 echo "all tests passed"
+}
+
+main "$@"
