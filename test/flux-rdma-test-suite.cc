@@ -90,8 +90,11 @@ struct Completions
 class RdmaSingleTransferTestCase : public TestCase
 {
   public:
-    RdmaSingleTransferTestCase()
-        : TestCase("single transfer delivers every byte at line rate x goodput share")
+    /// \param rate line rate, e.g. "100Gbps"
+    explicit RdmaSingleTransferTestCase(const std::string& rate)
+        : TestCase("single transfer at " + rate +
+                   " delivers every byte at line rate x goodput share"),
+          m_rate(rate)
     {
     }
 
@@ -100,7 +103,7 @@ class RdmaSingleTransferTestCase : public TestCase
     {
         RdmaHelper helper;
         helper.SetCongestionControl("dcqcn");
-        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        TwoHosts net(m_rate, MicroSeconds(1), helper);
         auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10000);
         Completions c;
         c.Attach(tx, rx);
@@ -118,12 +121,74 @@ class RdmaSingleTransferTestCase : public TestCase
         // preamble+SFD+IFG 20).
         const double mtu = 4096;
         const double share = mtu / (mtu + 86);
-        const double expected = bytes * 8 / (100e9 * share) + 1e-6;
+        const double bps = static_cast<double>(DataRate(m_rate).GetBitRate());
+        const double expected = bytes * 8 / (bps * share) + 1e-6;
         const double measured = c.lastRecv.GetSeconds();
         NS_TEST_ASSERT_MSG_EQ_TOL(measured,
                                   expected,
                                   0.01 * expected,
                                   "transfer time matches size / (rate x goodput) + latency");
+        Simulator::Destroy();
+    }
+
+    std::string m_rate; //!< line rate
+};
+
+/**
+ * PFC on one link: while the receiver pauses priority 3, no data of that
+ * priority arrives beyond the frame in flight, a second queue pair in
+ * priority 5 keeps sending, short pause quanta are refreshed so the pause
+ * lasts as long as asked, and data flows again after the resume.
+ */
+class PfcPauseTestCase : public TestCase
+{
+  public:
+    PfcPauseTestCase()
+        : TestCase("PFC: a paused priority stops, others go on, refresh holds it, resume restarts")
+    {
+    }
+
+  private:
+    /// Received bytes of the two queue pairs at the sample times.
+    struct Samples
+    {
+        Ptr<RdmaQueuePair> rx3; //!< receiver of priority 3
+        Ptr<RdmaQueuePair> rx5; //!< receiver of priority 5
+        uint64_t p3[3];         //!< priority 3 bytes
+        uint64_t p5[3];         //!< priority 5 bytes
+
+        /// \param i sample index
+        void Take(int i)
+        {
+            p3[i] = rx3->GetBytesReceived();
+            p5[i] = rx5->GetBytesReceived();
+        }
+    };
+
+    void DoRun() override
+    {
+        RdmaHelper helper;
+        helper.SetCongestionControl("none");
+        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        // 1000 quanta = 5.12 us at 100 Gb/s: a 50 us pause needs refreshes.
+        net.devB->SetAttribute("PauseQuanta", UintegerValue(1000));
+        auto q3 = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10004);
+        auto q5 = RdmaHelper::Connect(net.nicA, net.nicB, 5, 10005);
+        q3.first->PostSend(10000000);
+        q5.first->PostSend(10000000);
+        Simulator::Schedule(MicroSeconds(10), &PfcNetDevice::SetPauseUpstream, net.devB, 3, true);
+        Simulator::Schedule(MicroSeconds(60), &PfcNetDevice::SetPauseUpstream, net.devB, 3, false);
+        Samples s{q3.second, q5.second, {0, 0, 0}, {0, 0, 0}};
+        Simulator::Schedule(MicroSeconds(15), &Samples::Take, &s, 0);
+        Simulator::Schedule(MicroSeconds(58), &Samples::Take, &s, 1);
+        Simulator::Schedule(MicroSeconds(100), &Samples::Take, &s, 2);
+        Simulator::Stop(MicroSeconds(101));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(s.p3[1] - s.p3[0], 0, "nothing of the paused priority arrives");
+        NS_TEST_ASSERT_MSG_GT(s.p5[1] - s.p5[0], 40 * 4096, "the other priority takes the line");
+        NS_TEST_ASSERT_MSG_GT(s.p3[2] - s.p3[1], 40 * 4096 / 2, "the paused priority resumes");
+        NS_TEST_ASSERT_MSG_GT(net.devB->GetPfcPausesSent(), 5, "the short pause was refreshed");
+        NS_TEST_ASSERT_MSG_EQ(net.devA->GetPausedMask(), 0, "nothing paused at the end");
         Simulator::Destroy();
     }
 };
@@ -325,7 +390,11 @@ class FluxRdmaTestSuite : public TestSuite
     FluxRdmaTestSuite()
         : TestSuite("flux-rdma", UNIT)
     {
-        AddTestCase(new RdmaSingleTransferTestCase, TestCase::QUICK);
+        for (const char* rate : {"100Gbps", "200Gbps", "400Gbps"})
+        {
+            AddTestCase(new RdmaSingleTransferTestCase(rate), TestCase::QUICK);
+        }
+        AddTestCase(new PfcPauseTestCase, TestCase::QUICK);
         AddTestCase(new RdmaLossRecoveryTestCase, TestCase::QUICK);
         AddTestCase(new RdmaTailLossTestCase, TestCase::QUICK);
         AddTestCase(new DcqcnReactionTestCase, TestCase::QUICK);

@@ -19,6 +19,9 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace ns3
 {
 
@@ -139,6 +142,16 @@ void
 RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
 {
     NS_LOG_FUNCTION(this << device << address);
+    // The largest packet: IPv4, UDP, BTH, RETH, a path-MTU payload and ICRC.
+    const uint32_t largest =
+        IP_UDP_BYTES + IbBthHeader::SIZE + IbRethHeader::SIZE + m_mtu + IbBthHeader::ICRC_BYTES;
+    if (device->GetMtu() < largest)
+    {
+        throw std::invalid_argument("RdmaNic: the port's Mtu (" + std::to_string(device->GetMtu()) +
+                                    " bytes) cannot carry a " + std::to_string(m_mtu) +
+                                    "-byte RDMA payload (" + std::to_string(largest) +
+                                    " bytes of IPv4 packet)");
+    }
     m_device = device;
     m_address = address;
     device->SetEgress(this);

@@ -7,11 +7,11 @@
 
 #include "rdma-queue-pair.h"
 
-#include "ns3/pfc-egress.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfc-egress.h"
 #include "ns3/traced-callback.h"
 
 #include <deque>
@@ -52,6 +52,7 @@ class RdmaNic : public PfcEgress
      * \brief Attach the NIC to its port.
      * \param device the host's port
      * \param address the host's IPv4 address
+     * \throw std::invalid_argument when the port's Mtu cannot carry the path MTU
      */
     void Setup(Ptr<PfcNetDevice> device, Ipv4Address address);
 
@@ -184,29 +185,29 @@ class RdmaNic : public PfcEgress
      */
     RdmaQueuePair* Lookup(uint32_t qpn) const;
 
-    Ptr<PfcNetDevice> m_device;                      //!< the port
-    Ipv4Address m_address;                           //!< host address
-    uint32_t m_mtu;                                  //!< payload bytes per packet
-    uint32_t m_ackInterval;                          //!< ACK every this many packets
-    Time m_rto;                                      //!< retransmission timeout
-    Time m_cnpInterval;                              //!< min time between CNPs per QP
-    uint8_t m_ctrlPrio;                              //!< priority of ACK/NAK/CNP
-    ObjectFactory m_ccFactory;                       //!< congestion control of new QPs
-    std::vector<Ptr<RdmaQueuePair>> m_qps;           //!< by QP number - QPN_BASE
-    std::vector<RdmaQueuePair*> m_active;            //!< queue pairs with data to send
-    std::size_t m_rr;                                //!< round-robin position
-    std::deque<Ptr<QueueDiscItem>> m_ctrlQueue;      //!< ACK/NAK/CNP waiting for the line
-    EventId m_wake;                                  //!< pacing wake-up
-    uint16_t m_ipId;                                 //!< IPv4 identification counter
+    Ptr<PfcNetDevice> m_device;                 //!< the port
+    Ipv4Address m_address;                      //!< host address
+    uint32_t m_mtu;                             //!< payload bytes per packet
+    uint32_t m_ackInterval;                     //!< ACK every this many packets
+    Time m_rto;                                 //!< retransmission timeout
+    Time m_cnpInterval;                         //!< min time between CNPs per QP
+    uint8_t m_ctrlPrio;                         //!< priority of ACK/NAK/CNP
+    ObjectFactory m_ccFactory;                  //!< congestion control of new QPs
+    std::vector<Ptr<RdmaQueuePair>> m_qps;      //!< by QP number - QPN_BASE
+    std::vector<RdmaQueuePair*> m_active;       //!< queue pairs with data to send
+    std::size_t m_rr;                           //!< round-robin position
+    std::deque<Ptr<QueueDiscItem>> m_ctrlQueue; //!< ACK/NAK/CNP waiting for the line
+    EventId m_wake;                             //!< pacing wake-up
+    uint16_t m_ipId;                            //!< IPv4 identification counter
 
-    uint64_t m_dataSent;                             //!< data packets sent
-    uint64_t m_cnpsSent;                             //!< CNPs sent
-    uint64_t m_cnpsReceived;                         //!< CNPs received
-    uint64_t m_naksSent;                             //!< NAKs sent
-    uint64_t m_ceReceived;                           //!< CE-marked data received
-    uint64_t m_retransmittedClosed;                  //!< retransmissions of destroyed QPs
-    uint64_t m_timeoutsClosed;                       //!< timeouts of destroyed QPs
-    uint64_t m_bytesReceivedClosed;                  //!< bytes received by destroyed QPs
+    uint64_t m_dataSent;            //!< data packets sent
+    uint64_t m_cnpsSent;            //!< CNPs sent
+    uint64_t m_cnpsReceived;        //!< CNPs received
+    uint64_t m_naksSent;            //!< NAKs sent
+    uint64_t m_ceReceived;          //!< CE-marked data received
+    uint64_t m_retransmittedClosed; //!< retransmissions of destroyed QPs
+    uint64_t m_timeoutsClosed;      //!< timeouts of destroyed QPs
+    uint64_t m_bytesReceivedClosed; //!< bytes received by destroyed QPs
 
     TracedCallback<uint32_t, uint32_t, Time> m_dataRxTrace; //!< data received
     TracedCallback<uint32_t> m_cnpRxTrace;                  //!< CNP received (QPN)
