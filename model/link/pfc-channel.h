@@ -72,9 +72,9 @@ class PfcChannel : public Channel
     void DoDispose() override;
 
   private:
-    Time m_delay;              //!< one-way propagation delay
+    Time m_delay;               //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
-    std::size_t m_nDevices;    //!< number of attached devices
+    std::size_t m_nDevices;     //!< number of attached devices
 };
 
 } // namespace ns3

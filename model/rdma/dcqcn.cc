@@ -156,8 +156,7 @@ DcqcnCongestionControl::OnCnp()
     m_decreased = true;
     m_lastDecrease = now;
     m_targetRate = m_rate;
-    SetRateBps(std::max(static_cast<double>(m_minRate.GetBitRate()),
-                        m_rate * (1 - m_alpha / 2)));
+    SetRateBps(std::max(static_cast<double>(m_minRate.GetBitRate()), m_rate * (1 - m_alpha / 2)));
     m_timerStage = 0;
     m_byteStage = 0;
     m_bytesSinceStage = 0;
@@ -186,9 +185,8 @@ DcqcnCongestionControl::ArmTimer()
 {
     if (m_rate < m_lineRate && !m_timer.IsRunning())
     {
-        m_timer = Simulator::Schedule(m_increaseInterval,
-                                      &DcqcnCongestionControl::TimerExpired,
-                                      this);
+        m_timer =
+            Simulator::Schedule(m_increaseInterval, &DcqcnCongestionControl::TimerExpired, this);
     }
 }
 

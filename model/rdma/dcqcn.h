@@ -64,26 +64,26 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     /** \brief Arm the recovery timer when the rate is below line rate. */
     void ArmTimer();
 
-    double m_g;                      //!< alpha EWMA gain
-    Time m_alphaInterval;            //!< alpha update period
-    Time m_decreaseInterval;         //!< minimum time between rate cuts
-    Time m_increaseInterval;         //!< recovery timer period
-    uint64_t m_byteCounter;          //!< recovery byte counter, bytes
-    uint32_t m_fastRecoveryStages;   //!< F
-    DataRate m_rai;                  //!< additive increase step
-    DataRate m_rhai;                 //!< hyper increase step
-    DataRate m_minRate;              //!< floor of the rate
+    double m_g;                    //!< alpha EWMA gain
+    Time m_alphaInterval;          //!< alpha update period
+    Time m_decreaseInterval;       //!< minimum time between rate cuts
+    Time m_increaseInterval;       //!< recovery timer period
+    uint64_t m_byteCounter;        //!< recovery byte counter, bytes
+    uint32_t m_fastRecoveryStages; //!< F
+    DataRate m_rai;                //!< additive increase step
+    DataRate m_rhai;               //!< hyper increase step
+    DataRate m_minRate;            //!< floor of the rate
 
-    double m_alpha;                  //!< congestion estimate
-    Time m_alphaUpdated;             //!< start of the current alpha interval
-    bool m_cnpInInterval;            //!< a CNP arrived in the current alpha interval
-    double m_targetRate;             //!< Rt, bit/s
-    Time m_lastDecrease;             //!< time of the last rate cut
-    bool m_decreased;                //!< a rate cut happened already
-    uint32_t m_timerStage;           //!< recovery timer expiries since the last cut
-    uint32_t m_byteStage;            //!< byte-counter expiries since the last cut
-    uint64_t m_bytesSinceStage;      //!< bytes sent towards the byte counter
-    EventId m_timer;                 //!< recovery timer
+    double m_alpha;             //!< congestion estimate
+    Time m_alphaUpdated;        //!< start of the current alpha interval
+    bool m_cnpInInterval;       //!< a CNP arrived in the current alpha interval
+    double m_targetRate;        //!< Rt, bit/s
+    Time m_lastDecrease;        //!< time of the last rate cut
+    bool m_decreased;           //!< a rate cut happened already
+    uint32_t m_timerStage;      //!< recovery timer expiries since the last cut
+    uint32_t m_byteStage;       //!< byte-counter expiries since the last cut
+    uint64_t m_bytesSinceStage; //!< bytes sent towards the byte counter
+    EventId m_timer;            //!< recovery timer
 };
 
 } // namespace ns3

@@ -173,42 +173,42 @@ class RdmaQueuePair : public Object
     /// Start the retransmission timer unless it runs.
     void ArmRto();
 
-    Ptr<RdmaNic> m_nic;                     //!< owning NIC
-    Ptr<RdmaCongestionControl> m_cc;        //!< send-side congestion control
-    uint32_t m_qpn;                         //!< local QP number
-    uint32_t m_peerQpn;                     //!< remote QP number
-    Ipv4Address m_peerAddr;                 //!< remote address
-    uint8_t m_prio;                         //!< traffic class
-    uint16_t m_srcPort;                     //!< UDP source port
-    uint32_t m_mtu;                         //!< payload bytes per packet
-    Time m_rtoValue;                        //!< retransmission timeout
+    Ptr<RdmaNic> m_nic;              //!< owning NIC
+    Ptr<RdmaCongestionControl> m_cc; //!< send-side congestion control
+    uint32_t m_qpn;                  //!< local QP number
+    uint32_t m_peerQpn;              //!< remote QP number
+    Ipv4Address m_peerAddr;          //!< remote address
+    uint8_t m_prio;                  //!< traffic class
+    uint16_t m_srcPort;              //!< UDP source port
+    uint32_t m_mtu;                  //!< payload bytes per packet
+    Time m_rtoValue;                 //!< retransmission timeout
 
     // send side
-    std::deque<Message> m_msgs;             //!< messages not fully acknowledged
-    std::size_t m_txMsg;                    //!< index in m_msgs of the message of m_sndNxt
-    uint64_t m_nextSeq;                     //!< sequence number of the next posted message
-    uint64_t m_postedEnd;                   //!< PSN after the last posted packet
-    uint64_t m_sndUna;                      //!< oldest unacknowledged PSN
-    uint64_t m_sndNxt;                      //!< next PSN to send
-    uint64_t m_maxSent;                     //!< PSN after the highest ever sent
-    uint64_t m_bytesPosted;                 //!< bytes posted
-    Time m_nextTxTime;                      //!< pacing: earliest next send
-    bool m_active;                          //!< on the NIC's list of senders
-    EventId m_rto;                          //!< retransmission timer
-    uint64_t m_retransmitted;               //!< packets sent again
-    uint64_t m_timeouts;                    //!< timer expiries
-    CompletionCallback m_sendDone;          //!< sender CQE
+    std::deque<Message> m_msgs;    //!< messages not fully acknowledged
+    std::size_t m_txMsg;           //!< index in m_msgs of the message of m_sndNxt
+    uint64_t m_nextSeq;            //!< sequence number of the next posted message
+    uint64_t m_postedEnd;          //!< PSN after the last posted packet
+    uint64_t m_sndUna;             //!< oldest unacknowledged PSN
+    uint64_t m_sndNxt;             //!< next PSN to send
+    uint64_t m_maxSent;            //!< PSN after the highest ever sent
+    uint64_t m_bytesPosted;        //!< bytes posted
+    Time m_nextTxTime;             //!< pacing: earliest next send
+    bool m_active;                 //!< on the NIC's list of senders
+    EventId m_rto;                 //!< retransmission timer
+    uint64_t m_retransmitted;      //!< packets sent again
+    uint64_t m_timeouts;           //!< timer expiries
+    CompletionCallback m_sendDone; //!< sender CQE
 
     // receive side
-    uint64_t m_ePsn;                        //!< next expected PSN
-    uint64_t m_nakPsn;                      //!< PSN a NAK was sent for (or ~0)
-    uint32_t m_unacked;                     //!< packets received since the last ACK
-    uint64_t m_rxSeq;                       //!< messages received
-    uint64_t m_rxMsgBytes;                  //!< bytes of the message being received
-    uint64_t m_bytesReceived;               //!< bytes received in order
-    Time m_lastCnp;                         //!< when the last CNP was asked for
-    bool m_cnpSent;                         //!< a CNP was ever asked for
-    CompletionCallback m_recvDone;          //!< receiver CQE
+    uint64_t m_ePsn;               //!< next expected PSN
+    uint64_t m_nakPsn;             //!< PSN a NAK was sent for (or ~0)
+    uint32_t m_unacked;            //!< packets received since the last ACK
+    uint64_t m_rxSeq;              //!< messages received
+    uint64_t m_rxMsgBytes;         //!< bytes of the message being received
+    uint64_t m_bytesReceived;      //!< bytes received in order
+    Time m_lastCnp;                //!< when the last CNP was asked for
+    bool m_cnpSent;                //!< a CNP was ever asked for
+    CompletionCallback m_recvDone; //!< receiver CQE
 };
 
 } // namespace ns3

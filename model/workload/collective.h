@@ -37,11 +37,11 @@ class Collective : public Object
     /// When one rank started and finished one step.
     struct StepRecord
     {
-        uint32_t run;   //!< which Start() of this collective, from 0
-        uint32_t step;  //!< step index
-        uint32_t rank;  //!< rank
-        Time start;     //!< the rank posted its first send of the step
-        Time end;       //!< the rank received all its data of the step
+        uint32_t run;  //!< which Start() of this collective, from 0
+        uint32_t step; //!< step index
+        uint32_t rank; //!< rank
+        Time start;    //!< the rank posted its first send of the step
+        Time end;      //!< the rank received all its data of the step
     };
 
     /**
@@ -120,11 +120,11 @@ class Collective : public Object
     uint32_t m_run;                   //!< current run, from 0
 
   private:
-    std::vector<StepRecord> m_records;     //!< all step records
-    std::size_t m_runBase;                 //!< index of the current run's first record
-    std::vector<uint32_t> m_stepFinished;  //!< ranks done with each step of this run
-    std::vector<Time> m_stepFirstStart;    //!< first start of each step of this run
-    uint32_t m_nSteps;                     //!< steps per run
+    std::vector<StepRecord> m_records;    //!< all step records
+    std::size_t m_runBase;                //!< index of the current run's first record
+    std::vector<uint32_t> m_stepFinished; //!< ranks done with each step of this run
+    std::vector<Time> m_stepFirstStart;   //!< first start of each step of this run
+    uint32_t m_nSteps;                    //!< steps per run
     TracedCallback<uint32_t, uint32_t, Time, Time> m_phaseTrace; //!< finished phases
 };
 

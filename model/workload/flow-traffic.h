@@ -108,20 +108,20 @@ class FlowTraffic : public Object
      */
     void StartFlow(uint32_t src, uint32_t dst, uint64_t bytes);
 
-    std::vector<Ptr<RdmaNic>> m_nics;      //!< NIC of each host
-    Ptr<UniformRandomVariable> m_port;     //!< UDP source ports (ECMP entropy)
-    uint8_t m_prio;                        //!< traffic class
+    std::vector<Ptr<RdmaNic>> m_nics;  //!< NIC of each host
+    Ptr<UniformRandomVariable> m_port; //!< UDP source ports (ECMP entropy)
+    uint8_t m_prio;                    //!< traffic class
 
   private:
     /// Bookkeeping of one flow in flight.
     struct Flow
     {
-        uint32_t src;               //!< sending host
-        uint32_t dst;               //!< receiving host
-        uint64_t bytes;             //!< size
-        Time start;                 //!< post time
-        Ptr<RdmaQueuePair> tx;      //!< sender's queue pair
-        Ptr<RdmaQueuePair> rx;      //!< receiver's queue pair
+        uint32_t src;          //!< sending host
+        uint32_t dst;          //!< receiving host
+        uint64_t bytes;        //!< size
+        Time start;            //!< post time
+        Ptr<RdmaQueuePair> tx; //!< sender's queue pair
+        Ptr<RdmaQueuePair> rx; //!< receiver's queue pair
     };
 
     /**
@@ -152,12 +152,12 @@ class FlowTraffic : public Object
                       uint64_t seq,
                       uint64_t bytes);
 
-    std::string m_name;                  //!< tenant name
-    std::vector<Flow> m_flows;           //!< flows by id (slots reused never)
-    uint64_t m_started;                  //!< flows started
-    uint64_t m_finished;                 //!< flows finished
-    uint64_t m_bytesStarted;             //!< bytes started
-    FlowCallback m_flowCallback;         //!< per-flow report
+    std::string m_name;          //!< tenant name
+    std::vector<Flow> m_flows;   //!< flows by id (slots reused never)
+    uint64_t m_started;          //!< flows started
+    uint64_t m_finished;         //!< flows finished
+    uint64_t m_bytesStarted;     //!< bytes started
+    FlowCallback m_flowCallback; //!< per-flow report
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowTrace; //!< finished flows
 };
 

@@ -89,8 +89,8 @@ PoissonTraffic::AssignStreams(int64_t stream)
 void
 PoissonTraffic::Start()
 {
-    const Time first = std::max(m_startTime - Simulator::Now(), Time(0)) +
-                       Seconds(m_gap->GetValue());
+    const Time first =
+        std::max(m_startTime - Simulator::Now(), Time(0)) + Seconds(m_gap->GetValue());
     m_next = Simulator::Schedule(first, &PoissonTraffic::Arrival, this);
 }
 

@@ -63,15 +63,15 @@ class PoissonTraffic : public FlowTraffic
     /// Start a flow and schedule the next arrival.
     void Arrival();
 
-    std::vector<uint32_t> m_hosts;            //!< participating hosts
-    FlowSizeCdf m_sizes;                      //!< flow sizes
-    double m_arrivalRate;                     //!< flows per second
-    Time m_startTime;                         //!< first arrival not before
-    Time m_stopTime;                          //!< no arrival at or after (0: none)
-    Ptr<ExponentialRandomVariable> m_gap;     //!< inter-arrival times
-    Ptr<UniformRandomVariable> m_pick;        //!< host and size draws
-    EventId m_next;                           //!< next arrival
-    bool m_stopped;                           //!< arrivals stopped
+    std::vector<uint32_t> m_hosts;        //!< participating hosts
+    FlowSizeCdf m_sizes;                  //!< flow sizes
+    double m_arrivalRate;                 //!< flows per second
+    Time m_startTime;                     //!< first arrival not before
+    Time m_stopTime;                      //!< no arrival at or after (0: none)
+    Ptr<ExponentialRandomVariable> m_gap; //!< inter-arrival times
+    Ptr<UniformRandomVariable> m_pick;    //!< host and size draws
+    EventId m_next;                       //!< next arrival
+    bool m_stopped;                       //!< arrivals stopped
 };
 
 } // namespace ns3

@@ -142,9 +142,8 @@ RingAllreduce::Start(uint64_t bytes, DoneCallback done)
     const uint64_t chunk = std::max<uint64_t>(1, bytes / n);
     m_pieces = m_pipelineBytes == 0
                    ? 1
-                   : static_cast<uint32_t>(std::max<uint64_t>(
-                         1,
-                         (chunk + m_pipelineBytes - 1) / m_pipelineBytes));
+                   : static_cast<uint32_t>(
+                         std::max<uint64_t>(1, (chunk + m_pipelineBytes - 1) / m_pipelineBytes));
     m_received.assign(n, 0);
     BeginRun(n, GetNSteps());
     for (uint32_t r = 0; r < n; ++r)

@@ -98,15 +98,15 @@ class RingAllreduce : public Collective
                          uint64_t seq,
                          uint64_t bytes);
 
-    uint64_t m_pipelineBytes;                   //!< piece size, 0 = whole chunk
-    std::vector<Ptr<RdmaQueuePair>> m_sendQp;   //!< rank r -> r+1
-    std::vector<Ptr<RdmaQueuePair>> m_recvQp;   //!< rank r <- r-1
-    std::vector<uint64_t> m_received;           //!< messages received by each rank this run
-    uint64_t m_bytes;                           //!< buffer bytes of this run
-    uint32_t m_pieces;                          //!< pieces per step
-    uint32_t m_ranksDone;                       //!< ranks that finished this run
-    bool m_running;                             //!< a run is in progress
-    DoneCallback m_done;                        //!< completion of this run
+    uint64_t m_pipelineBytes;                 //!< piece size, 0 = whole chunk
+    std::vector<Ptr<RdmaQueuePair>> m_sendQp; //!< rank r -> r+1
+    std::vector<Ptr<RdmaQueuePair>> m_recvQp; //!< rank r <- r-1
+    std::vector<uint64_t> m_received;         //!< messages received by each rank this run
+    uint64_t m_bytes;                         //!< buffer bytes of this run
+    uint32_t m_pieces;                        //!< pieces per step
+    uint32_t m_ranksDone;                     //!< ranks that finished this run
+    bool m_running;                           //!< a run is in progress
+    DoneCallback m_done;                      //!< completion of this run
 };
 
 } // namespace ns3

@@ -103,21 +103,21 @@ class TrainingJob : public Object
     /// The running allreduce finished.
     void AllreduceDone();
 
-    std::string m_name;                 //!< name
-    Ptr<Collective> m_collective;       //!< the collective
-    uint32_t m_iterations;              //!< iterations to run
-    Time m_compute;                     //!< compute time per iteration
-    uint64_t m_bytes;                   //!< gradient bytes per iteration
-    uint32_t m_buckets;                 //!< buckets per iteration
-    Time m_startTime;                   //!< start of the first iteration
+    std::string m_name;           //!< name
+    Ptr<Collective> m_collective; //!< the collective
+    uint32_t m_iterations;        //!< iterations to run
+    Time m_compute;               //!< compute time per iteration
+    uint64_t m_bytes;             //!< gradient bytes per iteration
+    uint32_t m_buckets;           //!< buckets per iteration
+    Time m_startTime;             //!< start of the first iteration
 
-    std::vector<Iteration> m_done;      //!< completed iterations
-    Time m_iterStart;                   //!< start of the current iteration
-    uint32_t m_ready;                   //!< buckets ready in this iteration
-    uint32_t m_reduced;                 //!< buckets reduced in this iteration
-    bool m_reducing;                    //!< an allreduce runs
-    std::vector<EventId> m_events;      //!< pending compute events
-    FinishedCallback m_finished;        //!< job end
+    std::vector<Iteration> m_done;                         //!< completed iterations
+    Time m_iterStart;                                      //!< start of the current iteration
+    uint32_t m_ready;                                      //!< buckets ready in this iteration
+    uint32_t m_reduced;                                    //!< buckets reduced in this iteration
+    bool m_reducing;                                       //!< an allreduce runs
+    std::vector<EventId> m_events;                         //!< pending compute events
+    FinishedCallback m_finished;                           //!< job end
     TracedCallback<uint32_t, Time, Time> m_iterationTrace; //!< iteration ends
 };
 
