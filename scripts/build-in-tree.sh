@@ -82,7 +82,7 @@ fi
 run_logged() {
     local log=$1
     shift
-    if ! nice "$@" >"$log" 2>&1; then
+    if ! flux_nice "$@" >"$log" 2>&1; then
         echo "---- last lines of $log ----"
         tail -n 150 "$log"
         echo "---- command failed: $* ----"

@@ -77,7 +77,7 @@ check_one() {
 }
 export -f check_one
 t0=$(date +%s)
-results=$(printf '%s\n' "${files[@]}" | nice xargs -P "$FLUX_JOBS" -I{} bash -c 'check_one "$@"' _ {} | sort -k2)
+results=$(printf '%s\n' "${files[@]}" | flux_nice xargs -P "$FLUX_JOBS" -I{} bash -c 'check_one "$@"' _ {} | sort -k2)
 echo "$results"
 nfail=$(echo "$results" | grep -c '^FAIL' || true)
 ntotal=${#files[@]}

@@ -6,6 +6,7 @@
 #   FLUX_NS3_SRC_CACHE   where ns-3 source packages are unpacked and built
 #                        (default $FLUX_CACHE/ns3-src); keep it outside the repo
 #   FLUX_JOBS            parallel compile jobs (default 2)
+#   FLUX_NICE            niceness of builds (default 10)
 #   CCACHE_DIR, CCACHE_MAXSIZE   ccache's own settings (default size 10G)
 
 set -euo pipefail
@@ -63,3 +64,7 @@ flux_children_cpu() {
         printf "%d\n", s }')"
     rm -f "$tmp"
 }
+
+# Run a command at lower CPU priority (FLUX_NICE, default 10), so that builds
+# leave room for other work on a shared machine.
+flux_nice() { nice -n "${FLUX_NICE:-10}" "$@"; }

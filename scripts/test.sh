@@ -59,7 +59,7 @@ t_conf=$(flux_elapsed "$t0")
 flux_section "flux: build (-j $FLUX_JOBS)"
 t0=$(date +%s)
 flux_children_cpu c0
-nice cmake --build "$build" -j "$FLUX_JOBS"
+flux_nice cmake --build "$build" -j "$FLUX_JOBS"
 t_build=$(flux_elapsed "$t0")
 flux_children_cpu c1
 cpu_build=$((c1 - c0))
