@@ -4,13 +4,12 @@
 
 #include "pfc-net-device.h"
 
+#include "ethernet-vlan-header.h"
 #include "pfc-channel.h"
 #include "pfc-header.h"
-#include "vlan-tag-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/ethernet-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
@@ -32,6 +31,8 @@ namespace
 constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
 /// Smallest Ethernet frame without its FCS.
 constexpr uint32_t MIN_FRAME_BYTES = 60;
+/// The broadcast MAC address, as EthernetVlanHeader::MacToBits() gives it.
+constexpr uint64_t BROADCAST_BITS = 0xffffffffffffULL;
 } // namespace
 
 TypeId
@@ -108,7 +109,8 @@ PfcNetDevice::GetTypeId()
 }
 
 PfcNetDevice::PfcNetDevice()
-    : m_ifIndex(0),
+    : m_addressBits(0),
+      m_ifIndex(0),
       m_mtu(9000),
       m_bps(DataRate("100Gbps")),
       m_psPerByte(80),
@@ -296,12 +298,13 @@ PfcNetDevice::TryTransmit()
     item->GetUint8Value(QueueItem::IP_DSFIELD, ds);
     item->AddHeader();
     Ptr<Packet> frame = item->GetPacket();
-    frame->AddHeader(VlanTagHeader(ds >> 5, 0, ETHERTYPE_IPV4));
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
+    // Ethernet and 802.1Q tag in one header: one pass over the buffer.
+    EthernetVlanHeader eth;
+    eth.SetSourceBits(m_addressBits);
     Ptr<PfcNetDevice> peer = GetPeer();
-    eth.SetDestination(peer ? peer->m_address : Mac48Address::GetBroadcast());
-    eth.SetLengthType(VlanTagHeader::TPID);
+    eth.SetDestinationBits(peer ? peer->m_addressBits : BROADCAST_BITS);
+    eth.SetVlanTag(ds >> 5);
+    eth.SetEtherType(ETHERTYPE_IPV4);
     frame->AddHeader(eth);
     TransmitStart(frame);
 }
@@ -346,17 +349,11 @@ PfcNetDevice::Receive(Ptr<Packet> p)
     m_snifferTrace(p);
     m_promiscSnifferTrace(p);
     m_macRxTrace(p);
-    EthernetHeader eth(false);
+    // Ethernet and, when present, the 802.1Q tag (PCP 0 when untagged).
+    EthernetVlanHeader eth;
     p->RemoveHeader(eth);
-    uint16_t type = eth.GetLengthType();
-    uint8_t prio = 0;
-    if (type == VlanTagHeader::TPID)
-    {
-        VlanTagHeader tag;
-        p->RemoveHeader(tag);
-        prio = tag.GetPcp();
-        type = tag.GetEtherType();
-    }
+    const uint16_t type = eth.GetEtherType();
+    const uint8_t prio = eth.GetPcp();
     if (type == PfcHeader::ETHERTYPE)
     {
         ReceivePfc(p);
@@ -430,10 +427,10 @@ PfcNetDevice::SendPfc(uint8_t classEnable, uint16_t quanta)
     }
     Ptr<Packet> frame = Create<Packet>();
     frame->AddHeader(pfc);
-    EthernetHeader eth(false);
-    eth.SetSource(m_address);
+    EthernetVlanHeader eth;
+    eth.SetSourceBits(m_addressBits);
     eth.SetDestination(PfcHeader::GetMulticastAddress());
-    eth.SetLengthType(PfcHeader::ETHERTYPE);
+    eth.SetEtherType(PfcHeader::ETHERTYPE);
     frame->AddHeader(eth);
     m_ctrlQueue.push_back(frame);
     Wake();
@@ -515,6 +512,7 @@ void
 PfcNetDevice::SetAddress(Address address)
 {
     m_address = Mac48Address::ConvertFrom(address);
+    m_addressBits = EthernetVlanHeader::MacToBits(m_address);
 }
 
 Address

@@ -229,6 +229,7 @@ class PfcNetDevice : public NetDevice
     Ptr<PfcEgress> m_egress;              //!< where data frames come from
     Ptr<ErrorModel> m_receiveErrorModel;  //!< loss on reception, if any
     Mac48Address m_address;               //!< MAC address
+    uint64_t m_addressBits;               //!< m_address as EthernetVlanHeader holds it
     uint32_t m_ifIndex;                   //!< interface index
     uint16_t m_mtu;                       //!< largest IPv4 packet
     DataRate m_bps;                       //!< line rate
