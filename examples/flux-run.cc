@@ -9,6 +9,7 @@
  *
  *     flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]
  *              [--pcap DIR] [--quiet]
+ *     flux-run --list-policies
  *
  * - The results go to RESULTS.json, by default `<stem>-results.json` in the
  *   scenario's folder (`runs/a.json` -> `runs/a-results.json`), with the CSV
@@ -18,6 +19,9 @@
  *   before it is validated.
  * - --pcap DIR writes one Ethernet pcap per host NIC into DIR (created if
  *   needed).
+ * - --list-policies prints the policies that --policy and scheduler.policy
+ *   accept (ScenarioConfig::AvailablePolicies), one name per line, and exits
+ *   with status 0; scripts that compare policies take the list from here.
  * - Progress (simulated time, wall-clock time, estimated time left) goes to
  *   stderr once the run has lasted 2 s: refreshed in place at most twice a
  *   second on a terminal, one line every 10 s otherwise. --quiet silences it.
@@ -51,6 +55,7 @@ std::atomic<bool> g_cancel{false}; //!< set by SIGINT / SIGTERM
 const char* const kUsage =
     "usage: flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]\n"
     "                [--pcap DIR] [--quiet]\n"
+    "       flux-run --list-policies\n"
     "\n"
     "Run a flux scenario and write its results (JSON and CSV files).\n"
     "\n"
@@ -60,6 +65,7 @@ const char* const kUsage =
     "  --seed N            random seed, replaces seed\n"
     "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
     "  --quiet             no progress output\n"
+    "  --list-policies     print the available policies, one per line, and exit\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run failure,\n"
@@ -91,13 +97,14 @@ Error(int status, const std::string& message)
 /// Command-line settings.
 struct Args
 {
-    std::string scenario; //!< scenario file
-    std::string out;      //!< results file (empty: default)
-    std::string policy;   //!< --policy (empty: none)
-    std::string seed;     //!< --seed (empty: none)
-    std::string pcapDir;  //!< --pcap (empty: none)
-    bool quiet{false};    //!< --quiet
-    bool help{false};     //!< --help
+    std::string scenario;     //!< scenario file
+    std::string out;          //!< results file (empty: default)
+    std::string policy;       //!< --policy (empty: none)
+    std::string seed;         //!< --seed (empty: none)
+    std::string pcapDir;      //!< --pcap (empty: none)
+    bool quiet{false};        //!< --quiet
+    bool help{false};         //!< --help
+    bool listPolicies{false}; //!< --list-policies
 };
 
 /// Parse argv; throws ScenarioError naming the offending argument.
@@ -145,6 +152,11 @@ ParseArgs(int argc, char** argv)
         {
             noValue();
             args.help = true;
+        }
+        else if (arg == "--list-policies")
+        {
+            noValue();
+            args.listPolicies = true;
         }
         else if (arg == "--quiet")
         {
@@ -264,6 +276,14 @@ main(int argc, char** argv)
         if (args.help)
         {
             std::cout << kUsage;
+            return 0;
+        }
+        if (args.listPolicies)
+        {
+            for (const auto& name : ScenarioConfig::AvailablePolicies())
+            {
+                std::cout << name << '\n';
+            }
             return 0;
         }
         if (args.scenario.empty())
