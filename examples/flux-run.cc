@@ -25,6 +25,12 @@
  * - Progress (simulated time, wall-clock time, estimated time left) goes to
  *   stderr once the run has lasted 2 s: refreshed in place at most twice a
  *   second on a terminal, one line every 10 s otherwise. --quiet silences it.
+ * - With the environment variable FLUX_TIMING=1, a last stderr line
+ *   `flux-run: timing parse_s=... build_s=... run_s=... collect_s=...
+ *   teardown_s=... write_s=... total_s=... outside_run_pct=...` gives the
+ *   wall-clock time of each phase (run_s: Simulator::Run() alone; total_s:
+ *   from the start of main to the results written) and the share of the
+ *   runner's own work in total_s.
  *
  * Exit status: 0 results written; 2 bad scenario or bad command line (one
  * line `flux-run: <field>: <problem>` on stderr, nothing written); 1 the run
@@ -37,6 +43,7 @@
 #include "ns3/scenario-runner.h"
 
 #include <atomic>
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -266,6 +273,10 @@ int
 main(int argc, char** argv)
 {
     namespace fs = std::filesystem;
+    const auto wall0 = std::chrono::steady_clock::now();
+    auto since = [](std::chrono::steady_clock::time_point t) {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    };
 
     Args args;
     ScenarioConfig cfg;
@@ -388,6 +399,16 @@ main(int argc, char** argv)
         progress.Update(simMs, wallS, etaS);
     };
     opts.cancel = &g_cancel;
+    // FLUX_TIMING=1: the wall-clock time of each phase on stderr, to tell
+    // the runner's own work from the simulation.
+    const char* timingEnv = std::getenv("FLUX_TIMING");
+    const bool timing = timingEnv && *timingEnv && std::string(timingEnv) != "0";
+    RunTimings timings;
+    if (timing)
+    {
+        opts.timings = &timings;
+    }
+    const double parseS = since(wall0);
 
     RunResults results;
     try
@@ -411,6 +432,7 @@ main(int argc, char** argv)
         return Error(130, "interrupted; no results written");
     }
 
+    const auto write0 = std::chrono::steady_clock::now();
     try
     {
         ResultsWriter::Write(results, outPath);
@@ -422,6 +444,22 @@ main(int argc, char** argv)
     if (!args.quiet)
     {
         std::cerr << "flux-run: results written to " << outPath << std::endl;
+    }
+    if (timing)
+    {
+        const double writeS = since(write0);
+        const double totalS = since(wall0);
+        std::fprintf(stderr,
+                     "flux-run: timing parse_s=%.6f build_s=%.6f run_s=%.6f collect_s=%.6f "
+                     "teardown_s=%.6f write_s=%.6f total_s=%.6f outside_run_pct=%.3f\n",
+                     parseS,
+                     timings.buildS,
+                     timings.runS,
+                     timings.collectS,
+                     timings.teardownS,
+                     writeS,
+                     totalS,
+                     totalS > 0 ? 100.0 * (totalS - timings.runS) / totalS : 0.0);
     }
     return 0;
 }

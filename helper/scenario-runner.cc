@@ -525,19 +525,32 @@ ScenarioRun::Run()
         const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
         Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
         Simulator::Schedule(MicroSeconds(20), &ScenarioRun::Progress, this);
+        const auto runStart = std::chrono::steady_clock::now();
         Simulator::Run();
+        const auto runEnd = std::chrono::steady_clock::now();
         results = Collect(WallSince(m_wall0));
+        if (m_opts.timings)
+        {
+            m_opts.timings->buildS = std::chrono::duration<double>(runStart - m_wall0).count();
+            m_opts.timings->runS = std::chrono::duration<double>(runEnd - runStart).count();
+            m_opts.timings->collectS = WallSince(runEnd);
+        }
     }
     catch (...)
     {
         Simulator::Destroy();
         throw;
     }
+    const auto teardownStart = std::chrono::steady_clock::now();
     m_jobs.clear();
     m_tenants.clear();
     m_nics.clear();
     m_topo = FabricTopology();
     Simulator::Destroy();
+    if (m_opts.timings)
+    {
+        m_opts.timings->teardownS = WallSince(teardownStart);
+    }
     return results;
 }
 

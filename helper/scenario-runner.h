@@ -17,6 +17,20 @@ namespace ns3
 
 /**
  * \ingroup flux
+ * \brief Wall-clock time of each phase of RunScenario, in seconds.
+ *
+ * The simulation proper is run; everything else is the runner's own work.
+ */
+struct RunTimings
+{
+    double buildS = 0;    //!< reset ns-3, build fabric, NICs, jobs and tenants
+    double runS = 0;      //!< Simulator::Run()
+    double collectS = 0;  //!< gather the results
+    double teardownS = 0; //!< release the network and Simulator::Destroy()
+};
+
+/**
+ * \ingroup flux
  * \brief How RunScenario runs, beyond the scenario itself.
  */
 struct RunOptions
@@ -33,6 +47,8 @@ struct RunOptions
     /// When set and it becomes true, the run stops as soon as possible and
     /// returns what was measured, with sim.stopReason "cancelled".
     const std::atomic<bool>* cancel = nullptr;
+    /// When set, receives the wall-clock time of each phase of the run.
+    RunTimings* timings = nullptr;
 };
 
 /**
