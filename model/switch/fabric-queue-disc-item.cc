@@ -20,6 +20,7 @@ FabricQueueDiscItem::FabricQueueDiscItem(Ptr<Packet> p,
                                          uint32_t chargedBytes)
     : Ipv4QueueDiscItem(p, Address(), ETHERTYPE_IPV4, header),
       m_ingressPort(ingressPort),
+      m_size(p->GetSize() + header.GetSerializedSize()),
       m_chargedBytes(chargedBytes),
       m_priority(priority)
 {
@@ -31,6 +32,12 @@ uint32_t
 FabricQueueDiscItem::GetIngressPort() const
 {
     return m_ingressPort;
+}
+
+uint32_t
+FabricQueueDiscItem::GetSize() const
+{
+    return m_size;
 }
 
 uint8_t

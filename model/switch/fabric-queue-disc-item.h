@@ -56,8 +56,21 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
     /** \return the bytes the buffer manager accounts for the packet */
     uint32_t GetChargedBytes() const;
 
+    /**
+     * \brief The size of the IPv4 packet, header included.
+     *
+     * The same as Ipv4QueueDiscItem::GetSize() (the packet does not change
+     * while the switch holds it; AddHeader() moves the header into it), but
+     * computed once: queue discs and queues ask for it several times per
+     * packet.
+     *
+     * \return the size in bytes
+     */
+    uint32_t GetSize() const override;
+
   private:
     uint32_t m_ingressPort;  //!< port the packet arrived on
+    uint32_t m_size;         //!< IPv4 packet bytes, header included
     uint32_t m_chargedBytes; //!< bytes accounted by the buffer manager
     uint8_t m_priority;      //!< priority (DS field >> 5)
 };
