@@ -53,21 +53,21 @@ for e in "${entries[@]}"; do
     esac
     dt=$(flux_fmt_time "$(flux_elapsed "$t0")")
     if [ "$kind" = standalone ]; then
-        detail=$(grep -E '^(configure .*total|[0-9]+% tests passed)' "$log" | tr '\n' ';' | sed 's/;$//')
+        detail=$(grep -E '^(configure .*total|[0-9]+% tests passed)' "$log" | tr '\n' ';' | sed 's/;$//' || true)
     else
-        detail=$(grep -E '^RESULT ' "$log" | tail -n 1 | sed -E 's/^RESULT (PASS|FAIL) //')
+        detail=$(grep -E '^RESULT ' "$log" | tail -n 1 | sed -E 's/^RESULT (PASS|FAIL) //' || true)
     fi
     if [ $rc -eq 0 ]; then
         status=PASS
     else
         status=FAIL
         nfail=$((nfail + 1))
-        why=$(grep -E 'ERROR|FAILED|Error' "$log" | tail -n 1 | cut -c1-200)
+        why=$(grep -E 'ERROR|FAILED|error:' "$log" | tail -n 1 | cut -c1-200 || true)
         [ -n "$why" ] && detail="$detail; $why"
         if grep -q "failed at stage 'fetch" "$log"; then
             # No source tree: at least compile the module against that
             # release's headers (Debian's libns3-dev), and say so.
-            api=$("$FLUX_ROOT/scripts/check-ns3-api.sh" "$ver" 2>>"$log" | tee -a "$log" | grep '^RESULT' | tail -n 1)
+            api=$("$FLUX_ROOT/scripts/check-ns3-api.sh" "$ver" 2>>"$log" | tee -a "$log" | grep '^RESULT' | tail -n 1 || true)
             [ -n "$api" ] && detail="$detail; instead: ${api#RESULT }"
         fi
     fi
