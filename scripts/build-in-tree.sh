@@ -157,7 +157,7 @@ failed=()
 for s in "${suites[@]}"; do
     out=$(python3 ./test.py -n -s "$s" 2>&1) && rc=0 || rc=$?
     echo "$out" | grep -vE '^\[[0-9]+/[0-9]+\]' || true
-    summary=$(echo "$out" | grep -E '^[0-9]+ of [0-9]+ tests passed' | tail -n 1)
+    summary=$(echo "$out" | grep -E '^[0-9]+ of [0-9]+ tests passed' | tail -n 1 || true)
     if [ $rc -ne 0 ] || ! [[ "$summary" =~ ^([0-9]+)\ of\ ([0-9]+)\ tests\ passed ]] ||
         [ "${BASH_REMATCH[1]}" -lt 1 ] || [ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ]; then
         failed+=("$s")
