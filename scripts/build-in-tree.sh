@@ -109,7 +109,8 @@ if [ -x ./ns3 ]; then
     flux_section "ns-3 $ns3ver in-tree: build (cmake --build cmake-cache -j $FLUX_JOBS)"
     t0=$(date +%s)
     flux_children_cpu c0
-    run_logged "$logdir/ns-$ns3ver-build.log" cmake --build cmake-cache -j "$FLUX_JOBS"
+    # -k 0: report every compile error in one run
+    run_logged "$logdir/ns-$ns3ver-build.log" cmake --build cmake-cache -j "$FLUX_JOBS" -- -k 0
     t_build=$(flux_elapsed "$t0")
     flux_children_cpu c1
     cpu_build=$((c1 - c0))
