@@ -239,12 +239,12 @@ class FluxFabricTestSuite : public TestSuite
 {
   public:
     FluxFabricTestSuite()
-        : TestSuite("flux-fabric", SYSTEM)
+        : TestSuite("flux-fabric", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new IncastTestCase(true), TestCase::QUICK);
-        AddTestCase(new IncastTestCase(false), TestCase::QUICK);
-        AddTestCase(new DcqcnFairnessTestCase(1), TestCase::QUICK);
-        AddTestCase(new DcqcnFairnessTestCase(2), TestCase::QUICK);
+        AddTestCase(new IncastTestCase(true));
+        AddTestCase(new IncastTestCase(false));
+        AddTestCase(new DcqcnFairnessTestCase(1));
+        AddTestCase(new DcqcnFairnessTestCase(2));
     }
 };
 

@@ -632,19 +632,19 @@ class FluxHeadersTestSuite : public TestSuite
 {
   public:
     FluxHeadersTestSuite()
-        : TestSuite("flux-headers", UNIT)
+        : TestSuite("flux-headers", TestSuite::Type::UNIT)
     {
-        AddTestCase(new VlanTagRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new VlanTagLayoutTestCase, TestCase::QUICK);
-        AddTestCase(new PfcRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new PfcLayoutTestCase, TestCase::QUICK);
-        AddTestCase(new PfcOtherOpcodeTestCase, TestCase::QUICK);
-        AddTestCase(new BthRoundTripTestCase, TestCase::QUICK);
-        AddTestCase(new BthLayoutTestCase, TestCase::QUICK);
-        AddTestCase(new BthOpcodeClassTestCase, TestCase::QUICK);
-        AddTestCase(new AethTestCase, TestCase::QUICK);
-        AddTestCase(new RethTestCase, TestCase::QUICK);
-        AddTestCase(new RoceStackTestCase, TestCase::QUICK);
+        AddTestCase(new VlanTagRoundTripTestCase);
+        AddTestCase(new VlanTagLayoutTestCase);
+        AddTestCase(new PfcRoundTripTestCase);
+        AddTestCase(new PfcLayoutTestCase);
+        AddTestCase(new PfcOtherOpcodeTestCase);
+        AddTestCase(new BthRoundTripTestCase);
+        AddTestCase(new BthLayoutTestCase);
+        AddTestCase(new BthOpcodeClassTestCase);
+        AddTestCase(new AethTestCase);
+        AddTestCase(new RethTestCase);
+        AddTestCase(new RoceStackTestCase);
     }
 };
 

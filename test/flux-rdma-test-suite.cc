@@ -388,17 +388,17 @@ class FluxRdmaTestSuite : public TestSuite
 {
   public:
     FluxRdmaTestSuite()
-        : TestSuite("flux-rdma", UNIT)
+        : TestSuite("flux-rdma", TestSuite::Type::UNIT)
     {
         for (const char* rate : {"100Gbps", "200Gbps", "400Gbps"})
         {
-            AddTestCase(new RdmaSingleTransferTestCase(rate), TestCase::QUICK);
+            AddTestCase(new RdmaSingleTransferTestCase(rate));
         }
-        AddTestCase(new PfcPauseTestCase, TestCase::QUICK);
-        AddTestCase(new RdmaLossRecoveryTestCase, TestCase::QUICK);
-        AddTestCase(new RdmaTailLossTestCase, TestCase::QUICK);
-        AddTestCase(new DcqcnReactionTestCase, TestCase::QUICK);
-        AddTestCase(new RdmaDeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new PfcPauseTestCase);
+        AddTestCase(new RdmaLossRecoveryTestCase);
+        AddTestCase(new RdmaTailLossTestCase);
+        AddTestCase(new DcqcnReactionTestCase);
+        AddTestCase(new RdmaDeterminismTestCase);
     }
 };
 

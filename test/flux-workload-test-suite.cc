@@ -420,20 +420,20 @@ class FluxWorkloadTestSuite : public TestSuite
 {
   public:
     FluxWorkloadTestSuite()
-        : TestSuite("flux-workload", SYSTEM)
+        : TestSuite("flux-workload", TestSuite::Type::SYSTEM)
     {
         for (uint32_t n : {2, 4, 8, 16})
         {
             for (uint64_t bytes : {1000000, 8000000})
             {
-                AddTestCase(new AlphaBetaTestCase(n, bytes), TestCase::QUICK);
+                AddTestCase(new AlphaBetaTestCase(n, bytes));
             }
         }
-        AddTestCase(new BucketOverlapTestCase, TestCase::QUICK);
-        AddTestCase(new ContentionTestCase, TestCase::QUICK);
-        AddTestCase(new BackgroundLoadTestCase, TestCase::QUICK);
-        AddTestCase(new ResultsConsistencyTestCase, TestCase::QUICK);
-        AddTestCase(new DeterminismTestCase, TestCase::QUICK);
+        AddTestCase(new BucketOverlapTestCase);
+        AddTestCase(new ContentionTestCase);
+        AddTestCase(new BackgroundLoadTestCase);
+        AddTestCase(new ResultsConsistencyTestCase);
+        AddTestCase(new DeterminismTestCase);
     }
 };
 

@@ -183,7 +183,7 @@ DcqcnCongestionControl::OnSent(uint32_t bytes)
 void
 DcqcnCongestionControl::ArmTimer()
 {
-    if (m_rate < m_lineRate && !m_timer.IsRunning())
+    if (m_rate < m_lineRate && m_timer.IsExpired())
     {
         m_timer =
             Simulator::Schedule(m_increaseInterval, &DcqcnCongestionControl::TimerExpired, this);

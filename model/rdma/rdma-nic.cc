@@ -370,7 +370,7 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
 void
 RdmaNic::ScheduleWake(Time when)
 {
-    if (m_wake.IsRunning())
+    if (!m_wake.IsExpired())
     {
         if (Simulator::GetDelayLeft(m_wake) + Simulator::Now() <= when)
         {

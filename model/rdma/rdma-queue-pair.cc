@@ -275,7 +275,7 @@ RdmaQueuePair::BuildNextPacket(uint32_t& payload)
 void
 RdmaQueuePair::ArmRto()
 {
-    if (!m_rto.IsRunning())
+    if (m_rto.IsExpired())
     {
         m_rto = Simulator::Schedule(m_rtoValue, &RdmaQueuePair::RetransmitTimeout, this);
     }
