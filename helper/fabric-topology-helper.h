@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/queue-disc.h"
 
 #include <cstdint>
 #include <string>
@@ -257,6 +258,11 @@ FabricTopologyHelper::SetQueueDisc(const std::string& type, Ts&&... args)
     if (!TypeId::LookupByNameFailSafe(type, &tid))
     {
         m_configError = "queue disc: unknown type \"" + type + "\"";
+        return;
+    }
+    if (!tid.IsChildOf(QueueDisc::GetTypeId()))
+    {
+        m_configError = "queue disc: \"" + type + "\" is not a QueueDisc";
         return;
     }
     m_queueDiscFactory = ObjectFactory();

@@ -420,6 +420,11 @@ class TopologyErrorsTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(Has(h2.CheckFatTree(4), "NoSuchQueueDisc"),
                                   true,
                                   "unknown qdisc");
+            FabricTopologyHelper h4;
+            h4.SetQueueDisc("ns3::Node");
+            NS_TEST_ASSERT_MSG_EQ(Has(h4.CheckFatTree(4), "not a QueueDisc"),
+                                  true,
+                                  "a type that is no queue disc");
             FabricTopologyHelper h3;
             h3.SetMmuAttribute("PfcAlpha", DoubleValue(-1));
             NS_TEST_ASSERT_MSG_EQ(Has(h3.CheckFatTree(4), "PfcAlpha"), true, "negative alpha");
