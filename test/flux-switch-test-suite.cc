@@ -98,6 +98,10 @@ enum class IncastFabric
  * \param senders number of senders (at most 16 for LEAF_SPINE)
  * \param packets packets per sender
  * \param payload UDP payload per packet
+ * \param prios every sender sends one flow per priority listed
+ * \param ring every sender also sends, per priority, a flow to the next
+ *        sender: the switch ports towards the senders then carry data when
+ *        they must send XOFF, the worst case for the headroom
  * \return the result
  */
 IncastResult
@@ -105,7 +109,9 @@ RunIncast(FabricTopologyHelper helper,
           IncastFabric fabric,
           uint32_t senders,
           uint32_t packets,
-          uint32_t payload = 4000)
+          uint32_t payload = 4000,
+          std::vector<uint8_t> prios = {3},
+          bool ring = false)
 {
     FabricTopology topo = fabric == IncastFabric::SINGLE_SWITCH
                               ? helper.BuildLeafSpine(1, 0, senders + 1)
@@ -114,13 +120,29 @@ RunIncast(FabricTopologyHelper helper,
     const uint32_t receiver = 0;
     Ptr<TrafficSink> sink =
         Create<TrafficSink>(topo.hostDevices[receiver], topo.hostAddresses[receiver]);
+    auto senderHost = [fabric](uint32_t s) {
+        return fabric == IncastFabric::SINGLE_SWITCH ? 1 + s : 8 + s;
+    };
+    std::vector<Ptr<TrafficSink>> senderSinks;
     std::vector<Ptr<TrafficEgress>> egresses;
     for (uint32_t s = 0; s < senders; ++s)
     {
-        const uint32_t host = fabric == IncastFabric::SINGLE_SWITCH ? 1 + s : 8 + s;
+        const uint32_t host = senderHost(s);
+        senderSinks.push_back(
+            Create<TrafficSink>(topo.hostDevices[host], topo.hostAddresses[host]));
         Ptr<TrafficEgress> e =
             CreateObject<TrafficEgress>(topo.hostDevices[host], topo.hostAddresses[host], payload);
-        e->AddFlow(topo.hostAddresses[receiver], 20000 + s, packets);
+        for (std::size_t i = 0; i < prios.size(); ++i)
+        {
+            e->AddFlow(topo.hostAddresses[receiver], 20000 + 100 * i + s, packets, prios[i]);
+            if (ring)
+            {
+                e->AddFlow(topo.hostAddresses[senderHost((s + 1) % senders)],
+                           30000 + 100 * i + s,
+                           packets,
+                           prios[i]);
+            }
+        }
         e->Start(MicroSeconds(1));
         egresses.push_back(e);
     }
@@ -137,6 +159,12 @@ RunIncast(FabricTopologyHelper helper,
     r.receivedBytes = sink->m_bytes;
     r.reordered = sink->m_reordered;
     r.misdelivered = sink->m_misdelivered;
+    for (const Ptr<TrafficSink>& other : senderSinks)
+    {
+        r.receivedBytes += other->m_bytes;
+        r.reordered += other->m_reordered;
+        r.misdelivered += other->m_misdelivered;
+    }
     r.ceReceived = sink->m_ceMarked;
     r.lastRx = sink->m_lastRx;
     for (const FabricTopology::Switch& s : topo.switches)
@@ -531,6 +559,43 @@ class LosslessIncastTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * The hardest case for the PFC headroom: links without propagation delay,
+ * so that the headroom is made of frames only (three 9000-byte frames: two
+ * are not enough here), data in both directions of the host links (each
+ * sender also feeds the next one), and two lossless priorities congested at
+ * once. Still no drop and every byte in order.
+ */
+class LosslessJumboTwoClassesTestCase : public TestCase
+{
+  public:
+    LosslessJumboTwoClassesTestCase()
+        : TestCase("lossless incast with jumbo frames, zero-delay links, reverse traffic and two "
+                   "congested priorities: no drop")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(1);
+        FabricTopologyHelper helper;
+        helper.SetLinkDelay(Seconds(0));
+        const uint32_t packets = 120;
+        const uint32_t payload = 8972; // 9000-byte IPv4 packets, the Mtu
+        IncastResult r =
+            RunIncast(helper, IncastFabric::LEAF_SPINE, 16, packets, payload, {3, 5}, true);
+        NS_TEST_ASSERT_MSG_EQ(r.sentBytes, 16ULL * 4 * packets * 9000, "every sender sent all");
+        NS_TEST_ASSERT_MSG_EQ(r.drops, 0, "no drop with PFC");
+        NS_TEST_ASSERT_MSG_EQ(r.receivedBytes, r.sentBytes, "every byte delivered");
+        NS_TEST_ASSERT_MSG_EQ(r.reordered, 0, "no reordering within a flow");
+        NS_TEST_ASSERT_MSG_GT(r.pauses, 0, "PFC at work");
+        NS_TEST_ASSERT_MSG_EQ(r.residualBytes, 0, "buffer accounting back to zero");
+        NS_TEST_ASSERT_MSG_EQ(r.residualPaused, 0, "nothing left paused");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The same incast with PFC off: the shared buffer overflows and the switch
  * drops, counts the drops as buffer drops, sends no PFC, and its accounting
  * still returns to zero.
@@ -854,6 +919,7 @@ class FluxSwitchTestSuite : public TestSuite
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FifoQueueDisc"));
         AddTestCase(
             new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FqCoDelQueueDisc"));
+        AddTestCase(new LosslessJumboTwoClassesTestCase);
         AddTestCase(new LossyIncastTestCase);
         AddTestCase(new QueueDiscDropTestCase);
         AddTestCase(new PausedEgressTestCase(false));
