@@ -1,0 +1,309 @@
+"""build/flux-run, the command line of Contract 1: exit codes, error
+messages, overrides, quiet mode, reproducibility and the results fields."""
+
+import copy
+import json
+import os
+
+import pytest
+
+import ns3flux
+from conftest import SMALL, strip_wall
+
+CSV_SUFFIXES = ("-iterations.csv", "-phases.csv", "-flows.csv")
+
+
+def _write(path, scenario):
+    path.write_text(json.dumps(scenario, indent=2))
+    return path
+
+
+def _listing(folder):
+    return sorted(
+        os.path.relpath(os.path.join(d, f), folder) for d, _, fs in os.walk(folder) for f in fs
+    )
+
+
+# Each case: (id, change to the small scenario, extra command-line arguments,
+# the field the one-line message must name first).
+def _unknown_top(s):
+    s["colour"] = "blue"
+
+
+def _unknown_nested(s):
+    s["topology"]["spine_count"] = 2
+
+
+def _unknown_job_key(s):
+    s["jobs"][1]["gpus"] = 4
+
+
+def _wrong_type_number(s):
+    s["stop_ms"] = "100"
+
+
+def _wrong_type_integer(s):
+    s["jobs"][0]["ranks"] = "4"
+
+
+def _wrong_type_object(s):
+    s["topology"] = ["leaf-spine"]
+
+
+def _wrong_type_bool(s):
+    s["transport"] = {"pfc": "yes"}
+
+
+def _range_pmax(s):
+    s["transport"] = {"ecn": {"pmax": 1.5}}
+
+
+def _range_seed(s):
+    s["seed"] = 0
+
+
+def _range_load(s):
+    s["background"][0]["load"] = 0
+
+
+def _range_hosts_per_leaf(s):
+    s["topology"]["hosts_per_leaf"] = 0
+
+
+def _range_stop(s):
+    s["stop_ms"] = -5
+
+
+def _too_many_ranks(s):
+    s["jobs"][0]["ranks"] = 12
+
+
+def _host_out_of_range(s):
+    del s["jobs"][0]["placement"]
+    s["jobs"][0]["hosts"] = [0, 1, 2, 99]
+
+
+def _bg_host_out_of_range(s):
+    s["background"][0]["hosts"] = [0, 8]
+
+
+def _missing_cdf(s):
+    s["background"][0]["cdf"] = "no-such-flow-sizes.cdf"
+
+
+def _folder_as_cdf(s):
+    s["background"][0]["cdf"] = "a-folder"
+
+
+def _garbage_cdf(s):
+    s["background"][0]["cdf"] = "garbage.cdf"
+
+
+def _unknown_policy_in_file(s):
+    s["scheduler"] = {"policy": "no-such-policy"}
+
+
+def _no_change(s):
+    pass
+
+
+BAD = [
+    ("unknown-key", _unknown_top, [], "colour"),
+    ("unknown-nested-key", _unknown_nested, [], "topology.spine_count"),
+    ("unknown-job-key", _unknown_job_key, [], "jobs[1].gpus"),
+    ("wrong-type-number", _wrong_type_number, [], "stop_ms"),
+    ("wrong-type-integer", _wrong_type_integer, [], "jobs[0].ranks"),
+    ("wrong-type-object", _wrong_type_object, [], "topology"),
+    ("wrong-type-bool", _wrong_type_bool, [], "transport.pfc"),
+    ("out-of-range-pmax", _range_pmax, [], "transport.ecn.pmax"),
+    ("out-of-range-seed", _range_seed, [], "seed"),
+    ("out-of-range-load", _range_load, [], "background[0].load"),
+    ("out-of-range-hosts-per-leaf", _range_hosts_per_leaf, [], "topology.hosts_per_leaf"),
+    ("out-of-range-stop", _range_stop, [], "stop_ms"),
+    ("more-ranks-than-hosts", _too_many_ranks, [], "jobs[0].ranks"),
+    ("job-host-out-of-range", _host_out_of_range, [], "jobs[0].hosts"),
+    ("background-host-out-of-range", _bg_host_out_of_range, [], "background[0].hosts"),
+    ("missing-cdf-file", _missing_cdf, [], "background[0].cdf"),
+    ("folder-as-cdf-file", _folder_as_cdf, [], "background[0].cdf"),
+    ("malformed-cdf-file", _garbage_cdf, [], "background[0].cdf"),
+    ("unknown-policy-in-file", _unknown_policy_in_file, [], "scheduler.policy"),
+    ("unknown-policy-option", _no_change, ["--policy", "no-such-policy"], "scheduler.policy"),
+    ("seed-not-a-number", _no_change, ["--seed", "abc"], "--seed"),
+    ("seed-negative", _no_change, ["--seed", "-3"], "--seed"),
+    ("seed-fraction", _no_change, ["--seed", "1.5"], "--seed"),
+    ("seed-zero", _no_change, ["--seed", "0"], "seed"),
+    ("seed-too-large", _no_change, ["--seed", "99999999999"], "seed"),
+    ("seed-without-value", _no_change, ["--seed"], "--seed"),
+    ("unknown-option", _no_change, ["--speed", "1"], "--speed"),
+]
+
+
+@pytest.mark.parametrize("change,args,field", [c[1:] for c in BAD], ids=[c[0] for c in BAD])
+@pytest.mark.parametrize("out_option", [False, True], ids=["default-out", "with-out"])
+def test_bad_input_exit_2_one_line_no_results(tmp_path, flux_run, change, args, field,
+                                              out_option):
+    """Every kind of bad input (unknown key, wrong type, out-of-range value,
+    more ranks than hosts, host index out of range, unreadable or malformed
+    CDF file, unknown policy, bad --seed, unknown option) makes flux-run exit
+    with status 2, print exactly one stderr line `flux-run: <field>...` that
+    names the offending field, print nothing on stdout, and write no file at
+    all: neither the results file (default path or --out) nor a CSV file."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "a-folder").mkdir()
+    (work / "garbage.cdf").write_text("this is not a CDF\n")
+    scenario = copy.deepcopy(SMALL)
+    change(scenario)
+    path = _write(work / "scen.json", scenario)
+    before = _listing(work)
+    out = work / "out" / "res.json"
+    (work / "out").mkdir()
+    cmd = [path] + (["--out", out] if out_option else []) + args
+    p = flux_run(*cmd)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith(f"flux-run: {field}"), (field, lines[0])
+    assert p.stdout == ""
+    assert _listing(work) == before, "flux-run wrote files on a bad input"
+
+
+def test_missing_scenario_file(tmp_path, flux_run):
+    """A scenario path that does not exist is a bad input too: exit 2, one
+    line naming the path, no results file."""
+    missing = tmp_path / "nothing-here.json"
+    p = flux_run(missing)
+    assert p.returncode == 2
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and str(missing) in lines[0], p.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_good_run_has_every_contract_field(small_file, tmp_path, flux_run):
+    """A good run exits 0 and writes the results file (--out) with every
+    field of Contract 1, with the documented types and consistent values
+    (one iteration time per iteration, 2(N-1) phases per iteration, every
+    job completed), and the three CSV files beside it."""
+    out = tmp_path / "res.json"
+    p = flux_run(small_file, "--out", out, "--quiet")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(out.read_text())
+    num = (int, float)
+    assert isinstance(r["policy"], str) and r["policy"] == "fifo"
+    assert isinstance(r["seed"], int) and r["seed"] == 1
+    assert [j["name"] for j in r["jobs"]] == [j["name"] for j in SMALL["jobs"]]
+    for j, cfg in zip(r["jobs"], SMALL["jobs"]):
+        assert isinstance(j["jct_ms"], num) and j["jct_ms"] > 0
+        assert len(j["iteration_ms"]) == cfg["iterations"]
+        assert all(isinstance(x, num) and x > 0 for x in j["iteration_ms"])
+        # JCT covers the iterations, which run back to back.
+        assert j["jct_ms"] == pytest.approx(sum(j["iteration_ms"]), rel=1e-6)
+        ph = j["phase_ms"]
+        assert set(ph) >= {"count", "p50", "p99", "max"}
+        assert ph["count"] == cfg["iterations"] * 2 * (cfg["ranks"] - 1)
+        assert 0 < ph["p50"] <= ph["p99"] <= ph["max"]
+    fl = r["flows"]
+    assert isinstance(fl["count"], int) and fl["count"] > 0
+    sd = fl["fct_slowdown"]
+    assert set(sd) >= {"p50", "p99", "p999"}
+    assert 0 < sd["p50"] <= sd["p99"] <= sd["p999"]
+    for key in ("drops", "pfc_pauses", "ecn_marks", "cnps", "retransmissions"):
+        assert isinstance(r["network"][key], int) and r["network"][key] >= 0
+    for key in ("simulated_ms", "wall_s", "events"):
+        assert isinstance(r["sim"][key], num)
+    assert r["sim"]["simulated_ms"] >= max(j["jct_ms"] for j in r["jobs"])
+    assert r["sim"]["events"] > 0
+    for suffix in CSV_SUFFIXES:
+        assert (tmp_path / ("res" + suffix)).stat().st_size > 0
+
+
+def test_default_results_path(tmp_path, flux_run):
+    """Without --out the results go next to the scenario as
+    <stem>-results.json (with its CSV files)."""
+    path = _write(tmp_path / "scen.json", SMALL)
+    p = flux_run(path, "--quiet")
+    assert p.returncode == 0, p.stderr
+    assert json.loads((tmp_path / "scen-results.json").read_text())["policy"] == "fifo"
+    for suffix in CSV_SUFFIXES:
+        assert (tmp_path / ("scen-results" + suffix)).exists()
+
+
+def test_list_policies(flux_run):
+    """--list-policies prints the available policies, one non-empty name per
+    line, fifo among them, the same list as ns3flux.policies(), and exits 0."""
+    p = flux_run("--list-policies")
+    assert p.returncode == 0, p.stderr
+    names = p.stdout.splitlines()
+    assert names and all(n and n == n.strip() for n in names)
+    assert "fifo" in names and len(set(names)) == len(names)
+    assert names == ns3flux.policies()
+
+
+def _policies(flux_run):
+    p = flux_run("--list-policies")
+    assert p.returncode == 0
+    return p.stdout.split()
+
+
+def test_policy_override(tmp_path, flux_run):
+    """--policy NAME replaces scheduler.policy before validation: a scenario
+    naming an unknown policy runs under every listed policy given with
+    --policy, and the results report that policy."""
+    scenario = copy.deepcopy(SMALL)
+    scenario["scheduler"] = {"policy": "no-such-policy"}
+    path = _write(tmp_path / "scen.json", scenario)
+    for name in _policies(flux_run):
+        out = tmp_path / f"res-{name}.json"
+        p = flux_run(path, "--policy", name, "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        assert json.loads(out.read_text())["policy"] == name
+
+
+def test_seed_override(tmp_path, flux_run):
+    """--seed N replaces the scenario's seed: the results report N, equal the
+    results of a scenario file that says seed N, and differ from the
+    scenario's own seed's results (the seed drives ECMP hashing and the
+    background arrivals)."""
+    path = _write(tmp_path / "scen.json", SMALL)  # seed 1
+    seven = copy.deepcopy(SMALL)
+    seven["seed"] = 7
+    path7 = _write(tmp_path / "scen7.json", seven)
+    runs = {}
+    for key, args in {"file1": [path], "opt7": [path, "--seed", "7"], "file7": [path7]}.items():
+        out = tmp_path / f"{key}.json"
+        p = flux_run(*args, "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        runs[key] = strip_wall(json.loads(out.read_text()))
+    assert runs["opt7"]["seed"] == 7
+    assert runs["opt7"] == runs["file7"]
+    assert runs["file1"]["seed"] == 1
+    assert runs["opt7"]["flows"] != runs["file1"]["flows"] or \
+        runs["opt7"]["jobs"] != runs["file1"]["jobs"]
+
+
+def test_quiet_prints_nothing_on_stderr(small_file, tmp_path, flux_run):
+    """--quiet leaves stderr (and stdout) empty on a good run, while the same
+    run without it reports on stderr where the results went."""
+    p = flux_run(small_file, "--out", tmp_path / "q.json", "--quiet")
+    assert p.returncode == 0
+    assert p.stderr == "" and p.stdout == ""
+    p = flux_run(small_file, "--out", tmp_path / "loud.json")
+    assert p.returncode == 0
+    assert "loud.json" in p.stderr
+
+
+def test_same_seed_same_results(small_file, tmp_path, flux_run):
+    """Two runs of the same scenario and seed give identical results files
+    apart from sim.wall_s, and byte-identical CSV files."""
+    outs = []
+    for k in range(2):
+        out = tmp_path / f"run{k}.json"
+        p = flux_run(small_file, "--out", out, "--quiet", "--seed", "3")
+        assert p.returncode == 0, p.stderr
+        outs.append(out)
+    a, b = (json.loads(o.read_text()) for o in outs)
+    assert "wall_s" in a["sim"] and "wall_s" in b["sim"]
+    assert strip_wall(a) == strip_wall(b)
+    for suffix in CSV_SUFFIXES:
+        assert (tmp_path / ("run0" + suffix)).read_bytes() == \
+            (tmp_path / ("run1" + suffix)).read_bytes()

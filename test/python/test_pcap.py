@@ -1,0 +1,219 @@
+"""flux-run --pcap: the host pcaps are Ethernet captures that tshark decodes
+as RoCEv2 (BTH opcodes, destination QPs, PSNs), 802.1Q priorities and PFC
+frames, and they agree with the results file."""
+
+import json
+import shutil
+import subprocess
+from collections import defaultdict
+
+import pytest
+
+# Seven senders under one switch each send 1 MB to host 0 at the same time:
+# the switch port to host 0 congests, ECN marks make host 0 send CNPs, and
+# the switch pauses the senders' links with PFC.
+INCAST = {
+    "seed": 1,
+    "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+    "background": [
+        {"name": "burst", "pattern": "incast", "senders": [1, 2, 3, 4, 5, 6, 7],
+         "receiver": 0, "bytes": 1000000, "start_ms": 0.01}
+    ],
+}
+HOSTS = 8
+
+FIELDS = [
+    "frame.number", "eth.src", "eth.dst", "eth.type", "vlan.priority", "ip.src", "ip.dst",
+    "infiniband.bth.opcode", "infiniband.bth.destqp", "infiniband.bth.psn",
+    "macc.opcode", "macc.cbfc.enbv", "macc.cbfc.pause_time.c3",
+]
+
+SEND = {0x00: "first", 0x01: "middle", 0x02: "last", 0x03: "last", 0x04: "only", 0x05: "only"}
+WRITE = {0x06: "first", 0x07: "middle", 0x08: "last", 0x09: "last", 0x0A: "only", 0x0B: "only"}
+ACK, CNP = 0x11, 0x81
+PFC_OPCODE = 0x0101
+
+
+def _int(text):
+    return int(text, 0) if text else None
+
+
+def _decode(pcap):
+    """One dict per frame with FIELDS (ints where numeric, None if absent)."""
+    p = subprocess.run(
+        ["tshark", "-r", str(pcap), "-T", "fields", "-E", "separator=\t",
+         "-E", "occurrence=f"] + sum((["-e", f] for f in FIELDS), []),
+        capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    frames = []
+    for line in p.stdout.splitlines():
+        values = line.split("\t")
+        values += [""] * (len(FIELDS) - len(values))
+        f = dict(zip(FIELDS, values))
+        for k in ("eth.type", "vlan.priority", "infiniband.bth.opcode",
+                  "infiniband.bth.destqp", "infiniband.bth.psn", "macc.opcode",
+                  "macc.cbfc.enbv", "macc.cbfc.pause_time.c3"):
+            f[k] = _int(f[k])
+        frames.append(f)
+    return frames
+
+
+def _address(host):
+    return f"10.0.0.{host + 1}"
+
+
+@pytest.fixture(scope="module")
+def capture(tmp_path_factory, flux_run):
+    """Runs the incast with --pcap and decodes every host pcap once."""
+    if shutil.which("tshark") is None:
+        pytest.fail("tshark not found (Debian: apt-get install tshark)")
+    work = tmp_path_factory.mktemp("pcap")
+    scen = work / "incast.json"
+    scen.write_text(json.dumps(INCAST))
+    p = flux_run(scen, "--pcap", work / "pcap", "--out", work / "res.json", "--quiet")
+    assert p.returncode == 0, p.stderr
+    results = json.loads((work / "res.json").read_text())
+    frames = {}
+    for h in range(HOSTS):
+        pcap = work / "pcap" / f"host{h}.pcap"
+        assert pcap.stat().st_size > 24, f"{pcap} is empty"
+        frames[h] = _decode(pcap)
+    return results, frames
+
+
+def _sent(frames, host):
+    """RoCEv2 frames a host sent (its own pcap holds both directions)."""
+    return [f for f in frames[host] if f["ip.src"] == _address(host)
+            and f["infiniband.bth.opcode"] is not None]
+
+
+def test_one_pcap_per_host_decoded_as_rocev2(capture):
+    """Every host pcap decodes as Ethernet with RoCEv2 inside: each sender's
+    capture holds RoCEv2 frames it sent to host 0 and RoCEv2 frames from
+    host 0, all VLAN-tagged (EtherType 0x8100)."""
+    _, frames = capture
+    for h in range(1, HOSTS):
+        roce = [f for f in frames[h] if f["infiniband.bth.opcode"] is not None]
+        assert any(f["ip.src"] == _address(h) and f["ip.dst"] == _address(0) for f in roce)
+        assert any(f["ip.src"] == _address(0) and f["ip.dst"] == _address(h) for f in roce)
+        assert all(f["eth.type"] == 0x8100 for f in roce)
+
+
+def test_data_opcodes_form_messages(capture):
+    """Data frames carry RC SEND or RDMA WRITE opcodes (first/middle/last/
+    only), and per queue pair they form whole messages: first, middles,
+    last (or a single only), of one family, and every sender's messages add
+    up to the bytes it was told to send."""
+    _, frames = capture
+    for h in range(1, HOSTS):
+        by_qp = defaultdict(list)
+        for f in _sent(frames, h):
+            op = f["infiniband.bth.opcode"]
+            if op in (ACK, CNP):
+                continue
+            assert op in SEND or op in WRITE, f"host{h}: unexpected opcode {op:#x}"
+            by_qp[f["infiniband.bth.destqp"]].append(op)
+        assert by_qp, f"host{h} sent no data"
+        for qp, ops in by_qp.items():
+            family = SEND if ops[0] in SEND else WRITE
+            state = "idle"
+            messages = 0
+            for op in ops:
+                assert op in family, f"host{h} qp {qp}: SEND and WRITE opcodes mixed"
+                kind = family[op]
+                if state == "idle":
+                    assert kind in ("first", "only"), f"host{h} qp {qp}: {kind} outside a message"
+                    state = "in" if kind == "first" else "idle"
+                    messages += kind == "only"
+                else:
+                    assert kind in ("middle", "last"), f"host{h} qp {qp}: {kind} inside a message"
+                    if kind == "last":
+                        state = "idle"
+                        messages += 1
+            assert state == "idle" and messages >= 1, f"host{h} qp {qp}: unfinished message"
+        # 1 MB in 4096-byte payloads: ceil(1e6 / 4096) = 245 data packets.
+        assert sum(len(ops) for ops in by_qp.values()) == 245
+
+
+def test_psns_increase_by_one(capture):
+    """With no retransmission in the run, the PSNs of the data frames of each
+    queue pair (destination QP) increase by exactly one per packet, modulo
+    2^24, so the first transmission numbers packets consecutively."""
+    results, frames = capture
+    assert results["network"]["retransmissions"] == 0
+    for h in range(1, HOSTS):
+        by_qp = defaultdict(list)
+        for f in _sent(frames, h):
+            if f["infiniband.bth.opcode"] not in (ACK, CNP):
+                by_qp[f["infiniband.bth.destqp"]].append(f["infiniband.bth.psn"])
+        for qp, psns in by_qp.items():
+            assert len(psns) > 1
+            steps = {(b - a) % (1 << 24) for a, b in zip(psns, psns[1:])}
+            assert steps == {1}, f"host{h} qp {qp}: PSN steps {sorted(steps)[:5]}"
+
+
+def test_dest_qps_consistent(capture):
+    """Each sender's data goes to one destination QP at host 0, and the ACKs
+    (opcode 0x11) and CNPs (0x81) host 0 returns to that sender all name one
+    destination QP, the sender's; ACKs acknowledge PSNs that were sent."""
+    _, frames = capture
+    for h in range(1, HOSTS):
+        data_qps = {f["infiniband.bth.destqp"] for f in _sent(frames, h)
+                    if f["infiniband.bth.opcode"] not in (ACK, CNP)}
+        assert len(data_qps) == 1
+        data_psns = {f["infiniband.bth.psn"] for f in _sent(frames, h)
+                     if f["infiniband.bth.opcode"] not in (ACK, CNP)}
+        back = [f for f in frames[h] if f["ip.src"] == _address(0)
+                and f["ip.dst"] == _address(h)]
+        acks = [f for f in back if f["infiniband.bth.opcode"] == ACK]
+        cnps = [f for f in back if f["infiniband.bth.opcode"] == CNP]
+        assert acks, f"host{h} got no ACK"
+        assert len({f["infiniband.bth.destqp"] for f in acks + cnps}) == 1
+        assert {f["infiniband.bth.psn"] for f in acks} <= data_psns
+
+
+def test_cnps_match_results(capture):
+    """The CNP frames (opcode 0x81) that hosts sent, counted in their pcaps,
+    are as many as the results file's network.cnps, and there are some."""
+    results, frames = capture
+    sent = sum(1 for h in range(HOSTS) for f in _sent(frames, h)
+               if f["infiniband.bth.opcode"] == CNP)
+    assert sent == results["network"]["cnps"]
+    assert sent > 0
+
+
+def test_priorities_on_the_wire(capture):
+    """Data frames carry 802.1Q priority 3 (the default data class), ACK and
+    CNP frames priority 7 (the control class)."""
+    _, frames = capture
+    for h in range(HOSTS):
+        for f in frames[h]:
+            op = f["infiniband.bth.opcode"]
+            if op is None:
+                continue
+            expected = 7 if op in (ACK, CNP) else 3
+            assert f["vlan.priority"] == expected, (h, f["frame.number"], op, f["vlan.priority"])
+
+
+def test_pfc_frames_from_the_switch(capture):
+    """Senders receive PFC frames (MAC control, opcode 0x0101) from their
+    switch: untagged, to 01:80:c2:00:00:01, from a MAC that is not the
+    host's own, with priority 3's class-enable bit set; the pausing ones
+    (quanta > 0) are at least as many as the results' network.pfc_pauses,
+    which is positive."""
+    results, frames = capture
+    xoff = 0
+    for h in range(HOSTS):
+        own = {f["eth.src"] for f in frames[h] if f["ip.src"] == _address(h)}
+        for f in frames[h]:
+            if f["macc.opcode"] is None:
+                continue
+            assert f["macc.opcode"] == PFC_OPCODE
+            assert f["eth.dst"] == "01:80:c2:00:00:01"
+            assert f["eth.src"] not in own, "a host sent a PFC frame"
+            assert f["vlan.priority"] is None, "PFC frames are never VLAN-tagged"
+            assert f["macc.cbfc.enbv"] & (1 << 3), f"enable vector {f['macc.cbfc.enbv']:#x}"
+            if f["macc.cbfc.pause_time.c3"] > 0:
+                xoff += 1
+    assert results["network"]["pfc_pauses"] > 0
+    assert xoff >= results["network"]["pfc_pauses"]

@@ -1,0 +1,114 @@
+"""scripts/flux-plot turns flux-run results into PNG plots."""
+
+import copy
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import SMALL
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+FLUX_PLOT = os.path.join(REPO, "scripts", "flux-plot")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+ALL = ["iterations.png", "phases-cdf.png", "fct-slowdown-cdf.png", "jct.png"]
+
+
+def _plot(*args):
+    # The script's own interpreter line names Debian's python3; run it with
+    # the interpreter running the tests, which has the same packages.
+    return subprocess.run([sys.executable, FLUX_PLOT, *map(str, args)], capture_output=True,
+                          text=True, timeout=300)
+
+
+def _is_png(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    # PNG signature, then the IHDR chunk with width and height.
+    width = int.from_bytes(head[16:20], "big")
+    height = int.from_bytes(head[20:24], "big")
+    return head[:8] == PNG_MAGIC and width >= 300 and height >= 200
+
+
+@pytest.fixture(scope="module")
+def small_results(tmp_path_factory, flux_run):
+    """The small two-job scenario with a background tenant, run for seeds 1
+    and 2; the paths of the two results files."""
+    work = tmp_path_factory.mktemp("plots")
+    scen = work / "small.json"
+    scen.write_text(json.dumps(SMALL))
+    outs = []
+    for seed in (1, 2):
+        out = work / f"small-seed{seed}.json"
+        p = flux_run(scen, "--seed", seed, "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        outs.append(out)
+    return outs
+
+
+def test_plots_from_one_run(small_results, tmp_path):
+    """One results file gives the four PNGs (iteration times, phase-time CDF,
+    FCT slowdown CDF, JCT bars) as valid, non-empty PNG images in the folder
+    given with -o, and the script prints the path of each. The script is
+    executable."""
+    assert os.access(FLUX_PLOT, os.X_OK)
+    out = tmp_path / "out"
+    p = _plot(small_results[0], "-o", out)
+    assert p.returncode == 0, p.stderr
+    printed = p.stdout.split()
+    for name in ALL:
+        path = out / name
+        assert path.stat().st_size > 5000, name
+        assert _is_png(path), name
+        assert str(path) in printed, name
+    assert sorted(os.listdir(out)) == sorted(ALL)
+
+
+def test_plots_from_several_runs(small_results, tmp_path):
+    """Several results files (two seeds of one policy) are plotted together
+    into the same four PNGs."""
+    out = tmp_path / "out"
+    p = _plot(*small_results, "-o", out)
+    assert p.returncode == 0, p.stderr
+    for name in ALL:
+        assert _is_png(out / name), name
+
+
+def test_default_folder_is_beside_the_results(small_results):
+    """Without -o the PNGs go to a folder "plots" beside the first results
+    file."""
+    p = _plot(small_results[0])
+    assert p.returncode == 0, p.stderr
+    folder = os.path.join(os.path.dirname(str(small_results[0])), "plots")
+    for name in ALL:
+        assert _is_png(os.path.join(folder, name)), name
+
+
+def test_no_flows_no_fct_plot(tmp_path, flux_run):
+    """A run without background flows gives the job plots but no FCT
+    slowdown plot (there is nothing to draw), and says so on stderr."""
+    scen = copy.deepcopy(SMALL)
+    scen["background"] = []
+    path = tmp_path / "jobs-only.json"
+    path.write_text(json.dumps(scen))
+    res = tmp_path / "jobs-only-results.json"
+    assert flux_run(path, "--out", res, "--quiet").returncode == 0
+    p = _plot(res, "-o", tmp_path / "out")
+    assert p.returncode == 0, p.stderr
+    assert sorted(os.listdir(tmp_path / "out")) == sorted(
+        n for n in ALL if n != "fct-slowdown-cdf.png")
+    assert "fct-slowdown-cdf.png" in p.stderr
+
+
+def test_unreadable_results_file(tmp_path):
+    """A results file that is missing or not JSON makes flux-plot exit 2
+    with a message naming the file, and write no PNG."""
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    for path in (bad, tmp_path / "missing.json"):
+        p = _plot(path, "-o", tmp_path / "out")
+        assert p.returncode == 2
+        assert str(path) in p.stderr
+    assert not (tmp_path / "out").exists()
