@@ -82,7 +82,7 @@ PfcReceived(uint32_t host, uint8_t prio, uint16_t quanta)
  * \param qpn the queue pair it concerns
  */
 void
-CnpReceived(uint32_t host, uint32_t qpn)
+CnpReceived(uint32_t host, uint32_t /* qpn */)
 {
     ++g_cnps[host];
 }

@@ -121,7 +121,7 @@ JobFinished(Ptr<TrainingJob> job)
  * \param fct flow completion time
  */
 void
-FlowFinished(uint32_t src, uint32_t dst, uint64_t bytes, Time fct)
+FlowFinished(uint32_t /* src */, uint32_t /* dst */, uint64_t bytes, Time fct)
 {
     (bytes < 100000 ? g_out.shortFctUs : g_out.longFctUs).push_back(fct.GetSeconds() * 1e6);
     CheckDone();
@@ -133,7 +133,7 @@ FlowFinished(uint32_t src, uint32_t dst, uint64_t bytes, Time fct)
  * \param quanta pause time in quanta (0: resume)
  */
 void
-PfcReceived(uint8_t prio, uint16_t quanta)
+PfcReceived(uint8_t /* prio */, uint16_t quanta)
 {
     if (quanta > 0)
     {
@@ -146,7 +146,7 @@ PfcReceived(uint8_t prio, uint16_t quanta)
  * \param qpn the queue pair
  */
 void
-CnpReceived(uint32_t qpn)
+CnpReceived(uint32_t /* qpn */)
 {
     ++g_out.cnps;
 }
@@ -160,7 +160,7 @@ struct Params
     uint64_t bytesB{4400000}; //!< job b's gradient bytes
     double computeMs{2};      //!< compute per iteration
     uint32_t iterations{3};   //!< iterations per job
-    double rpcLoad{0.05};      //!< RPC load per host link (0: no RPC tenant)
+    double rpcLoad{0.05};     //!< RPC load per host link (0: no RPC tenant)
 };
 
 /**
