@@ -48,6 +48,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_maxSent(0),
       m_bytesPosted(0),
       m_active(false),
+      m_rtoArmed(false),
       m_retransmitted(0),
       m_timeouts(0),
       m_ePsn(0),
@@ -66,6 +67,7 @@ void
 RdmaQueuePair::DoDispose()
 {
     m_rto.Cancel();
+    m_rtoArmed = false;
     if (m_cc)
     {
         m_cc->Dispose();
@@ -275,10 +277,35 @@ RdmaQueuePair::BuildNextPacket(uint32_t& payload)
 void
 RdmaQueuePair::ArmRto()
 {
+    if (m_rtoArmed)
+    {
+        return;
+    }
+    m_rtoArmed = true;
+    m_rtoDeadline = Simulator::Now() + m_rtoValue;
+    // One pending event per queue pair: an ACK that restarts the timer only
+    // moves the deadline, and the event, when it comes, waits for it.
     if (m_rto.IsExpired())
     {
-        m_rto = Simulator::Schedule(m_rtoValue, &RdmaQueuePair::RetransmitTimeout, this);
+        m_rto = Simulator::Schedule(m_rtoValue, &RdmaQueuePair::RtoTimerFired, this);
     }
+}
+
+void
+RdmaQueuePair::RtoTimerFired()
+{
+    if (!m_rtoArmed)
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    if (now < m_rtoDeadline)
+    {
+        m_rto = Simulator::Schedule(m_rtoDeadline - now, &RdmaQueuePair::RtoTimerFired, this);
+        return;
+    }
+    m_rtoArmed = false;
+    RetransmitTimeout();
 }
 
 void
@@ -326,7 +353,8 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak)
                 m_sendDone(this, done.seq, done.bytes);
             }
         }
-        m_rto.Cancel();
+        // restart the timer
+        m_rtoArmed = false;
         if (HasOutstanding())
         {
             ArmRto();

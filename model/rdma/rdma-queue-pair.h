@@ -172,6 +172,8 @@ class RdmaQueuePair : public Object
     void RetransmitTimeout();
     /// Start the retransmission timer unless it runs.
     void ArmRto();
+    /// The timer's event: time out at the deadline, or wait for a later one.
+    void RtoTimerFired();
 
     Ptr<RdmaNic> m_nic;              //!< owning NIC
     Ptr<RdmaCongestionControl> m_cc; //!< send-side congestion control
@@ -194,7 +196,9 @@ class RdmaQueuePair : public Object
     uint64_t m_bytesPosted;        //!< bytes posted
     Time m_nextTxTime;             //!< pacing: earliest next send
     bool m_active;                 //!< on the NIC's list of senders
-    EventId m_rto;                 //!< retransmission timer
+    EventId m_rto;                 //!< retransmission timer event (at or before the deadline)
+    Time m_rtoDeadline;            //!< when the running timer expires
+    bool m_rtoArmed;               //!< the retransmission timer runs
     uint64_t m_retransmitted;      //!< packets sent again
     uint64_t m_timeouts;           //!< timer expiries
     CompletionCallback m_sendDone; //!< sender CQE
