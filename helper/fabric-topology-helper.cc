@@ -209,6 +209,9 @@ FabricTopologyHelper::CheckCommon() const
 void
 FabricTopologyHelper::ConfigureMmu(Ptr<SwitchMmu> mmu) const
 {
+    // XON hysteresis of two maximum frames (REFERENCE: about 3 KB or 2 MTU),
+    // so that a queue does not resume as soon as one frame has left.
+    mmu->SetAttribute("ResumeOffset", UintegerValue(2 * (m_mtu + L2_HEADER_BYTES)));
     for (const auto& [name, value] : m_mmuAttributes)
     {
         mmu->SetAttribute(name, *value);

@@ -84,7 +84,8 @@ class FabricTopologyHelper
     /**
      * \brief Set an attribute of every switch's SwitchMmu (e.g. PfcAlpha,
      * ReservedBytes, ResumeOffset). BufferSize, Lossless and the ECN and
-     * headroom settings are the helper's own.
+     * headroom settings are the helper's own. ResumeOffset defaults to two
+     * maximum frames, 2 x (MTU + 18) bytes.
      * \param name the attribute
      * \param value its value
      */
