@@ -67,7 +67,9 @@ FabricSwitch::GetTypeId()
                           MakeObjectFactoryAccessor(&FabricSwitch::m_queueDiscFactory),
                           MakeObjectFactoryChecker())
             .AddAttribute("Mmu",
-                          "The shared-buffer manager.",
+                          "The shared-buffer manager (read only; configure it through its "
+                          "own attributes).",
+                          TypeId::ATTR_GET,
                           PointerValue(),
                           MakePointerAccessor(&FabricSwitch::m_mmu),
                           MakePointerChecker<SwitchMmu>())
