@@ -171,6 +171,18 @@ FabricTopologyHelper::CheckCommon() const
     {
         return m_configError;
     }
+    if (!m_deviceAttributes.empty())
+    {
+        Ptr<PfcNetDevice> probe = CreateObject<PfcNetDevice>();
+        for (const auto& [name, value] : m_deviceAttributes)
+        {
+            if (!probe->SetAttributeFailSafe(name, *value))
+            {
+                return "links: invalid value for PfcNetDevice attribute \"" + name + "\"";
+            }
+        }
+        probe->Dispose();
+    }
     if (m_hostRate.GetBitRate() == 0)
     {
         return "host rate must be positive (got 0 bit/s)";

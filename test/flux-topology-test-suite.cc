@@ -420,6 +420,11 @@ class TopologyErrorsTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(Has(h2.CheckFatTree(4), "NoSuchQueueDisc"),
                                   true,
                                   "unknown qdisc");
+            FabricTopologyHelper h5;
+            h5.SetDeviceAttribute("PauseQuanta", UintegerValue(0));
+            NS_TEST_ASSERT_MSG_EQ(Has(h5.CheckFatTree(4), "PauseQuanta"),
+                                  true,
+                                  "an invalid device attribute value");
             FabricTopologyHelper h4;
             h4.SetQueueDisc("ns3::Node");
             NS_TEST_ASSERT_MSG_EQ(Has(h4.CheckFatTree(4), "not a QueueDisc"),
