@@ -4,6 +4,7 @@
 
 #include "dcqcn.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -68,6 +69,14 @@ DcqcnCongestionControl::GetTypeId()
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rhai),
                           MakeDataRateChecker())
+            .AddAttribute("ClampTargetRate",
+                          "Set the target rate to the current rate at every cut (DCQCN "
+                          "paper); when false, only at the first cut after a recovery step, "
+                          "as in Mellanox NICs and the HPCC simulator (faster recovery, slower "
+                          "convergence to fairness).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTargetRate),
+                          MakeBooleanChecker())
             .AddAttribute("MinRate",
                           "Floor of the sending rate (100 Mb/s).",
                           DataRateValue(DataRate("100Mbps")),
@@ -78,6 +87,7 @@ DcqcnCongestionControl::GetTypeId()
 
 DcqcnCongestionControl::DcqcnCongestionControl()
     : m_g(1.0 / 256),
+      m_clampTargetRate(true),
       m_byteCounter(10000000),
       m_fastRecoveryStages(5),
       m_alpha(1.0),
@@ -155,7 +165,12 @@ DcqcnCongestionControl::OnCnp()
     }
     m_decreased = true;
     m_lastDecrease = now;
-    m_targetRate = m_rate;
+    // Mellanox NICs keep the target of the previous cut while no recovery
+    // step happened since (cuts in a row); clamping resets it at every cut.
+    if (m_clampTargetRate || m_timerStage + m_byteStage > 0)
+    {
+        m_targetRate = m_rate;
+    }
     SetRateBps(std::max(static_cast<double>(m_minRate.GetBitRate()), m_rate * (1 - m_alpha / 2)));
     m_timerStage = 0;
     m_byteStage = 0;

@@ -65,6 +65,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void ArmTimer();
 
     double m_g;                    //!< alpha EWMA gain
+    bool m_clampTargetRate;        //!< Rt = Rc at every cut
     Time m_alphaInterval;          //!< alpha update period
     Time m_decreaseInterval;       //!< minimum time between rate cuts
     Time m_increaseInterval;       //!< recovery timer period
