@@ -41,6 +41,8 @@ namespace
 constexpr int64_t STREAM_FABRIC = 1000;
 constexpr int64_t STREAM_PORTS = 100;
 constexpr int64_t STREAM_TENANTS = 2000;
+/// Traffic class of ACK, NAK and CNP packets (RdmaNic's ControlPriority default).
+constexpr uint32_t CONTROL_PRIORITY = 7;
 
 /// Wall-clock seconds since a start point.
 double
@@ -118,20 +120,20 @@ class ScenarioRun
      */
     RunResults Collect(double wallS) const;
 
-    const ScenarioConfig& m_cfg;                     //!< the scenario
-    const RunOptions& m_opts;                        //!< run options
-    FabricTopology m_topo;                           //!< the network
-    std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
-    std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
-    std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
-    std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
+    const ScenarioConfig& m_cfg;             //!< the scenario
+    const RunOptions& m_opts;                //!< run options
+    FabricTopology m_topo;                   //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics;        //!< NIC of each host
+    std::vector<Ptr<TrainingJob>> m_jobs;    //!< the jobs, scenario order
+    std::vector<Ptr<FlowTraffic>> m_tenants; //!< background tenants, scenario order
+    std::vector<bool> m_tenantOpenEnded;     //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
-    SampleSummary m_latencyUs;                       //!< one-way packet latency, us
-    uint32_t m_jobsLeft;                             //!< jobs not finished
-    uint64_t m_totalIterations;                      //!< iterations of all jobs
-    std::string m_stopReason;                        //!< why the run ended
-    std::chrono::steady_clock::time_point m_wall0;   //!< wall-clock start
-    double m_lastReport{-1};                         //!< wall time of the last progress report
+    SampleSummary m_latencyUs;                     //!< one-way packet latency, us
+    uint32_t m_jobsLeft;                           //!< jobs not finished
+    uint64_t m_totalIterations;                    //!< iterations of all jobs
+    std::string m_stopReason;                      //!< why the run ended
+    std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
+    double m_lastReport{-1};                       //!< wall time of the last progress report
 };
 
 void
@@ -145,7 +147,8 @@ ScenarioRun::ResetNs3()
     {
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
-            throw ScenarioError("ns3." + name, "not an ns-3 attribute, or the value does not fit it");
+            throw ScenarioError("ns3." + name,
+                                "not an ns-3 attribute, or the value does not fit it");
         }
     }
 }
@@ -165,6 +168,19 @@ ScenarioRun::BuildNetwork()
                   static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
                   tr.ecn.pmax);
     helper.SetEcmpSeed(m_cfg.seed);
+    // Only the classes in use are lossless (each lossless class needs PFC
+    // headroom on every port): the tenants' data classes and the control
+    // class of ACK/NAK/CNP, as RoCE deployments configure it.
+    uint8_t lossless = 1u << CONTROL_PRIORITY;
+    for (const auto& j : m_cfg.jobs)
+    {
+        lossless |= 1u << j.priority;
+    }
+    for (const auto& b : m_cfg.background)
+    {
+        lossless |= 1u << b.priority;
+    }
+    helper.SetLosslessPriorities(lossless);
     try
     {
         if (t.kind == "leaf-spine")
@@ -191,11 +207,9 @@ ScenarioRun::BuildNetwork()
     rdma.SetCongestionControl(tr.cc);
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
     {
-        Ptr<RdmaNic> nic = rdma.Install(m_topo.hosts.Get(h),
-                                        m_topo.hostDevices[h],
-                                        m_topo.hostAddresses[h]);
-        nic->TraceConnectWithoutContext("DataRx",
-                                        MakeCallback(&ScenarioRun::PacketLatency, this));
+        Ptr<RdmaNic> nic =
+            rdma.Install(m_topo.hosts.Get(h), m_topo.hostDevices[h], m_topo.hostAddresses[h]);
+        nic->TraceConnectWithoutContext("DataRx", MakeCallback(&ScenarioRun::PacketLatency, this));
         m_nics.push_back(nic);
     }
     if (!m_opts.pcapDir.empty())
@@ -223,15 +237,18 @@ ScenarioRun::BuildJobs()
             nics.push_back(m_nics[h]);
         }
         Ptr<RingAllreduce> ring =
-            CreateObjectWithAttributes<RingAllreduce>("PipelineBytes", UintegerValue(jc.chunkBytes));
+            CreateObjectWithAttributes<RingAllreduce>("PipelineBytes",
+                                                      UintegerValue(jc.chunkBytes));
         const auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
         ring->Setup(nics, static_cast<uint8_t>(jc.priority), base);
         Ptr<TrainingJob> job = CreateObject<TrainingJob>();
         job->SetAttribute("Iterations", UintegerValue(jc.iterations));
-        job->SetAttribute("ComputeTime", TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
+        job->SetAttribute("ComputeTime",
+                          TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
         job->SetAttribute("GradientBytes", UintegerValue(jc.bytes));
         job->SetAttribute("Buckets", UintegerValue(jc.buckets));
-        job->SetAttribute("StartTime", TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
+        job->SetAttribute("StartTime",
+                          TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
         job->Setup(jc.name, ring);
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
         m_jobs.push_back(job);
@@ -253,7 +270,8 @@ ScenarioRun::BuildBackground()
         {
             Ptr<PoissonTraffic> p = CreateObject<PoissonTraffic>();
             p->Configure(bc.hosts, bc.flowSizes, bc.load, m_cfg.topology.hostGbps * 1e9);
-            p->SetAttribute("StartTime", TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
+            p->SetAttribute("StartTime",
+                            TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
             if (bc.stopMs)
             {
                 p->SetAttribute("StopTime",
@@ -273,8 +291,10 @@ ScenarioRun::BuildBackground()
         {
             Ptr<IncastTraffic> p = CreateObject<IncastTraffic>();
             p->Configure(bc.senders, bc.receiver, bc.bytes);
-            p->SetAttribute("StartTime", TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
-            p->SetAttribute("Interval", TimeValue(NanoSeconds(static_cast<int64_t>(bc.intervalMs * 1e6))));
+            p->SetAttribute("StartTime",
+                            TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
+            p->SetAttribute("Interval",
+                            TimeValue(NanoSeconds(static_cast<int64_t>(bc.intervalMs * 1e6))));
             p->SetAttribute("Repeat", UintegerValue(bc.repeat));
             tenant = p;
         }
@@ -483,8 +503,7 @@ ScenarioRun::Collect(double wallS) const
     {
         for (const auto& link : m_topo.links)
         {
-            const double bits =
-                8.0 * (link.tx->GetTxBytes() + 24.0 * link.tx->GetTxFrames());
+            const double bits = 8.0 * (link.tx->GetTxBytes() + 24.0 * link.tx->GetTxFrames());
             const double u = bits / (link.tx->GetDataRate().GetBitRate() * simS);
             r.links.push_back(RunResults::LinkUtilization{link.name, std::min(1.0, u)});
         }
