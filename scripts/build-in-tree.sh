@@ -183,6 +183,9 @@ for s in "${suites[@]}"; do
     if [ $rc -ne 0 ] || ! [[ "$summary" =~ ^([0-9]+)\ of\ ([0-9]+)\ tests\ passed ]] ||
         [ "${BASH_REMATCH[1]}" -lt 1 ] || [ "${BASH_REMATCH[1]}" != "${BASH_REMATCH[2]}" ]; then
         failed+=("$s")
+        # test.py does not show why: ask the runner for the failed cases
+        echo "---- $s: failed test cases (test-runner --verbose) ----"
+        "$runner" --test-name="$s" --verbose 2>&1 | grep -vE '^ *PASS ' | tail -n 40 || true
     fi
 done
 t_tests=$(flux_elapsed "$t0")

@@ -62,7 +62,7 @@ for e in "${entries[@]}"; do
     else
         status=FAIL
         nfail=$((nfail + 1))
-        why=$(grep -E 'ERROR|FAILED|error:' "$log" | tail -n 1 | cut -c1-200 || true)
+        why=$(grep -E '^\[flux\] ERROR|^FAILED|error:' "$log" | tail -n 1 | cut -c1-200 || true)
         [ -n "$why" ] && detail="$detail; $why"
         if grep -q "failed at stage 'fetch" "$log"; then
             # No source tree: at least compile the module against that
