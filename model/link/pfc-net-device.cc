@@ -43,12 +43,12 @@ PfcNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("Flux")
             .AddConstructor<PfcNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate of the port.",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&PfcNetDevice::SetDataRate,
-                                               &PfcNetDevice::GetDataRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port.",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&PfcNetDevice::SetDataRate, &PfcNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("Mtu",
                           "Largest IPv4 packet the port carries (a jumbo frame by default, "
                           "as RoCE fabrics with a 4096-byte path MTU need).",
@@ -288,7 +288,11 @@ PfcNetDevice::TryTransmit()
     }
     else if (m_egress)
     {
+        // Busy while the egress picks: a Wake() from inside it must not
+        // start a second transmission.
+        m_busy = true;
         item = m_egress->DequeueForTransmit(m_pausedMask);
+        m_busy = false;
     }
     if (!item)
     {
@@ -407,8 +411,10 @@ PfcNetDevice::RefreshPause(uint8_t prio)
 {
     SendPfc(1u << prio, m_pauseQuanta);
     ++m_pfcPausesSent;
-    m_pauseRefresh[prio] =
-        Simulator::Schedule(QuantaToTime(m_pauseQuanta) / 2, &PfcNetDevice::RefreshPause, this, prio);
+    m_pauseRefresh[prio] = Simulator::Schedule(QuantaToTime(m_pauseQuanta) / 2,
+                                               &PfcNetDevice::RefreshPause,
+                                               this,
+                                               prio);
 }
 
 void

@@ -224,36 +224,36 @@ class PfcNetDevice : public NetDevice
     /** \return the duration of the given quanta at the line rate */
     Time QuantaToTime(uint16_t quanta) const;
 
-    Ptr<Node> m_node;                     //!< the node
-    Ptr<PfcChannel> m_channel;            //!< the link
-    Ptr<PfcEgress> m_egress;              //!< where data frames come from
-    Ptr<ErrorModel> m_receiveErrorModel;  //!< loss on reception, if any
-    Mac48Address m_address;               //!< MAC address
-    uint64_t m_addressBits;               //!< m_address as EthernetVlanHeader holds it
-    uint32_t m_ifIndex;                   //!< interface index
-    uint16_t m_mtu;                       //!< largest IPv4 packet
-    DataRate m_bps;                       //!< line rate
-    double m_psPerByte;                   //!< picoseconds per byte at the line rate
-    uint32_t m_wireOverhead;              //!< preamble + SFD + IFG + FCS bytes
-    bool m_pfcEnabled;                    //!< honour and send PFC frames
-    uint16_t m_pauseQuanta;               //!< quanta of the pauses we send
-    bool m_busy;                          //!< a frame is being serialised
-    int64_t m_txCarryPs;                  //!< sub-resolution remainder of tx times
-    std::deque<Ptr<Packet>> m_ctrlQueue;  //!< PFC frames waiting for the line
-    std::deque<Ptr<QueueDiscItem>> m_sendQueue; //!< packets given through Send()
-    uint8_t m_pausedMask;                 //!< priorities paused by the peer
-    uint8_t m_upstreamPausedMask;         //!< priorities we pause at the peer
+    Ptr<Node> m_node;                                 //!< the node
+    Ptr<PfcChannel> m_channel;                        //!< the link
+    Ptr<PfcEgress> m_egress;                          //!< where data frames come from
+    Ptr<ErrorModel> m_receiveErrorModel;              //!< loss on reception, if any
+    Mac48Address m_address;                           //!< MAC address
+    uint64_t m_addressBits;                           //!< m_address as EthernetVlanHeader holds it
+    uint32_t m_ifIndex;                               //!< interface index
+    uint16_t m_mtu;                                   //!< largest IPv4 packet
+    DataRate m_bps;                                   //!< line rate
+    double m_psPerByte;                               //!< picoseconds per byte at the line rate
+    uint32_t m_wireOverhead;                          //!< preamble + SFD + IFG + FCS bytes
+    bool m_pfcEnabled;                                //!< honour and send PFC frames
+    uint16_t m_pauseQuanta;                           //!< quanta of the pauses we send
+    bool m_busy;                                      //!< a frame is being serialised
+    int64_t m_txCarryPs;                              //!< sub-resolution remainder of tx times
+    std::deque<Ptr<Packet>> m_ctrlQueue;              //!< PFC frames waiting for the line
+    std::deque<Ptr<QueueDiscItem>> m_sendQueue;       //!< packets given through Send()
+    uint8_t m_pausedMask;                             //!< priorities paused by the peer
+    uint8_t m_upstreamPausedMask;                     //!< priorities we pause at the peer
     std::array<EventId, N_PRIORITIES> m_pauseExpiry;  //!< end of received pauses
     std::array<EventId, N_PRIORITIES> m_pauseRefresh; //!< refresh of sent pauses
-    uint64_t m_pfcPausesSent;             //!< PFC pause frames sent
-    uint64_t m_pfcPausesReceived;         //!< PFC pause frames received
-    uint64_t m_rxErrors;                  //!< frames lost by the error model
-    uint64_t m_txBytes;                   //!< bytes sent
-    uint64_t m_txFrames;                  //!< frames sent
-    RxCallback m_rxCallback;              //!< receive handler
-    NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
+    uint64_t m_pfcPausesSent;                         //!< PFC pause frames sent
+    uint64_t m_pfcPausesReceived;                     //!< PFC pause frames received
+    uint64_t m_rxErrors;                              //!< frames lost by the error model
+    uint64_t m_txBytes;                               //!< bytes sent
+    uint64_t m_txFrames;                              //!< frames sent
+    RxCallback m_rxCallback;                          //!< receive handler
+    NetDevice::ReceiveCallback m_stdRxCallback;       //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler
-    TracedCallback<> m_linkChange;        //!< link change callbacks
+    TracedCallback<> m_linkChange;                         //!< link change callbacks
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< frame put on the line
     TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< frame received
