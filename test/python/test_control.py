@@ -92,6 +92,9 @@ def test_sigint_stops_a_run_and_the_next_run_is_clean(small):
     twice a second), not when the run ends, and the next run gives the same
     results as before: the interrupted simulation was stopped and ns-3
     reset."""
+    # A shell that starts the tests in the background ignores SIGINT for its
+    # children; restore Python's handler, as an interactive session has it.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     before = strip_wall(ns3flux.run(small))
     # Left alone, this run would last minutes.
     scenario = ns3flux.variant(long_scenario(), stop_ms=2000)
@@ -105,6 +108,7 @@ def test_sigint_stops_a_run_and_the_next_run_is_clean(small):
         raised = time.monotonic()
     finally:
         timer.cancel()
+        signal.signal(signal.SIGINT, previous)
     assert sent, "the run ended before the signal"
     # A generous bound: the reaction is expected within 0.5 s.
     assert raised - sent[0] < 10, f"KeyboardInterrupt {raised - sent[0]:.1f} s after SIGINT"

@@ -14,7 +14,9 @@ import pytest
 # the switch pauses the senders' links with PFC.
 INCAST = {
     "seed": 1,
-    "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+    # A 2 MB buffer: the incast fills the shared pool and raises PFC.
+    "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8,
+                 "buffer_mb": 2},
     "background": [
         {"name": "burst", "pattern": "incast", "senders": [1, 2, 3, 4, 5, 6, 7],
          "receiver": 0, "bytes": 1000000, "start_ms": 0.01}
