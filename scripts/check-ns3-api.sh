@@ -10,7 +10,9 @@
 #
 # The package is fetched with apt-get through a private apt state under
 # $FLUX_CACHE/apt-alt (the system's apt sources are left alone) and unpacked
-# (not installed) under $FLUX_CACHE/ns3-headers/. Prints one line per file,
+# (not installed) under $FLUX_CACHE/ns3-headers/. For waf-era releases
+# (3.35 and older) it checks what the wscript builds there. Prints one line
+# per file,
 # then "RESULT PASS|FAIL ns-3 <version> headers: ...".
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -64,7 +66,18 @@ cd "$FLUX_ROOT"
 for h in model/*.h model/*/*.h helper/*.h; do
     [ -f "$h" ] && ln -s "$FLUX_ROOT/$h" "$work/ns3/$(basename "$h")"
 done
-mapfile -t files < <(ls model/*.cc model/*/*.cc helper/*.cc test/*-test-suite.cc examples/*.cc 2>/dev/null | sort)
+waf_era=0
+case "$nsver" in
+3.[0-2][0-9]* | 3.3[0-5]*) waf_era=1 ;;
+esac
+if [ $waf_era = 1 ]; then
+    # what the wscript builds for this version (it leaves out what needs newer ns-3)
+    mapfile -t files < <(python3 wscript "$nsver" | sed -nE 's/^(sources|tests|examples) \([0-9]*\): //p' |
+        tr ' ' '\n' | grep . | sort || true)
+    echo "wscript for ns-3 $nsver: $(python3 wscript "$nsver" | sed -n 's/^left out (\([0-9]*\)):/\1/p') files left out"
+else
+    mapfile -t files < <(ls model/*.cc model/*/*.cc helper/*.cc test/*-test-suite.cc examples/*.cc 2>/dev/null | sort)
+fi
 
 export inc work cxxstd
 check_one() {
