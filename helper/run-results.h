@@ -62,10 +62,11 @@ struct RunResults
     /// Fabric-wide counters over the run.
     struct NetworkCounters
     {
-        uint64_t drops{0};           //!< packets dropped anywhere
-        uint64_t pfcPauses{0};       //!< PFC pause (XOFF) frames sent
-        uint64_t ecnMarks{0};        //!< packets marked CE
-        uint64_t cnps{0};            //!< congestion notification packets sent
+        uint64_t drops{0}; //!< packets dropped anywhere
+        uint64_t pfcPauses{
+            0};               //!< PFC pause decisions (XOFF) of all switches, refreshes not counted
+        uint64_t ecnMarks{0}; //!< packets marked CE
+        uint64_t cnps{0};     //!< congestion notification packets sent
         uint64_t retransmissions{0}; //!< data packets sent again
     };
 

@@ -394,7 +394,7 @@ ScenarioRun::Progress()
         const double eta = frac > 0 ? wall * (1 - frac) / frac : -1;
         m_opts.progress(simMs, wall, eta);
     }
-    Simulator::Schedule(MicroSeconds(20), &ScenarioRun::Progress, this);
+    Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
 }
 
 Time
@@ -543,7 +543,7 @@ ScenarioRun::Run()
         }
         const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
         Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
-        Simulator::Schedule(MicroSeconds(20), &ScenarioRun::Progress, this);
+        Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
         const auto runStart = std::chrono::steady_clock::now();
         Simulator::Run();
         const auto runEnd = std::chrono::steady_clock::now();

@@ -156,9 +156,15 @@ void
 DcqcnCongestionControl::OnCnp()
 {
     NS_LOG_FUNCTION(this);
+    const Time now = Simulator::Now();
+    if (!m_decreased)
+    {
+        // the first congestion notification: alpha starts at 1
+        m_alpha = 1.0;
+        m_alphaUpdated = now;
+    }
     UpdateAlpha();
     m_cnpInInterval = true;
-    const Time now = Simulator::Now();
     if (m_decreased && now < m_lastDecrease + m_decreaseInterval)
     {
         return;
