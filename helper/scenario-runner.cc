@@ -407,7 +407,7 @@ ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
     const uint32_t overhead = 62; // Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4
     const uint64_t firstFrame = std::min<uint64_t>(rec.bytes, mtu) + overhead;
     const uint64_t restBytes = rec.bytes - std::min<uint64_t>(rec.bytes, mtu);
-    const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, 0);
+    const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
     Time t;
     Time slowest;
     for (uint32_t l : path)

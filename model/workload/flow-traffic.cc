@@ -115,7 +115,7 @@ FlowTraffic::StartFlow(uint32_t src, uint32_t dst, uint64_t bytes)
     auto qps = RdmaHelper::Connect(m_nics[src], m_nics[dst], m_prio, port);
     qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&FlowTraffic::Received, this, id));
     qps.first->SetSendCompletionCallback(MakeBoundCallback(&FlowTraffic::Acked, this, id));
-    m_flows.push_back(Flow{src, dst, bytes, Simulator::Now(), qps.first, qps.second});
+    m_flows.push_back(Flow{src, dst, bytes, Simulator::Now(), port, qps.first, qps.second});
     ++m_started;
     m_bytesStarted += bytes;
     qps.first->PostSend(bytes);
@@ -129,7 +129,7 @@ FlowTraffic::Received(FlowTraffic* self,
                       uint64_t /* bytes */)
 {
     const Flow& f = self->m_flows[id];
-    const FlowRecord record{f.src, f.dst, f.bytes, f.start, Simulator::Now() - f.start};
+    const FlowRecord record{f.src, f.dst, f.bytes, f.start, Simulator::Now() - f.start, f.port};
     ++self->m_finished;
     self->m_flowTrace(record.src, record.dst, record.bytes, record.fct);
     if (!self->m_flowCallback.IsNull())

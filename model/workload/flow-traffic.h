@@ -34,11 +34,12 @@ class FlowTraffic : public Object
     /// One finished flow.
     struct FlowRecord
     {
-        uint32_t src;   //!< sending host index
-        uint32_t dst;   //!< receiving host index
-        uint64_t bytes; //!< size
-        Time start;     //!< when it was posted
-        Time fct;       //!< flow completion time
+        uint32_t src;     //!< sending host index
+        uint32_t dst;     //!< receiving host index
+        uint64_t bytes;   //!< size
+        Time start;       //!< when it was posted
+        Time fct;         //!< flow completion time
+        uint16_t srcPort; //!< UDP source port (the flow's ECMP entropy)
     };
 
     /// Called for every finished flow.
@@ -120,6 +121,7 @@ class FlowTraffic : public Object
         uint32_t dst;          //!< receiving host
         uint64_t bytes;        //!< size
         Time start;            //!< post time
+        uint16_t port;         //!< UDP source port
         Ptr<RdmaQueuePair> tx; //!< sender's queue pair
         Ptr<RdmaQueuePair> rx; //!< receiver's queue pair
     };
