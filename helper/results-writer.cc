@@ -143,6 +143,17 @@ WriteNewFile(const std::string& path, const std::string& content)
     }
 }
 
+/// Add a job's or tenant's transport counters to its JSON object.
+void
+AddTransport(ojson& j, const RunResults::TransportCounters& t)
+{
+    j["retransmissions"] = t.retransmissions;
+    j["retransmissions_repair"] = t.repair;
+    j["retransmissions_spurious"] = t.spurious;
+    j["timeouts"] = t.timeouts;
+    j["error_completions"] = t.errorCompletions;
+}
+
 } // namespace
 
 ojson
@@ -158,6 +169,8 @@ ResultsWriter::ToJson(const RunResults& results)
         ojson j = ojson::object();
         j["name"] = job.name;
         j["completed"] = job.completed;
+        j["status"] = job.status;
+        j["reason"] = job.reason;
         j["iterations"] = job.iterationMs.size();
         j["jct_ms"] = job.completed ? Number(job.jctMs, kTimeDigits) : ojson(nullptr);
         ojson iterations = ojson::array();
@@ -177,6 +190,7 @@ ResultsWriter::ToJson(const RunResults& results)
         phaseMs["p99"] = Number(phases.P99(), kTimeDigits);
         phaseMs["max"] = Number(phases.Max(), kTimeDigits);
         j["phase_ms"] = std::move(phaseMs);
+        AddTransport(j, job.transport);
         jobs.push_back(std::move(j));
     }
     out["jobs"] = std::move(jobs);
@@ -194,12 +208,25 @@ ResultsWriter::ToJson(const RunResults& results)
     ojson flows = ojson::object();
     flows["count"] = results.flows.size();
     flows["fct_slowdown"] = SlowdownJson(all);
+    for (const auto& tenant : results.tenants)
+    {
+        tenants[tenant.name]; // listed even without a finished flow
+    }
     ojson perTenant = ojson::object();
     for (const auto& [name, tenant] : tenants)
     {
         ojson t = ojson::object();
         t["count"] = tenant.first;
         t["fct_slowdown"] = SlowdownJson(tenant.second);
+        for (const auto& tr : results.tenants)
+        {
+            if (tr.name == name)
+            {
+                t["started"] = tr.started;
+                t["failed"] = tr.failed;
+                AddTransport(t, tr.transport);
+            }
+        }
         perTenant[name] = std::move(t);
     }
     flows["tenants"] = std::move(perTenant);
@@ -222,6 +249,11 @@ ResultsWriter::ToJson(const RunResults& results)
     network["ecn_marks"] = n.ecnMarks;
     network["cnps"] = n.cnps;
     network["retransmissions"] = n.retransmissions;
+    network["retransmissions_repair"] = n.retransmissionsRepair;
+    network["retransmissions_spurious"] = n.retransmissionsSpurious;
+    network["timeouts"] = n.timeouts;
+    network["qp_errors"] = n.qpErrors;
+    network["link_losses"] = n.linkLosses;
     std::vector<const RunResults::LinkUtilization*> links;
     for (const auto& link : results.links)
     {

@@ -36,11 +36,26 @@ struct RunResults
         double durationMs{0};  //!< phase time, ms
     };
 
+    /// Retransmissions and errors of the RDMA transport of a job, tenant or run.
+    struct TransportCounters
+    {
+        uint64_t retransmissions{0}; //!< data packets sent again
+        uint64_t repair{0};          //!< of them, copies that delivered data the receiver
+                                     //!< did not have (repaired a loss)
+        uint64_t spurious{0};        //!< of them, copies of data the receiver already had
+        uint64_t timeouts{0};        //!< retransmission timer expiries
+        uint64_t errorCompletions{0}; //!< messages completed in error (retries exhausted)
+    };
+
     /// One training job.
     struct JobResult
     {
         std::string name;                //!< the job's name in the scenario
         bool completed{false};           //!< whether every iteration finished
+        std::string status{"unfinished"}; //!< "completed", "failed" (a queue pair
+                                          //!< exhausted its retries) or "unfinished"
+        std::string reason;              //!< why it failed (empty otherwise)
+        TransportCounters transport;     //!< the job's queue pairs
         double jctMs{0};                 //!< first iteration start to last iteration end,
                                          //!< ms (meaningful when completed)
         std::vector<double> iterationMs; //!< duration of each completed iteration, ms
@@ -59,6 +74,15 @@ struct RunResults
         double idealFctUs{0};  //!< FCT of the same flow alone on the idle fabric, us
     };
 
+    /// One background tenant.
+    struct TenantResult
+    {
+        std::string name;            //!< the tenant's name in the scenario
+        uint64_t started{0};         //!< flows started
+        uint64_t failed{0};          //!< flows whose queue pair exhausted its retries
+        TransportCounters transport; //!< the tenant's queue pairs
+    };
+
     /// Fabric-wide counters over the run.
     struct NetworkCounters
     {
@@ -68,6 +92,11 @@ struct RunResults
         uint64_t ecnMarks{0}; //!< packets marked CE
         uint64_t cnps{0};     //!< congestion notification packets sent
         uint64_t retransmissions{0}; //!< data packets sent again
+        uint64_t retransmissionsRepair{0};   //!< of them, copies that repaired a loss
+        uint64_t retransmissionsSpurious{0}; //!< of them, copies of data already received
+        uint64_t timeouts{0};                //!< retransmission timer expiries
+        uint64_t qpErrors{0};                //!< queue pairs that exhausted their retries
+        uint64_t linkLosses{0}; //!< frames lost to link faults (loss_rate, down links)
     };
 
     /// Utilisation of one link direction.
@@ -84,6 +113,7 @@ struct RunResults
         double wallS{0};                     //!< wall-clock time of the run, s
         uint64_t events{0};                  //!< simulator events executed
         std::string stopReason{"completed"}; //!< "completed" (all jobs and traffic done),
+                                             //!< "job_failed" (all done, some jobs failed),
                                              //!< "stop_ms" (safety stop) or "cancelled"
     };
 
@@ -91,6 +121,7 @@ struct RunResults
     uint32_t seed{1};                   //!< the seed that ran
     std::vector<JobResult> jobs;        //!< one per scenario job, in scenario order
     std::vector<FlowResult> flows;      //!< every finished flow
+    std::vector<TenantResult> tenants;  //!< one per background entry, in scenario order
     SampleSummary packetLatencyUs;      //!< one-way latency of data packets, us
     NetworkCounters network;            //!< fabric counters
     std::vector<LinkUtilization> links; //!< utilisation of link directions (any subset)

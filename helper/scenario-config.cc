@@ -69,7 +69,8 @@ const std::vector<std::string> kRootKeys = {"description",
                                             "scheduler",
                                             "jobs",
                                             "background",
-                                            "ns3_defaults"};
+                                            "ns3_defaults",
+                                            "faults"};
 const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "leaves",
                                                 "spines",
@@ -80,7 +81,9 @@ const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "fabric_gbps",
                                                 "link_delay_us",
                                                 "buffer_mb"};
-const std::vector<std::string> kTransportKeys = {"mtu_bytes", "cc", "pfc", "ecn"};
+const std::vector<std::string> kTransportKeys =
+    {"mtu_bytes", "cc", "pfc", "ecn", "ack_timeout", "retry_cnt"};
+const std::vector<std::string> kFaultKeys = {"link", "loss_rate", "down_ms", "up_ms"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
 const std::vector<std::string> kSchedulerKeys = {"policy"};
 const std::vector<std::string> kJobKeys = {"name",
@@ -536,6 +539,14 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     {
         tr.pfc = ToBool(r["pfc"], r.Path("pfc"));
     }
+    if (r.Has("ack_timeout"))
+    {
+        tr.ackTimeout = static_cast<uint32_t>(ToUInt(r["ack_timeout"], r.Path("ack_timeout"), 0, 31));
+    }
+    if (r.Has("retry_cnt"))
+    {
+        tr.retryCnt = static_cast<uint32_t>(ToUInt(r["retry_cnt"], r.Path("retry_cnt"), 0, 7));
+    }
     if (r.Has("ecn"))
     {
         ObjectReader e(r["ecn"], r.Path("ecn"), kEcnKeys);
@@ -562,6 +573,76 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
             Fail(e.Path("kmin_kb"), Num(tr.ecn.kminKb) + " is above kmax_kb " + Num(tr.ecn.kmaxKb));
         }
     }
+}
+
+/// True for a switch or host name of the topologies ("leaf0", "pod1-agg0", "host12").
+bool
+IsNodeName(const std::string& s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+    });
+}
+
+ScenarioConfig::FaultConfig
+ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
+{
+    ObjectReader r(v, path, kFaultKeys);
+    ScenarioConfig::FaultConfig f;
+    f.link = ToString(r.Required("link"), r.Path("link"));
+    // "a<->b" (the cable, both directions), "a->b" (one direction) or "all"
+    const auto cable = f.link.find("<->");
+    const auto arrow = cable == std::string::npos ? f.link.find("->") : std::string::npos;
+    if (f.link != "all")
+    {
+        const auto sep = cable != std::string::npos ? cable : arrow;
+        const std::size_t len = cable != std::string::npos ? 3 : 2;
+        if (sep == std::string::npos || !IsNodeName(f.link.substr(0, sep)) ||
+            !IsNodeName(f.link.substr(sep + len)))
+        {
+            Fail(r.Path("link"),
+                 Quote(f.link) + " is not a link (write \"a<->b\" for the cable between a and "
+                                 "b, \"a->b\" for one direction, or \"all\")");
+        }
+    }
+    if (r.Has("loss_rate"))
+    {
+        f.lossRate = ToNumber(r["loss_rate"], r.Path("loss_rate"));
+        if (!(f.lossRate >= 0 && f.lossRate <= 1))
+        {
+            Fail(r.Path("loss_rate"), "must be in [0, 1], got " + Num(f.lossRate));
+        }
+    }
+    if (r.Has("down_ms"))
+    {
+        if (f.link == "all" || arrow != std::string::npos)
+        {
+            Fail(r.Path("down_ms"), "a cable goes down as a whole: name it as \"a<->b\"");
+        }
+        f.downMs = ToNonNegative(r["down_ms"], r.Path("down_ms"));
+        if (*f.downMs >= cfg.stopMs)
+        {
+            Fail(r.Path("down_ms"),
+                 Num(*f.downMs) + " is not before the scenario's stop_ms " + Num(cfg.stopMs));
+        }
+    }
+    if (r.Has("up_ms"))
+    {
+        if (!f.downMs)
+        {
+            Fail(r.Path("up_ms"), "needs down_ms");
+        }
+        f.upMs = ToNumber(r["up_ms"], r.Path("up_ms"));
+        if (!(*f.upMs > *f.downMs))
+        {
+            Fail(r.Path("up_ms"), "must be after down_ms " + Num(*f.downMs) + ", got " + Num(*f.upMs));
+        }
+    }
+    if (!r.Has("loss_rate") && !r.Has("down_ms"))
+    {
+        Fail(path, "needs loss_rate or down_ms");
+    }
+    return f;
 }
 
 void
@@ -1273,6 +1354,18 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     if (r.Has("ns3_defaults"))
     {
         ParseNs3Defaults(r["ns3_defaults"], cfg);
+    }
+    if (r.Has("faults"))
+    {
+        const json& faults = r["faults"];
+        if (!faults.is_array())
+        {
+            TypeFail("faults", "an array", faults);
+        }
+        for (size_t i = 0; i < faults.size(); ++i)
+        {
+            cfg.faults.push_back(ParseFault(faults[i], Index("faults", i), cfg));
+        }
     }
 
     std::map<std::string, std::string> owners; // name -> "jobs[i]" / "background[i]"

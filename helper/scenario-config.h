@@ -38,6 +38,16 @@
  *                        MTUs), default 4096; RDMA payload bytes per packet
  *   cc                   "dcqcn" or "none", default "dcqcn"
  *   pfc                  true or false, default true
+ *   ack_timeout          integer 0..31, default 20; the local ACK timeout of
+ *                        the queue pairs as InfiniBand's exponent t: a queue
+ *                        pair without acknowledged progress for
+ *                        4.096 us x 2^t goes back to its oldest
+ *                        unacknowledged packet (0: no timer); 20 (4.3 s)
+ *                        is NCCL's NCCL_IB_TIMEOUT default
+ *   retry_cnt            integer 0..7, default 7 (NCCL_IB_RETRY_CNT);
+ *                        timeouts in a row without progress that a queue
+ *                        pair retries; one more moves it to the error state
+ *                        and fails its job
  *   ecn                  object, optional; RED-like marking per egress queue
  *     kmin_kb            number >= 0, default 400
  *     kmax_kb            number > 0 and >= kmin_kb, default 1600
@@ -98,6 +108,20 @@
  *   repeat               integer >= 1, default 1; number of bursts
  *   interval_ms          number > 0; time between burst starts; required
  *                        when repeat > 1
+ * faults                 array, default []; link faults, each an object:
+ *   link                 required: "a<->b" (the cable between nodes a and b,
+ *                        both directions), "a->b" (one direction) or "all"
+ *                        (every cable); nodes are named as in the results'
+ *                        busiest_links ("host3", "leaf0", "spine1",
+ *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right")
+ *   loss_rate            number in [0, 1]; each frame crossing the link is
+ *                        lost with this probability
+ *   down_ms              number >= 0 and < stop_ms; the cable goes down
+ *                        (cables only): every frame sent on it from then on
+ *                        is lost
+ *   up_ms                number > down_ms; the cable comes back (default:
+ *                        never)
+ *   An entry needs loss_rate or down_ms.
  * ns3_defaults           object, default {}; ns-3 attribute defaults set
  *                        before the run, "ns3::TypeName::Attribute": value
  *                        (string, number or true/false), or a global value
@@ -161,6 +185,17 @@ struct ScenarioConfig
         std::string cc{"dcqcn"}; //!< congestion control: "dcqcn" or "none"
         bool pfc{true};          //!< whether PFC is enabled
         EcnConfig ecn;           //!< ECN marking
+        uint32_t ackTimeout{20}; //!< local ACK timeout exponent (0: no timer)
+        uint32_t retryCnt{7};    //!< retries before the error state
+    };
+
+    /// One entry of "faults".
+    struct FaultConfig
+    {
+        std::string link;             //!< "a<->b", "a->b" or "all"
+        double lossRate{0};           //!< per-frame loss probability
+        std::optional<double> downMs; //!< when the cable goes down, ms
+        std::optional<double> upMs;   //!< when it comes back, ms (unset: never)
     };
 
     /// The "scheduler" object.
@@ -228,6 +263,7 @@ struct ScenarioConfig
     SchedulerConfig scheduler;                      //!< the scheduler
     std::vector<JobConfig> jobs;                    //!< the training jobs
     std::vector<BackgroundConfig> background;       //!< the background tenants
+    std::vector<FaultConfig> faults;                //!< link faults
     std::map<std::string, std::string> ns3Defaults; //!< ns-3 attribute defaults
     std::string baseDir{"."};                       //!< folder for relative paths
 

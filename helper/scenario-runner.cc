@@ -10,6 +10,9 @@
 #include "scenario-error.h"
 
 #include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/error-model.h"
+#include "ns3/pointer.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
@@ -28,6 +31,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <set>
 
 namespace ns3
 {
@@ -41,8 +45,29 @@ namespace
 constexpr int64_t STREAM_FABRIC = 1000;
 constexpr int64_t STREAM_PORTS = 100;
 constexpr int64_t STREAM_TENANTS = 2000;
+constexpr int64_t STREAM_FAULTS = 100000;
 /// Traffic class of ACK, NAK and CNP packets (RdmaNic's ControlPriority default).
 constexpr uint32_t CONTROL_PRIORITY = 7;
+
+/// Simulated time of a number of milliseconds.
+Time
+FromMs(double ms)
+{
+    return NanoSeconds(static_cast<int64_t>(ms * 1e6));
+}
+
+/// The results' form of a queue pair's counters.
+RunResults::TransportCounters
+ToResults(const RdmaQueuePair::Counters& c)
+{
+    RunResults::TransportCounters t;
+    t.retransmissions = c.retransmitted;
+    t.repair = c.repairsReceived;
+    t.spurious = c.spuriousReceived;
+    t.timeouts = c.timeouts;
+    t.errorCompletions = c.errorCompletions;
+    return t;
+}
 
 /// Wall-clock seconds since a start point.
 double
@@ -83,6 +108,13 @@ class ScenarioRun
     void BuildJobs();
     /// Create the background tenants.
     void BuildBackground();
+    /// Install the scenario's link faults.
+    void ApplyFaults();
+    /**
+     * \brief A job failed (a queue pair exhausted its retries).
+     * \param job the job
+     */
+    void JobFailed(Ptr<TrainingJob> job);
     /**
      * \brief A job finished.
      * \param job the job
@@ -129,7 +161,8 @@ class ScenarioRun
     std::vector<bool> m_tenantOpenEnded;     //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
     SampleSummary m_latencyUs;                     //!< one-way packet latency, us
-    uint32_t m_jobsLeft;                           //!< jobs not finished
+    uint32_t m_jobsLeft;                           //!< jobs neither finished nor failed
+    uint32_t m_jobsFailed{0};                      //!< jobs failed
     uint64_t m_totalIterations;                    //!< iterations of all jobs
     std::string m_stopReason;                      //!< why the run ended
     std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
@@ -204,6 +237,8 @@ ScenarioRun::BuildNetwork()
 
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(tr.mtuBytes));
+    rdma.SetNicAttribute("AckTimeout", UintegerValue(tr.ackTimeout));
+    rdma.SetNicAttribute("RetryCount", UintegerValue(tr.retryCnt));
     rdma.SetCongestionControl(tr.cc);
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
     {
@@ -251,6 +286,7 @@ ScenarioRun::BuildJobs()
                           TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
         job->Setup(jc.name, ring);
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
+        job->SetFailedCallback(MakeCallback(&ScenarioRun::JobFailed, this));
         m_jobs.push_back(job);
         m_totalIterations += jc.iterations;
     }
@@ -307,6 +343,7 @@ ScenarioRun::BuildBackground()
             },
             this,
             i));
+        tenant->SetFlowFailedCallback(MakeCallback(&ScenarioRun::CheckDone, this));
         m_tenants.push_back(tenant);
         m_tenantOpenEnded.push_back(openEnded);
     }
@@ -326,6 +363,78 @@ ScenarioRun::JobFinished(Ptr<TrainingJob> /* job */)
         }
     }
     CheckDone();
+}
+
+void
+ScenarioRun::ApplyFaults()
+{
+    std::map<std::string, uint32_t> byName;
+    for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+    {
+        byName[m_topo.links[l].name] = l;
+    }
+    int64_t stream = STREAM_FAULTS;
+    for (std::size_t i = 0; i < m_cfg.faults.size(); ++i)
+    {
+        const auto& f = m_cfg.faults[i];
+        const std::string field = "faults[" + std::to_string(i) + "].link";
+        // The link directions the entry names.
+        std::vector<uint32_t> dirs;
+        if (f.link == "all")
+        {
+            for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+            {
+                dirs.push_back(l);
+            }
+        }
+        else
+        {
+            const auto cable = f.link.find("<->");
+            const bool both = cable != std::string::npos;
+            const auto sep = both ? cable : f.link.find("->");
+            const std::string a = f.link.substr(0, sep);
+            const std::string b = f.link.substr(sep + (both ? 3 : 2));
+            auto it = byName.find(a + "->" + b);
+            if (it == byName.end())
+            {
+                throw ScenarioError(field,
+                                    "no link between " + a + " and " + b + " in this topology");
+            }
+            dirs.push_back(it->second);
+            if (both)
+            {
+                dirs.push_back(byName.at(b + "->" + a));
+            }
+        }
+        for (uint32_t l : dirs)
+        {
+            if (f.lossRate > 0)
+            {
+                Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+                em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+                em->SetAttribute("ErrorRate", DoubleValue(f.lossRate));
+                stream += em->AssignStreams(stream);
+                m_topo.links[l].rx->SetAttribute("ReceiveErrorModel", PointerValue(em));
+            }
+        }
+        if (f.downMs)
+        {
+            Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(m_topo.links[dirs[0]].tx->GetChannel());
+            Simulator::Schedule(FromMs(*f.downMs), &PfcChannel::SetLinkUp, ch, false);
+            if (f.upMs && *f.upMs < m_cfg.stopMs)
+            {
+                Simulator::Schedule(FromMs(*f.upMs), &PfcChannel::SetLinkUp, ch, true);
+            }
+        }
+    }
+}
+
+void
+ScenarioRun::JobFailed(Ptr<TrainingJob> job)
+{
+    NS_LOG_INFO("job " << job->GetName() << " failed: " << job->GetFailureReason());
+    ++m_jobsFailed;
+    JobFinished(job);
 }
 
 void
@@ -350,10 +459,15 @@ ScenarioRun::CheckDone()
     }
     for (const auto& t : m_tenants)
     {
-        if (!t->ArrivalsOver() || t->GetFlowsFinished() < t->GetFlowsStarted())
+        if (!t->ArrivalsOver() ||
+            t->GetFlowsFinished() + t->GetFlowsFailed() < t->GetFlowsStarted())
         {
             return;
         }
+    }
+    if (m_jobsFailed > 0)
+    {
+        m_stopReason = "job_failed";
     }
     Simulator::Stop();
 }
@@ -436,6 +550,9 @@ ScenarioRun::Collect(double wallS) const
         RunResults::JobResult jr;
         jr.name = job->GetName();
         jr.completed = job->IsFinished();
+        jr.status = jr.completed ? "completed" : job->HasFailed() ? "failed" : "unfinished";
+        jr.reason = job->GetFailureReason();
+        jr.transport = ToResults(job->GetCollective()->GetCounters());
         jr.jctMs = job->GetJct().GetSeconds() * 1e3;
         for (const auto& it : job->GetIterations())
         {
@@ -485,16 +602,39 @@ ScenarioRun::Collect(double wallS) const
         fr.idealFctUs = IdealFct(rec).GetSeconds() * 1e6;
         r.flows.push_back(fr);
     }
+    for (const auto& t : m_tenants)
+    {
+        RunResults::TenantResult tr;
+        tr.name = t->GetName();
+        tr.started = t->GetFlowsStarted();
+        tr.failed = t->GetFlowsFailed();
+        tr.transport = ToResults(t->GetCounters());
+        r.tenants.push_back(tr);
+    }
     r.packetLatencyUs = m_latencyUs;
 
-    uint64_t hostErrors = 0;
     for (const auto& nic : m_nics)
     {
         r.network.cnps += nic->GetCnpsSent();
         r.network.retransmissions += nic->GetRetransmittedPackets();
-        hostErrors += nic->GetDevice()->GetRxErrors();
+        r.network.retransmissionsRepair += nic->GetRepairRetransmissionsReceived();
+        r.network.retransmissionsSpurious += nic->GetSpuriousRetransmissionsReceived();
+        r.network.timeouts += nic->GetTimeouts();
+        r.network.qpErrors += nic->GetQpErrors();
     }
-    r.network.drops = m_topo.GetDrops() + hostErrors;
+    // Frames lost to link faults: random loss at the receiving port, and
+    // frames sent into a link that was down (counted once per cable).
+    std::set<const PfcChannel*> cables;
+    for (const auto& link : m_topo.links)
+    {
+        r.network.linkLosses += link.rx->GetRxErrors();
+        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(link.tx->GetChannel());
+        if (cables.insert(PeekPointer(ch)).second)
+        {
+            r.network.linkLosses += ch->GetLostFrames();
+        }
+    }
+    r.network.drops = m_topo.GetDrops() + r.network.linkLosses;
     r.network.pfcPauses = m_topo.GetPfcPauses();
     r.network.ecnMarks = m_topo.GetEcnMarks();
 
@@ -533,6 +673,7 @@ ScenarioRun::Run()
         BuildNetwork();
         BuildJobs();
         BuildBackground();
+        ApplyFaults();
         for (const auto& j : m_jobs)
         {
             j->Start();

@@ -34,7 +34,9 @@ PfcChannel::GetTypeId()
 }
 
 PfcChannel::PfcChannel()
-    : m_nDevices(0)
+    : m_nDevices(0),
+      m_up(true),
+      m_lost(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -63,12 +65,36 @@ void
 PfcChannel::TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime)
 {
     NS_LOG_FUNCTION(this << p << src << txTime);
+    if (!m_up)
+    {
+        ++m_lost;
+        return;
+    }
     Ptr<PfcNetDevice> dst = (m_dev[0] == src) ? m_dev[1] : m_dev[0];
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                    txTime + m_delay,
                                    &PfcNetDevice::Receive,
                                    dst,
                                    p);
+}
+
+void
+PfcChannel::SetLinkUp(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    m_up = up;
+}
+
+bool
+PfcChannel::IsLinkUp() const
+{
+    return m_up;
+}
+
+uint64_t
+PfcChannel::GetLostFrames() const
+{
+    return m_lost;
 }
 
 Ptr<PfcNetDevice>

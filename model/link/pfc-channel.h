@@ -22,6 +22,10 @@ class PfcNetDevice;
  * The channel only models propagation: the sending device accounts for
  * serialisation and hands over the frame when its first bit leaves; the
  * peer receives it one serialisation time plus the propagation delay later.
+ *
+ * A link can be taken down and up again (a cable cut, a failed optic):
+ * while it is down, every frame handed to it is lost and counted; frames
+ * already on the wire when it goes down still arrive.
  */
 class PfcChannel : public Channel
 {
@@ -64,6 +68,18 @@ class PfcChannel : public Channel
     /** \return the one-way propagation delay */
     Time GetDelay() const;
 
+    /**
+     * \brief Take the link down or bring it back up.
+     * \param up true for up
+     */
+    void SetLinkUp(bool up);
+
+    /** \return whether the link is up */
+    bool IsLinkUp() const;
+
+    /** \return frames lost because the link was down */
+    uint64_t GetLostFrames() const;
+
     // Channel interface
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -75,6 +91,8 @@ class PfcChannel : public Channel
     Time m_delay;               //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
     std::size_t m_nDevices;     //!< number of attached devices
+    bool m_up;                  //!< the link carries frames
+    uint64_t m_lost;            //!< frames lost while down
 };
 
 } // namespace ns3

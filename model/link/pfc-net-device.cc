@@ -543,7 +543,7 @@ PfcNetDevice::GetMtu() const
 bool
 PfcNetDevice::IsLinkUp() const
 {
-    return m_channel && m_channel->GetNDevices() == 2;
+    return m_channel && m_channel->GetNDevices() == 2 && m_channel->IsLinkUp();
 }
 
 void

@@ -60,12 +60,27 @@ RdmaNic::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&RdmaNic::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("AckTimeout",
+                          "Local ACK timeout of new queue pairs, as InfiniBand's 5-bit "
+                          "exponent t: a queue pair without acknowledged progress for "
+                          "4.096 us x 2^t goes back to its oldest unacknowledged PSN "
+                          "(0: no timer). Default 20 (4.3 s), NCCL's NCCL_IB_TIMEOUT.",
+                          UintegerValue(20),
+                          MakeUintegerAccessor(&RdmaNic::m_ackTimeout),
+                          MakeUintegerChecker<uint8_t>(0, 31))
+            .AddAttribute("RetryCount",
+                          "Timeouts in a row without acknowledged progress that a queue "
+                          "pair retries before it enters the error state (retry_cnt, "
+                          "0..7). Default 7, NCCL's NCCL_IB_RETRY_CNT.",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_retryCount),
+                          MakeUintegerChecker<uint32_t>(0, 7))
             .AddAttribute("RetransmitTimeout",
-                          "Time without acknowledged progress after which a queue pair "
-                          "goes back to its oldest unacknowledged PSN.",
-                          TimeValue(MilliSeconds(1)),
+                          "Retransmission timeout of new queue pairs given as a time, "
+                          "in place of AckTimeout's powers of two (0: use AckTimeout).",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaNic::m_rto),
-                          MakeTimeChecker(NanoSeconds(1)))
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("CnpInterval",
                           "Minimum time between two CNPs for one queue pair (50 us, DCQCN).",
                           TimeValue(MicroSeconds(50)),
@@ -94,13 +109,20 @@ RdmaNic::GetTypeId()
             .AddTraceSource("Retransmit",
                             "A packet was sent again by go-back-N (QPN, PSN).",
                             MakeTraceSourceAccessor(&RdmaNic::m_retransmitTrace),
-                            "ns3::RdmaNic::RetransmitTracedCallback");
+                            "ns3::RdmaNic::RetransmitTracedCallback")
+            .AddTraceSource("QpError",
+                            "A queue pair exhausted its retries and entered the error "
+                            "state (QPN).",
+                            MakeTraceSourceAccessor(&RdmaNic::m_qpErrorTrace),
+                            "ns3::RdmaNic::QpnTracedCallback");
     return tid;
 }
 
 RdmaNic::RdmaNic()
     : m_mtu(4096),
       m_ackInterval(4),
+      m_ackTimeout(20),
+      m_retryCount(7),
       m_ctrlPrio(7),
       m_rr(0),
       m_ipId(0),
@@ -111,6 +133,9 @@ RdmaNic::RdmaNic()
       m_ceReceived(0),
       m_retransmittedClosed(0),
       m_timeoutsClosed(0),
+      m_repairsClosed(0),
+      m_spuriousClosed(0),
+      m_qpErrors(0),
       m_bytesReceivedClosed(0)
 {
     NS_LOG_FUNCTION(this);
@@ -176,6 +201,22 @@ RdmaNic::GetMtu() const
     return m_mtu;
 }
 
+Time
+RdmaNic::AckTimeoutToTime(uint8_t exponent)
+{
+    if (exponent == 0)
+    {
+        return Time(0);
+    }
+    return NanoSeconds(uint64_t{4096} << (exponent & 31));
+}
+
+Time
+RdmaNic::GetRetransmitTimeout() const
+{
+    return m_rto.IsStrictlyPositive() ? m_rto : AckTimeoutToTime(m_ackTimeout);
+}
+
 Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair(uint8_t prio, uint16_t srcPort)
 {
@@ -208,6 +249,8 @@ RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
     }
     m_retransmittedClosed += qp->GetRetransmittedPackets();
     m_timeoutsClosed += qp->GetTimeouts();
+    m_repairsClosed += qp->GetRepairRetransmissionsReceived();
+    m_spuriousClosed += qp->GetSpuriousRetransmissionsReceived();
     m_bytesReceivedClosed += qp->GetBytesReceived();
     m_qps[index] = nullptr;
     if (qp->m_active)
@@ -232,6 +275,14 @@ RdmaNic::Lookup(uint32_t qpn) const
 {
     const uint32_t index = qpn - QPN_BASE;
     return index < m_qps.size() ? PeekPointer(m_qps[index]) : nullptr;
+}
+
+void
+RdmaNic::NotifyQpError(RdmaQueuePair* qp)
+{
+    NS_LOG_FUNCTION(this << qp);
+    ++m_qpErrors;
+    m_qpErrorTrace(qp->m_qpn);
 }
 
 void
@@ -343,8 +394,9 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
         }
         m_rr = i + 1;
         uint32_t payload = 0;
-        Ptr<Packet> p = qp->BuildNextPacket(payload);
-        p->AddPacketTag(RdmaTimestampTag(now));
+        bool retransmitted = false;
+        Ptr<Packet> p = qp->BuildNextPacket(payload, retransmitted);
+        p->AddPacketTag(RdmaTimestampTag(now, retransmitted));
         Ptr<QueueDiscItem> item = Encapsulate(p, qp, qp->m_prio, true);
         ++m_dataSent;
         // Pace: the next packet of this queue pair leaves when this one
@@ -435,15 +487,13 @@ RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
     {
         ++m_ceReceived;
     }
-    if (!m_dataRxTrace.IsEmpty())
+    RdmaTimestampTag ts;
+    const bool tagged = p->PeekPacketTag(ts);
+    if (tagged && !m_dataRxTrace.IsEmpty())
     {
-        RdmaTimestampTag ts;
-        if (p->PeekPacketTag(ts))
-        {
-            m_dataRxTrace(qp->m_qpn, payload, Simulator::Now() - ts.GetTimestamp());
-        }
+        m_dataRxTrace(qp->m_qpn, payload, Simulator::Now() - ts.GetTimestamp());
     }
-    qp->ReceiveData(bth, payload, ce);
+    qp->ReceiveData(bth, payload, ce, tagged && ts.IsRetransmitted());
 }
 
 uint64_t
@@ -472,6 +522,34 @@ RdmaNic::GetTimeouts() const
         n += qp ? qp->GetTimeouts() : 0;
     }
     return n;
+}
+
+uint64_t
+RdmaNic::GetRepairRetransmissionsReceived() const
+{
+    uint64_t n = m_repairsClosed;
+    for (const auto& qp : m_qps)
+    {
+        n += qp ? qp->GetRepairRetransmissionsReceived() : 0;
+    }
+    return n;
+}
+
+uint64_t
+RdmaNic::GetSpuriousRetransmissionsReceived() const
+{
+    uint64_t n = m_spuriousClosed;
+    for (const auto& qp : m_qps)
+    {
+        n += qp ? qp->GetSpuriousRetransmissionsReceived() : 0;
+    }
+    return n;
+}
+
+uint64_t
+RdmaNic::GetQpErrors() const
+{
+    return m_qpErrors;
 }
 
 uint64_t

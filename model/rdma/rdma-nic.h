@@ -84,6 +84,19 @@ class RdmaNic : public PfcEgress
     /** \return payload bytes per packet (the path MTU) */
     uint32_t GetMtu() const;
 
+    /**
+     * \return the retransmission timeout of new queue pairs: RetransmitTimeout
+     * when set, else the local ACK timeout 4.096 us x 2^AckTimeout (zero, no
+     * timer, when AckTimeout is 0)
+     */
+    Time GetRetransmitTimeout() const;
+
+    /**
+     * \param exponent the 5-bit local ACK timeout of InfiniBand
+     * \return 4.096 us x 2^exponent; zero (infinite) for exponent 0
+     */
+    static Time AckTimeoutToTime(uint8_t exponent);
+
     Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
 
     /** \return data packets sent (first transmissions and retransmissions) */
@@ -92,6 +105,12 @@ class RdmaNic : public PfcEgress
     uint64_t GetRetransmittedPackets() const;
     /** \return retransmission timer expiries, over all queue pairs */
     uint64_t GetTimeouts() const;
+    /** \return retransmitted packets received that repaired a loss */
+    uint64_t GetRepairRetransmissionsReceived() const;
+    /** \return retransmitted packets received whose data was already here */
+    uint64_t GetSpuriousRetransmissionsReceived() const;
+    /** \return queue pairs that went to the error state */
+    uint64_t GetQpErrors() const;
     /** \return CNPs sent by this NIC as notification point */
     uint64_t GetCnpsSent() const;
     /** \return CNPs received */
@@ -135,6 +154,12 @@ class RdmaNic : public PfcEgress
      * \param qp the queue pair
      */
     void NotifyHasData(RdmaQueuePair* qp);
+
+    /**
+     * \brief A queue pair entered the error state.
+     * \param qp the queue pair
+     */
+    void NotifyQpError(RdmaQueuePair* qp);
 
     /**
      * \brief Queue an ACK or NAK.
@@ -189,7 +214,9 @@ class RdmaNic : public PfcEgress
     Ipv4Address m_address;                      //!< host address
     uint32_t m_mtu;                             //!< payload bytes per packet
     uint32_t m_ackInterval;                     //!< ACK every this many packets
-    Time m_rto;                                 //!< retransmission timeout
+    Time m_rto;                                 //!< explicit retransmission timeout, or zero
+    uint8_t m_ackTimeout;                       //!< local ACK timeout exponent
+    uint32_t m_retryCount;                      //!< retry_cnt of new queue pairs
     Time m_cnpInterval;                         //!< min time between CNPs per QP
     uint8_t m_ctrlPrio;                         //!< priority of ACK/NAK/CNP
     ObjectFactory m_ccFactory;                  //!< congestion control of new QPs
@@ -207,11 +234,15 @@ class RdmaNic : public PfcEgress
     uint64_t m_ceReceived;          //!< CE-marked data received
     uint64_t m_retransmittedClosed; //!< retransmissions of destroyed QPs
     uint64_t m_timeoutsClosed;      //!< timeouts of destroyed QPs
+    uint64_t m_repairsClosed;       //!< repairing retransmissions received by destroyed QPs
+    uint64_t m_spuriousClosed;      //!< spurious retransmissions received by destroyed QPs
+    uint64_t m_qpErrors;            //!< queue pairs that entered the error state
     uint64_t m_bytesReceivedClosed; //!< bytes received by destroyed QPs
 
     TracedCallback<uint32_t, uint32_t, Time> m_dataRxTrace; //!< data received
     TracedCallback<uint32_t> m_cnpRxTrace;                  //!< CNP received (QPN)
     TracedCallback<uint32_t, uint32_t> m_retransmitTrace;   //!< go-back-N (QPN, PSN)
+    TracedCallback<uint32_t> m_qpErrorTrace;                //!< QP entered error (QPN)
 };
 
 } // namespace ns3

@@ -40,6 +40,8 @@ RdmaQueuePair::RdmaQueuePair()
       m_prio(0),
       m_srcPort(0),
       m_mtu(4096),
+      m_retryCount(7),
+      m_state(RTS),
       m_txMsg(0),
       m_nextSeq(0),
       m_postedEnd(0),
@@ -51,12 +53,16 @@ RdmaQueuePair::RdmaQueuePair()
       m_rtoArmed(false),
       m_retransmitted(0),
       m_timeouts(0),
+      m_retries(0),
+      m_errorCompletions(0),
       m_ePsn(0),
       m_nakPsn(NO_NAK),
       m_unacked(0),
       m_rxSeq(0),
       m_rxMsgBytes(0),
       m_bytesReceived(0),
+      m_rxRepairs(0),
+      m_rxSpurious(0),
       m_cnpSent(false)
 {
 }
@@ -76,6 +82,7 @@ RdmaQueuePair::DoDispose()
     m_nic = nullptr;
     m_sendDone = CompletionCallback();
     m_recvDone = CompletionCallback();
+    m_error = ErrorCallback();
     Object::DoDispose();
 }
 
@@ -92,7 +99,8 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_srcPort = srcPort;
     m_cc = cc;
     m_mtu = nic->GetMtu();
-    m_rtoValue = nic->m_rto;
+    m_rtoValue = nic->GetRetransmitTimeout();
+    m_retryCount = nic->m_retryCount;
 }
 
 void
@@ -106,8 +114,14 @@ uint64_t
 RdmaQueuePair::PostSend(uint64_t bytes, bool rdmaWrite)
 {
     NS_LOG_FUNCTION(this << bytes << rdmaWrite);
-    const uint32_t packets = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + m_mtu - 1) / m_mtu);
     const uint64_t seq = m_nextSeq++;
+    if (m_state == ERR)
+    {
+        // A queue pair in error completes new work requests as flushed.
+        Simulator::ScheduleNow(&RdmaQueuePair::CompleteInError, this, seq, bytes, FLUSHED);
+        return seq;
+    }
+    const uint32_t packets = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + m_mtu - 1) / m_mtu);
     m_msgs.push_back(Message{seq, bytes, m_postedEnd, packets, rdmaWrite});
     m_postedEnd += packets;
     m_bytesPosted += bytes;
@@ -125,6 +139,18 @@ void
 RdmaQueuePair::SetReceiveCompletionCallback(CompletionCallback cb)
 {
     m_recvDone = cb;
+}
+
+void
+RdmaQueuePair::SetErrorCallback(ErrorCallback cb)
+{
+    m_error = cb;
+}
+
+RdmaQueuePair::State
+RdmaQueuePair::GetState() const
+{
+    return m_state;
 }
 
 uint32_t
@@ -206,6 +232,53 @@ RdmaQueuePair::GetTimeouts() const
 }
 
 uint64_t
+RdmaQueuePair::GetErrorCompletions() const
+{
+    return m_errorCompletions;
+}
+
+RdmaQueuePair::Counters&
+RdmaQueuePair::Counters::operator+=(const Counters& o)
+{
+    retransmitted += o.retransmitted;
+    repairsReceived += o.repairsReceived;
+    spuriousReceived += o.spuriousReceived;
+    timeouts += o.timeouts;
+    errorCompletions += o.errorCompletions;
+    return *this;
+}
+
+RdmaQueuePair::Counters
+RdmaQueuePair::GetCounters() const
+{
+    Counters c;
+    c.retransmitted = m_retransmitted;
+    c.repairsReceived = m_rxRepairs;
+    c.spuriousReceived = m_rxSpurious;
+    c.timeouts = m_timeouts;
+    c.errorCompletions = m_errorCompletions;
+    return c;
+}
+
+Time
+RdmaQueuePair::GetRetransmitTimeout() const
+{
+    return m_rtoValue;
+}
+
+uint64_t
+RdmaQueuePair::GetRepairRetransmissionsReceived() const
+{
+    return m_rxRepairs;
+}
+
+uint64_t
+RdmaQueuePair::GetSpuriousRetransmissionsReceived() const
+{
+    return m_rxSpurious;
+}
+
+uint64_t
 RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
 {
     const uint64_t mask = IbBthHeader::PSN_MASK;
@@ -220,7 +293,7 @@ RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
 }
 
 Ptr<Packet>
-RdmaQueuePair::BuildNextPacket(uint32_t& payload)
+RdmaQueuePair::BuildNextPacket(uint32_t& payload, bool& retransmitted)
 {
     const Message& msg = m_msgs[m_txMsg];
     const uint64_t psn = m_sndNxt;
@@ -259,7 +332,8 @@ RdmaQueuePair::BuildNextPacket(uint32_t& payload)
     bth.SetPsn(static_cast<uint32_t>(psn));
     p->AddHeader(bth);
 
-    if (psn < m_maxSent)
+    retransmitted = psn < m_maxSent;
+    if (retransmitted)
     {
         ++m_retransmitted;
         m_nic->m_retransmitTrace(m_qpn, static_cast<uint32_t>(psn));
@@ -277,9 +351,9 @@ RdmaQueuePair::BuildNextPacket(uint32_t& payload)
 void
 RdmaQueuePair::ArmRto()
 {
-    if (m_rtoArmed)
+    if (m_rtoArmed || m_rtoValue.IsZero())
     {
-        return;
+        return; // running, or no timer (local ACK timeout 0: infinite)
     }
     m_rtoArmed = true;
     m_rtoDeadline = Simulator::Now() + m_rtoValue;
@@ -317,15 +391,58 @@ RdmaQueuePair::RetransmitTimeout()
         return;
     }
     ++m_timeouts;
+    if (m_retries >= m_retryCount)
+    {
+        EnterError();
+        return;
+    }
+    ++m_retries;
     m_sndNxt = m_sndUna;
     m_txMsg = 0;
     m_nic->NotifyHasData(this);
 }
 
 void
+RdmaQueuePair::EnterError()
+{
+    NS_LOG_FUNCTION(this);
+    m_state = ERR;
+    m_rto.Cancel();
+    m_rtoArmed = false;
+    // Nothing is left to send or to wait for.
+    m_sndUna = m_postedEnd;
+    m_sndNxt = m_postedEnd;
+    m_txMsg = 0;
+    std::deque<Message> flushed;
+    flushed.swap(m_msgs);
+    m_nic->NotifyQpError(this);
+    // Completions in posting order; a handler may destroy the queue pair,
+    // whose disposal is deferred by the NIC.
+    Ptr<RdmaQueuePair> self = this;
+    for (std::size_t i = 0; i < flushed.size(); ++i)
+    {
+        CompleteInError(flushed[i].seq, flushed[i].bytes, i == 0 ? RETRY_EXCEEDED : FLUSHED);
+    }
+}
+
+void
+RdmaQueuePair::CompleteInError(uint64_t seq, uint64_t bytes, WcStatus status)
+{
+    ++m_errorCompletions;
+    if (!m_error.IsNull())
+    {
+        m_error(this, seq, bytes, status);
+    }
+}
+
+void
 RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak)
 {
     NS_LOG_FUNCTION(this << psn24 << nak);
+    if (m_state == ERR)
+    {
+        return;
+    }
     // An ACK carries the last PSN received in order; a NAK the expected one.
     uint64_t next = Unwrap(psn24, m_sndUna);
     if (!nak)
@@ -340,6 +457,7 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak)
     if (progress)
     {
         m_sndUna = next;
+        m_retries = 0;
         while (!m_msgs.empty() && m_msgs.front().firstPsn + m_msgs.front().packets <= m_sndUna)
         {
             const Message done = m_msgs.front();
@@ -380,8 +498,12 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak)
 }
 
 void
-RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce)
+RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce, bool retransmitted)
 {
+    if (m_state == ERR)
+    {
+        return;
+    }
     if (ce)
     {
         const Time now = Simulator::Now();
@@ -395,6 +517,7 @@ RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce)
     const uint64_t psn = Unwrap(bth.GetPsn(), m_ePsn);
     if (psn == m_ePsn)
     {
+        m_rxRepairs += retransmitted ? 1 : 0;
         ++m_ePsn;
         m_nakPsn = NO_NAK;
         m_bytesReceived += payload;
@@ -420,6 +543,7 @@ RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce)
     else if (psn < m_ePsn)
     {
         // duplicate after a go-back-N: tell the sender where we are
+        m_rxSpurious += retransmitted ? 1 : 0;
         if (m_ePsn > 0)
         {
             m_nic->SendAck(this, m_ePsn - 1, false, m_rxSeq);

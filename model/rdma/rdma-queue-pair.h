@@ -30,9 +30,14 @@ class Packet;
  * Both directions of the connection live here. The send side segments
  * posted messages (SEND or RDMA WRITE) into path-MTU packets with
  * consecutive 24-bit PSNs, asks for an ACK on each message's last packet,
- * and recovers losses by go-back-N: from the NAKed PSN on a NAK, from the
- * oldest unacknowledged PSN when the retransmission timer expires (so a lost
- * NAK or a lost tail never stalls the queue pair). The receive side accepts
+ * and recovers losses by go-back-N: from the NAKed PSN on a NAK at once, and
+ * from the oldest unacknowledged PSN when the local ACK timeout expires (so
+ * a lost NAK or a lost tail never stalls the queue pair). As in InfiniBand,
+ * RetryCount timeouts in a row without acknowledged progress move the queue
+ * pair to the error state: its outstanding messages complete with an error
+ * (the first with RETRY_EXCEEDED, the others FLUSHED), later posts complete
+ * FLUSHED at once, and it neither sends nor accepts packets any more. The
+ * receive side accepts
  * only the expected PSN, ACKs every AckInterval packets and on AckReq, sends
  * one NAK per sequence gap, answers duplicates with an ACK, and asks the NIC
  * for a CNP when a CE-marked packet arrives.
@@ -49,6 +54,42 @@ class RdmaQueuePair : public Object
      * on this queue pair (0, 1, ...), and the message size in bytes.
      */
     typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t> CompletionCallback;
+
+    /// The state of a queue pair (the InfiniBand states a connected one can be in).
+    enum State
+    {
+        RTS, //!< ready to send (and receive)
+        ERR  //!< error: retries exhausted; nothing is sent or accepted any more
+    };
+
+    /// The status of a completion in error (as verbs' work completion status).
+    enum WcStatus
+    {
+        RETRY_EXCEEDED, //!< the message that exhausted the retries (IBV_WC_RETRY_EXC_ERR)
+        FLUSHED         //!< flushed by the error state (IBV_WC_WR_FLUSH_ERR)
+    };
+
+    /**
+     * \brief Error completion handler: the queue pair, the message's sequence
+     * number, its size in bytes, and the status.
+     */
+    typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, WcStatus> ErrorCallback;
+
+    /// Transport counters of a queue pair, addable over queue pairs.
+    struct Counters
+    {
+        uint64_t retransmitted{0};    //!< packets sent again by go-back-N (send side)
+        uint64_t repairsReceived{0};  //!< retransmitted packets that repaired a loss (receive side)
+        uint64_t spuriousReceived{0}; //!< retransmitted packets already received (receive side)
+        uint64_t timeouts{0};         //!< retransmission timer expiries
+        uint64_t errorCompletions{0}; //!< messages completed in error
+
+        /**
+         * \param o counters to add
+         * \return this
+         */
+        Counters& operator+=(const Counters& o);
+    };
 
     /**
      * \brief Get the type ID.
@@ -72,6 +113,12 @@ class RdmaQueuePair : public Object
 
     /** \param cb handler called when a message has been fully received */
     void SetReceiveCompletionCallback(CompletionCallback cb);
+
+    /** \param cb handler called for each posted message that completes in error */
+    void SetErrorCallback(ErrorCallback cb);
+
+    /** \return the queue pair's state */
+    State GetState() const;
 
     /** \return the local queue pair number */
     uint32_t GetQpn() const;
@@ -100,6 +147,22 @@ class RdmaQueuePair : public Object
     uint64_t GetRetransmittedPackets() const;
     /** \return retransmission timer expiries */
     uint64_t GetTimeouts() const;
+    /** \return messages completed in error */
+    uint64_t GetErrorCompletions() const;
+    /** \return all transport counters */
+    Counters GetCounters() const;
+    /** \return the retransmission timeout in use (zero: none) */
+    Time GetRetransmitTimeout() const;
+    /**
+     * \return retransmitted packets received that repaired a loss: the
+     * receive side accepted them in order (it did not have their data)
+     */
+    uint64_t GetRepairRetransmissionsReceived() const;
+    /**
+     * \return retransmitted packets received whose data the receive side
+     * already had (spurious copies)
+     */
+    uint64_t GetSpuriousRetransmissionsReceived() const;
 
   protected:
     void DoDispose() override;
@@ -141,9 +204,10 @@ class RdmaQueuePair : public Object
     /**
      * \brief Build the next data packet of the send side.
      * \param[out] payload payload bytes of the packet
+     * \param[out] retransmitted the packet is a copy sent again
      * \return the packet (BTH and below, without IPv4/UDP), with its PSN advanced
      */
-    Ptr<Packet> BuildNextPacket(uint32_t& payload);
+    Ptr<Packet> BuildNextPacket(uint32_t& payload, bool& retransmitted);
 
     /**
      * \brief An ACK or NAK arrived.
@@ -157,8 +221,9 @@ class RdmaQueuePair : public Object
      * \param bth its BTH
      * \param payload payload bytes
      * \param ce the packet carried ECN CE
+     * \param retransmitted the packet is a copy sent again by the peer
      */
-    void ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce);
+    void ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce, bool retransmitted);
 
     /**
      * \brief Unwrap a 24-bit PSN near a 64-bit reference.
@@ -174,6 +239,15 @@ class RdmaQueuePair : public Object
     void ArmRto();
     /// The timer's event: time out at the deadline, or wait for a later one.
     void RtoTimerFired();
+    /// Retries exhausted: enter the error state and flush the posted messages.
+    void EnterError();
+    /**
+     * \brief Complete a message in error.
+     * \param seq its sequence number
+     * \param bytes its size
+     * \param status the status
+     */
+    void CompleteInError(uint64_t seq, uint64_t bytes, WcStatus status);
 
     Ptr<RdmaNic> m_nic;              //!< owning NIC
     Ptr<RdmaCongestionControl> m_cc; //!< send-side congestion control
@@ -183,7 +257,9 @@ class RdmaQueuePair : public Object
     uint8_t m_prio;                  //!< traffic class
     uint16_t m_srcPort;              //!< UDP source port
     uint32_t m_mtu;                  //!< payload bytes per packet
-    Time m_rtoValue;                 //!< retransmission timeout
+    Time m_rtoValue;                 //!< retransmission timeout (zero: none)
+    uint32_t m_retryCount;           //!< timeouts in a row tolerated (retry_cnt)
+    State m_state;                   //!< RTS or ERR
 
     // send side
     std::deque<Message> m_msgs;    //!< messages not fully acknowledged
@@ -201,7 +277,10 @@ class RdmaQueuePair : public Object
     bool m_rtoArmed;               //!< the retransmission timer runs
     uint64_t m_retransmitted;      //!< packets sent again
     uint64_t m_timeouts;           //!< timer expiries
+    uint32_t m_retries;            //!< timeouts since the last acknowledged progress
+    uint64_t m_errorCompletions;   //!< messages completed in error
     CompletionCallback m_sendDone; //!< sender CQE
+    ErrorCallback m_error;         //!< sender CQE in error
 
     // receive side
     uint64_t m_ePsn;               //!< next expected PSN
@@ -210,6 +289,8 @@ class RdmaQueuePair : public Object
     uint64_t m_rxSeq;              //!< messages received
     uint64_t m_rxMsgBytes;         //!< bytes of the message being received
     uint64_t m_bytesReceived;      //!< bytes received in order
+    uint64_t m_rxRepairs;          //!< retransmitted packets accepted in order
+    uint64_t m_rxSpurious;         //!< retransmitted packets already received
     Time m_lastCnp;                //!< when the last CNP was asked for
     bool m_cnpSent;                //!< a CNP was ever asked for
     CompletionCallback m_recvDone; //!< receiver CQE

@@ -26,12 +26,14 @@ RdmaTimestampTag::GetInstanceTypeId() const
 }
 
 RdmaTimestampTag::RdmaTimestampTag()
-    : m_ts(0)
+    : m_ts(0),
+      m_retransmitted(false)
 {
 }
 
-RdmaTimestampTag::RdmaTimestampTag(Time t)
-    : m_ts(t.GetTimeStep())
+RdmaTimestampTag::RdmaTimestampTag(Time t, bool retransmitted)
+    : m_ts(t.GetTimeStep()),
+      m_retransmitted(retransmitted)
 {
 }
 
@@ -41,28 +43,36 @@ RdmaTimestampTag::GetTimestamp() const
     return TimeStep(m_ts);
 }
 
+bool
+RdmaTimestampTag::IsRetransmitted() const
+{
+    return m_retransmitted;
+}
+
 uint32_t
 RdmaTimestampTag::GetSerializedSize() const
 {
-    return sizeof(int64_t);
+    return sizeof(int64_t) + 1;
 }
 
 void
 RdmaTimestampTag::Serialize(TagBuffer i) const
 {
     i.WriteU64(static_cast<uint64_t>(m_ts));
+    i.WriteU8(m_retransmitted ? 1 : 0);
 }
 
 void
 RdmaTimestampTag::Deserialize(TagBuffer i)
 {
     m_ts = static_cast<int64_t>(i.ReadU64());
+    m_retransmitted = i.ReadU8() != 0;
 }
 
 void
 RdmaTimestampTag::Print(std::ostream& os) const
 {
-    os << "sent=" << TimeStep(m_ts);
+    os << "sent=" << TimeStep(m_ts) << (m_retransmitted ? " retransmitted" : "");
 }
 
 } // namespace ns3

@@ -14,7 +14,9 @@ namespace ns3
 /**
  * \ingroup flux
  * \brief Simulation metadata: when the sending NIC put a data packet on its
- * port, for one-way latency measurement. Not on the wire.
+ * port, for one-way latency measurement, and whether the packet is a copy
+ * sent again by go-back-N, so that the receiver can tell retransmissions
+ * that repaired a loss from spurious ones. Not on the wire.
  */
 class RdmaTimestampTag : public Tag
 {
@@ -30,11 +32,15 @@ class RdmaTimestampTag : public Tag
 
     /**
      * \param t the send time
+     * \param retransmitted the packet is a copy sent again by go-back-N
      */
-    explicit RdmaTimestampTag(Time t);
+    explicit RdmaTimestampTag(Time t, bool retransmitted = false);
 
     /** \return the send time */
     Time GetTimestamp() const;
+
+    /** \return true when the packet is a copy sent again by go-back-N */
+    bool IsRetransmitted() const;
 
     uint32_t GetSerializedSize() const override;
     void Serialize(TagBuffer i) const override;
@@ -42,7 +48,8 @@ class RdmaTimestampTag : public Tag
     void Print(std::ostream& os) const override;
 
   private:
-    int64_t m_ts; //!< send time in time steps
+    int64_t m_ts;         //!< send time in time steps
+    bool m_retransmitted; //!< a copy sent again
 };
 
 } // namespace ns3

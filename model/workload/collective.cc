@@ -32,7 +32,8 @@ Collective::GetTypeId()
 Collective::Collective()
     : m_run(0),
       m_runBase(0),
-      m_nSteps(0)
+      m_nSteps(0),
+      m_failed(false)
 {
 }
 
@@ -42,6 +43,7 @@ void
 Collective::DoDispose()
 {
     m_nics.clear();
+    m_failedCb = FailedCallback();
     Object::DoDispose();
 }
 
@@ -55,6 +57,54 @@ const std::vector<Collective::StepRecord>&
 Collective::GetStepRecords() const
 {
     return m_records;
+}
+
+RdmaQueuePair::Counters
+Collective::GetCounters() const
+{
+    RdmaQueuePair::Counters c;
+    for (const auto& qp : GetQueuePairs())
+    {
+        if (qp)
+        {
+            c += qp->GetCounters();
+        }
+    }
+    return c;
+}
+
+void
+Collective::SetFailedCallback(FailedCallback cb)
+{
+    m_failedCb = cb;
+}
+
+bool
+Collective::HasFailed() const
+{
+    return m_failed;
+}
+
+const std::string&
+Collective::GetFailureReason() const
+{
+    return m_failureReason;
+}
+
+void
+Collective::NotifyFailed(const std::string& reason)
+{
+    if (m_failed)
+    {
+        return;
+    }
+    NS_LOG_FUNCTION(this << reason);
+    m_failed = true;
+    m_failureReason = reason;
+    if (!m_failedCb.IsNull())
+    {
+        m_failedCb(reason);
+    }
 }
 
 void

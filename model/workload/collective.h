@@ -8,8 +8,10 @@
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/traced-callback.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -33,6 +35,9 @@ class Collective : public Object
   public:
     /// Called when the collective has finished on every rank.
     typedef Callback<void> DoneCallback;
+
+    /// Called once, when a rank's queue pair fails: the reason.
+    typedef Callback<void, const std::string&> FailedCallback;
 
     /// When one rank started and finished one step.
     struct StepRecord
@@ -83,6 +88,24 @@ class Collective : public Object
     /** \return every step record so far */
     const std::vector<StepRecord>& GetStepRecords() const;
 
+    /** \return the queue pairs the collective communicates over */
+    virtual std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const = 0;
+
+    /** \return transport counters over the collective's queue pairs */
+    RdmaQueuePair::Counters GetCounters() const;
+
+    /**
+     * \param cb called once when a queue pair of the collective enters the
+     *        error state: the collective cannot finish any more
+     */
+    void SetFailedCallback(FailedCallback cb);
+
+    /** \return true once a queue pair of the collective has failed */
+    bool HasFailed() const;
+
+    /** \return why the collective failed (empty while it has not) */
+    const std::string& GetFailureReason() const;
+
     /**
      * TracedCallback signature for finished phases.
      * \param [in] run which run of the collective
@@ -116,6 +139,13 @@ class Collective : public Object
      */
     void RecordEnd(uint32_t rank, uint32_t step);
 
+    /**
+     * \brief A queue pair of the collective failed; the first failure ends
+     * the collective (as a communicator aborts) and is reported.
+     * \param reason what failed, for the results
+     */
+    void NotifyFailed(const std::string& reason);
+
     std::vector<Ptr<RdmaNic>> m_nics; //!< NIC of each rank
     uint32_t m_run;                   //!< current run, from 0
 
@@ -125,6 +155,9 @@ class Collective : public Object
     std::vector<uint32_t> m_stepFinished; //!< ranks done with each step of this run
     std::vector<Time> m_stepFirstStart;   //!< first start of each step of this run
     uint32_t m_nSteps;                    //!< steps per run
+    bool m_failed;                        //!< a queue pair failed
+    std::string m_failureReason;          //!< the first failure
+    FailedCallback m_failedCb;            //!< failure report
     TracedCallback<uint32_t, uint32_t, Time, Time> m_phaseTrace; //!< finished phases
 };
 

@@ -40,6 +40,7 @@ FlowTraffic::FlowTraffic()
     : m_prio(3),
       m_started(0),
       m_finished(0),
+      m_failed(0),
       m_bytesStarted(0)
 {
     m_port = CreateObject<UniformRandomVariable>();
@@ -54,6 +55,7 @@ FlowTraffic::DoDispose()
     m_flows.clear();
     m_port = nullptr;
     m_flowCallback = FlowCallback();
+    m_failedCallback = Callback<void>();
     Object::DoDispose();
 }
 
@@ -94,6 +96,33 @@ FlowTraffic::GetFlowsFinished() const
 }
 
 uint64_t
+FlowTraffic::GetFlowsFailed() const
+{
+    return m_failed;
+}
+
+RdmaQueuePair::Counters
+FlowTraffic::GetCounters() const
+{
+    RdmaQueuePair::Counters c = m_closedCounters;
+    for (const auto& f : m_flows)
+    {
+        if (f.tx)
+        {
+            c += f.tx->GetCounters();
+            c += f.rx->GetCounters();
+        }
+    }
+    return c;
+}
+
+void
+FlowTraffic::SetFlowFailedCallback(Callback<void> cb)
+{
+    m_failedCallback = cb;
+}
+
+uint64_t
 FlowTraffic::GetBytesStarted() const
 {
     return m_bytesStarted;
@@ -115,7 +144,8 @@ FlowTraffic::StartFlow(uint32_t src, uint32_t dst, uint64_t bytes)
     auto qps = RdmaHelper::Connect(m_nics[src], m_nics[dst], m_prio, port);
     qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&FlowTraffic::Received, this, id));
     qps.first->SetSendCompletionCallback(MakeBoundCallback(&FlowTraffic::Acked, this, id));
-    m_flows.push_back(Flow{src, dst, bytes, Simulator::Now(), port, qps.first, qps.second});
+    qps.first->SetErrorCallback(MakeBoundCallback(&FlowTraffic::Failed, this, id));
+    m_flows.push_back(Flow{src, dst, bytes, Simulator::Now(), port, qps.first, qps.second, false});
     ++m_started;
     m_bytesStarted += bytes;
     qps.first->PostSend(bytes);
@@ -128,7 +158,8 @@ FlowTraffic::Received(FlowTraffic* self,
                       uint64_t /* seq */,
                       uint64_t /* bytes */)
 {
-    const Flow& f = self->m_flows[id];
+    Flow& f = self->m_flows[id];
+    f.received = true;
     const FlowRecord record{f.src, f.dst, f.bytes, f.start, Simulator::Now() - f.start, f.port};
     ++self->m_finished;
     self->m_flowTrace(record.src, record.dst, record.bytes, record.fct);
@@ -145,7 +176,42 @@ FlowTraffic::Acked(FlowTraffic* self,
                    uint64_t /* seq */,
                    uint64_t /* bytes */)
 {
+    self->TearDown(self->m_flows[id]);
+}
+
+void
+FlowTraffic::Failed(FlowTraffic* self,
+                    uint64_t id,
+                    Ptr<RdmaQueuePair> /* qp */,
+                    uint64_t /* seq */,
+                    uint64_t /* bytes */,
+                    RdmaQueuePair::WcStatus /* status */)
+{
     Flow& f = self->m_flows[id];
+    if (!f.tx)
+    {
+        return;
+    }
+    if (f.received)
+    {
+        // Delivered, only its acknowledgement was lost: not a failed flow.
+        self->TearDown(f);
+        return;
+    }
+    NS_LOG_LOGIC("flow " << id << " of " << self->m_name << " failed: retries exhausted");
+    ++self->m_failed;
+    self->TearDown(f);
+    if (!self->m_failedCallback.IsNull())
+    {
+        self->m_failedCallback();
+    }
+}
+
+void
+FlowTraffic::TearDown(Flow& f)
+{
+    m_closedCounters += f.tx->GetCounters();
+    m_closedCounters += f.rx->GetCounters();
     f.tx->GetNic()->DestroyQueuePair(f.tx);
     f.rx->GetNic()->DestroyQueuePair(f.rx);
     f.tx = nullptr;

@@ -9,6 +9,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/traced-callback.h"
 
 #include <string>
@@ -18,7 +19,6 @@ namespace ns3
 {
 
 class RdmaNic;
-class RdmaQueuePair;
 
 /**
  * \ingroup flux
@@ -79,6 +79,13 @@ class FlowTraffic : public Object
     uint64_t GetFlowsStarted() const;
     /** \return flows finished */
     uint64_t GetFlowsFinished() const;
+    /** \return flows whose sender's queue pair failed (retries exhausted) */
+    uint64_t GetFlowsFailed() const;
+    /** \return transport counters over the tenant's queue pairs, past and present */
+    RdmaQueuePair::Counters GetCounters() const;
+
+    /** \param cb called (with no argument) for every failed flow */
+    void SetFlowFailedCallback(Callback<void> cb);
     /** \return bytes of the flows started */
     uint64_t GetBytesStarted() const;
 
@@ -124,6 +131,7 @@ class FlowTraffic : public Object
         uint16_t port;         //!< UDP source port
         Ptr<RdmaQueuePair> tx; //!< sender's queue pair
         Ptr<RdmaQueuePair> rx; //!< receiver's queue pair
+        bool received;         //!< the last byte arrived
     };
 
     /**
@@ -154,10 +162,35 @@ class FlowTraffic : public Object
                       uint64_t seq,
                       uint64_t bytes);
 
+    /**
+     * \brief The sender's queue pair failed: count the flow and tear it down.
+     * \param self the tenant
+     * \param id flow id
+     * \param qp queue pair
+     * \param seq message number
+     * \param bytes message bytes
+     * \param status completion status
+     */
+    static void Failed(FlowTraffic* self,
+                       uint64_t id,
+                       Ptr<RdmaQueuePair> qp,
+                       uint64_t seq,
+                       uint64_t bytes,
+                       RdmaQueuePair::WcStatus status);
+
+    /**
+     * \brief Keep a flow's counters and destroy its queue pairs.
+     * \param f the flow
+     */
+    void TearDown(Flow& f);
+
     std::string m_name;          //!< tenant name
     std::vector<Flow> m_flows;   //!< flows by id (slots reused never)
     uint64_t m_started;          //!< flows started
     uint64_t m_finished;         //!< flows finished
+    uint64_t m_failed;           //!< flows failed
+    RdmaQueuePair::Counters m_closedCounters; //!< counters of torn-down queue pairs
+    Callback<void> m_failedCallback;          //!< per failed flow
     uint64_t m_bytesStarted;     //!< bytes started
     FlowCallback m_flowCallback; //!< per-flow report
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowTrace; //!< finished flows

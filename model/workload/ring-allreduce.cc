@@ -10,6 +10,8 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/uinteger.h"
 
+#include <sstream>
+
 namespace ns3
 {
 
@@ -68,6 +70,7 @@ RingAllreduce::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, uint16
         const uint32_t next = (r + 1) % n;
         auto qps = RdmaHelper::Connect(nics[r], nics[next], prio, srcPorts + r);
         m_sendQp[r] = qps.first;
+        qps.first->SetErrorCallback(MakeBoundCallback(&RingAllreduce::SendFailed, this, r));
         m_recvQp[next] = qps.second;
         qps.second->SetReceiveCompletionCallback(
             MakeBoundCallback(&RingAllreduce::Received, this, next));
@@ -78,6 +81,34 @@ uint32_t
 RingAllreduce::GetNSteps() const
 {
     return 2 * (GetNRanks() - 1);
+}
+
+std::vector<Ptr<RdmaQueuePair>>
+RingAllreduce::GetQueuePairs() const
+{
+    std::vector<Ptr<RdmaQueuePair>> qps = m_sendQp;
+    qps.insert(qps.end(), m_recvQp.begin(), m_recvQp.end());
+    return qps;
+}
+
+void
+RingAllreduce::SendFailed(RingAllreduce* self,
+                          uint32_t rank,
+                          Ptr<RdmaQueuePair> qp,
+                          uint64_t /* seq */,
+                          uint64_t /* bytes */,
+                          RdmaQueuePair::WcStatus status)
+{
+    if (status != RdmaQueuePair::RETRY_EXCEEDED)
+    {
+        return; // flushed behind the failure, which reports it
+    }
+    std::ostringstream reason;
+    reason << "retry count exceeded on the queue pair of rank " << rank << " to rank "
+           << (rank + 1) % self->GetNRanks() << " (" << qp->GetNic()->GetAddress() << " -> "
+           << qp->GetPeerAddress() << ", " << qp->GetTimeouts() << " timeouts of "
+           << qp->GetRetransmitTimeout().As(Time::MS) << ")";
+    self->NotifyFailed(reason.str());
 }
 
 uint64_t

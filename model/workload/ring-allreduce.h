@@ -47,6 +47,7 @@ class RingAllreduce : public Collective
     void Start(uint64_t bytes, DoneCallback done) override;
     uint32_t GetNSteps() const override;
     uint64_t GetBytesSentPerRank(uint64_t bytes) const override;
+    std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const override;
 
   protected:
     void DoDispose() override;
@@ -97,6 +98,22 @@ class RingAllreduce : public Collective
                          Ptr<RdmaQueuePair> qp,
                          uint64_t seq,
                          uint64_t bytes);
+
+ /**
+     * \brief A rank's send queue pair completed a message in error.
+     * \param self the collective
+     * \param rank the sending rank
+     * \param qp the queue pair
+     * \param seq message sequence number
+     * \param bytes message bytes
+     * \param status completion status
+     */
+    static void SendFailed(RingAllreduce* self,
+                           uint32_t rank,
+                           Ptr<RdmaQueuePair> qp,
+                           uint64_t seq,
+                           uint64_t bytes,
+                           RdmaQueuePair::WcStatus status);
 
     uint64_t m_pipelineBytes;                 //!< piece size, 0 = whole chunk
     std::vector<Ptr<RdmaQueuePair>> m_sendQp; //!< rank r -> r+1

@@ -61,7 +61,8 @@ TrainingJob::TrainingJob()
       m_buckets(1),
       m_ready(0),
       m_reduced(0),
-      m_reducing(false)
+      m_reducing(false),
+      m_failed(false)
 {
 }
 
@@ -76,6 +77,7 @@ TrainingJob::DoDispose()
     }
     m_collective = nullptr;
     m_finished = FinishedCallback();
+    m_failedCb = FinishedCallback();
     Object::DoDispose();
 }
 
@@ -84,12 +86,51 @@ TrainingJob::Setup(const std::string& name, Ptr<Collective> collective)
 {
     m_name = name;
     m_collective = collective;
+    m_collective->SetFailedCallback(MakeCallback(&TrainingJob::CollectiveFailed, this));
 }
 
 void
 TrainingJob::SetFinishedCallback(FinishedCallback cb)
 {
     m_finished = cb;
+}
+
+void
+TrainingJob::SetFailedCallback(FinishedCallback cb)
+{
+    m_failedCb = cb;
+}
+
+bool
+TrainingJob::HasFailed() const
+{
+    return m_failed;
+}
+
+const std::string&
+TrainingJob::GetFailureReason() const
+{
+    return m_failureReason;
+}
+
+void
+TrainingJob::CollectiveFailed(const std::string& reason)
+{
+    NS_LOG_FUNCTION(this << m_name << reason);
+    if (m_failed || IsFinished())
+    {
+        return;
+    }
+    m_failed = true;
+    m_failureReason = reason;
+    for (auto& e : m_events)
+    {
+        e.Cancel();
+    }
+    if (!m_failedCb.IsNull())
+    {
+        m_failedCb(this);
+    }
 }
 
 void

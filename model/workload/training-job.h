@@ -67,6 +67,19 @@ class TrainingJob : public Object
     /** \param cb called when the job has finished */
     void SetFinishedCallback(FinishedCallback cb);
 
+    /**
+     * \param cb called when the job has failed: its collective lost a queue
+     *        pair (retries exhausted), so the job stops, as a training job
+     *        whose communicator aborts
+     */
+    void SetFailedCallback(FinishedCallback cb);
+
+    /** \return true once the job has failed */
+    bool HasFailed() const;
+
+    /** \return why the job failed (empty while it has not) */
+    const std::string& GetFailureReason() const;
+
     /** \return the job's name */
     const std::string& GetName() const;
     /** \return the collective */
@@ -102,6 +115,11 @@ class TrainingJob : public Object
     void TryAllreduce();
     /// The running allreduce finished.
     void AllreduceDone();
+    /**
+     * \brief The collective failed.
+     * \param reason why
+     */
+    void CollectiveFailed(const std::string& reason);
 
     std::string m_name;           //!< name
     Ptr<Collective> m_collective; //!< the collective
@@ -118,6 +136,9 @@ class TrainingJob : public Object
     bool m_reducing;                                       //!< an allreduce runs
     std::vector<EventId> m_events;                         //!< pending compute events
     FinishedCallback m_finished;                           //!< job end
+    FinishedCallback m_failedCb;                           //!< job failure
+    bool m_failed;                                         //!< the job failed
+    std::string m_failureReason;                           //!< why it failed
     TracedCallback<uint32_t, Time, Time> m_iterationTrace; //!< iteration ends
 };
 
