@@ -42,7 +42,9 @@ struct RunResults
         uint64_t retransmissions{0}; //!< data packets sent again
         uint64_t repair{0};          //!< of them, copies that delivered data the receiver
                                      //!< did not have (repaired a loss)
-        uint64_t spurious{0};        //!< of them, copies of data the receiver already had
+        uint64_t spurious{0};        //!< of them, the others: copies of data the receiver
+                                     //!< already had or got from another copy (duplicates,
+                                     //!< copies in flight at the end, copies lost themselves)
         uint64_t timeouts{0};        //!< retransmission timer expiries
         uint64_t errorCompletions{0}; //!< messages completed in error (retries exhausted)
     };
@@ -93,7 +95,7 @@ struct RunResults
         uint64_t cnps{0};     //!< congestion notification packets sent
         uint64_t retransmissions{0}; //!< data packets sent again
         uint64_t retransmissionsRepair{0};   //!< of them, copies that repaired a loss
-        uint64_t retransmissionsSpurious{0}; //!< of them, copies of data already received
+        uint64_t retransmissionsSpurious{0}; //!< of them, the others (see TransportCounters)
         uint64_t timeouts{0};                //!< retransmission timer expiries
         uint64_t qpErrors{0};                //!< queue pairs that exhausted their retries
         uint64_t linkLosses{0}; //!< frames lost to link faults (loss_rate, down links)

@@ -63,7 +63,9 @@ ToResults(const RdmaQueuePair::Counters& c)
     RunResults::TransportCounters t;
     t.retransmissions = c.retransmitted;
     t.repair = c.repairsReceived;
-    t.spurious = c.spuriousReceived;
+    // Every copy that did not deliver new data: duplicates, copies still in
+    // flight at the end, copies lost themselves.
+    t.spurious = c.retransmitted - std::min(c.retransmitted, c.repairsReceived);
     t.timeouts = c.timeouts;
     t.errorCompletions = c.errorCompletions;
     return t;
@@ -618,7 +620,6 @@ ScenarioRun::Collect(double wallS) const
         r.network.cnps += nic->GetCnpsSent();
         r.network.retransmissions += nic->GetRetransmittedPackets();
         r.network.retransmissionsRepair += nic->GetRepairRetransmissionsReceived();
-        r.network.retransmissionsSpurious += nic->GetSpuriousRetransmissionsReceived();
         r.network.timeouts += nic->GetTimeouts();
         r.network.qpErrors += nic->GetQpErrors();
     }
@@ -635,6 +636,9 @@ ScenarioRun::Collect(double wallS) const
         }
     }
     r.network.drops = m_topo.GetDrops() + r.network.linkLosses;
+    r.network.retransmissionsSpurious =
+        r.network.retransmissions -
+        std::min(r.network.retransmissions, r.network.retransmissionsRepair);
     r.network.pfcPauses = m_topo.GetPfcPauses();
     r.network.ecnMarks = m_topo.GetEcnMarks();
 

@@ -134,7 +134,6 @@ RdmaNic::RdmaNic()
       m_retransmittedClosed(0),
       m_timeoutsClosed(0),
       m_repairsClosed(0),
-      m_spuriousClosed(0),
       m_qpErrors(0),
       m_bytesReceivedClosed(0)
 {
@@ -250,7 +249,6 @@ RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
     m_retransmittedClosed += qp->GetRetransmittedPackets();
     m_timeoutsClosed += qp->GetTimeouts();
     m_repairsClosed += qp->GetRepairRetransmissionsReceived();
-    m_spuriousClosed += qp->GetSpuriousRetransmissionsReceived();
     m_bytesReceivedClosed += qp->GetBytesReceived();
     m_qps[index] = nullptr;
     if (qp->m_active)
@@ -531,17 +529,6 @@ RdmaNic::GetRepairRetransmissionsReceived() const
     for (const auto& qp : m_qps)
     {
         n += qp ? qp->GetRepairRetransmissionsReceived() : 0;
-    }
-    return n;
-}
-
-uint64_t
-RdmaNic::GetSpuriousRetransmissionsReceived() const
-{
-    uint64_t n = m_spuriousClosed;
-    for (const auto& qp : m_qps)
-    {
-        n += qp ? qp->GetSpuriousRetransmissionsReceived() : 0;
     }
     return n;
 }

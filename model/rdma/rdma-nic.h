@@ -107,8 +107,6 @@ class RdmaNic : public PfcEgress
     uint64_t GetTimeouts() const;
     /** \return retransmitted packets received that repaired a loss */
     uint64_t GetRepairRetransmissionsReceived() const;
-    /** \return retransmitted packets received whose data was already here */
-    uint64_t GetSpuriousRetransmissionsReceived() const;
     /** \return queue pairs that went to the error state */
     uint64_t GetQpErrors() const;
     /** \return CNPs sent by this NIC as notification point */
@@ -235,7 +233,6 @@ class RdmaNic : public PfcEgress
     uint64_t m_retransmittedClosed; //!< retransmissions of destroyed QPs
     uint64_t m_timeoutsClosed;      //!< timeouts of destroyed QPs
     uint64_t m_repairsClosed;       //!< repairing retransmissions received by destroyed QPs
-    uint64_t m_spuriousClosed;      //!< spurious retransmissions received by destroyed QPs
     uint64_t m_qpErrors;            //!< queue pairs that entered the error state
     uint64_t m_bytesReceivedClosed; //!< bytes received by destroyed QPs
 

@@ -62,7 +62,6 @@ RdmaQueuePair::RdmaQueuePair()
       m_rxMsgBytes(0),
       m_bytesReceived(0),
       m_rxRepairs(0),
-      m_rxSpurious(0),
       m_cnpSent(false)
 {
 }
@@ -242,7 +241,6 @@ RdmaQueuePair::Counters::operator+=(const Counters& o)
 {
     retransmitted += o.retransmitted;
     repairsReceived += o.repairsReceived;
-    spuriousReceived += o.spuriousReceived;
     timeouts += o.timeouts;
     errorCompletions += o.errorCompletions;
     return *this;
@@ -254,7 +252,6 @@ RdmaQueuePair::GetCounters() const
     Counters c;
     c.retransmitted = m_retransmitted;
     c.repairsReceived = m_rxRepairs;
-    c.spuriousReceived = m_rxSpurious;
     c.timeouts = m_timeouts;
     c.errorCompletions = m_errorCompletions;
     return c;
@@ -272,11 +269,6 @@ RdmaQueuePair::GetRepairRetransmissionsReceived() const
     return m_rxRepairs;
 }
 
-uint64_t
-RdmaQueuePair::GetSpuriousRetransmissionsReceived() const
-{
-    return m_rxSpurious;
-}
 
 uint64_t
 RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
@@ -543,7 +535,6 @@ RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce, bo
     else if (psn < m_ePsn)
     {
         // duplicate after a go-back-N: tell the sender where we are
-        m_rxSpurious += retransmitted ? 1 : 0;
         if (m_ePsn > 0)
         {
             m_nic->SendAck(this, m_ePsn - 1, false, m_rxSeq);

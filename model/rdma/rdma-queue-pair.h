@@ -80,7 +80,6 @@ class RdmaQueuePair : public Object
     {
         uint64_t retransmitted{0};    //!< packets sent again by go-back-N (send side)
         uint64_t repairsReceived{0};  //!< retransmitted packets that repaired a loss (receive side)
-        uint64_t spuriousReceived{0}; //!< retransmitted packets already received (receive side)
         uint64_t timeouts{0};         //!< retransmission timer expiries
         uint64_t errorCompletions{0}; //!< messages completed in error
 
@@ -155,14 +154,10 @@ class RdmaQueuePair : public Object
     Time GetRetransmitTimeout() const;
     /**
      * \return retransmitted packets received that repaired a loss: the
-     * receive side accepted them in order (it did not have their data)
+     * receive side accepted them in order (it did not have their data).
+     * Every other copy the peer sent was spurious: a duplicate, or lost.
      */
     uint64_t GetRepairRetransmissionsReceived() const;
-    /**
-     * \return retransmitted packets received whose data the receive side
-     * already had (spurious copies)
-     */
-    uint64_t GetSpuriousRetransmissionsReceived() const;
 
   protected:
     void DoDispose() override;
@@ -290,7 +285,6 @@ class RdmaQueuePair : public Object
     uint64_t m_rxMsgBytes;         //!< bytes of the message being received
     uint64_t m_bytesReceived;      //!< bytes received in order
     uint64_t m_rxRepairs;          //!< retransmitted packets accepted in order
-    uint64_t m_rxSpurious;         //!< retransmitted packets already received
     Time m_lastCnp;                //!< when the last CNP was asked for
     bool m_cnpSent;                //!< a CNP was ever asked for
     CompletionCallback m_recvDone; //!< receiver CQE

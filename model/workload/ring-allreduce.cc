@@ -10,6 +10,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/uinteger.h"
 
+#include <iomanip>
 #include <sstream>
 
 namespace ns3
@@ -106,8 +107,8 @@ RingAllreduce::SendFailed(RingAllreduce* self,
     std::ostringstream reason;
     reason << "retry count exceeded on the queue pair of rank " << rank << " to rank "
            << (rank + 1) % self->GetNRanks() << " (" << qp->GetNic()->GetAddress() << " -> "
-           << qp->GetPeerAddress() << ", " << qp->GetTimeouts() << " timeouts of "
-           << qp->GetRetransmitTimeout().As(Time::MS) << ")";
+           << qp->GetPeerAddress() << ", " << qp->GetTimeouts() << " timeouts of " << std::fixed
+           << std::setprecision(3) << qp->GetRetransmitTimeout().GetSeconds() * 1e3 << " ms)";
     self->NotifyFailed(reason.str());
 }
 

@@ -1,0 +1,181 @@
+"""The RC transport's timeouts and retries through build/flux-run: no
+spurious retransmission on a lossless fabric under a heavy incast, every job
+completes under random loss without PFC, and a cut link makes the jobs whose
+queue pairs cross it fail cleanly, with the reason in the results."""
+
+import json
+
+import pytest
+
+# Wire bytes of one full RoCEv2 packet: 4096 payload, Ethernet + 802.1Q 18,
+# IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and inter-frame gap 20.
+WIRE_4K = 4096 + 86
+
+
+def _run(flux_run, tmp_path, scenario, name):
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(scenario))
+    out = tmp_path / f"{name}-results.json"
+    proc = flux_run(path, "--out", out, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(out.read_text())
+
+
+def _incast(senders, ns3_defaults=None):
+    s = {
+        "seed": 1,
+        "stop_ms": 100,
+        "topology": {"kind": "fat-tree", "k": 16, "buffer_mb": 32},
+        "background": [{"name": "incast", "pattern": "incast", "receiver": 0,
+                        "senders": list(range(1024 - senders, 1024)), "bytes": 65536}],
+    }
+    if ns3_defaults:
+        s["ns3_defaults"] = ns3_defaults
+    return s
+
+
+def test_lossless_1000_to_1_incast_has_no_retransmission(flux_run, tmp_path):
+    """1000 senders x 64 KB into one host of a 1024-host fat-tree with PFC and
+    the default transport: zero drops, zero retransmissions, zero timeouts,
+    and the incast ends within 2 % of the receiver's line-rate ideal."""
+    r = _run(flux_run, tmp_path, _incast(1000), "incast")
+    net = r["network"]
+    assert net["drops"] == 0
+    assert net["pfc_pauses"] > 0, "the incast must stress PFC"
+    assert net["retransmissions"] == 0
+    assert net["timeouts"] == 0
+    assert r["flows"]["tenants"]["incast"]["count"] == 1000
+    ideal_ms = 1000 * 16 * WIRE_4K * 8 / 100e9 * 1e3
+    assert r["sim"]["simulated_ms"] <= ideal_ms * 1.02, (r["sim"]["simulated_ms"], ideal_ms)
+    assert r["sim"]["simulated_ms"] >= ideal_ms
+
+
+def test_short_timer_under_pfc_only_makes_spurious_copies(flux_run, tmp_path):
+    """The same incast with a 1 ms timer (shorter than the pauses it sees):
+    timeouts fire and every copy they send is spurious (nothing was lost),
+    which the results report as such."""
+    r = _run(flux_run, tmp_path,
+             _incast(1000, {"ns3::RdmaNic::RetransmitTimeout": "1ms"}), "short")
+    net = r["network"]
+    assert net["drops"] == 0
+    assert net["timeouts"] > 0
+    assert net["retransmissions"] > 0
+    assert net["retransmissions_repair"] == 0
+    assert net["retransmissions_spurious"] == net["retransmissions"]
+    tenant = r["flows"]["tenants"]["incast"]
+    assert tenant["retransmissions"] == net["retransmissions"]
+
+
+LEAF_SPINE = {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4}
+
+
+def test_random_loss_without_pfc_every_job_completes(flux_run, tmp_path):
+    """PFC off and 1e-3 loss on every link: every iteration of every job and
+    every background flow completes; losses are repaired (repairs > 0) and no
+    queue pair fails."""
+    s = {
+        "seed": 1, "stop_ms": 500, "topology": LEAF_SPINE,
+        "transport": {"pfc": False, "ack_timeout": 8},
+        "jobs": [
+            {"name": "a", "ranks": 4, "hosts": [0, 4, 1, 5], "bytes": 8000000,
+             "iterations": 3, "compute_ms": 0.2},
+            {"name": "b", "ranks": 4, "hosts": [2, 6, 3, 7], "bytes": 4000000, "iterations": 3},
+        ],
+        "background": [{"name": "rpc", "cdf": "websearch", "load": 0.2, "hosts": [2, 3, 6, 7]}],
+        "faults": [{"link": "all", "loss_rate": 0.001}],
+    }
+    r = _run(flux_run, tmp_path, s, "loss")
+    assert r["sim"]["stop_reason"] == "completed"
+    assert r["network"]["link_losses"] > 0
+    assert r["network"]["qp_errors"] == 0
+    for job in r["jobs"]:
+        assert job["status"] == "completed"
+        assert len(job["iteration_ms"]) == 3
+        assert job["retransmissions_repair"] > 0
+        assert job["error_completions"] == 0
+    tenant = r["flows"]["tenants"]["rpc"]
+    assert tenant["count"] == tenant["started"] > 0
+    assert tenant["failed"] == 0
+    assert r["network"]["retransmissions"] == (
+        sum(j["retransmissions"] for j in r["jobs"]) + tenant["retransmissions"])
+
+
+def test_cut_link_fails_the_job_that_crosses_it(flux_run, tmp_path):
+    """host1's cable is cut at 0.3 ms and never restored. Job a (ranks on
+    hosts 0, 4, 1, 5) loses its queue pairs to and from host 1: after
+    retry_cnt + 1 timeouts without progress they enter the error state, the
+    job is reported failed with the reason, and the run ends cleanly once job
+    b (not crossing the cable) has completed."""
+    s = {
+        "seed": 1, "stop_ms": 1000, "topology": LEAF_SPINE,
+        "transport": {"ack_timeout": 8, "retry_cnt": 3},
+        "jobs": [
+            {"name": "a", "ranks": 4, "hosts": [0, 4, 1, 5], "bytes": 8000000,
+             "iterations": 3, "compute_ms": 0.2},
+            {"name": "b", "ranks": 2, "hosts": [2, 6], "bytes": 4000000, "iterations": 3},
+        ],
+        "faults": [{"link": "host1<->leaf0", "down_ms": 0.3}],
+    }
+    r = _run(flux_run, tmp_path, s, "cut")
+    a, b = r["jobs"]
+    assert a["status"] == "failed" and not a["completed"]
+    assert "retry count exceeded" in a["reason"]
+    assert "10.0.0.2" in a["reason"]  # host 1
+    assert a["error_completions"] >= 1
+    # 4 timeouts (retry_cnt 3 + 1) per failed queue pair, of 4.096 us x 2^8
+    assert a["timeouts"] == 4 * r["network"]["qp_errors"]
+    assert b["status"] == "completed" and len(b["iteration_ms"]) == 3
+    assert r["network"]["link_losses"] > 0
+    assert r["sim"]["stop_reason"] == "job_failed"
+    # the run ended when the last queue pair gave up, far before stop_ms
+    assert r["sim"]["simulated_ms"] < 0.3 + 4 * 1.05 * 2 + 5
+
+
+def test_same_seed_same_faults_same_results(flux_run, tmp_path):
+    """Random loss is drawn from the scenario's seed: two runs agree."""
+    s = {
+        "seed": 3, "stop_ms": 500, "topology": LEAF_SPINE,
+        "transport": {"pfc": False, "ack_timeout": 8},
+        "jobs": [{"name": "a", "ranks": 4, "hosts": [0, 4, 1, 5], "bytes": 2000000,
+                  "iterations": 2}],
+        "faults": [{"link": "leaf0<->spine0", "loss_rate": 0.01}],
+    }
+    r1 = _run(flux_run, tmp_path, s, "d1")
+    r2 = _run(flux_run, tmp_path, s, "d2")
+    r1["sim"].pop("wall_s")
+    r2["sim"].pop("wall_s")
+    assert r1 == r2
+    assert r1["network"]["link_losses"] > 0
+
+
+@pytest.mark.parametrize("fault, field", [
+    ({"link": "host1<->nowhere", "down_ms": 1}, "faults[0].link"),
+    ({"link": "host1", "loss_rate": 0.1}, "faults[0].link"),
+    ({"link": "all", "down_ms": 1}, "faults[0].down_ms"),
+    ({"link": "all", "loss_rate": 1.5}, "faults[0].loss_rate"),
+    ({"link": "host1<->leaf0", "down_ms": 2, "up_ms": 1}, "faults[0].up_ms"),
+    ({"link": "host1<->leaf0"}, "faults[0]"),
+])
+def test_bad_faults_exit_2_naming_the_field(flux_run, tmp_path, fault, field):
+    s = {"topology": LEAF_SPINE, "faults": [fault],
+         "jobs": [{"name": "a", "ranks": 2, "bytes": 1000, "iterations": 1}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(s))
+    out = tmp_path / "bad-results.json"
+    proc = flux_run(path, "--out", out)
+    assert proc.returncode == 2
+    assert field in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("key, value", [("ack_timeout", 32), ("retry_cnt", 8),
+                                        ("ack_timeout", -1), ("retry_cnt", "7")])
+def test_bad_transport_timer_keys(flux_run, tmp_path, key, value):
+    s = {"topology": LEAF_SPINE, "transport": {key: value},
+         "jobs": [{"name": "a", "ranks": 2, "bytes": 1000, "iterations": 1}]}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(s))
+    proc = flux_run(path, "--out", tmp_path / "r.json")
+    assert proc.returncode == 2
+    assert f"transport.{key}" in proc.stderr
