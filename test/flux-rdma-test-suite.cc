@@ -298,6 +298,187 @@ class RdmaTailLossTestCase : public TestCase
 };
 
 /**
+ * The local ACK timeout follows InfiniBand: 4.096 us x 2^t, t = 0 is no
+ * timer; an explicit RetransmitTimeout replaces it; the default is t = 20
+ * (NCCL's), 4.29 s.
+ */
+class RdmaAckTimeoutTestCase : public TestCase
+{
+  public:
+    RdmaAckTimeoutTestCase()
+        : TestCase("local ACK timeout is 4.096 us x 2^t (t = 0: none), default t = 20")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NS_TEST_ASSERT_MSG_EQ(RdmaNic::AckTimeoutToTime(0), Time(0), "t = 0: infinite");
+        NS_TEST_ASSERT_MSG_EQ(RdmaNic::AckTimeoutToTime(1), NanoSeconds(8192), "t = 1");
+        NS_TEST_ASSERT_MSG_EQ(RdmaNic::AckTimeoutToTime(14), NanoSeconds(4096ULL << 14), "67 ms");
+        NS_TEST_ASSERT_MSG_EQ(RdmaNic::AckTimeoutToTime(31),
+                              NanoSeconds(4096ULL << 31),
+                              "the largest, 2.4 hours");
+        Ptr<RdmaNic> nic = CreateObject<RdmaNic>();
+        NS_TEST_ASSERT_MSG_EQ(nic->GetRetransmitTimeout(),
+                              NanoSeconds(4096ULL << 20),
+                              "default: NCCL_IB_TIMEOUT 20");
+        nic->SetAttribute("AckTimeout", UintegerValue(0));
+        NS_TEST_ASSERT_MSG_EQ(nic->GetRetransmitTimeout(), Time(0), "no timer");
+        nic->SetAttribute("RetransmitTimeout", TimeValue(MicroSeconds(300)));
+        NS_TEST_ASSERT_MSG_EQ(nic->GetRetransmitTimeout(),
+                              MicroSeconds(300),
+                              "an explicit time wins");
+        nic->Dispose();
+    }
+};
+
+/// Error completions of one queue pair, in order.
+struct ErrorLog
+{
+    std::vector<uint64_t> seqs;                   //!< sequence numbers
+    std::vector<RdmaQueuePair::WcStatus> status;  //!< their status
+    Time first;                                   //!< time of the first
+
+    void Error(Ptr<RdmaQueuePair>, uint64_t seq, uint64_t, RdmaQueuePair::WcStatus s)
+    {
+        if (seqs.empty())
+        {
+            first = Simulator::Now();
+        }
+        seqs.push_back(seq);
+        status.push_back(s);
+    }
+};
+
+/// Post one more message on a queue pair (scheduled by the tests).
+void
+PostOne(Ptr<RdmaQueuePair> qp, uint64_t bytes)
+{
+    qp->PostSend(bytes);
+}
+
+/**
+ * The link is cut for good in the middle of a transfer. The queue pair
+ * times out RetryCount + 1 times in a row without progress, then enters the
+ * error state: its three posted messages complete in error in posting order
+ * (RETRY_EXCEEDED, then FLUSHED), a later post completes FLUSHED at once,
+ * nothing more is sent, and the simulation ends by itself (no timer left).
+ */
+class RdmaRetryExhaustedTestCase : public TestCase
+{
+  public:
+    RdmaRetryExhaustedTestCase()
+        : TestCase("retries exhausted: error state, error completions in order, no hang")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaHelper helper;
+        helper.SetCongestionControl("none");
+        helper.SetNicAttribute("AckTimeout", UintegerValue(6)); // 262 us
+        helper.SetNicAttribute("RetryCount", UintegerValue(2));
+        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(net.devA->GetChannel());
+        auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10006);
+        Completions c;
+        c.Attach(tx, rx);
+        ErrorLog log;
+        tx->SetErrorCallback(MakeCallback(&ErrorLog::Error, &log));
+        uint32_t errors = 0;
+        net.nicA->TraceConnectWithoutContext(
+            "QpError",
+            MakeBoundCallback(+[](uint32_t* n, uint32_t) { ++*n; }, &errors));
+        for (int i = 0; i < 3; ++i)
+        {
+            tx->PostSend(1000000); // 80 us each at 100 Gb/s
+        }
+        Simulator::Schedule(MicroSeconds(40), &PfcChannel::SetLinkUp, ch, false);
+        Simulator::Schedule(MilliSeconds(5), &PostOne, tx, 1000);
+        Simulator::Run();
+
+        const Time rto = NanoSeconds(4096ULL << 6);
+        NS_TEST_ASSERT_MSG_EQ(tx->GetState(), RdmaQueuePair::ERR, "the queue pair is in error");
+        NS_TEST_ASSERT_MSG_EQ(tx->GetTimeouts(), 3, "RetryCount + 1 timeouts");
+        NS_TEST_ASSERT_MSG_EQ(errors, 1, "the NIC traced one queue pair error");
+        NS_TEST_ASSERT_MSG_EQ(net.nicA->GetQpErrors(), 1, "and counted it");
+        NS_TEST_ASSERT_MSG_EQ(c.sentMsgs, 0, "no message completed successfully");
+        NS_TEST_ASSERT_MSG_EQ(log.seqs.size(), 4, "three flushed, one posted after the error");
+        for (std::size_t i = 0; i < log.seqs.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(log.seqs[i], i, "error completions in posting order");
+            const bool exceeded = log.status[i] == RdmaQueuePair::RETRY_EXCEEDED;
+            const bool first = i == 0;
+            NS_TEST_ASSERT_MSG_EQ(exceeded,
+                                  first,
+                                  "the first exceeded the retries, the others are flushed");
+        }
+        NS_TEST_ASSERT_MSG_EQ(tx->GetErrorCompletions(), 4, "four error completions");
+        // The last progress was an ACK shortly after the cut; the error comes
+        // three timeouts later.
+        NS_TEST_ASSERT_MSG_GT(log.first, MicroSeconds(40) + rto * 3, "not before 3 timeouts");
+        NS_TEST_ASSERT_MSG_LT(log.first, MicroSeconds(60) + rto * 3, "right after the third");
+        NS_TEST_ASSERT_MSG_EQ(tx->HasOutstanding(), false, "nothing outstanding");
+        NS_TEST_ASSERT_MSG_GT(ch->GetLostFrames(), 0, "frames were lost on the cut link");
+        NS_TEST_ASSERT_MSG_LT(c.recvBytes, 3000000, "the transfer did not get through");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * A link that goes down for less than the retries' span and comes back:
+ * the queue pair times out, retries, and completes every message with its
+ * exact bytes once the link is up; its retry count restarts on progress.
+ */
+class RdmaLinkFlapTestCase : public TestCase
+{
+  public:
+    RdmaLinkFlapTestCase()
+        : TestCase("a link down for two timeouts: the queue pair retries and completes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        RdmaHelper helper;
+        helper.SetCongestionControl("none");
+        helper.SetNicAttribute("AckTimeout", UintegerValue(6)); // 262 us
+        helper.SetNicAttribute("RetryCount", UintegerValue(2));
+        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(net.devA->GetChannel());
+        auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10007);
+        Completions c;
+        c.Attach(tx, rx);
+        for (int i = 0; i < 10; ++i)
+        {
+            tx->PostSend(1000000);
+        }
+        // Down twice, each for about two timeouts, with progress between.
+        Simulator::Schedule(MicroSeconds(100), &PfcChannel::SetLinkUp, ch, false);
+        Simulator::Schedule(MicroSeconds(700), &PfcChannel::SetLinkUp, ch, true);
+        Simulator::Schedule(MicroSeconds(900), &PfcChannel::SetLinkUp, ch, false);
+        Simulator::Schedule(MicroSeconds(1500), &PfcChannel::SetLinkUp, ch, true);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(tx->GetState(), RdmaQueuePair::RTS, "still ready to send");
+        NS_TEST_ASSERT_MSG_EQ(c.recvMsgs, 10, "every message arrived");
+        NS_TEST_ASSERT_MSG_EQ(c.recvBytes, 10000000, "with exactly its bytes");
+        NS_TEST_ASSERT_MSG_EQ(c.inOrder, true, "in order, once");
+        NS_TEST_ASSERT_MSG_EQ(c.sentMsgs, 10, "every message acknowledged");
+        NS_TEST_ASSERT_MSG_EQ(tx->GetTimeouts(), 4, "two timeouts per outage, 4 in all");
+        NS_TEST_ASSERT_MSG_GT(rx->GetRepairRetransmissionsReceived(),
+                              0,
+                              "retransmissions repaired the losses");
+        NS_TEST_ASSERT_MSG_LT(rx->GetRepairRetransmissionsReceived(),
+                              tx->GetRetransmittedPackets() + 1,
+                              "repairs are a subset of the retransmissions");
+        Simulator::Destroy();
+    }
+};
+
+/**
  * DCQCN reaction point: a CNP cuts the rate by (1 - alpha/2) with alpha = 1
  * at start, later CNPs within the decrease interval are ignored, and
  * without CNPs the rate recovers to line rate.
@@ -397,6 +578,9 @@ class FluxRdmaTestSuite : public TestSuite
         AddTestCase(new PfcPauseTestCase);
         AddTestCase(new RdmaLossRecoveryTestCase);
         AddTestCase(new RdmaTailLossTestCase);
+        AddTestCase(new RdmaAckTimeoutTestCase);
+        AddTestCase(new RdmaRetryExhaustedTestCase);
+        AddTestCase(new RdmaLinkFlapTestCase);
         AddTestCase(new DcqcnReactionTestCase);
         AddTestCase(new RdmaDeterminismTestCase);
     }
