@@ -39,29 +39,29 @@ struct RunResults
     /// Retransmissions and errors of the RDMA transport of a job, tenant or run.
     struct TransportCounters
     {
-        uint64_t retransmissions{0}; //!< data packets sent again
-        uint64_t repair{0};          //!< of them, copies that delivered data the receiver
-                                     //!< did not have (repaired a loss)
-        uint64_t spurious{0};        //!< of them, the others: copies of data the receiver
-                                     //!< already had or got from another copy (duplicates,
-                                     //!< copies in flight at the end, copies lost themselves)
-        uint64_t timeouts{0};        //!< retransmission timer expiries
+        uint64_t retransmissions{0};  //!< data packets sent again
+        uint64_t repair{0};           //!< of them, copies that delivered data the receiver
+                                      //!< did not have (repaired a loss)
+        uint64_t spurious{0};         //!< of them, the others: copies of data the receiver
+                                      //!< already had or got from another copy (duplicates,
+                                      //!< copies in flight at the end, copies lost themselves)
+        uint64_t timeouts{0};         //!< retransmission timer expiries
         uint64_t errorCompletions{0}; //!< messages completed in error (retries exhausted)
     };
 
     /// One training job.
     struct JobResult
     {
-        std::string name;                //!< the job's name in the scenario
-        bool completed{false};           //!< whether every iteration finished
+        std::string name;                 //!< the job's name in the scenario
+        bool completed{false};            //!< whether every iteration finished
         std::string status{"unfinished"}; //!< "completed", "failed" (a queue pair
                                           //!< exhausted its retries) or "unfinished"
-        std::string reason;              //!< why it failed (empty otherwise)
-        TransportCounters transport;     //!< the job's queue pairs
-        double jctMs{0};                 //!< first iteration start to last iteration end,
-                                         //!< ms (meaningful when completed)
-        std::vector<double> iterationMs; //!< duration of each completed iteration, ms
-        std::vector<PhaseTime> phases;   //!< every completed phase
+        std::string reason;               //!< why it failed (empty otherwise)
+        TransportCounters transport;      //!< the job's queue pairs
+        double jctMs{0};                  //!< first iteration start to last iteration end,
+                                          //!< ms (meaningful when completed)
+        std::vector<double> iterationMs;  //!< duration of each completed iteration, ms
+        std::vector<PhaseTime> phases;    //!< every completed phase
     };
 
     /// One finished flow (a background flow, or any message the runner reports).
@@ -93,12 +93,12 @@ struct RunResults
             0};               //!< PFC pause decisions (XOFF) of all switches, refreshes not counted
         uint64_t ecnMarks{0}; //!< packets marked CE
         uint64_t cnps{0};     //!< congestion notification packets sent
-        uint64_t retransmissions{0}; //!< data packets sent again
+        uint64_t retransmissions{0};         //!< data packets sent again
         uint64_t retransmissionsRepair{0};   //!< of them, copies that repaired a loss
         uint64_t retransmissionsSpurious{0}; //!< of them, the others (see TransportCounters)
         uint64_t timeouts{0};                //!< retransmission timer expiries
         uint64_t qpErrors{0};                //!< queue pairs that exhausted their retries
-        uint64_t linkLosses{0}; //!< frames lost to link faults (loss_rate, down links)
+        uint64_t linkLosses{0};              //!< frames lost to link faults (loss_rate, down links)
     };
 
     /// Utilisation of one link direction.

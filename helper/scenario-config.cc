@@ -541,7 +541,8 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     }
     if (r.Has("ack_timeout"))
     {
-        tr.ackTimeout = static_cast<uint32_t>(ToUInt(r["ack_timeout"], r.Path("ack_timeout"), 0, 31));
+        tr.ackTimeout =
+            static_cast<uint32_t>(ToUInt(r["ack_timeout"], r.Path("ack_timeout"), 0, 31));
     }
     if (r.Has("retry_cnt"))
     {
@@ -635,7 +636,8 @@ ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
         f.upMs = ToNumber(r["up_ms"], r.Path("up_ms"));
         if (!(*f.upMs > *f.downMs))
         {
-            Fail(r.Path("up_ms"), "must be after down_ms " + Num(*f.downMs) + ", got " + Num(*f.upMs));
+            Fail(r.Path("up_ms"),
+                 "must be after down_ms " + Num(*f.downMs) + ", got " + Num(*f.upMs));
         }
     }
     if (!r.Has("loss_rate") && !r.Has("down_ms"))

@@ -336,9 +336,9 @@ class RdmaAckTimeoutTestCase : public TestCase
 /// Error completions of one queue pair, in order.
 struct ErrorLog
 {
-    std::vector<uint64_t> seqs;                   //!< sequence numbers
-    std::vector<RdmaQueuePair::WcStatus> status;  //!< their status
-    Time first;                                   //!< time of the first
+    std::vector<uint64_t> seqs;                  //!< sequence numbers
+    std::vector<RdmaQueuePair::WcStatus> status; //!< their status
+    Time first;                                  //!< time of the first
 
     void Error(Ptr<RdmaQueuePair>, uint64_t seq, uint64_t, RdmaQueuePair::WcStatus s)
     {
@@ -388,9 +388,10 @@ class RdmaRetryExhaustedTestCase : public TestCase
         ErrorLog log;
         tx->SetErrorCallback(MakeCallback(&ErrorLog::Error, &log));
         uint32_t errors = 0;
-        net.nicA->TraceConnectWithoutContext(
-            "QpError",
-            MakeBoundCallback(+[](uint32_t* n, uint32_t) { ++*n; }, &errors));
+        net.nicA->TraceConnectWithoutContext("QpError",
+                                             MakeBoundCallback(
+                                                 +[](uint32_t* n, uint32_t) { ++*n; },
+                                                 &errors));
         for (int i = 0; i < 3; ++i)
         {
             tx->PostSend(1000000); // 80 us each at 100 Gb/s

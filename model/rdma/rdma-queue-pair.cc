@@ -269,7 +269,6 @@ RdmaQueuePair::GetRepairRetransmissionsReceived() const
     return m_rxRepairs;
 }
 
-
 uint64_t
 RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
 {

@@ -184,15 +184,15 @@ class FlowTraffic : public Object
      */
     void TearDown(Flow& f);
 
-    std::string m_name;          //!< tenant name
-    std::vector<Flow> m_flows;   //!< flows by id (slots reused never)
-    uint64_t m_started;          //!< flows started
-    uint64_t m_finished;         //!< flows finished
-    uint64_t m_failed;           //!< flows failed
+    std::string m_name;                       //!< tenant name
+    std::vector<Flow> m_flows;                //!< flows by id (slots reused never)
+    uint64_t m_started;                       //!< flows started
+    uint64_t m_finished;                      //!< flows finished
+    uint64_t m_failed;                        //!< flows failed
     RdmaQueuePair::Counters m_closedCounters; //!< counters of torn-down queue pairs
     Callback<void> m_failedCallback;          //!< per failed flow
-    uint64_t m_bytesStarted;     //!< bytes started
-    FlowCallback m_flowCallback; //!< per-flow report
+    uint64_t m_bytesStarted;                  //!< bytes started
+    FlowCallback m_flowCallback;              //!< per-flow report
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowTrace; //!< finished flows
 };
 

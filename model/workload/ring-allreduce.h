@@ -99,7 +99,7 @@ class RingAllreduce : public Collective
                          uint64_t seq,
                          uint64_t bytes);
 
- /**
+    /**
      * \brief A rank's send queue pair completed a message in error.
      * \param self the collective
      * \param rank the sending rank
