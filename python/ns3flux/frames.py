@@ -58,6 +58,7 @@ def runs(results):
     row = {
         "jobs": len(job_list),
         "jobs_completed": sum(1 for j in job_list if j.get("completed")),
+        "jobs_failed": sum(1 for j in job_list if j.get("status") == "failed"),
         "jct_ms_mean": sum(jcts) / len(jcts) if jcts else math.nan,
         "jct_ms_max": max(jcts) if jcts else math.nan,
         "flows": flows_.get("count", 0),
@@ -75,13 +76,18 @@ def runs(results):
         "ecn_marks": net.get("ecn_marks", 0),
         "cnps": net.get("cnps", 0),
         "retransmissions": net.get("retransmissions", 0),
+        "retransmissions_spurious": net.get("retransmissions_spurious", 0),
+        "timeouts": net.get("timeouts", 0),
+        "qp_errors": net.get("qp_errors", 0),
+        "link_losses": net.get("link_losses", 0),
         "simulated_ms": _num(sim.get("simulated_ms")),
         "wall_s": _num(sim.get("wall_s")),
         "events": sim.get("events", 0),
         "stop_reason": sim.get("stop_reason"),
     }
-    ints = ["jobs", "jobs_completed", "flows", "latency_us_count", "drops", "pfc_pauses",
-            "ecn_marks", "cnps", "retransmissions", "events"]
+    ints = ["jobs", "jobs_completed", "jobs_failed", "flows", "latency_us_count", "drops",
+            "pfc_pauses", "ecn_marks", "cnps", "retransmissions", "retransmissions_spurious",
+            "timeouts", "qp_errors", "link_losses", "events"]
     dtypes = {c: ("int64" if c in ints else "float64") for c in row}
     dtypes["stop_reason"] = "object"
     return _frame(results, list(row), [list(row.values())], dtypes)
@@ -90,6 +96,7 @@ def runs(results):
 _JOB_COLUMNS = {
     "job": "object",
     "completed": "bool",
+    "status": "object",
     "iterations": "int64",
     "jct_ms": "float64",
     "iteration_ms_mean": "float64",
@@ -98,6 +105,8 @@ _JOB_COLUMNS = {
     "phase_p50_ms": "float64",
     "phase_p99_ms": "float64",
     "phase_max_ms": "float64",
+    "retransmissions": "int64",
+    "retransmissions_spurious": "int64",
 }
 
 
@@ -110,6 +119,7 @@ def jobs(results):
         rows.append([
             j["name"],
             bool(j.get("completed", False)),
+            j.get("status", "completed" if j.get("completed") else "unfinished"),
             j.get("iterations", len(its)),
             _num(j.get("jct_ms")),
             sum(its) / len(its) if its else math.nan,
@@ -118,6 +128,8 @@ def jobs(results):
             _num(ph.get("p50")),
             _num(ph.get("p99")),
             _num(ph.get("max")),
+            j.get("retransmissions", 0),
+            j.get("retransmissions_spurious", 0),
         ])
     return _frame(results, list(_JOB_COLUMNS), rows, _JOB_COLUMNS)
 
