@@ -615,14 +615,18 @@ ScenarioRun::Collect(double wallS) const
     }
     r.packetLatencyUs = m_latencyUs;
 
+    RdmaQueuePair::Counters all;
     for (const auto& nic : m_nics)
     {
         r.network.cnps += nic->GetCnpsSent();
-        r.network.retransmissions += nic->GetRetransmittedPackets();
-        r.network.retransmissionsRepair += nic->GetRepairRetransmissionsReceived();
-        r.network.timeouts += nic->GetTimeouts();
         r.network.qpErrors += nic->GetQpErrors();
+        all += nic->GetCounters();
     }
+    const auto t = ToResults(all);
+    r.network.retransmissions = t.retransmissions;
+    r.network.retransmissionsRepair = t.repair;
+    r.network.retransmissionsSpurious = t.spurious;
+    r.network.timeouts = t.timeouts;
     // Frames lost to link faults: random loss at the receiving port, and
     // frames sent into a link that was down (counted once per cable).
     std::set<const PfcChannel*> cables;
@@ -636,9 +640,6 @@ ScenarioRun::Collect(double wallS) const
         }
     }
     r.network.drops = m_topo.GetDrops() + r.network.linkLosses;
-    r.network.retransmissionsSpurious =
-        r.network.retransmissions -
-        std::min(r.network.retransmissions, r.network.retransmissionsRepair);
     r.network.pfcPauses = m_topo.GetPfcPauses();
     r.network.ecnMarks = m_topo.GetEcnMarks();
 

@@ -351,6 +351,17 @@ struct ErrorLog
     }
 };
 
+/// NICs without congestion control, a 262 us timeout (t = 6) and 2 retries.
+RdmaHelper
+ShortRetries()
+{
+    RdmaHelper helper;
+    helper.SetCongestionControl("none");
+    helper.SetNicAttribute("AckTimeout", UintegerValue(6));
+    helper.SetNicAttribute("RetryCount", UintegerValue(2));
+    return helper;
+}
+
 /// Post one more message on a queue pair (scheduled by the tests).
 void
 PostOne(Ptr<RdmaQueuePair> qp, uint64_t bytes)
@@ -376,11 +387,7 @@ class RdmaRetryExhaustedTestCase : public TestCase
   private:
     void DoRun() override
     {
-        RdmaHelper helper;
-        helper.SetCongestionControl("none");
-        helper.SetNicAttribute("AckTimeout", UintegerValue(6)); // 262 us
-        helper.SetNicAttribute("RetryCount", UintegerValue(2));
-        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        TwoHosts net("100Gbps", MicroSeconds(1), ShortRetries());
         Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(net.devA->GetChannel());
         auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10006);
         Completions c;
@@ -444,11 +451,7 @@ class RdmaLinkFlapTestCase : public TestCase
   private:
     void DoRun() override
     {
-        RdmaHelper helper;
-        helper.SetCongestionControl("none");
-        helper.SetNicAttribute("AckTimeout", UintegerValue(6)); // 262 us
-        helper.SetNicAttribute("RetryCount", UintegerValue(2));
-        TwoHosts net("100Gbps", MicroSeconds(1), helper);
+        TwoHosts net("100Gbps", MicroSeconds(1), ShortRetries());
         Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(net.devA->GetChannel());
         auto [tx, rx] = RdmaHelper::Connect(net.nicA, net.nicB, 3, 10007);
         Completions c;

@@ -131,9 +131,6 @@ RdmaNic::RdmaNic()
       m_cnpsReceived(0),
       m_naksSent(0),
       m_ceReceived(0),
-      m_retransmittedClosed(0),
-      m_timeoutsClosed(0),
-      m_repairsClosed(0),
       m_qpErrors(0),
       m_bytesReceivedClosed(0)
 {
@@ -246,9 +243,7 @@ RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
     {
         return;
     }
-    m_retransmittedClosed += qp->GetRetransmittedPackets();
-    m_timeoutsClosed += qp->GetTimeouts();
-    m_repairsClosed += qp->GetRepairRetransmissionsReceived();
+    m_closed += qp->GetCounters();
     m_bytesReceivedClosed += qp->GetBytesReceived();
     m_qps[index] = nullptr;
     if (qp->m_active)
@@ -500,37 +495,30 @@ RdmaNic::GetDataPacketsSent() const
     return m_dataSent;
 }
 
+RdmaQueuePair::Counters
+RdmaNic::GetCounters() const
+{
+    RdmaQueuePair::Counters c = m_closed;
+    for (const auto& qp : m_qps)
+    {
+        if (qp)
+        {
+            c += qp->GetCounters();
+        }
+    }
+    return c;
+}
+
 uint64_t
 RdmaNic::GetRetransmittedPackets() const
 {
-    uint64_t n = m_retransmittedClosed;
-    for (const auto& qp : m_qps)
-    {
-        n += qp ? qp->GetRetransmittedPackets() : 0;
-    }
-    return n;
+    return GetCounters().retransmitted;
 }
 
 uint64_t
 RdmaNic::GetTimeouts() const
 {
-    uint64_t n = m_timeoutsClosed;
-    for (const auto& qp : m_qps)
-    {
-        n += qp ? qp->GetTimeouts() : 0;
-    }
-    return n;
-}
-
-uint64_t
-RdmaNic::GetRepairRetransmissionsReceived() const
-{
-    uint64_t n = m_repairsClosed;
-    for (const auto& qp : m_qps)
-    {
-        n += qp ? qp->GetRepairRetransmissionsReceived() : 0;
-    }
-    return n;
+    return GetCounters().timeouts;
 }
 
 uint64_t

@@ -105,8 +105,8 @@ class RdmaNic : public PfcEgress
     uint64_t GetRetransmittedPackets() const;
     /** \return retransmission timer expiries, over all queue pairs */
     uint64_t GetTimeouts() const;
-    /** \return retransmitted packets received that repaired a loss */
-    uint64_t GetRepairRetransmissionsReceived() const;
+    /** \return the transport counters over all queue pairs, destroyed ones included */
+    RdmaQueuePair::Counters GetCounters() const;
     /** \return queue pairs that went to the error state */
     uint64_t GetQpErrors() const;
     /** \return CNPs sent by this NIC as notification point */
@@ -225,16 +225,14 @@ class RdmaNic : public PfcEgress
     EventId m_wake;                             //!< pacing wake-up
     uint16_t m_ipId;                            //!< IPv4 identification counter
 
-    uint64_t m_dataSent;            //!< data packets sent
-    uint64_t m_cnpsSent;            //!< CNPs sent
-    uint64_t m_cnpsReceived;        //!< CNPs received
-    uint64_t m_naksSent;            //!< NAKs sent
-    uint64_t m_ceReceived;          //!< CE-marked data received
-    uint64_t m_retransmittedClosed; //!< retransmissions of destroyed QPs
-    uint64_t m_timeoutsClosed;      //!< timeouts of destroyed QPs
-    uint64_t m_repairsClosed;       //!< repairing retransmissions received by destroyed QPs
-    uint64_t m_qpErrors;            //!< queue pairs that entered the error state
-    uint64_t m_bytesReceivedClosed; //!< bytes received by destroyed QPs
+    uint64_t m_dataSent;              //!< data packets sent
+    uint64_t m_cnpsSent;              //!< CNPs sent
+    uint64_t m_cnpsReceived;          //!< CNPs received
+    uint64_t m_naksSent;              //!< NAKs sent
+    uint64_t m_ceReceived;            //!< CE-marked data received
+    RdmaQueuePair::Counters m_closed; //!< transport counters of destroyed QPs
+    uint64_t m_qpErrors;              //!< queue pairs that entered the error state
+    uint64_t m_bytesReceivedClosed;   //!< bytes received by destroyed QPs
 
     TracedCallback<uint32_t, uint32_t, Time> m_dataRxTrace; //!< data received
     TracedCallback<uint32_t> m_cnpRxTrace;                  //!< CNP received (QPN)
