@@ -339,6 +339,34 @@ ResultsWriter::FlowsCsv(const RunResults& results)
 }
 
 std::string
+ResultsWriter::RatesCsv(const RunResults& results)
+{
+    std::ostringstream os;
+    os << "time_us,owner,src,dst,qpn,rate_gbps,target_gbps,alpha\n";
+    for (const auto& s : results.rates)
+    {
+        os << CsvNumber(s.timeUs, kUsDigits) << ',' << CsvField(s.owner) << ',' << s.src << ','
+           << s.dst << ',' << s.qpn << ',' << CsvNumber(s.rateGbps, kRatioDigits) << ','
+           << CsvNumber(s.targetGbps, kRatioDigits) << ',' << CsvNumber(s.alpha, kRatioDigits)
+           << '\n';
+    }
+    return os.str();
+}
+
+std::string
+ResultsWriter::QueuesCsv(const RunResults& results)
+{
+    std::ostringstream os;
+    os << "time_us,link,queue_bytes,utilization\n";
+    for (const auto& s : results.queues)
+    {
+        os << CsvNumber(s.timeUs, kUsDigits) << ',' << CsvField(s.link) << ',' << s.queueBytes
+           << ',' << CsvNumber(s.utilization, kRatioDigits) << '\n';
+    }
+    return os.str();
+}
+
+std::string
 ResultsWriter::Stem(const std::string& jsonPath)
 {
     const std::string ext = ".json";
@@ -356,12 +384,17 @@ ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
     const std::string stem = Stem(jsonPath);
     // (final path, content); the results file last, so that its presence
     // means every companion file is complete.
-    const std::vector<std::pair<std::string, std::string>> files = {
+    std::vector<std::pair<std::string, std::string>> files = {
         {stem + "-iterations.csv", IterationsCsv(results)},
         {stem + "-phases.csv", PhasesCsv(results)},
         {stem + "-flows.csv", FlowsCsv(results)},
-        {jsonPath, ToJsonText(results)},
     };
+    if (results.traces)
+    {
+        files.emplace_back(stem + "-rates.csv", RatesCsv(results));
+        files.emplace_back(stem + "-queues.csv", QueuesCsv(results));
+    }
+    files.emplace_back(jsonPath, ToJsonText(results));
     const std::string suffix = ".tmp-" + std::to_string(::getpid());
 
     std::vector<std::string> temps;

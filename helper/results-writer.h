@@ -45,7 +45,9 @@ namespace ns3
  * stem): `<stem>-iterations.csv` (job, iteration, iteration_ms),
  * `<stem>-phases.csv` (job, iteration, step, start_ms, duration_ms) and
  * `<stem>-flows.csv` (tenant, src, dst, size_bytes, start_ms, fct_us,
- * ideal_fct_us, slowdown).
+ * ideal_fct_us, slowdown); when the scenario asked for traces also
+ * `<stem>-rates.csv` (time_us, owner, src, dst, qpn, rate_gbps, target_gbps,
+ * alpha) and `<stem>-queues.csv` (time_us, link, queue_bytes, utilization).
  *
  * The same RunResults always give byte-identical files.
  */
@@ -86,6 +88,18 @@ class ResultsWriter
      * \return the content of `<stem>-flows.csv`
      */
     static std::string FlowsCsv(const RunResults& results);
+
+    /**
+     * \param results the measurements
+     * \return the content of `<stem>-rates.csv` (written when results.traces)
+     */
+    static std::string RatesCsv(const RunResults& results);
+
+    /**
+     * \param results the measurements
+     * \return the content of `<stem>-queues.csv` (written when results.traces)
+     */
+    static std::string QueuesCsv(const RunResults& results);
 
     /**
      * \brief The stem of the CSV file names.

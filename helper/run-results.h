@@ -101,6 +101,28 @@ struct RunResults
         uint64_t linkLosses{0};              //!< frames lost to link faults (loss_rate, down links)
     };
 
+    /// One sample of a sending queue pair's congestion control.
+    struct RateSample
+    {
+        double timeUs{0};     //!< when, us
+        std::string owner;    //!< the job or background tenant
+        uint32_t src{0};      //!< sending host
+        uint32_t dst{0};      //!< receiving host
+        uint32_t qpn{0};      //!< the sender's QP number
+        double rateGbps{0};   //!< current rate, Gb/s
+        double targetGbps{0}; //!< target rate, Gb/s
+        double alpha{0};      //!< DCQCN's alpha (NaN when the algorithm has none)
+    };
+
+    /// One sample of a link direction's egress queue.
+    struct QueueSample
+    {
+        double timeUs{0};        //!< when, us
+        std::string link;        //!< the link direction
+        uint64_t queueBytes{0};  //!< bytes in the egress queue
+        double utilization{0};   //!< share of the capacity used since the previous sample
+    };
+
     /// Utilisation of one link direction.
     struct LinkUtilization
     {
@@ -128,6 +150,9 @@ struct RunResults
     NetworkCounters network;            //!< fabric counters
     std::vector<LinkUtilization> links; //!< utilisation of link directions (any subset)
     SimInfo sim;                        //!< simulation info
+    bool traces{false};                 //!< the scenario asked for traces
+    std::vector<RateSample> rates;      //!< sampled queue-pair rates, in time order
+    std::vector<QueueSample> queues;    //!< sampled queues, in time order
 };
 
 } // namespace ns3

@@ -70,7 +70,8 @@ const std::vector<std::string> kRootKeys = {"description",
                                             "jobs",
                                             "background",
                                             "ns3_defaults",
-                                            "faults"};
+                                            "faults",
+                                            "traces"};
 const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "leaves",
                                                 "spines",
@@ -84,6 +85,7 @@ const std::vector<std::string> kTopologyKeys = {"kind",
 const std::vector<std::string> kTransportKeys =
     {"mtu_bytes", "cc", "pfc", "ecn", "ack_timeout", "retry_cnt"};
 const std::vector<std::string> kFaultKeys = {"link", "loss_rate", "down_ms", "up_ms"};
+const std::vector<std::string> kTracesKeys = {"interval_us", "rates", "links"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
 const std::vector<std::string> kSchedulerKeys = {"policy"};
 const std::vector<std::string> kJobKeys = {"name",
@@ -645,6 +647,47 @@ ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
         Fail(path, "needs loss_rate or down_ms");
     }
     return f;
+}
+
+void
+ParseTraces(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "traces", kTracesKeys);
+    auto& t = cfg.traces;
+    t.enabled = true;
+    if (r.Has("interval_us"))
+    {
+        t.intervalUs = ToPositive(r["interval_us"], r.Path("interval_us"));
+        if (t.intervalUs < 0.001 || t.intervalUs > cfg.stopMs * 1000)
+        {
+            Fail(r.Path("interval_us"),
+                 "must be at least 0.001 and at most stop_ms x 1000, got " + Num(t.intervalUs));
+        }
+    }
+    if (r.Has("rates"))
+    {
+        t.rates = ToBool(r["rates"], r.Path("rates"));
+    }
+    if (r.Has("links"))
+    {
+        const json& links = r["links"];
+        if (!links.is_array())
+        {
+            TypeFail(r.Path("links"), "an array", links);
+        }
+        for (size_t i = 0; i < links.size(); ++i)
+        {
+            const std::string path = Index(r.Path("links"), i);
+            const std::string link = ToString(links[i], path);
+            const auto arrow = link.find("->");
+            if (arrow == std::string::npos || !IsNodeName(link.substr(0, arrow)) ||
+                !IsNodeName(link.substr(arrow + 2)))
+            {
+                Fail(path, Quote(link) + " is not a link direction (write \"a->b\")");
+            }
+            t.links.push_back(link);
+        }
+    }
 }
 
 void
@@ -1356,6 +1399,10 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     if (r.Has("ns3_defaults"))
     {
         ParseNs3Defaults(r["ns3_defaults"], cfg);
+    }
+    if (r.Has("traces"))
+    {
+        ParseTraces(r["traces"], cfg);
     }
     if (r.Has("faults"))
     {

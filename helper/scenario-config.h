@@ -122,6 +122,15 @@
  *   up_ms                number > down_ms; the cable comes back (default:
  *                        never)
  *   An entry needs loss_rate or down_ms.
+ * traces                 object, optional; time series sampled during the
+ *                        run, written as <stem>-rates.csv and
+ *                        <stem>-queues.csv
+ *   interval_us          number > 0, default 10; sampling period
+ *   rates                true or false, default true; the rate, target rate
+ *                        and alpha of every queue pair that sends (jobs'
+ *                        rings and background flows in flight)
+ *   links                array of link directions ("a->b"), default [];
+ *                        their egress queue length and utilisation
  * ns3_defaults           object, default {}; ns-3 attribute defaults set
  *                        before the run, "ns3::TypeName::Attribute": value
  *                        (string, number or true/false), or a global value
@@ -263,7 +272,17 @@ struct ScenarioConfig
     SchedulerConfig scheduler;                      //!< the scheduler
     std::vector<JobConfig> jobs;                    //!< the training jobs
     std::vector<BackgroundConfig> background;       //!< the background tenants
+    /// The "traces" object: time series sampled during the run.
+    struct TracesConfig
+    {
+        bool enabled{false};            //!< the scenario asks for traces
+        double intervalUs{10};          //!< sampling period, us
+        bool rates{true};               //!< sample every sending queue pair's rate
+        std::vector<std::string> links; //!< link directions whose queue is sampled
+    };
+
     std::vector<FaultConfig> faults;                //!< link faults
+    TracesConfig traces;                            //!< sampled time series
     std::map<std::string, std::string> ns3Defaults; //!< ns-3 attribute defaults
     std::string baseDir{"."};                       //!< folder for relative paths
 

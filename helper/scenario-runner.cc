@@ -24,6 +24,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/switch-port-egress.h"
 #include "ns3/training-job.h"
 #include "ns3/uinteger.h"
 
@@ -112,6 +113,16 @@ class ScenarioRun
     void BuildBackground();
     /// Install the scenario's link faults.
     void ApplyFaults();
+    /// Resolve the traced links and start sampling.
+    void SetupTraces();
+    /// Take one sample of the traced rates and queues.
+    void Sample();
+    /**
+     * \brief Sample one sending queue pair.
+     * \param owner its job or tenant
+     * \param qp the queue pair
+     */
+    void SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp);
     /**
      * \brief A job failed (a queue pair exhausted its retries).
      * \param job the job
@@ -165,6 +176,10 @@ class ScenarioRun
     SampleSummary m_latencyUs;                     //!< one-way packet latency, us
     uint32_t m_jobsLeft;                           //!< jobs neither finished nor failed
     uint32_t m_jobsFailed{0};                      //!< jobs failed
+    std::vector<uint32_t> m_traceLinks;            //!< traced link directions (indices)
+    std::vector<uint64_t> m_traceWireBytes;        //!< their wire bytes at the last sample
+    std::vector<RunResults::RateSample> m_rates;   //!< sampled rates
+    std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
     uint64_t m_totalIterations;                    //!< iterations of all jobs
     std::string m_stopReason;                      //!< why the run ended
     std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
@@ -432,6 +447,94 @@ ScenarioRun::ApplyFaults()
 }
 
 void
+ScenarioRun::SetupTraces()
+{
+    const auto& tc = m_cfg.traces;
+    if (!tc.enabled)
+    {
+        return;
+    }
+    for (std::size_t i = 0; i < tc.links.size(); ++i)
+    {
+        bool found = false;
+        for (uint32_t l = 0; l < m_topo.links.size() && !found; ++l)
+        {
+            if (m_topo.links[l].name == tc.links[i])
+            {
+                m_traceLinks.push_back(l);
+                m_traceWireBytes.push_back(0);
+                found = true;
+            }
+        }
+        if (!found)
+        {
+            throw ScenarioError("traces.links[" + std::to_string(i) + "]",
+                                "no link " + tc.links[i] + " in this topology");
+        }
+    }
+    Simulator::Schedule(Time(0), &ScenarioRun::Sample, this);
+}
+
+void
+ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp)
+{
+    const auto st = qp->GetCongestionControl()->GetState();
+    RunResults::RateSample s;
+    s.timeUs = Simulator::Now().GetSeconds() * 1e6;
+    s.owner = owner;
+    s.src = static_cast<uint32_t>(m_topo.GetHostIndex(qp->GetNic()->GetAddress()));
+    s.dst = static_cast<uint32_t>(m_topo.GetHostIndex(qp->GetPeerAddress()));
+    s.qpn = qp->GetQpn();
+    s.rateGbps = st.rateBps / 1e9;
+    s.targetGbps = st.targetBps / 1e9;
+    s.alpha = st.alpha;
+    m_rates.push_back(s);
+}
+
+void
+ScenarioRun::Sample()
+{
+    const Time interval = NanoSeconds(static_cast<int64_t>(m_cfg.traces.intervalUs * 1e3));
+    if (m_cfg.traces.rates)
+    {
+        for (const auto& job : m_jobs)
+        {
+            for (const auto& qp : job->GetCollective()->GetQueuePairs())
+            {
+                if (qp && qp->GetBytesPosted() > 0)
+                {
+                    SampleRate(job->GetName(), qp);
+                }
+            }
+        }
+        for (const auto& t : m_tenants)
+        {
+            for (const auto& f : t->GetActiveFlows())
+            {
+                SampleRate(t->GetName(), f.tx);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < m_traceLinks.size(); ++i)
+    {
+        const auto& link = m_topo.links[m_traceLinks[i]];
+        RunResults::QueueSample q;
+        q.timeUs = Simulator::Now().GetSeconds() * 1e6;
+        q.link = link.name;
+        Ptr<SwitchPortEgress> egress = DynamicCast<SwitchPortEgress>(link.tx->GetEgress());
+        q.queueBytes = egress && egress->GetQueueDisc() ? egress->GetQueueDisc()->GetNBytes() : 0;
+        const uint64_t wire = link.tx->GetTxBytes() + 24 * link.tx->GetTxFrames();
+        const double capacity =
+            link.tx->GetDataRate().GetBitRate() * interval.GetSeconds() / 8.0;
+        q.utilization =
+            Simulator::Now().IsZero() ? 0.0 : (wire - m_traceWireBytes[i]) / capacity;
+        m_traceWireBytes[i] = wire;
+        m_queues.push_back(q);
+    }
+    Simulator::Schedule(interval, &ScenarioRun::Sample, this);
+}
+
+void
 ScenarioRun::JobFailed(Ptr<TrainingJob> job)
 {
     NS_LOG_INFO("job " << job->GetName() << " failed: " << job->GetFailureReason());
@@ -664,6 +767,9 @@ ScenarioRun::Collect(double wallS) const
     r.sim.wallS = wallS;
     r.sim.events = Simulator::GetEventCount();
     r.sim.stopReason = m_stopReason;
+    r.traces = m_cfg.traces.enabled;
+    r.rates = m_rates;
+    r.queues = m_queues;
     return r;
 }
 
@@ -679,6 +785,7 @@ ScenarioRun::Run()
         BuildJobs();
         BuildBackground();
         ApplyFaults();
+        SetupTraces();
         for (const auto& j : m_jobs)
         {
             j->Start();

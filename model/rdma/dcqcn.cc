@@ -11,6 +11,7 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <limits>
 
 namespace ns3
 {
@@ -81,7 +82,12 @@ DcqcnCongestionControl::GetTypeId()
                           "Floor of the sending rate (100 Mb/s).",
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
-                          MakeDataRateChecker());
+                          MakeDataRateChecker())
+            .AddTraceSource("Update",
+                            "A rate cut or a recovery step: current rate, target rate (bit/s) "
+                            "and alpha after it.",
+                            MakeTraceSourceAccessor(&DcqcnCongestionControl::m_updateTrace),
+                            "ns3::DcqcnCongestionControl::UpdateTracedCallback");
     return tid;
 }
 
@@ -152,6 +158,13 @@ DcqcnCongestionControl::GetTargetRateBps() const
     return m_targetRate;
 }
 
+RdmaCongestionControl::State
+DcqcnCongestionControl::GetState()
+{
+    UpdateAlpha();
+    return State{m_rate, m_targetRate, m_alpha, std::numeric_limits<double>::quiet_NaN()};
+}
+
 void
 DcqcnCongestionControl::OnCnp()
 {
@@ -183,6 +196,7 @@ DcqcnCongestionControl::OnCnp()
     m_bytesSinceStage = 0;
     m_timer.Cancel();
     ArmTimer();
+    m_updateTrace(m_rate, m_targetRate, m_alpha);
 }
 
 void
@@ -242,6 +256,7 @@ DcqcnCongestionControl::Increase()
     {
         SetRateBps(m_lineRate);
     }
+    m_updateTrace(m_rate, m_targetRate, m_alpha);
 }
 
 void

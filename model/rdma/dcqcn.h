@@ -51,6 +51,16 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     /** \return the target rate Rt in bit/s */
     double GetTargetRateBps() const;
 
+    State GetState() override;
+
+    /**
+     * TracedCallback signature for DCQCN updates.
+     * \param [in] rate current rate Rc, bit/s
+     * \param [in] target target rate Rt, bit/s
+     * \param [in] alpha the congestion estimate
+     */
+    typedef void (*UpdateTracedCallback)(double rate, double target, double alpha);
+
   protected:
     void DoDispose() override;
 
@@ -85,6 +95,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     uint32_t m_byteStage;       //!< byte-counter expiries since the last cut
     uint64_t m_bytesSinceStage; //!< bytes sent towards the byte counter
     EventId m_timer;            //!< recovery timer
+
+    TracedCallback<double, double, double> m_updateTrace; //!< cuts and recovery steps
 };
 
 } // namespace ns3

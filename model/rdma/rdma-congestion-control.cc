@@ -7,6 +7,8 @@
 #include "ns3/log.h"
 #include "ns3/traced-callback.h"
 
+#include <limits>
+
 namespace ns3
 {
 
@@ -42,6 +44,13 @@ RdmaCongestionControl::Init(DataRate lineRate)
 {
     m_lineRate = static_cast<double>(lineRate.GetBitRate());
     m_rate = m_lineRate;
+}
+
+RdmaCongestionControl::State
+RdmaCongestionControl::GetState()
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    return State{m_rate, m_rate, nan, nan};
 }
 
 double

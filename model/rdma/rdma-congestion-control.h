@@ -41,6 +41,18 @@ class RdmaCongestionControl : public Object
     /** \return the current sending rate in bit/s */
     double GetRateBps() const;
 
+    /// The algorithm's state at one instant, for traces and samples.
+    struct State
+    {
+        double rateBps;     //!< current rate, bit/s
+        double targetBps;   //!< target rate, bit/s (the rate when there is none)
+        double alpha;       //!< congestion estimate (DCQCN's alpha), NaN when none
+        double windowBytes; //!< window, bytes, NaN when none
+    };
+
+    /** \return the state now (base class: the rate, no alpha, no window) */
+    virtual State GetState();
+
     /** \brief A CNP arrived for this queue pair. */
     virtual void OnCnp();
 

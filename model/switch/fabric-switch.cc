@@ -9,6 +9,7 @@
 #include "switch-port-egress.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -60,6 +61,15 @@ FabricSwitch::GetTypeId()
                 UintegerValue(0),
                 MakeUintegerAccessor(&FabricSwitch::SetEcmpSeed, &FabricSwitch::GetEcmpSeed),
                 MakeUintegerChecker<uint32_t>())
+            .AddAttribute("MarkOnDequeue",
+                          "Decide ECN marking when a packet leaves the egress queue, from the "
+                          "queue length it leaves behind (as the HPCC simulator and many "
+                          "shared-buffer switches do): the mark reaches the receiver without "
+                          "waiting behind the queue it reports. False: decide when the "
+                          "packet is enqueued.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_markOnDequeue),
+                          MakeBooleanChecker())
             .AddAttribute("QueueDiscFactory",
                           "Makes the egress queue disc of each port added afterwards, e.g. "
                           "\"ns3::FifoQueueDisc[MaxSize=100000p]\".",
@@ -102,6 +112,7 @@ FabricSwitch::GetTypeId()
 
 FabricSwitch::FabricSwitch()
     : m_queueDiscFactory(DefaultQueueDiscFactory()),
+      m_markOnDequeue(true),
       m_ecmpSeed(0),
       m_rxPackets(0),
       m_ecnMarks(0)
@@ -321,13 +332,9 @@ FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp)
         dev->SetPauseUpstream(prio, true);
         m_pauseTrace(port, prio);
     }
-    const Ipv4Header::EcnType ecn = ip.GetEcn();
-    if ((ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) &&
-        m_mmu->ShouldMarkEcn(out, prio))
+    if (!m_markOnDequeue)
     {
-        item->Mark();
-        ++m_ecnMarks;
-        m_ecnMarkTrace(item, out);
+        MaybeMarkEcn(item, out, prio);
     }
     Port& egress = m_ports[out];
     // A refused item was reported by the queue disc's Drop trace, which
@@ -365,14 +372,34 @@ FabricSwitch::Release(uint32_t port, const QueueDiscItem* item)
 }
 
 void
-FabricSwitch::ItemDequeued(uint32_t port, Ptr<const QueueDiscItem> item)
+FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << port << item);
     Port& p = m_ports[port];
     ++p.txPackets;
     p.txBytes += item->GetSize();
-    m_dequeueTrace(item, port);
     Release(port, PeekPointer(item));
+    if (m_markOnDequeue)
+    {
+        // from the queue the packet leaves behind
+        MaybeMarkEcn(item, port, static_cast<const FabricQueueDiscItem*>(PeekPointer(item))
+                                     ->GetPriority());
+    }
+    m_dequeueTrace(item, port);
+}
+
+void
+FabricSwitch::MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t prio)
+{
+    const auto* ipItem = static_cast<const Ipv4QueueDiscItem*>(PeekPointer(item));
+    const Ipv4Header::EcnType ecn = ipItem->GetHeader().GetEcn();
+    if ((ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) &&
+        m_mmu->ShouldMarkEcn(out, prio))
+    {
+        item->Mark();
+        ++m_ecnMarks;
+        m_ecnMarkTrace(item, out);
+    }
 }
 
 void

@@ -254,7 +254,15 @@ class FabricSwitch : public Object
      * \param port the port
      * \param item the item
      */
-    void ItemDequeued(uint32_t port, Ptr<const QueueDiscItem> item);
+    void ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item);
+
+    /**
+     * \brief Mark an ECN-capable packet CE when its egress queue says so.
+     * \param item the packet
+     * \param out its egress port
+     * \param prio its priority
+     */
+    void MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t prio);
 
     /**
      * \brief A port's queue disc dropped an item.
@@ -281,6 +289,7 @@ class FabricSwitch : public Object
     std::vector<int32_t> m_portOfIfIndex; //!< per device interface index: its port, or -1
     Ptr<SwitchMmu> m_mmu;                 //!< the buffer manager
     ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
+    bool m_markOnDequeue;                 //!< decide ECN marks at dequeue
     uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes; //!< destination -> ECMP group
 

@@ -41,6 +41,7 @@ FlowTraffic::FlowTraffic()
       m_started(0),
       m_finished(0),
       m_failed(0),
+      m_firstActive(0),
       m_bytesStarted(0)
 {
     m_port = CreateObject<UniformRandomVariable>();
@@ -114,6 +115,21 @@ FlowTraffic::GetCounters() const
         }
     }
     return c;
+}
+
+std::vector<FlowTraffic::ActiveFlow>
+FlowTraffic::GetActiveFlows() const
+{
+    std::vector<ActiveFlow> active;
+    for (uint64_t id = m_firstActive; id < m_flows.size(); ++id)
+    {
+        const Flow& f = m_flows[id];
+        if (f.tx)
+        {
+            active.push_back(ActiveFlow{f.src, f.dst, f.tx});
+        }
+    }
+    return active;
 }
 
 void
@@ -216,6 +232,10 @@ FlowTraffic::TearDown(Flow& f)
     f.rx->GetNic()->DestroyQueuePair(f.rx);
     f.tx = nullptr;
     f.rx = nullptr;
+    while (m_firstActive < m_flows.size() && !m_flows[m_firstActive].tx)
+    {
+        ++m_firstActive;
+    }
 }
 
 } // namespace ns3

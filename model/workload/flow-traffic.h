@@ -84,6 +84,17 @@ class FlowTraffic : public Object
     /** \return transport counters over the tenant's queue pairs, past and present */
     RdmaQueuePair::Counters GetCounters() const;
 
+    /// A flow whose sender's queue pair is still connected.
+    struct ActiveFlow
+    {
+        uint32_t src;          //!< sending host
+        uint32_t dst;          //!< receiving host
+        Ptr<RdmaQueuePair> tx; //!< the sender's queue pair
+    };
+
+    /** \return the flows not yet torn down, in start order */
+    std::vector<ActiveFlow> GetActiveFlows() const;
+
     /** \param cb called (with no argument) for every failed flow */
     void SetFlowFailedCallback(Callback<void> cb);
     /** \return bytes of the flows started */
@@ -189,6 +200,7 @@ class FlowTraffic : public Object
     uint64_t m_started;                       //!< flows started
     uint64_t m_finished;                      //!< flows finished
     uint64_t m_failed;                        //!< flows failed
+    uint64_t m_firstActive;                   //!< no flow before this id is active
     RdmaQueuePair::Counters m_closedCounters; //!< counters of torn-down queue pairs
     Callback<void> m_failedCallback;          //!< per failed flow
     uint64_t m_bytesStarted;                  //!< bytes started
