@@ -83,7 +83,20 @@ const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "link_delay_us",
                                                 "buffer_mb"};
 const std::vector<std::string> kTransportKeys =
-    {"mtu_bytes", "cc", "pfc", "ecn", "ack_timeout", "retry_cnt"};
+    {"mtu_bytes", "cc", "pfc", "dcqcn", "ecn", "ack_timeout", "retry_cnt"};
+const std::vector<std::string> kDcqcnKeys = {"profile",
+                                             "g",
+                                             "alpha_interval_us",
+                                             "rate_decrease_interval_us",
+                                             "rate_increase_interval_us",
+                                             "byte_counter_bytes",
+                                             "fast_recovery_stages",
+                                             "ai_mbps",
+                                             "hai_mbps",
+                                             "min_rate_mbps",
+                                             "clamp_target_rate",
+                                             "clamp_after_timer",
+                                             "cnp_interval_us"};
 const std::vector<std::string> kFaultKeys = {"link", "loss_rate", "down_ms", "up_ms"};
 const std::vector<std::string> kTracesKeys = {"interval_us", "rates", "links"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
@@ -518,6 +531,77 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     }
 }
 
+/**
+ * The DCQCN profile with the scenario's overrides, and the ECN marking it
+ * implies at the host link rate (the "ecn" object may then override it).
+ */
+void
+ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
+{
+    auto& d = cfg.transport.dcqcn;
+    if (v)
+    {
+        ObjectReader r(*v, path, kDcqcnKeys);
+        if (r.Has("profile"))
+        {
+            std::vector<std::string> names;
+            for (const auto& p : DcqcnProfile::All())
+            {
+                names.push_back(p.name);
+            }
+            d = *DcqcnProfile::Find(ToOneOf(r["profile"], r.Path("profile"), names));
+        }
+        const auto number = [&r](const char* key, double& out, double min, double max) {
+            if (r.Has(key))
+            {
+                out = ToNumber(r[key], r.Path(key));
+                if (!(out >= min && out <= max))
+                {
+                    Fail(r.Path(key),
+                         "must be in [" + Num(min) + ", " + Num(max) + "], got " + Num(out));
+                }
+            }
+        };
+        number("g", d.g, 1e-9, 1);
+        number("alpha_interval_us", d.alphaIntervalUs, 0.001, 1e6);
+        number("rate_decrease_interval_us", d.decreaseIntervalUs, 0, 1e6);
+        number("rate_increase_interval_us", d.increaseIntervalUs, 0.001, 1e6);
+        number("cnp_interval_us", d.cnpIntervalUs, 0, 1e6);
+        number("min_rate_mbps", d.minRateMbps, 1e-3, 1e7);
+        // Steps given in the scenario are at the host link rate: no scaling.
+        if (r.Has("ai_mbps") || r.Has("hai_mbps"))
+        {
+            const double scale = d.scaleSteps ? cfg.topology.hostGbps / 25.0 : 1.0;
+            d.aiMbps *= scale;
+            d.haiMbps *= scale;
+            d.scaleSteps = false;
+        }
+        number("ai_mbps", d.aiMbps, 0, 1e7);
+        number("hai_mbps", d.haiMbps, 0, 1e7);
+        if (r.Has("byte_counter_bytes"))
+        {
+            d.byteCounter = ToUInt(r["byte_counter_bytes"], r.Path("byte_counter_bytes"), 0, kU64Max);
+        }
+        if (r.Has("fast_recovery_stages"))
+        {
+            d.fastRecoveryStages = static_cast<uint32_t>(
+                ToUInt(r["fast_recovery_stages"], r.Path("fast_recovery_stages"), 0, 1000));
+        }
+        if (r.Has("clamp_target_rate"))
+        {
+            d.clampTargetRate = ToBool(r["clamp_target_rate"], r.Path("clamp_target_rate"));
+        }
+        if (r.Has("clamp_after_timer"))
+        {
+            d.clampAfterTimer = ToBool(r["clamp_after_timer"], r.Path("clamp_after_timer"));
+        }
+    }
+    auto& ecn = cfg.transport.ecn;
+    ecn.kminKb = d.KminKb(cfg.topology.hostGbps);
+    ecn.kmaxKb = d.KmaxKb(cfg.topology.hostGbps);
+    ecn.pmax = d.pmax;
+}
+
 void
 ParseTransport(const json& v, ScenarioConfig& cfg)
 {
@@ -541,6 +625,7 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     {
         tr.pfc = ToBool(r["pfc"], r.Path("pfc"));
     }
+    ParseDcqcn(r.Has("dcqcn") ? &r["dcqcn"] : nullptr, r.Path("dcqcn"), cfg);
     if (r.Has("ack_timeout"))
     {
         tr.ackTimeout =
@@ -1388,10 +1473,8 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
         cfg.stopMs = ToPositive(r["stop_ms"], "stop_ms");
     }
     ParseTopology(r.Required("topology"), cfg);
-    if (r.Has("transport"))
-    {
-        ParseTransport(r["transport"], cfg);
-    }
+    // Parsed also when absent: the DCQCN profile sets the marking defaults.
+    ParseTransport(r.Has("transport") ? r["transport"] : json::object(), cfg);
     if (r.Has("scheduler"))
     {
         ParsePolicy(r["scheduler"], cfg);

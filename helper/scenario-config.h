@@ -48,10 +48,28 @@
  *                        timeouts in a row without progress that a queue
  *                        pair retries; one more moves it to the error state
  *                        and fails its job
+ *   dcqcn                object, optional; DCQCN's parameters
+ *     profile            "nvidia" (default), "hpcc-sim" or "paper": a
+ *                        published parameter set (DcqcnProfile), which also
+ *                        gives the ECN marking unless "ecn" sets it
+ *     g                  number in (0, 1]; alpha gain
+ *     alpha_interval_us  number > 0; alpha update period
+ *     rate_decrease_interval_us  number >= 0; minimum time between cuts
+ *     rate_increase_interval_us  number > 0; recovery timer
+ *     byte_counter_bytes integer >= 0; recovery byte counter (0: none)
+ *     fast_recovery_stages integer 0..1000; F
+ *     ai_mbps, hai_mbps  number >= 0; increase steps at the host link rate
+ *     min_rate_mbps      number > 0; floor of the rate
+ *     clamp_target_rate  true or false; target = rate at every cut
+ *     clamp_after_timer  true or false; ... at a cut after a timer step
+ *     cnp_interval_us    number >= 0; notification point's CNP spacing per
+ *                        queue pair (0: a CNP per marked packet)
  *   ecn                  object, optional; RED-like marking per egress queue
- *     kmin_kb            number >= 0, default 400
- *     kmax_kb            number > 0 and >= kmin_kb, default 1600
- *     pmax               number in (0, 1], default 0.2; the marking
+ *     kmin_kb            number >= 0, default the DCQCN profile's (400 at
+ *                        100 Gb/s for "nvidia" and "hpcc-sim")
+ *     kmax_kb            number > 0 and >= kmin_kb, default the profile's
+ *                        (1600 at 100 Gb/s)
+ *     pmax               number in (0, 1], default the profile's (0.2); the marking
  *                        probability rises linearly from 0 at kmin_kb to
  *                        pmax at kmax_kb; above kmax_kb every packet is marked
  * scheduler              object, optional
@@ -141,6 +159,7 @@
  * Any other key is an error.
  */
 
+#include "ns3/dcqcn-profile.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/scenario-error.h"
 
@@ -194,6 +213,8 @@ struct ScenarioConfig
         std::string cc{"dcqcn"}; //!< congestion control: "dcqcn" or "none"
         bool pfc{true};          //!< whether PFC is enabled
         EcnConfig ecn;           //!< ECN marking
+        DcqcnProfile dcqcn{*DcqcnProfile::Find(DcqcnProfile::DefaultName())}; //!< DCQCN
+                                 //!< parameters: the chosen profile with the scenario's overrides
         uint32_t ackTimeout{20}; //!< local ACK timeout exponent (0: no timer)
         uint32_t retryCnt{7};    //!< retries before the error state
     };

@@ -193,6 +193,12 @@ ScenarioRun::ResetNs3()
     Config::Reset();
     RngSeedManager::SetSeed(m_cfg.seed);
     RngSeedManager::SetRun(1);
+    // The DCQCN profile first, so that ns3_defaults can still change any
+    // single attribute.
+    for (const auto& [name, value] : m_cfg.transport.dcqcn.HostAttributes(m_cfg.topology.hostGbps))
+    {
+        Config::SetDefault(name, StringValue(value));
+    }
     for (const auto& [name, value] : m_cfg.ns3Defaults)
     {
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))

@@ -29,58 +29,88 @@ DcqcnCongestionControl::GetTypeId()
             .SetGroupName("Flux")
             .AddConstructor<DcqcnCongestionControl>()
             .AddAttribute("G",
-                          "Gain of the alpha EWMA (1/256 in Mellanox NICs and the HPCC "
-                          "simulator; the DCQCN paper analyses 1/16).",
+                          "Gain of the alpha EWMA (1/256 in the HPCC simulator and the DCQCN "
+                          "paper's testbed; 5/1024 in NVIDIA NICs, DCE_TCP_G 1019).",
                           DoubleValue(1.0 / 256),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_g),
                           MakeDoubleChecker<double>(0, 1))
             .AddAttribute("AlphaInterval",
-                          "Period of the alpha update (55 us, DCQCN paper).",
-                          TimeValue(MicroSeconds(55)),
+                          "Period of the alpha update (1 us in the HPCC simulator and NVIDIA "
+                          "NICs, DCE_TCP_RTT; 55 us in the DCQCN paper).",
+                          TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_alphaInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("RateDecreaseInterval",
-                          "Minimum time between two rate cuts (4 us, HPCC simulator).",
+                          "Minimum time between two rate cuts (4 us, NVIDIA NICs' "
+                          "RATE_REDUCE_MONITOR_PERIOD and the HPCC simulator).",
                           TimeValue(MicroSeconds(4)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_decreaseInterval),
                           MakeTimeChecker())
             .AddAttribute("RateIncreaseInterval",
-                          "Period of the recovery timer (55 us, DCQCN paper).",
-                          TimeValue(MicroSeconds(55)),
+                          "Period of the recovery timer (300 us in the HPCC simulator and "
+                          "NVIDIA NICs, RPG_TIME_RESET; 55 us in the DCQCN paper).",
+                          TimeValue(MicroSeconds(300)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_increaseInterval),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
-                          "Bytes sent per recovery step of the byte counter (10 MB, DCQCN "
-                          "paper).",
-                          UintegerValue(10000000),
+                          "Bytes sent per recovery step of the byte counter, 0 for none "
+                          "(none in the HPCC simulator; 32767 in NVIDIA NICs, RPG_BYTE_RESET; "
+                          "10 MB in the DCQCN paper).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("FastRecoveryStages",
-                          "Number F of fast-recovery stages (5, DCQCN paper).",
-                          UintegerValue(5),
+                          "Number F of fast-recovery stages (1 in the HPCC simulator and "
+                          "NVIDIA NICs, RPG_THRESHOLD; 5 in the DCQCN paper).",
+                          UintegerValue(1),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_fastRecoveryStages),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("AdditiveIncrease",
-                          "Additive increase step R_AI (40 Mb/s, DCQCN paper).",
-                          DataRateValue(DataRate("40Mbps")),
+                          "Additive increase step R_AI (the HPCC simulator's 5 Mb/s x "
+                          "BW/25G at 100 Gb/s; 5 Mb/s in NVIDIA NICs, RPG_AI_RATE; 40 Mb/s in "
+                          "the DCQCN paper).",
+                          DataRateValue(DataRate("20Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rai),
                           MakeDataRateChecker())
             .AddAttribute("HyperIncrease",
-                          "Hyper increase step R_HAI (100 Mb/s).",
-                          DataRateValue(DataRate("100Mbps")),
+                          "Hyper increase step R_HAI (the HPCC simulator's 50 Mb/s x BW/25G "
+                          "at 100 Gb/s; 50 Mb/s in NVIDIA NICs, RPG_HAI_RATE).",
+                          DataRateValue(DataRate("200Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rhai),
                           MakeDataRateChecker())
             .AddAttribute("ClampTargetRate",
                           "Set the target rate to the current rate at every cut (DCQCN "
-                          "paper); when false, only at the first cut after a recovery step, "
-                          "as in Mellanox NICs and the HPCC simulator (faster recovery, slower "
-                          "convergence to fairness).",
-                          BooleanValue(true),
+                          "paper); when false (NVIDIA NICs' CLAMP_TGT_RATE 0, the HPCC "
+                          "simulator), see ClampTargetRateAfterTimeIncrease.",
+                          BooleanValue(false),
                           MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTargetRate),
                           MakeBooleanChecker())
+            .AddAttribute("ClampTargetRateAfterTimeIncrease",
+                          "Without ClampTargetRate, set the target rate to the current rate "
+                          "at a cut when a timer recovery step happened since the previous "
+                          "cut (NVIDIA NICs' CLAMP_TGT_RATE_AFTER_TIME_INC 1, the HPCC "
+                          "simulator); false: the target is kept over cuts.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_clampAfterTimer),
+                          MakeBooleanChecker())
+            .AddAttribute("InitialAlpha",
+                          "Alpha at the first CNP (1 in the HPCC simulator and the DCQCN "
+                          "paper; 1023/1024 in NVIDIA NICs, INITIAL_ALPHA_VALUE).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("ReleaseAtLineRate",
+                          "A queue pair that recovers to line rate leaves the rate-limited "
+                          "state, so that its next CNP starts from InitialAlpha (as NICs "
+                          "release the rate limiter); false: InitialAlpha applies to the very "
+                          "first CNP only (the HPCC simulator).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_releaseAtLineRate),
+                          MakeBooleanChecker())
             .AddAttribute("MinRate",
-                          "Floor of the sending rate (100 Mb/s).",
-                          DataRateValue(DataRate("100Mbps")),
+                          "Floor of the sending rate (1 Gb/s in the HPCC simulator; 1 Mb/s in "
+                          "NVIDIA NICs, RPG_MIN_RATE).",
+                          DataRateValue(DataRate("1Gbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
                           MakeDataRateChecker())
             .AddTraceSource("Update",
@@ -93,9 +123,12 @@ DcqcnCongestionControl::GetTypeId()
 
 DcqcnCongestionControl::DcqcnCongestionControl()
     : m_g(1.0 / 256),
-      m_clampTargetRate(true),
-      m_byteCounter(10000000),
-      m_fastRecoveryStages(5),
+      m_clampTargetRate(false),
+      m_clampAfterTimer(true),
+      m_initialAlpha(1.0),
+      m_releaseAtLineRate(false),
+      m_byteCounter(0),
+      m_fastRecoveryStages(1),
       m_alpha(1.0),
       m_cnpInInterval(false),
       m_targetRate(0),
@@ -172,8 +205,9 @@ DcqcnCongestionControl::OnCnp()
     const Time now = Simulator::Now();
     if (!m_decreased)
     {
-        // the first congestion notification: alpha starts at 1
-        m_alpha = 1.0;
+        // The first notification since the queue pair was last at line rate
+        // (its rate limiter was released there): alpha starts afresh.
+        m_alpha = m_initialAlpha;
         m_alphaUpdated = now;
     }
     UpdateAlpha();
@@ -184,9 +218,10 @@ DcqcnCongestionControl::OnCnp()
     }
     m_decreased = true;
     m_lastDecrease = now;
-    // Mellanox NICs keep the target of the previous cut while no recovery
-    // step happened since (cuts in a row); clamping resets it at every cut.
-    if (m_clampTargetRate || m_timerStage + m_byteStage > 0)
+    // NVIDIA NICs keep the target of the previous cut while no timer
+    // recovery step happened since (cuts in a row); clamping resets it at
+    // every cut.
+    if (m_clampTargetRate || (m_clampAfterTimer && m_timerStage > 0))
     {
         m_targetRate = m_rate;
     }
@@ -202,7 +237,7 @@ DcqcnCongestionControl::OnCnp()
 void
 DcqcnCongestionControl::OnSent(uint32_t bytes)
 {
-    if (m_rate >= m_lineRate)
+    if (m_rate >= m_lineRate || m_byteCounter == 0)
     {
         return;
     }
@@ -210,8 +245,8 @@ DcqcnCongestionControl::OnSent(uint32_t bytes)
     if (m_bytesSinceStage >= m_byteCounter)
     {
         m_bytesSinceStage -= m_byteCounter;
-        ++m_byteStage;
         Increase();
+        ++m_byteStage;
     }
 }
 
@@ -228,22 +263,26 @@ DcqcnCongestionControl::ArmTimer()
 void
 DcqcnCongestionControl::TimerExpired()
 {
-    ++m_timerStage;
     Increase();
+    ++m_timerStage;
     ArmTimer();
 }
 
 void
 DcqcnCongestionControl::Increase()
 {
+    // The phase follows the steps taken before this one; without a byte
+    // counter the timer alone decides it.
     const uint32_t f = m_fastRecoveryStages;
-    if (std::max(m_timerStage, m_byteStage) < f)
+    const uint32_t t = m_timerStage;
+    const uint32_t b = m_byteCounter == 0 ? t : m_byteStage;
+    if (std::max(t, b) < f)
     {
         // fast recovery: approach the rate before the cut
     }
-    else if (std::min(m_timerStage, m_byteStage) > f)
+    else if (std::min(t, b) > f)
     {
-        const uint32_t i = std::min(m_timerStage, m_byteStage) - f;
+        const uint32_t i = std::min(t, b) - f;
         m_targetRate += i * static_cast<double>(m_rhai.GetBitRate());
     }
     else
@@ -255,6 +294,10 @@ DcqcnCongestionControl::Increase()
     if (m_lineRate - m_rate < 1e-6 * m_lineRate)
     {
         SetRateBps(m_lineRate);
+        // back at line rate: the rate limiter is released, and the next CNP
+        // starts from InitialAlpha with the target at line rate
+        m_decreased = !m_releaseAtLineRate;
+        m_timer.Cancel();
     }
     m_updateTrace(m_rate, m_targetRate, m_alpha);
 }

@@ -25,8 +25,11 @@ namespace ns3
  * RateIncreaseInterval and on a byte counter of ByteCounter bytes: while
  * both counters are below F stages, fast recovery (Rc = (Rc + Rt) / 2); then
  * additive increase (Rt += AdditiveIncrease) and, once both exceed F, hyper
- * increase (Rt += i * HyperIncrease). The timer only runs while the rate is
- * below line rate.
+ * increase (Rt += i * HyperIncrease), the phase of a step following the
+ * steps taken before it (without a byte counter, ByteCounter = 0, the timer
+ * alone). The timer only runs while the rate is below line rate. Defaults
+ * are the HPCC simulator's setting at 100 Gb/s; DcqcnProfile holds this and
+ * other published sets, scaled to the link rate where their source does.
  */
 class DcqcnCongestionControl : public RdmaCongestionControl
 {
@@ -76,6 +79,9 @@ class DcqcnCongestionControl : public RdmaCongestionControl
 
     double m_g;                    //!< alpha EWMA gain
     bool m_clampTargetRate;        //!< Rt = Rc at every cut
+    bool m_clampAfterTimer;        //!< Rt = Rc at a cut after a timer step
+    double m_initialAlpha;         //!< alpha at the first CNP
+    bool m_releaseAtLineRate;      //!< line rate resets the reaction point
     Time m_alphaInterval;          //!< alpha update period
     Time m_decreaseInterval;       //!< minimum time between rate cuts
     Time m_increaseInterval;       //!< recovery timer period

@@ -80,8 +80,19 @@ RdmaCongestionControl::SetRateBps(double bps)
     if (bps != m_rate)
     {
         m_rateTrace(m_rate, bps);
+        const bool up = bps > m_rate;
         m_rate = bps;
+        if (up && !m_rateUp.IsNull())
+        {
+            m_rateUp();
+        }
     }
+}
+
+void
+RdmaCongestionControl::SetRateIncreaseCallback(Callback<void> cb)
+{
+    m_rateUp = cb;
 }
 
 } // namespace ns3

@@ -66,6 +66,12 @@ class RdmaCongestionControl : public Object
     virtual void Stop();
 
     /**
+     * \param cb called whenever the rate goes up, so that the sender can
+     *        apply it to a packet already waiting for its pacing time
+     */
+    void SetRateIncreaseCallback(Callback<void> cb);
+
+    /**
      * TracedCallback signature for rate changes.
      * \param [in] oldRate previous rate in bit/s
      * \param [in] newRate new rate in bit/s
@@ -84,6 +90,7 @@ class RdmaCongestionControl : public Object
 
   private:
     TracedCallback<double, double> m_rateTrace; //!< rate changes
+    Callback<void> m_rateUp;                    //!< rate increases
 };
 
 } // namespace ns3

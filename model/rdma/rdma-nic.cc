@@ -82,8 +82,11 @@ RdmaNic::GetTypeId()
                           MakeTimeAccessor(&RdmaNic::m_rto),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("CnpInterval",
-                          "Minimum time between two CNPs for one queue pair (50 us, DCQCN).",
-                          TimeValue(MicroSeconds(50)),
+                          "Minimum time between two CNPs for one queue pair, 0 for a CNP per "
+                          "marked packet (as the HPCC simulator signals every marked packet; "
+                          "4 us in NVIDIA NICs, MIN_TIME_BETWEEN_CNPS; 50 us in the DCQCN "
+                          "paper).",
+                          TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                           MakeTimeChecker())
             .AddAttribute("ControlPriority",
@@ -401,6 +404,8 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
         {
             const Time wire = m_device->GetFrameTxTime(frame);
             qp->m_nextTxTime = now + Time::FromDouble(wire.GetSeconds() * line / rate, Time::S);
+            qp->m_lastTxStart = now;
+            qp->m_lastTxWire = wire;
         }
         qp->m_cc->OnSent(frame);
         return item;

@@ -9,6 +9,7 @@
 #include "rdma-nic.h"
 
 #include "ns3/log.h"
+#include "ns3/pfc-net-device.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 
@@ -98,6 +99,7 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_srcPort = srcPort;
     m_cc = cc;
     m_mtu = nic->GetMtu();
+    m_cc->SetRateIncreaseCallback(MakeCallback(&RdmaQueuePair::RateIncreased, this));
     m_rtoValue = nic->GetRetransmitTimeout();
     m_retryCount = nic->m_retryCount;
 }
@@ -391,6 +393,27 @@ RdmaQueuePair::RetransmitTimeout()
     m_sndNxt = m_sndUna;
     m_txMsg = 0;
     m_nic->NotifyHasData(this);
+}
+
+void
+RdmaQueuePair::RateIncreased()
+{
+    if (m_nextTxTime <= Simulator::Now())
+    {
+        return;
+    }
+    // The gap after the last packet, at the new rate.
+    const double line = static_cast<double>(m_nic->GetDevice()->GetDataRate().GetBitRate());
+    const double rate = m_cc->GetRateBps();
+    const Time next =
+        rate >= line
+            ? m_lastTxStart + m_lastTxWire
+            : m_lastTxStart + Time::FromDouble(m_lastTxWire.GetSeconds() * line / rate, Time::S);
+    if (next < m_nextTxTime)
+    {
+        m_nextTxTime = next;
+        m_nic->NotifyHasData(this);
+    }
 }
 
 void

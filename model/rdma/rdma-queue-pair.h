@@ -234,6 +234,9 @@ class RdmaQueuePair : public Object
     void ArmRto();
     /// The timer's event: time out at the deadline, or wait for a later one.
     void RtoTimerFired();
+    /// The congestion control raised the rate: a packet waiting for its
+    /// pacing time may leave earlier.
+    void RateIncreased();
     /// Retries exhausted: enter the error state and flush the posted messages.
     void EnterError();
     /**
@@ -266,6 +269,8 @@ class RdmaQueuePair : public Object
     uint64_t m_maxSent;            //!< PSN after the highest ever sent
     uint64_t m_bytesPosted;        //!< bytes posted
     Time m_nextTxTime;             //!< pacing: earliest next send
+    Time m_lastTxStart;            //!< pacing: when the last packet left
+    Time m_lastTxWire;             //!< pacing: its time on the wire at line rate
     bool m_active;                 //!< on the NIC's list of senders
     EventId m_rto;                 //!< retransmission timer event (at or before the deadline)
     Time m_rtoDeadline;            //!< when the running timer expires
