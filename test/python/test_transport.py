@@ -122,8 +122,10 @@ def test_cut_link_fails_the_job_that_crosses_it(flux_run, tmp_path):
     assert "retry count exceeded" in a["reason"]
     assert "10.0.0.2" in a["reason"]  # host 1
     assert a["error_completions"] >= 1
-    # 4 timeouts (retry_cnt 3 + 1) per failed queue pair, of 4.096 us x 2^8
-    assert a["timeouts"] == 4 * r["network"]["qp_errors"]
+    # 4 timeouts (retry_cnt 3 + 1) for each failed queue pair (of 4.096 us x
+    # 2^8); the job fails with its first one, the others may be on their way
+    assert r["network"]["qp_errors"] >= 1
+    assert a["timeouts"] >= 4 * r["network"]["qp_errors"]
     assert b["status"] == "completed" and len(b["iteration_ms"]) == 3
     assert r["network"]["link_losses"] > 0
     assert r["sim"]["stop_reason"] == "job_failed"
