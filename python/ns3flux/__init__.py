@@ -12,7 +12,7 @@ and returns one DataFrame; results are cached by scenario hash.
 """
 
 from . import _ns3flux
-from . import frames
+from . import fluid, frames, traces
 from .cache import Cache, default_cache_dir
 from .errors import RunError, ScenarioError
 from .runner import load_results, policies, run
@@ -41,6 +41,7 @@ __all__ = [
     "default_cache_dir",
     "dumbbell",
     "fat_tree",
+    "fluid",
     "frames",
     "incast",
     "job",
@@ -52,6 +53,7 @@ __all__ = [
     "scenario",
     "sweep",
     "sweep_runs",
+    "traces",
     "validate",
     "variant",
 ]
