@@ -117,10 +117,10 @@ struct RunResults
     /// One sample of a link direction's egress queue.
     struct QueueSample
     {
-        double timeUs{0};        //!< when, us
-        std::string link;        //!< the link direction
-        uint64_t queueBytes{0};  //!< bytes in the egress queue
-        double utilization{0};   //!< share of the capacity used since the previous sample
+        double timeUs{0};       //!< when, us
+        std::string link;       //!< the link direction
+        uint64_t queueBytes{0}; //!< bytes in the egress queue
+        double utilization{0};  //!< share of the capacity used since the previous sample
     };
 
     /// Utilisation of one link direction.

@@ -580,7 +580,8 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
         number("hai_mbps", d.haiMbps, 0, 1e7);
         if (r.Has("byte_counter_bytes"))
         {
-            d.byteCounter = ToUInt(r["byte_counter_bytes"], r.Path("byte_counter_bytes"), 0, kU64Max);
+            d.byteCounter =
+                ToUInt(r["byte_counter_bytes"], r.Path("byte_counter_bytes"), 0, kU64Max);
         }
         if (r.Has("fast_recovery_stages"))
         {

@@ -213,8 +213,10 @@ struct ScenarioConfig
         std::string cc{"dcqcn"}; //!< congestion control: "dcqcn" or "none"
         bool pfc{true};          //!< whether PFC is enabled
         EcnConfig ecn;           //!< ECN marking
-        DcqcnProfile dcqcn{*DcqcnProfile::Find(DcqcnProfile::DefaultName())}; //!< DCQCN
-                                 //!< parameters: the chosen profile with the scenario's overrides
+        DcqcnProfile dcqcn{
+            *DcqcnProfile::Find(DcqcnProfile::DefaultName())}; //!< DCQCN
+                                                               //!< parameters: the chosen profile
+                                                               //!< with the scenario's overrides
         uint32_t ackTimeout{20}; //!< local ACK timeout exponent (0: no timer)
         uint32_t retryCnt{7};    //!< retries before the error state
     };
@@ -285,14 +287,15 @@ struct ScenarioConfig
         double intervalMs{0};          //!< time between burst starts, ms
     };
 
-    std::string description;                        //!< free text
-    uint32_t seed{1};                               //!< random seed (>= 1)
-    double stopMs{1000};                            //!< safety stop on simulated time, ms
-    TopologyConfig topology;                        //!< the topology
-    TransportConfig transport;                      //!< the transport
-    SchedulerConfig scheduler;                      //!< the scheduler
-    std::vector<JobConfig> jobs;                    //!< the training jobs
-    std::vector<BackgroundConfig> background;       //!< the background tenants
+    std::string description;                  //!< free text
+    uint32_t seed{1};                         //!< random seed (>= 1)
+    double stopMs{1000};                      //!< safety stop on simulated time, ms
+    TopologyConfig topology;                  //!< the topology
+    TransportConfig transport;                //!< the transport
+    SchedulerConfig scheduler;                //!< the scheduler
+    std::vector<JobConfig> jobs;              //!< the training jobs
+    std::vector<BackgroundConfig> background; //!< the background tenants
+
     /// The "traces" object: time series sampled during the run.
     struct TracesConfig
     {

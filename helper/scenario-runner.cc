@@ -530,10 +530,8 @@ ScenarioRun::Sample()
         Ptr<SwitchPortEgress> egress = DynamicCast<SwitchPortEgress>(link.tx->GetEgress());
         q.queueBytes = egress && egress->GetQueueDisc() ? egress->GetQueueDisc()->GetNBytes() : 0;
         const uint64_t wire = link.tx->GetTxBytes() + 24 * link.tx->GetTxFrames();
-        const double capacity =
-            link.tx->GetDataRate().GetBitRate() * interval.GetSeconds() / 8.0;
-        q.utilization =
-            Simulator::Now().IsZero() ? 0.0 : (wire - m_traceWireBytes[i]) / capacity;
+        const double capacity = link.tx->GetDataRate().GetBitRate() * interval.GetSeconds() / 8.0;
+        q.utilization = Simulator::Now().IsZero() ? 0.0 : (wire - m_traceWireBytes[i]) / capacity;
         m_traceWireBytes[i] = wire;
         m_queues.push_back(q);
     }

@@ -35,7 +35,15 @@ DcqcnProfile::All()
         // R_HAI 50 Mb/s x BW/25G, MinRate 1 Gb/s, no byte counter, a CNP for
         // every marked packet (ACK per packet), marking 100/400 KB x BW/25G.
         {"hpcc-sim", "HPCC simulator, DCQCN at its rate-scaled setting",
-         1.0 / 256, 1, 4, 300, 0, 1, 5, 50, 1000, false, true, 1, false, 0, 100, 400, 0.2, true,
+         1.0 / 256,  1,
+         4,          300,
+         0,          1,
+         5,          50,
+         1000,       false,
+         true,       1,
+         false,      0,
+         100,        400,
+         0.2,        true,
          true},
         // NVIDIA ConnectX-4 and later firmware defaults (mlxconfig / sysfs
         // roce_rp and roce_np): DCE_TCP_G 1019 (g = 5/1024), DCE_TCP_RTT 1 us,
@@ -45,16 +53,32 @@ DcqcnProfile::All()
         // CLAMP_TGT_RATE_AFTER_TIME_INC 1, MIN_TIME_BETWEEN_CNPS 4 us; with
         // the production marking the HPCC authors quote for 100 Gb/s
         // (Kmin 100 KB x BW/25G, Kmax 400 KB x BW/25G, Pmax 0.2).
-        {"nvidia", "NVIDIA ConnectX firmware defaults, production ECN marking",
-         5.0 / 1024, 1, 4, 300, 32767, 1, 5, 50, 1, false, true, 1023.0 / 1024, true, 4, 100, 400,
-         0.2, false, true},
+        {"nvidia",   "NVIDIA ConnectX firmware defaults, production ECN marking",
+         5.0 / 1024, 1,
+         4,          300,
+         32767,      1,
+         5,          50,
+         1,          false,
+         true,       1023.0 / 1024,
+         true,       4,
+         100,        400,
+         0.2,        false,
+         true},
         // The DCQCN paper's 40 Gb/s testbed (Zhu et al., SIGCOMM 2015):
         // g 1/256, alpha and timer 55 us, byte counter 10 MB, F = 5,
         // R_AI 40 Mb/s, R_HAI 100 Mb/s, target clamped at every cut, CNPs
         // (and so cuts) at most every 50 us per QP, marking 5 KB / 200 KB / 1 %.
-        {"paper", "DCQCN paper, 40 Gb/s testbed",
-         1.0 / 256, 55, 50, 55, 10000000, 5, 40, 100, 100, true, true, 1, true, 50, 5, 200, 0.01,
-         false, false},
+        {"paper",   "DCQCN paper, 40 Gb/s testbed",
+         1.0 / 256, 55,
+         50,        55,
+         10000000,  5,
+         40,        100,
+         100,       true,
+         true,      1,
+         true,      50,
+         5,         200,
+         0.01,      false,
+         false},
     };
     return profiles;
 }

@@ -9,8 +9,8 @@
 #include "rdma-nic.h"
 
 #include "ns3/log.h"
-#include "ns3/pfc-net-device.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-net-device.h"
 #include "ns3/simulator.h"
 
 #include <limits>

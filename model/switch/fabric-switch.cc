@@ -382,8 +382,9 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
     if (m_markOnDequeue)
     {
         // from the queue the packet leaves behind
-        MaybeMarkEcn(item, port, static_cast<const FabricQueueDiscItem*>(PeekPointer(item))
-                                     ->GetPriority());
+        MaybeMarkEcn(item,
+                     port,
+                     static_cast<const FabricQueueDiscItem*>(PeekPointer(item))->GetPriority());
     }
     m_dequeueTrace(item, port);
 }
