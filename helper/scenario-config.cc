@@ -49,7 +49,7 @@ const PolicyEntry kPolicies[] = {
 };
 
 const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell"};
-const std::vector<std::string> kCongestionControls = {"dcqcn", "none"};
+const std::vector<std::string> kCongestionControls = {"dcqcn", "hpcc", "none"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives = {"ring-allreduce"};

@@ -9,6 +9,7 @@
 #include "switch-port-egress.h"
 
 #include "ns3/abort.h"
+#include "ns3/int-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -371,6 +372,16 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<const QueueDiscItem> item)
     Port& p = m_ports[port];
     ++p.txPackets;
     p.txBytes += item->GetSize();
+    const auto* fitem = static_cast<const FabricQueueDiscItem*>(PeekPointer(item));
+    if (fitem->GetHeader().GetDscp() & IntHeader::DSCP_INT)
+    {
+        // HPCC telemetry: this port's rate, its bytes sent (this packet
+        // included) and the bytes still queued behind the packet
+        IntHeader::StampPacket(item->GetPacket(),
+                               p.dev->GetDataRate().GetBitRate(),
+                               p.txBytes,
+                               p.egress->GetQueueDisc()->GetNBytes());
+    }
     m_dequeueTrace(item, port);
     Release(port, PeekPointer(item));
 }
