@@ -6,6 +6,7 @@
 
 #include "ns3/attribute.h"
 #include "ns3/global-value.h"
+#include "ns3/int-header.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -534,6 +535,15 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     if (r.Has("cc"))
     {
         tr.cc = ToOneOf(r["cc"], r.Path("cc"), kCongestionControls);
+        const auto& t = cfg.topology;
+        if (tr.cc == "hpcc" &&
+            !(IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
+              IntHop::IsCodedLineRate(static_cast<uint64_t>(t.fabricGbps * 1e9))))
+        {
+            Fail(r.Path("cc"),
+                 "\"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, 100, 200, "
+                 "400 or 800 Gb/s)");
+        }
     }
     if (r.Has("pfc"))
     {

@@ -140,7 +140,7 @@ class ScenarioRun
     void BuildNetwork();
     /// Create the training jobs.
     void BuildJobs();
-    /// HPCC: check the link rates, give the queue pairs the topology's base RTT.
+    /// HPCC: give the queue pairs the topology's base RTT.
     void ConfigureHpcc();
     /// Create the background tenants.
     void BuildBackground();
@@ -302,16 +302,6 @@ ScenarioRun::BuildNetwork()
 void
 ScenarioRun::ConfigureHpcc()
 {
-    const auto& t = m_cfg.topology;
-    for (double gbps : {t.hostGbps, t.fabricGbps})
-    {
-        if (!IntHop::IsCodedLineRate(static_cast<uint64_t>(gbps * 1e9)))
-        {
-            throw ScenarioError("transport.cc",
-                                "\"hpcc\" needs link rates its telemetry can code (10, 25, "
-                                "40, 50, 100, 200, 400 or 800 Gb/s)");
-        }
-    }
     if (m_cfg.ns3Defaults.count("ns3::HpccCongestionControl::BaseRtt") || m_nics.empty())
     {
         return; // set by the scenario
