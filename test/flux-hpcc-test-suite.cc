@@ -148,7 +148,8 @@ class IntHeaderRoundTripTestCase : public TestCase
  * INT record per switch, with the ports' line rate, timestamps increasing
  * along the path and no later than the ACK, cumulative txBytes growing from
  * ACK to ACK, and queue lengths no larger than the switch buffer; data
- * frames are exactly the INT bytes larger than without HPCC.
+ * frames are exactly the INT bytes larger than without HPCC. The 2-switch
+ * case sends an RDMA WRITE (RETH, then INT, in its first packet).
  */
 class IntPerHopTestCase : public TestCase
 {
@@ -190,7 +191,7 @@ class IntPerHopTestCase : public TestCase
         net.topo.hostDevices[0]->TraceConnectWithoutContext(
             "MacTx",
             MakeCallback(&IntPerHopTestCase::FrameSent, this));
-        qps.first->PostSend(400000);
+        qps.first->PostSend(400000, m_switches == 2); // RDMA WRITE (RETH before INT) on 2
         Simulator::Run();
         NS_TEST_EXPECT_MSG_EQ(qps.second->GetBytesReceived(), 400000u, "every byte arrives");
         if (acks)
