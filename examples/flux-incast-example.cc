@@ -130,7 +130,7 @@ main(int argc, char* argv[])
     cmd.AddValue("gbps", "Link rate, Gb/s", gbps);
     cmd.AddValue("bufferMb", "Shared buffer of the switch, MB", bufferMb);
     cmd.AddValue("pfc", "Lossless fabric (PFC); false: drops at the buffer limit", pfc);
-    cmd.AddValue("cc", "Congestion control: dcqcn or none", cc);
+    cmd.AddValue("cc", "Congestion control: dcqcn, hpcc or none", cc);
     cmd.AddValue("pcap", "Folder for one Ethernet pcap per host (empty: none)", pcapDir);
     cmd.Parse(argc, argv);
 

@@ -132,7 +132,7 @@ main(int argc, char* argv[])
     cmd.AddValue("computeMs", "Compute time per iteration, ms", computeMs);
     cmd.AddValue("iterations", "Training iterations", iterations);
     cmd.AddValue("mtu", "RDMA path MTU: payload bytes per packet", mtu);
-    cmd.AddValue("cc", "Congestion control: dcqcn or none", cc);
+    cmd.AddValue("cc", "Congestion control: dcqcn, hpcc or none", cc);
     cmd.AddValue("verbose", "Print every phase (ring step)", g_verbose);
     cmd.Parse(argc, argv);
 

@@ -30,6 +30,10 @@ RdmaHelper::SetCongestionControl(const std::string& name)
     {
         type = "ns3::DcqcnCongestionControl";
     }
+    else if (name == "hpcc")
+    {
+        type = "ns3::HpccCongestionControl";
+    }
     else if (name == "none")
     {
         type = "ns3::RdmaCongestionControl";

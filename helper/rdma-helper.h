@@ -36,7 +36,7 @@ class RdmaHelper
 
     /**
      * \brief Choose the congestion control of the queue pairs.
-     * \param name "dcqcn" or "none"; anything else is an ns-3 TypeId name
+     * \param name "dcqcn", "hpcc" or "none"; anything else is an ns-3 TypeId name
      */
     void SetCongestionControl(const std::string& name);
 

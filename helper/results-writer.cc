@@ -342,13 +342,13 @@ std::string
 ResultsWriter::RatesCsv(const RunResults& results)
 {
     std::ostringstream os;
-    os << "time_us,owner,src,dst,qpn,rate_gbps,target_gbps,alpha\n";
+    os << "time_us,owner,src,dst,qpn,rate_gbps,target_gbps,alpha,window_bytes\n";
     for (const auto& s : results.rates)
     {
         os << CsvNumber(s.timeUs, kUsDigits) << ',' << CsvField(s.owner) << ',' << s.src << ','
            << s.dst << ',' << s.qpn << ',' << CsvNumber(s.rateGbps, kRatioDigits) << ','
            << CsvNumber(s.targetGbps, kRatioDigits) << ',' << CsvNumber(s.alpha, kRatioDigits)
-           << '\n';
+           << ',' << CsvNumber(s.windowBytes, 0) << '\n';
     }
     return os.str();
 }

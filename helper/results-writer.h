@@ -47,7 +47,7 @@ namespace ns3
  * `<stem>-flows.csv` (tenant, src, dst, size_bytes, start_ms, fct_us,
  * ideal_fct_us, slowdown); when the scenario asked for traces also
  * `<stem>-rates.csv` (time_us, owner, src, dst, qpn, rate_gbps, target_gbps,
- * alpha) and `<stem>-queues.csv` (time_us, link, queue_bytes, utilization).
+ * alpha, window_bytes) and `<stem>-queues.csv` (time_us, link, queue_bytes, utilization).
  *
  * The same RunResults always give byte-identical files.
  */

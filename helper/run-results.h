@@ -104,14 +104,15 @@ struct RunResults
     /// One sample of a sending queue pair's congestion control.
     struct RateSample
     {
-        double timeUs{0};     //!< when, us
-        std::string owner;    //!< the job or background tenant
-        uint32_t src{0};      //!< sending host
-        uint32_t dst{0};      //!< receiving host
-        uint32_t qpn{0};      //!< the sender's QP number
-        double rateGbps{0};   //!< current rate, Gb/s
-        double targetGbps{0}; //!< target rate, Gb/s
-        double alpha{0};      //!< DCQCN's alpha (NaN when the algorithm has none)
+        double timeUs{0};      //!< when, us
+        std::string owner;     //!< the job or background tenant
+        uint32_t src{0};       //!< sending host
+        uint32_t dst{0};       //!< receiving host
+        uint32_t qpn{0};       //!< the sender's QP number
+        double rateGbps{0};    //!< current rate, Gb/s
+        double targetGbps{0};  //!< target rate, Gb/s
+        double alpha{0};       //!< DCQCN's alpha, HPCC's utilisation U (NaN when none)
+        double windowBytes{0}; //!< the window, bytes (NaN when the algorithm has none)
     };
 
     /// One sample of a link direction's egress queue.

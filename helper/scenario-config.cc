@@ -6,6 +6,7 @@
 
 #include "ns3/attribute.h"
 #include "ns3/global-value.h"
+#include "ns3/int-header.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
 
@@ -49,7 +50,7 @@ const PolicyEntry kPolicies[] = {
 };
 
 const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell"};
-const std::vector<std::string> kCongestionControls = {"dcqcn", "none"};
+const std::vector<std::string> kCongestionControls = {"dcqcn", "hpcc", "none"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives = {"ring-allreduce"};
@@ -621,6 +622,15 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     if (r.Has("cc"))
     {
         tr.cc = ToOneOf(r["cc"], r.Path("cc"), kCongestionControls);
+        const auto& t = cfg.topology;
+        if (tr.cc == "hpcc" &&
+            !(IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
+              IntHop::IsCodedLineRate(static_cast<uint64_t>(t.fabricGbps * 1e9))))
+        {
+            Fail(r.Path("cc"),
+                 "\"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, 100, 200, "
+                 "400 or 800 Gb/s)");
+        }
     }
     if (r.Has("pfc"))
     {

@@ -36,7 +36,9 @@
  * transport              object, optional
  *   mtu_bytes            256, 512, 1024, 2048 or 4096 (the InfiniBand path
  *                        MTUs), default 4096; RDMA payload bytes per packet
- *   cc                   "dcqcn" or "none", default "dcqcn"
+ *   cc                   "dcqcn", "hpcc" or "none", default "dcqcn";
+ *                        "hpcc" needs link rates of 10, 25, 40, 50, 100,
+ *                        200, 400 or 800 Gb/s (its INT codes them)
  *   pfc                  true or false, default true
  *   ack_timeout          integer 0..31, default 20; the local ACK timeout of
  *                        the queue pairs as InfiniBand's exponent t: a queue
@@ -210,7 +212,7 @@ struct ScenarioConfig
     struct TransportConfig
     {
         uint32_t mtuBytes{4096}; //!< RDMA payload bytes per packet
-        std::string cc{"dcqcn"}; //!< congestion control: "dcqcn" or "none"
+        std::string cc{"dcqcn"}; //!< congestion control: "dcqcn", "hpcc" or "none"
         bool pfc{true};          //!< whether PFC is enabled
         EcnConfig ecn;           //!< ECN marking
         DcqcnProfile dcqcn{

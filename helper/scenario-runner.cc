@@ -13,6 +13,7 @@
 #include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/incast-traffic.h"
+#include "ns3/int-header.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
@@ -55,6 +56,37 @@ Time
 FromMs(double ms)
 {
     return NanoSeconds(static_cast<int64_t>(ms * 1e6));
+}
+
+/**
+ * \brief The base RTT HPCC needs: the largest over the paths from host 0
+ * (every path length of the symmetric topologies) of the propagation delays
+ * both ways plus one data frame's and one ACK's serialization per hop, as
+ * the HPCC authors' simulator takes the largest base RTT of its topology.
+ * \param topo the topology
+ * \param mtu RDMA payload bytes per packet
+ * \param intBytes INT bytes per data packet and ACK
+ * \return the base RTT
+ */
+Time
+MaxBaseRtt(const FabricTopology& topo, uint32_t mtu, uint32_t intBytes)
+{
+    // Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, RETH 16, ICRC 4; the ACK's AETH 4
+    const uint32_t dataFrame = mtu + 78 + intBytes;
+    const uint32_t ackFrame = 66 + intBytes;
+    Time worst;
+    for (uint32_t dst = 1; dst < topo.GetNHosts(); ++dst)
+    {
+        Time rtt;
+        for (uint32_t l : topo.GetPath(0, dst, 49152))
+        {
+            const auto& link = topo.links[l];
+            rtt += 2 * DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
+            rtt += link.tx->GetFrameTxTime(dataFrame) + link.tx->GetFrameTxTime(ackFrame);
+        }
+        worst = std::max(worst, rtt);
+    }
+    return worst;
 }
 
 /// The results' form of a queue pair's counters.
@@ -109,6 +141,8 @@ class ScenarioRun
     void BuildNetwork();
     /// Create the training jobs.
     void BuildJobs();
+    /// HPCC: give the queue pairs the topology's base RTT.
+    void ConfigureHpcc();
     /// Create the background tenants.
     void BuildBackground();
     /// Install the scenario's link faults.
@@ -270,6 +304,10 @@ ScenarioRun::BuildNetwork()
         nic->TraceConnectWithoutContext("DataRx", MakeCallback(&ScenarioRun::PacketLatency, this));
         m_nics.push_back(nic);
     }
+    if (tr.cc == "hpcc")
+    {
+        ConfigureHpcc();
+    }
     if (!m_opts.pcapDir.empty())
     {
         std::error_code ec;
@@ -279,6 +317,26 @@ ScenarioRun::BuildNetwork()
             throw ScenarioError("--pcap", "cannot create " + m_opts.pcapDir + ": " + ec.message());
         }
         m_topo.EnablePcapHosts(m_opts.pcapDir);
+    }
+}
+
+void
+ScenarioRun::ConfigureHpcc()
+{
+    if (m_cfg.ns3Defaults.count("ns3::HpccCongestionControl::BaseRtt") || m_nics.empty())
+    {
+        return; // set by the scenario
+    }
+    UintegerValue hops;
+    m_nics[0]->GetAttribute("IntMaxHops", hops);
+    const Time rtt = MaxBaseRtt(m_topo,
+                                m_cfg.transport.mtuBytes,
+                                IntHeader::SizeFor(static_cast<uint8_t>(hops.Get())));
+    const std::string cc =
+        "ns3::HpccCongestionControl[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
+    for (const auto& nic : m_nics)
+    {
+        nic->SetAttribute("CongestionControl", StringValue(cc));
     }
 }
 
@@ -494,6 +552,7 @@ ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp)
     s.rateGbps = st.rateBps / 1e9;
     s.targetGbps = st.targetBps / 1e9;
     s.alpha = st.alpha;
+    s.windowBytes = st.windowBytes;
     m_rates.push_back(s);
 }
 

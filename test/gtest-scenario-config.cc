@@ -416,7 +416,7 @@ TEST(ScenarioConfigErrors, OutOfRangeValues)
         EXPECT_EQ(ParseScenario(s, ".").transport.mtuBytes, static_cast<uint32_t>(mtu));
     }
     s["transport"] = {{"cc", "reno"}};
-    EXPECT_TRUE(FailsWith(s, "transport.cc: \"reno\" is not known (known: dcqcn, none)"));
+    EXPECT_TRUE(FailsWith(s, "transport.cc: \"reno\" is not known (known: dcqcn, hpcc, none)"));
 
     s = Minimal();
     s["seed"] = 0;

@@ -33,7 +33,8 @@ RdmaCongestionControl::GetTypeId()
 
 RdmaCongestionControl::RdmaCongestionControl()
     : m_lineRate(100e9),
-      m_rate(100e9)
+      m_rate(100e9),
+      m_window(0)
 {
 }
 
@@ -71,6 +72,19 @@ RdmaCongestionControl::OnSent(uint32_t /* bytes */)
 
 void
 RdmaCongestionControl::Stop()
+{
+}
+
+bool
+RdmaCongestionControl::UsesInt() const
+{
+    return false;
+}
+
+void
+RdmaCongestionControl::OnAck(uint64_t /* nextPsn */,
+                             uint64_t /* sndNxt */,
+                             const IntHeader& /* intHeader */)
 {
 }
 

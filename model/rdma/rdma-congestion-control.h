@@ -12,13 +12,18 @@
 namespace ns3
 {
 
+class IntHeader;
+
 /**
  * \ingroup flux
  * \brief Sender-side congestion control of one RDMA queue pair.
  *
- * The NIC paces each queue pair at GetRate(). Algorithms react to the
- * events the NIC reports: congestion notifications (CNPs), acknowledged and
- * sent bytes. This base class is the "none" algorithm: always line rate.
+ * The NIC paces each queue pair at GetRate() and, when GetWindowBytes() is
+ * not zero, keeps its unacknowledged bytes below that window. Algorithms
+ * react to the events the NIC reports: congestion notifications (CNPs),
+ * ACKs echoing in-band telemetry (for algorithms whose UsesInt() is true),
+ * and sent bytes. This base class is the "none" algorithm: always line
+ * rate, no window.
  */
 class RdmaCongestionControl : public Object
 {
@@ -46,7 +51,7 @@ class RdmaCongestionControl : public Object
     {
         double rateBps;     //!< current rate, bit/s
         double targetBps;   //!< target rate, bit/s (the rate when there is none)
-        double alpha;       //!< congestion estimate (DCQCN's alpha), NaN when none
+        double alpha;       //!< congestion estimate (DCQCN's alpha, HPCC's U), NaN when none
         double windowBytes; //!< window, bytes, NaN when none
     };
 
@@ -72,6 +77,26 @@ class RdmaCongestionControl : public Object
     void SetRateIncreaseCallback(Callback<void> cb);
 
     /**
+     * \return true when the queue pair's data packets must carry INT and its
+     * ACKs echo it (default false)
+     */
+    virtual bool UsesInt() const;
+
+    /**
+     * \brief An ACK or NAK echoing INT arrived (only for UsesInt()).
+     * \param nextPsn the oldest PSN not acknowledged after this ACK (64-bit)
+     * \param sndNxt the next PSN the queue pair will send (64-bit)
+     * \param intHeader the INT records the receiver echoed
+     */
+    virtual void OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader& intHeader);
+
+    /** \return the window in bytes in flight; 0 for no window */
+    uint64_t GetWindowBytes() const
+    {
+        return m_window;
+    }
+
+    /**
      * TracedCallback signature for rate changes.
      * \param [in] oldRate previous rate in bit/s
      * \param [in] newRate new rate in bit/s
@@ -87,6 +112,7 @@ class RdmaCongestionControl : public Object
 
     double m_lineRate; //!< line rate, bit/s
     double m_rate;     //!< current rate, bit/s
+    uint64_t m_window; //!< window, bytes in flight (0: none)
 
   private:
     TracedCallback<double, double> m_rateTrace; //!< rate changes

@@ -7,6 +7,7 @@
 #include "ib-aeth-header.h"
 #include "ib-bth-header.h"
 #include "ib-reth-header.h"
+#include "int-header.h"
 #include "rdma-timestamp-tag.h"
 
 #include "ns3/abort.h"
@@ -19,6 +20,8 @@
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -60,6 +63,18 @@ RdmaNic::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&RdmaNic::m_ackInterval),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("IntAckInterval",
+                          "The receiver acknowledges every this many in-order packets that "
+                          "carry INT (HPCC wants feedback per packet: 1).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_intAckInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("IntMaxHops",
+                          "Hop records an INT header has room for (8 bytes each, after a "
+                          "4-byte fixed part), for congestion controls that use INT.",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&RdmaNic::m_intMaxHops),
+                          MakeUintegerChecker<uint8_t>(1, IntHeader::MAX_HOPS))
             .AddAttribute("AckTimeout",
                           "Local ACK timeout of new queue pairs, as InfiniBand's 5-bit "
                           "exponent t: a queue pair without acknowledged progress for "
@@ -96,8 +111,8 @@ RdmaNic::GetTypeId()
                           MakeUintegerChecker<uint8_t>(0, 7))
             .AddAttribute("CongestionControl",
                           "TypeId of the congestion control of new queue pairs "
-                          "(ns3::DcqcnCongestionControl, or ns3::RdmaCongestionControl for "
-                          "none: line rate).",
+                          "(ns3::DcqcnCongestionControl, ns3::HpccCongestionControl, or "
+                          "ns3::RdmaCongestionControl for none: line rate).",
                           StringValue("ns3::DcqcnCongestionControl"),
                           MakeObjectFactoryAccessor(&RdmaNic::m_ccFactory),
                           MakeObjectFactoryChecker())
@@ -124,6 +139,10 @@ RdmaNic::GetTypeId()
 RdmaNic::RdmaNic()
     : m_mtu(4096),
       m_ackInterval(4),
+      m_intAckInterval(1),
+      m_intMaxHops(5),
+      m_intMultiplier(1),
+      m_intBytes(0),
       m_ackTimeout(20),
       m_retryCount(7),
       m_ctrlPrio(7),
@@ -166,9 +185,17 @@ void
 RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
 {
     NS_LOG_FUNCTION(this << device << address);
-    // The largest packet: IPv4, UDP, BTH, RETH, a path-MTU payload and ICRC.
-    const uint32_t largest =
-        IP_UDP_BYTES + IbBthHeader::SIZE + IbRethHeader::SIZE + m_mtu + IbBthHeader::ICRC_BYTES;
+    {
+        Ptr<RdmaCongestionControl> probe = m_ccFactory.Create<RdmaCongestionControl>();
+        m_intBytes = probe->UsesInt() ? IntHeader::SizeFor(m_intMaxHops) : 0;
+        probe->Dispose();
+    }
+    // units of the INT counters scale with the line rate, as in HPCC
+    m_intMultiplier = static_cast<uint8_t>(
+        std::clamp<uint64_t>(device->GetDataRate().GetBitRate() / 25000000000ULL, 1, 255));
+    // The largest packet: IPv4, UDP, BTH, RETH, INT, a path-MTU payload and ICRC.
+    const uint32_t largest = IP_UDP_BYTES + IbBthHeader::SIZE + IbRethHeader::SIZE + m_intBytes +
+                             m_mtu + IbBthHeader::ICRC_BYTES;
     if (device->GetMtu() < largest)
     {
         throw std::invalid_argument("RdmaNic: the port's Mtu (" + std::to_string(device->GetMtu()) +
@@ -296,7 +323,11 @@ RdmaNic::NotifyHasData(RdmaQueuePair* qp)
 }
 
 Ptr<QueueDiscItem>
-RdmaNic::Encapsulate(Ptr<Packet> p, const RdmaQueuePair* qp, uint8_t prio, bool ect)
+RdmaNic::Encapsulate(Ptr<Packet> p,
+                     const RdmaQueuePair* qp,
+                     uint8_t prio,
+                     bool ect,
+                     uint8_t dscpFlags)
 {
     UdpHeader udp;
     udp.SetSourcePort(qp->m_srcPort);
@@ -310,7 +341,7 @@ RdmaNic::Encapsulate(Ptr<Packet> p, const RdmaQueuePair* qp, uint8_t prio, bool 
     ip.SetIdentification(m_ipId++);
     ip.SetDontFragment();
     ip.SetPayloadSize(p->GetSize());
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(prio << 3));
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>((prio << 3) | dscpFlags));
     ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
     return Create<Ipv4QueueDiscItem>(p, Address(), ETHERTYPE_IPV4, ip);
 }
@@ -330,13 +361,18 @@ RdmaNic::SendAck(RdmaQueuePair* qp, uint64_t psn, bool nak, uint64_t msn)
         aeth.SetAck();
     }
     aeth.SetMsn(static_cast<uint32_t>(msn));
+    if (qp->m_echoInt)
+    {
+        p->AddHeader(qp->m_rxInt);
+    }
     p->AddHeader(aeth);
     IbBthHeader bth;
     bth.SetOpcode(IbBthHeader::ACKNOWLEDGE);
     bth.SetDestQp(qp->m_peerQpn);
     bth.SetPsn(static_cast<uint32_t>(psn));
     p->AddHeader(bth);
-    m_ctrlQueue.push_back(Encapsulate(p, qp, m_ctrlPrio, false));
+    m_ctrlQueue.push_back(
+        Encapsulate(p, qp, m_ctrlPrio, false, qp->m_echoInt ? IntHeader::DSCP_INT_ECHO : 0));
     m_device->Wake();
 }
 
@@ -388,12 +424,19 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
             earliest = std::min(earliest, qp->m_nextTxTime);
             continue;
         }
+        const uint64_t window = qp->m_cc->GetWindowBytes();
+        if (window != 0 && (qp->m_sndNxt - qp->m_sndUna) * m_mtu >= window)
+        {
+            qp->m_winBlocked = true; // an ACK wakes it
+            continue;
+        }
         m_rr = i + 1;
         uint32_t payload = 0;
         bool retransmitted = false;
         Ptr<Packet> p = qp->BuildNextPacket(payload, retransmitted);
         p->AddPacketTag(RdmaTimestampTag(now, retransmitted));
-        Ptr<QueueDiscItem> item = Encapsulate(p, qp, qp->m_prio, true);
+        Ptr<QueueDiscItem> item =
+            Encapsulate(p, qp, qp->m_prio, true, qp->m_int ? IntHeader::DSCP_INT : 0);
         ++m_dataSent;
         // Pace: the next packet of this queue pair leaves when this one
         // would have finished at the queue pair's rate.
@@ -464,6 +507,13 @@ RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
     {
         IbAethHeader aeth;
         p->RemoveHeader(aeth);
+        if (ip.GetDscp() & IntHeader::DSCP_INT_ECHO)
+        {
+            IntHeader ih;
+            p->RemoveHeader(ih);
+            qp->ReceiveAck(bth.GetPsn(), aeth.IsNak(), &ih);
+            return;
+        }
         qp->ReceiveAck(bth.GetPsn(), aeth.IsNak());
         return;
     }
@@ -479,6 +529,12 @@ RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
         IbRethHeader reth;
         p->RemoveHeader(reth);
     }
+    std::optional<IntHeader> ih;
+    if (ip.GetDscp() & IntHeader::DSCP_INT)
+    {
+        ih.emplace();
+        p->RemoveHeader(*ih);
+    }
     const uint32_t payload = p->GetSize() - IbBthHeader::ICRC_BYTES;
     const bool ce = ip.GetEcn() == Ipv4Header::ECN_CE;
     if (ce)
@@ -491,7 +547,7 @@ RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
     {
         m_dataRxTrace(qp->m_qpn, payload, Simulator::Now() - ts.GetTimestamp());
     }
-    qp->ReceiveData(bth, payload, ce, tagged && ts.IsRetransmitted());
+    qp->ReceiveData(bth, payload, ce, tagged && ts.IsRetransmitted(), ih ? &*ih : nullptr);
 }
 
 uint64_t

@@ -33,6 +33,10 @@ class Packet;
  * whose pacing time (from its congestion control's rate) has come. Packets
  * are IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (destination port
  * 4791, source port per queue pair) / BTH [/ RETH | AETH] / payload / ICRC.
+ * Queue pairs whose congestion control uses in-band telemetry (HPCC) put an
+ * IntHeader after the BTH/RETH of their data packets (DSCP bit
+ * IntHeader::DSCP_INT set), and their peer echoes the latest one after the
+ * AETH of its ACKs (IntHeader::DSCP_INT_ECHO).
  *
  * Per-packet state is O(1): queue pairs are found by QP number in a vector.
  */
@@ -180,9 +184,14 @@ class RdmaNic : public PfcEgress
      * \param qp the queue pair it belongs to
      * \param prio traffic class
      * \param ect mark the packet ECN-capable
+     * \param dscpFlags IntHeader DSCP bits to set below the priority's
      * \return the item
      */
-    Ptr<QueueDiscItem> Encapsulate(Ptr<Packet> p, const RdmaQueuePair* qp, uint8_t prio, bool ect);
+    Ptr<QueueDiscItem> Encapsulate(Ptr<Packet> p,
+                                   const RdmaQueuePair* qp,
+                                   uint8_t prio,
+                                   bool ect,
+                                   uint8_t dscpFlags = 0);
 
     /**
      * \brief Handle a packet from the port.
@@ -212,6 +221,10 @@ class RdmaNic : public PfcEgress
     Ipv4Address m_address;                      //!< host address
     uint32_t m_mtu;                             //!< payload bytes per packet
     uint32_t m_ackInterval;                     //!< ACK every this many packets
+    uint32_t m_intAckInterval;                  //!< ACK every this many packets with INT
+    uint8_t m_intMaxHops;                       //!< INT capacity of data packets, hops
+    uint8_t m_intMultiplier;                    //!< INT unit multiplier (line rate / 25G)
+    uint32_t m_intBytes;                        //!< INT bytes per data packet (0: no INT)
     Time m_rto;                                 //!< explicit retransmission timeout, or zero
     uint8_t m_ackTimeout;                       //!< local ACK timeout exponent
     uint32_t m_retryCount;                      //!< retry_cnt of new queue pairs

@@ -43,6 +43,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_mtu(4096),
       m_retryCount(7),
       m_state(RTS),
+      m_int(false),
       m_txMsg(0),
       m_nextSeq(0),
       m_postedEnd(0),
@@ -51,6 +52,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_maxSent(0),
       m_bytesPosted(0),
       m_active(false),
+      m_winBlocked(false),
       m_rtoArmed(false),
       m_retransmitted(0),
       m_timeouts(0),
@@ -63,7 +65,8 @@ RdmaQueuePair::RdmaQueuePair()
       m_rxMsgBytes(0),
       m_bytesReceived(0),
       m_rxRepairs(0),
-      m_cnpSent(false)
+      m_cnpSent(false),
+      m_echoInt(false)
 {
 }
 
@@ -102,6 +105,7 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_cc->SetRateIncreaseCallback(MakeCallback(&RdmaQueuePair::RateIncreased, this));
     m_rtoValue = nic->GetRetransmitTimeout();
     m_retryCount = nic->m_retryCount;
+    m_int = cc->UsesInt();
 }
 
 void
@@ -310,6 +314,10 @@ RdmaQueuePair::BuildNextPacket(uint32_t& payload, bool& retransmitted)
                                : IbBthHeader::SEND_MIDDLE;
     }
     Ptr<Packet> p = Create<Packet>(payload + IbBthHeader::ICRC_BYTES);
+    if (m_int)
+    {
+        p->AddHeader(IntHeader(m_nic->m_intMaxHops, m_nic->m_intMultiplier));
+    }
     if (msg.write && first)
     {
         IbRethHeader reth;
@@ -450,7 +458,7 @@ RdmaQueuePair::CompleteInError(uint64_t seq, uint64_t bytes, WcStatus status)
 }
 
 void
-RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak)
+RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, const IntHeader* intHeader)
 {
     NS_LOG_FUNCTION(this << psn24 << nak);
     if (m_state == ERR)
@@ -509,14 +517,36 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak)
         }
         m_nic->NotifyHasData(this);
     }
+    if (intHeader)
+    {
+        m_cc->OnAck(next, m_sndNxt, *intHeader);
+    }
+    if (m_winBlocked && HasDataToSend())
+    {
+        // the window may have opened: acknowledged bytes, or a larger window
+        m_winBlocked = false;
+        m_nic->NotifyHasData(this);
+    }
 }
 
 void
-RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce, bool retransmitted)
+RdmaQueuePair::ReceiveData(const IbBthHeader& bth,
+                           uint32_t payload,
+                           bool ce,
+                           bool retransmitted,
+                           const IntHeader* intHeader)
 {
     if (m_state == ERR)
     {
         return;
+    }
+    uint32_t ackInterval = m_nic->m_ackInterval;
+    if (intHeader)
+    {
+        // echoed by every ACK or NAK from now on
+        m_rxInt = *intHeader;
+        m_echoInt = true;
+        ackInterval = m_nic->m_intAckInterval;
     }
     if (ce)
     {
@@ -548,7 +578,7 @@ RdmaQueuePair::ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce, bo
                 m_recvDone(this, seq, bytes);
             }
         }
-        if (++m_unacked >= m_nic->m_ackInterval || bth.GetAckReq())
+        if (++m_unacked >= ackInterval || bth.GetAckReq())
         {
             m_unacked = 0;
             m_nic->SendAck(this, m_ePsn - 1, false, m_rxSeq);

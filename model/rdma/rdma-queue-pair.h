@@ -5,6 +5,7 @@
 #ifndef RDMA_QUEUE_PAIR_H
 #define RDMA_QUEUE_PAIR_H
 
+#include "int-header.h"
 #include "rdma-congestion-control.h"
 
 #include "ns3/callback.h"
@@ -208,8 +209,9 @@ class RdmaQueuePair : public Object
      * \brief An ACK or NAK arrived.
      * \param psn the 24-bit PSN of the ACK/NAK
      * \param nak true for a NAK
+     * \param intHeader the INT it echoes, or nullptr
      */
-    void ReceiveAck(uint32_t psn, bool nak);
+    void ReceiveAck(uint32_t psn, bool nak, const IntHeader* intHeader = nullptr);
 
     /**
      * \brief A data packet arrived.
@@ -217,8 +219,13 @@ class RdmaQueuePair : public Object
      * \param payload payload bytes
      * \param ce the packet carried ECN CE
      * \param retransmitted the packet is a copy sent again by the peer
+     * \param intHeader its INT, or nullptr
      */
-    void ReceiveData(const IbBthHeader& bth, uint32_t payload, bool ce, bool retransmitted);
+    void ReceiveData(const IbBthHeader& bth,
+                     uint32_t payload,
+                     bool ce,
+                     bool retransmitted,
+                     const IntHeader* intHeader = nullptr);
 
     /**
      * \brief Unwrap a 24-bit PSN near a 64-bit reference.
@@ -258,6 +265,7 @@ class RdmaQueuePair : public Object
     Time m_rtoValue;                 //!< retransmission timeout (zero: none)
     uint32_t m_retryCount;           //!< timeouts in a row tolerated (retry_cnt)
     State m_state;                   //!< RTS or ERR
+    bool m_int;                      //!< data carries INT (the congestion control uses it)
 
     // send side
     std::deque<Message> m_msgs;    //!< messages not fully acknowledged
@@ -272,6 +280,7 @@ class RdmaQueuePair : public Object
     Time m_lastTxStart;            //!< pacing: when the last packet left
     Time m_lastTxWire;             //!< pacing: its time on the wire at line rate
     bool m_active;                 //!< on the NIC's list of senders
+    bool m_winBlocked;             //!< held back by the congestion control's window
     EventId m_rto;                 //!< retransmission timer event (at or before the deadline)
     Time m_rtoDeadline;            //!< when the running timer expires
     bool m_rtoArmed;               //!< the retransmission timer runs
@@ -292,6 +301,8 @@ class RdmaQueuePair : public Object
     uint64_t m_rxRepairs;          //!< retransmitted packets accepted in order
     Time m_lastCnp;                //!< when the last CNP was asked for
     bool m_cnpSent;                //!< a CNP was ever asked for
+    bool m_echoInt;                //!< ACKs echo INT (data arrived with INT)
+    IntHeader m_rxInt;             //!< INT of the latest data packet, echoed in ACKs
     CompletionCallback m_recvDone; //!< receiver CQE
 };
 

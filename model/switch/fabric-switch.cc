@@ -10,6 +10,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/int-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -378,13 +379,21 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
     Port& p = m_ports[port];
     ++p.txPackets;
     p.txBytes += item->GetSize();
+    const auto* fitem = static_cast<const FabricQueueDiscItem*>(PeekPointer(item));
+    if (fitem->GetHeader().GetDscp() & IntHeader::DSCP_INT)
+    {
+        // HPCC telemetry: this port's rate, its bytes sent (this packet
+        // included) and the bytes still queued behind the packet
+        IntHeader::StampPacket(item->GetPacket(),
+                               p.dev->GetDataRate().GetBitRate(),
+                               p.txBytes,
+                               p.egress->GetQueueDisc()->GetNBytes());
+    }
     Release(port, PeekPointer(item));
     if (m_markOnDequeue)
     {
         // from the queue the packet leaves behind
-        MaybeMarkEcn(item,
-                     port,
-                     static_cast<const FabricQueueDiscItem*>(PeekPointer(item))->GetPriority());
+        MaybeMarkEcn(item, port, fitem->GetPriority());
     }
     m_dequeueTrace(item, port);
 }

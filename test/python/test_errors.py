@@ -18,6 +18,8 @@ BAD = [
     ({"background[0].load": 1.5}, "background[0].load"),
     ({"scheduler.policy": "no-such-policy"}, "scheduler.policy"),
     ({"topology.colour": "blue"}, "topology.colour"),
+    ({"transport.cc": "reno"}, "transport.cc"),
+    ({"transport.cc": "hpcc", "topology.host_gbps": 20}, "transport.cc"),
 ]
 
 

@@ -219,3 +219,63 @@ def test_pfc_frames_from_the_switch(capture):
                 xoff += 1
     assert results["network"]["pfc_pauses"] > 0
     assert xoff >= results["network"]["pfc_pauses"]
+
+
+# HPCC: three senders, one switch; data frames carry 44 INT bytes (4-byte
+# fixed part, 5 hop records of 8 bytes) after the BTH, ACKs echo them after
+# the AETH.
+HPCC_INCAST = {
+    "seed": 1,
+    "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 4},
+    "transport": {"cc": "hpcc"},
+    "background": [
+        {"name": "burst", "pattern": "incast", "senders": [1, 2, 3],
+         "receiver": 0, "bytes": 100000, "start_ms": 0.01}
+    ],
+}
+INT_BYTES = 44
+HPCC_FIELDS = ["frame.len", "ip.dsfield.dscp", "infiniband.bth.opcode", "infiniband.bth.psn",
+               "infiniband.aeth.syndrome", "_ws.malformed", "_ws.expert.severity"]
+
+
+def test_hpcc_frames_decode_with_int(tmp_path, flux_run):
+    """With transport.cc "hpcc", tshark decodes every RoCEv2 frame of the
+    hosts' pcaps without a malformed or error flag: data frames show their
+    BTH (the INT is the start of the payload), are 44 bytes longer than
+    without INT and set DSCP bit 0; ACKs show BTH and AETH, are 44 bytes
+    longer, and set DSCP bit 1."""
+    if shutil.which("tshark") is None:
+        pytest.fail("tshark not found (Debian: apt-get install tshark)")
+    scen = tmp_path / "hpcc.json"
+    scen.write_text(json.dumps(HPCC_INCAST))
+    p = flux_run(scen, "--pcap", tmp_path / "pcap", "--out", tmp_path / "res.json", "--quiet")
+    assert p.returncode == 0, p.stderr
+    data = acks = 0
+    for h in range(4):
+        out = subprocess.run(
+            ["tshark", "-r", str(tmp_path / "pcap" / f"host{h}.pcap"), "-T", "fields",
+             "-E", "separator=\t", "-E", "occurrence=f"]
+            + sum((["-e", f] for f in HPCC_FIELDS), []),
+            capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0, out.stderr
+        for line in out.stdout.splitlines():
+            values = line.split("\t") + [""] * len(HPCC_FIELDS)
+            f = dict(zip(HPCC_FIELDS, values))
+            assert f["_ws.malformed"] == "", line
+            assert f["_ws.expert.severity"] in ("", str(0x00200000)), line  # chat at most
+            op = _int(f["infiniband.bth.opcode"])
+            if op is None:
+                continue
+            length, dscp = int(f["frame.len"]), int(f["ip.dsfield.dscp"])
+            if op == ACK:
+                assert f["infiniband.aeth.syndrome"] != "", line
+                assert dscp & 2 and length == 18 + 20 + 8 + 12 + 4 + INT_BYTES + 4, line
+                acks += 1
+            elif op in SEND:
+                # 100000 B = 24 full packets and one of 1696 B per sender
+                payload = 4096 if length > 2000 else 100000 - 24 * 4096
+                assert dscp & 1 and length == 18 + 20 + 8 + 12 + INT_BYTES + payload + 4, line
+                data += 1
+    # each data packet is seen in its sender's pcap and the receiver's
+    assert data == 2 * 3 * 25
+    assert acks >= 2 * 3 * 25 // 2

@@ -1,0 +1,87 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLUX_HPCC_H
+#define FLUX_HPCC_H
+
+#include "int-header.h"
+#include "rdma-congestion-control.h"
+
+#include "ns3/nstime.h"
+
+#include <array>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief HPCC sender (Li et al., SIGCOMM 2019): window and pacing from
+ * in-band network telemetry.
+ *
+ * Each ACK echoes the INT records of the data packet it acknowledges. Per
+ * hop j, against the same hop's record in the previous ACK:
+ * txRate = delta txBytes / delta ts and
+ * u_j = min(qLen, qLen_prev) / (B_j T) + txRate / B_j,
+ * with B_j the hop's line rate and T the base RTT. U = max_j u_j is smoothed
+ * as U <- (1 - tau/T) U + (tau/T) u with tau the delta ts of the most loaded
+ * hop (at most T). Then, on every ACK:
+ * - if U >= eta or incStage >= MaxStage: W = Wc / (U / eta) + W_AI, stage 0;
+ * - else W = Wc + W_AI, stage + 1;
+ * and the reference window Wc (and the stage) take the new values once per
+ * RTT: on the first ACK of a PSN sent after the last commit. W is bounded to
+ * [MinRate T, LineRate T]; the NIC keeps bytes in flight below W and paces
+ * the queue pair at R = W / T.
+ *
+ * W_AI is AdditiveIncrease x T; the default step, 10 Mb/s x line rate / 25G,
+ * and eta = 0.95, MaxStage = 0 are the settings of the HPCC authors'
+ * simulator.
+ */
+class HpccCongestionControl : public RdmaCongestionControl
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    HpccCongestionControl();
+    ~HpccCongestionControl() override;
+
+    void Init(DataRate lineRate) override;
+    bool UsesInt() const override;
+    void OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader& intHeader) override;
+    State GetState() override;
+
+    /** \return the smoothed utilisation estimate U */
+    double GetUtilization() const;
+    /** \return the reference window Wc, bytes */
+    double GetReferenceWindow() const;
+    /** \return the base RTT T in use */
+    Time GetBaseRtt() const;
+
+  private:
+    double m_eta;        //!< target utilisation
+    uint32_t m_maxStage; //!< additive-increase stages before a multiplicative update
+    DataRate m_aiRate;   //!< W_AI as a rate (0: 10 Mb/s x line rate / 25G)
+    Time m_baseRtt;      //!< T (0: DEFAULT_BASE_RTT)
+    DataRate m_minRate;  //!< lower bound of W / T
+
+    double m_t;                                     //!< T, seconds
+    double m_wMax;                                  //!< line rate x T, bytes
+    double m_wMin;                                  //!< MinRate x T, bytes
+    double m_wAi;                                   //!< W_AI, bytes
+    double m_wc;                                    //!< reference window Wc, bytes
+    double m_u;                                     //!< smoothed utilisation U
+    uint32_t m_incStage;                            //!< additive-increase stage
+    uint64_t m_lastUpdatePsn;                       //!< Wc is committed by an ACK beyond this PSN
+    bool m_havePrev;                                //!< m_prev holds a previous ACK's records
+    uint8_t m_prevHops;                             //!< hops in m_prev
+    std::array<IntHop, IntHeader::MAX_HOPS> m_prev; //!< previous ACK's records
+};
+
+} // namespace ns3
+
+#endif /* FLUX_HPCC_H */
