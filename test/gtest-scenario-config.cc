@@ -847,3 +847,93 @@ TEST(Placement, SharingAmongJobs)
     EXPECT_EQ(cfg2.jobs[4].hosts.size(), 3u);
     EXPECT_EQ(ParseScenario(s2, ".").jobs[4].hosts, cfg2.jobs[4].hosts);
 }
+
+// The DCQCN profile: hpcc-sim by default; it sets the ECN marking scaled to
+// the host link rate unless transport.ecn sets it; overrides of single
+// parameters keep the rest of the profile; steps given in the scenario are
+// taken at the host rate as written.
+TEST(ScenarioConfig, DcqcnProfiles)
+{
+    const ScenarioConfig d = ParseScenario(Minimal(), ".");
+    EXPECT_EQ(d.transport.dcqcn.name, "hpcc-sim");
+    EXPECT_EQ(DcqcnProfile::DefaultName(), "hpcc-sim");
+
+    json s = Minimal();
+    s["topology"]["host_gbps"] = 25;
+    const ScenarioConfig slow = ParseScenario(s, ".");
+    EXPECT_DOUBLE_EQ(slow.transport.ecn.kminKb, 100); // 100 KB x 25/25
+    EXPECT_DOUBLE_EQ(slow.transport.ecn.kmaxKb, 400);
+
+    s = Minimal();
+    s["transport"]["dcqcn"] = {{"profile", "paper"}, {"g", 0.0625}};
+    const ScenarioConfig paper = ParseScenario(s, ".");
+    EXPECT_EQ(paper.transport.dcqcn.name, "paper");
+    EXPECT_DOUBLE_EQ(paper.transport.dcqcn.g, 0.0625);
+    EXPECT_DOUBLE_EQ(paper.transport.dcqcn.increaseIntervalUs, 55);
+    EXPECT_DOUBLE_EQ(paper.transport.ecn.kminKb, 5);
+    EXPECT_DOUBLE_EQ(paper.transport.ecn.kmaxKb, 200);
+    EXPECT_DOUBLE_EQ(paper.transport.ecn.pmax, 0.01);
+
+    s = Minimal();
+    s["transport"]["dcqcn"] = {{"ai_mbps", 7}};
+    s["transport"]["ecn"] = {{"kmin_kb", 50}};
+    const ScenarioConfig over = ParseScenario(s, ".");
+    EXPECT_DOUBLE_EQ(over.transport.dcqcn.aiMbps, 7);
+    EXPECT_DOUBLE_EQ(over.transport.dcqcn.haiMbps, 200); // 50 x 100/25, now as written
+    EXPECT_FALSE(over.transport.dcqcn.scaleSteps);
+    EXPECT_DOUBLE_EQ(over.transport.ecn.kminKb, 50);
+    EXPECT_DOUBLE_EQ(over.transport.ecn.kmaxKb, 1600);
+    bool sawAi = false;
+    for (const auto& [name, value] : over.transport.dcqcn.HostAttributes(100))
+    {
+        if (name == "ns3::DcqcnCongestionControl::AdditiveIncrease")
+        {
+            EXPECT_EQ(value, "7000000bps");
+            sawAi = true;
+        }
+    }
+    EXPECT_TRUE(sawAi);
+
+    s = Minimal();
+    s["transport"]["dcqcn"] = {{"profile", "cx9"}};
+    EXPECT_TRUE(FailsWith(s, "transport.dcqcn.profile:"));
+    s["transport"]["dcqcn"] = {{"rate_increase_interval_us", 0}};
+    EXPECT_TRUE(FailsWith(s, "transport.dcqcn.rate_increase_interval_us:"));
+}
+
+// Timer keys, faults and traces: values and their checks.
+TEST(ScenarioConfig, TransportTimerFaultsTraces)
+{
+    json s = Minimal();
+    s["transport"]["ack_timeout"] = 14;
+    s["transport"]["retry_cnt"] = 3;
+    s["faults"] = json::parse(R"([{"link": "all", "loss_rate": 0.001},
+                                  {"link": "host1<->leaf0", "down_ms": 2, "up_ms": 5}])");
+    s["traces"] = json::parse(R"({"interval_us": 5, "links": ["leaf0->host0"]})");
+    const ScenarioConfig cfg = ParseScenario(s, ".");
+    EXPECT_EQ(cfg.transport.ackTimeout, 14u);
+    EXPECT_EQ(cfg.transport.retryCnt, 3u);
+    ASSERT_EQ(cfg.faults.size(), 2u);
+    EXPECT_DOUBLE_EQ(cfg.faults[0].lossRate, 0.001);
+    EXPECT_FALSE(cfg.faults[0].downMs.has_value());
+    EXPECT_DOUBLE_EQ(*cfg.faults[1].downMs, 2);
+    EXPECT_DOUBLE_EQ(*cfg.faults[1].upMs, 5);
+    EXPECT_TRUE(cfg.traces.enabled);
+    EXPECT_DOUBLE_EQ(cfg.traces.intervalUs, 5);
+    EXPECT_TRUE(cfg.traces.rates);
+    EXPECT_EQ(cfg.traces.links, std::vector<std::string>{"leaf0->host0"});
+    EXPECT_FALSE(ParseScenario(Minimal(), ".").traces.enabled);
+
+    s = Minimal();
+    s["traces"] = json::parse(R"({"links": ["leaf0<->host0"]})");
+    EXPECT_TRUE(FailsWith(s, "traces.links[0]:"));
+    s["traces"] = json::parse(R"({"interval_us": 0})");
+    EXPECT_TRUE(FailsWith(s, "traces.interval_us:"));
+    s = Minimal();
+    s["faults"] = json::parse(R"([{"link": "a->b", "down_ms": 1}])");
+    EXPECT_TRUE(FailsWith(s, "faults[0].down_ms:"));
+    s["faults"] = json::parse(R"([{"link": "a<->b", "down_ms": 5000}])");
+    EXPECT_TRUE(FailsWith(s, "faults[0].down_ms:"));
+    s["faults"] = json::parse(R"([{"link": "a<->b", "up_ms": 1}])");
+    EXPECT_TRUE(FailsWith(s, "faults[0].up_ms:"));
+}
