@@ -51,7 +51,7 @@
  *                        pair retries; one more moves it to the error state
  *                        and fails its job
  *   dcqcn                object, optional; DCQCN's parameters
- *     profile            "nvidia" (default), "hpcc-sim" or "paper": a
+ *     profile            "hpcc-sim" (default), "nvidia" or "paper": a
  *                        published parameter set (DcqcnProfile), which also
  *                        gives the ECN marking unless "ecn" sets it
  *     g                  number in (0, 1]; alpha gain
