@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds flux inside an ns-3 source tree from Debian and runs all of the
-# module's TestSuites there with ./test.py -s <suite>.
+# Builds flux inside an ns-3 source tree and runs all of the module's
+# TestSuites there with ./test.py -s <suite>. The tree comes from
+# scripts/fetch-ns3.sh: the release tarball in ../shared/ns-3 (checked
+# against its SHA256SUMS) when there is one, else Debian's source package.
 #
-#   scripts/build-in-tree.sh 3.37     ns-3 3.37 (bookworm), CMake-era ./ns3
-#   scripts/build-in-tree.sh 3.48     ns-3 3.48 (sid), CMake-era ./ns3
-#   scripts/build-in-tree.sh 3.31     ns-3 3.31 (bullseye), waf-era ./waf
+#   scripts/build-in-tree.sh 3.37     ns-3 3.37, CMake-era ./ns3
+#   scripts/build-in-tree.sh 3.48     ns-3 3.48, CMake-era ./ns3 (C++20)
+#   scripts/build-in-tree.sh 3.31     ns-3 3.31, waf-era ./waf
 #
 # Options: --clean   drop the tree's build folder first (the compiler cache
 #                    is kept, so this measures a ccache-warm full build)
@@ -148,13 +150,7 @@ stage="list suites"
 # The runner also lists a few suites that ns-3 modules define in their own
 # sources: keep those whose name is a string literal in flux's test sources.
 mapfile -t listed < <("$runner" --print-test-name-list | sed 's/[[:space:]]*$//' | grep -v '^$' || true)
-if [ "$era" = waf ]; then
-    # the test sources the wscript builds for this ns-3 version
-    mapfile -t test_sources < <(python3 contrib/flux/wscript "$ns3ver" | sed -n 's/^tests ([0-9]*): //p' | tr ' ' '\n' |
-        grep . | sed 's|^|contrib/flux/|' || true)
-else
-    test_sources=(contrib/flux/test/*-test-suite.cc)
-fi
+test_sources=(contrib/flux/test/*-test-suite.cc)
 mapfile -t named < <(grep -ohE 'TestSuite\("[^"]+"' "${test_sources[@]}" 2>/dev/null |
     sed -E 's/TestSuite\("([^"]+)"/\1/' | sort -u || true)
 suites=()

@@ -39,6 +39,23 @@ constexpr uint32_t L2_BYTES = 18;
 constexpr uint32_t IP_UDP_BYTES = 28;
 /// EtherType of IPv4.
 constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+
+/// True when no sink is connected to the trace source: its IsEmpty(), on the
+/// ns-3 releases that have TracedCallback::IsEmpty() (3.37 and newer).
+template <typename Trace>
+auto
+TraceIsEmpty(const Trace& trace, int) -> decltype(trace.IsEmpty())
+{
+    return trace.IsEmpty();
+}
+
+/// Older releases (no IsEmpty()): assume a sink, so the trace always fires.
+template <typename Trace>
+bool
+TraceIsEmpty(const Trace& /* trace */, long)
+{
+    return false;
+}
 } // namespace
 
 TypeId
@@ -435,7 +452,7 @@ RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
     {
         ++m_ceReceived;
     }
-    if (!m_dataRxTrace.IsEmpty())
+    if (!TraceIsEmpty(m_dataRxTrace, 0))
     {
         RdmaTimestampTag ts;
         if (p->PeekPacketTag(ts))
