@@ -68,12 +68,12 @@ mkdir -p "$FLUX_NS3_SRC_CACHE"
 
 # 1. A release tarball beside the repository, verified by SHA256SUMS.
 tarball_dir=${FLUX_NS3_TARBALLS:-$FLUX_ROOT/../shared/ns-3}
-tarball=$tarball_dir/ns-3.$want.tar.xz
+tarball=$tarball_dir/ns-$want.tar.xz
 if [ -f "$tarball" ]; then
     [ -f "$tarball_dir/SHA256SUMS" ] || flux_die "$tarball_dir has no SHA256SUMS to check $tarball against"
-    want_sum=$(awk -v f="ns-3.$want.tar.xz" '$2 == f || $2 == "*" f { print $1 }' "$tarball_dir/SHA256SUMS")
-    [ -n "$want_sum" ] || flux_die "$tarball_dir/SHA256SUMS lists no ns-3.$want.tar.xz"
-    dest=$FLUX_NS3_SRC_CACHE/ns-3.$want
+    want_sum=$(awk -v f="ns-$want.tar.xz" '$2 == f || $2 == "*" f { print $1 }' "$tarball_dir/SHA256SUMS")
+    [ -n "$want_sum" ] || flux_die "$tarball_dir/SHA256SUMS lists no ns-$want.tar.xz"
+    dest=$FLUX_NS3_SRC_CACHE/ns-$want
     if [ "$(cat "$dest/.flux-complete" 2>/dev/null || true)" = "$want_sum" ]; then
         tree=$(find_tree "$dest")
         if [ -n "$tree" ]; then
@@ -115,11 +115,11 @@ command -v dpkg-source >/dev/null || flux_die "dpkg-source missing: run scripts/
 
 added=0
 ensure_deb_src || added=1
-debver=$(pick_version)
+debver=$(pick_version || true)
 if [ -z "$debver" ] || [ $added = 1 ]; then
     flux_log "apt-get update"
     flux_as_root apt-get update -q >&2
-    debver=$(pick_version)
+    debver=$(pick_version || true)
 fi
 [ -n "$debver" ] || flux_die "no Debian source package of ns-3 $want (apt-cache showsrc ns3 lists: $(debian_versions | tr '\n' ' '))"
 
