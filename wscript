@@ -74,12 +74,12 @@ def build(bld):
     module = bld.create_ns3_module('flux', NS3_DEPENDENCIES)
     module.source = selection['sources']
     module.cxxflags = CXX17
-    module.use.append('NLOHMANN_JSON')
+    module.use = module.use + ['NLOHMANN_JSON']
 
     module_test = bld.create_ns3_module_test_library('flux')
     module_test.source = selection['tests']
     module_test.cxxflags = CXX17
-    module_test.use.append('NLOHMANN_JSON')
+    module_test.use = module_test.use + ['NLOHMANN_JSON']
 
     headers = bld(features='ns3header')
     headers.module = 'flux'
@@ -91,4 +91,6 @@ def build(bld):
             obj = bld.create_ns3_program(name, ['flux'] + NS3_DEPENDENCIES)
             obj.source = path
             obj.cxxflags = CXX17
-            obj.use.append('NLOHMANN_JSON')
+            # a new list: use is the program's list of ns-3 modules too,
+            # which ns-3 checks against the enabled modules
+            obj.use = obj.use + ['NLOHMANN_JSON']

@@ -139,6 +139,9 @@ elif [ -x ./waf ]; then
     flux_children_cpu c1
     cpu_build=$((c1 - c0))
     runner=$(find build/utils -name 'ns*-test-runner*' -type f -perm -u+x | head -n 1)
+    # waf-era programs find the ns-3 libraries through the environment that
+    # ./waf shell and test.py set up, not through an rpath
+    export LD_LIBRARY_PATH="$tree/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 else
     flux_die "$tree has neither ./ns3 nor ./waf"
 fi
@@ -186,10 +189,24 @@ for s in "${suites[@]}"; do
 done
 t_tests=$(flux_elapsed "$t0")
 
+# The scenario runner, built as one of the module's programs.
+stage="flux-run"
+flux_section "ns-3 $ns3ver in-tree: flux-run examples/scenarios/single-job.json"
+flux_run=$(find build -type f -perm -u+x -name '*flux-run*' | head -n 1)
+[ -n "$flux_run" ] || flux_die "flux-run was not built"
+run_json=$logdir/ns-$ns3ver-single-job.json
+t0=$(date +%s)
+"$flux_run" contrib/flux/examples/scenarios/single-job.json --out "$run_json" --quiet ||
+    flux_die "$flux_run failed on single-job.json"
+jct=$(python3 -c 'import json, sys; print("%.3f" % json.load(open(sys.argv[1]))["jobs"][0]["jct_ms"])' "$run_json") ||
+    flux_die "no job completion time in $run_json"
+t_run=$(flux_elapsed "$t0")
+flux_log "$flux_run: single-job JCT $jct ms ($(flux_fmt_time "$t_run"))"
+
 stage="report"
 passed=$((${#suites[@]} - ${#failed[@]}))
 echo "${passed} passed, ${#failed[@]} failed"
-detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests")"
+detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests"), flux-run single-job JCT $jct ms"
 trap - EXIT
 if [ ${#failed[@]} -ne 0 ]; then
     result_line FAIL "$detail; failed suites: ${failed[*]}"
