@@ -59,6 +59,15 @@ on_exit() {
 }
 trap on_exit EXIT
 
+# One run at a time per ns-3 version: a second one waits here rather than
+# unpack or build into the same tree.
+mkdir -p "$FLUX_NS3_SRC_CACHE"
+exec 9>"$FLUX_NS3_SRC_CACHE/.build-$want.lock"
+if ! flock -n 9; then
+    flux_log "another build of ns-3 $want is running: waiting for it"
+    flock 9
+fi
+
 flux_section "ns-3 $want in-tree: fetch source"
 tree=$("$FLUX_ROOT/scripts/fetch-ns3.sh" "$want")
 ns3ver=$(cat "$tree/VERSION")
