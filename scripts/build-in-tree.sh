@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Builds flux inside an ns-3 source tree from Debian and runs all of the
-# module's TestSuites there with ./test.py -s <suite>.
+# Builds flux inside an ns-3 source tree and runs all of the module's
+# TestSuites there with ./test.py -s <suite>. The tree comes from
+# scripts/fetch-ns3.sh: the release tarball in ../shared/ns-3 (checked
+# against its SHA256SUMS) when there is one, else Debian's source package.
 #
-#   scripts/build-in-tree.sh 3.37     ns-3 3.37 (bookworm), CMake-era ./ns3
-#   scripts/build-in-tree.sh 3.48     ns-3 3.48 (sid), CMake-era ./ns3
-#   scripts/build-in-tree.sh 3.31     ns-3 3.31 (bullseye), waf-era ./waf
+#   scripts/build-in-tree.sh 3.37     ns-3 3.37, CMake-era ./ns3
+#   scripts/build-in-tree.sh 3.48     ns-3 3.48, CMake-era ./ns3 (C++20)
+#   scripts/build-in-tree.sh 3.31     ns-3 3.31, waf-era ./waf
 #
 # Options: --clean   drop the tree's build folder first (the compiler cache
 #                    is kept, so this measures a ccache-warm full build)
@@ -56,6 +58,15 @@ on_exit() {
     fi
 }
 trap on_exit EXIT
+
+# One run at a time per ns-3 version: a second one waits here rather than
+# unpack or build into the same tree.
+mkdir -p "$FLUX_NS3_SRC_CACHE"
+exec 9>"$FLUX_NS3_SRC_CACHE/.build-$want.lock"
+if ! flock -n 9; then
+    flux_log "another build of ns-3 $want is running: waiting for it"
+    flock 9
+fi
 
 flux_section "ns-3 $want in-tree: fetch source"
 tree=$("$FLUX_ROOT/scripts/fetch-ns3.sh" "$want")
@@ -137,6 +148,9 @@ elif [ -x ./waf ]; then
     flux_children_cpu c1
     cpu_build=$((c1 - c0))
     runner=$(find build/utils -name 'ns*-test-runner*' -type f -perm -u+x | head -n 1)
+    # waf-era programs find the ns-3 libraries through the environment that
+    # ./waf shell and test.py set up, not through an rpath
+    export LD_LIBRARY_PATH="$tree/build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 else
     flux_die "$tree has neither ./ns3 nor ./waf"
 fi
@@ -148,13 +162,7 @@ stage="list suites"
 # The runner also lists a few suites that ns-3 modules define in their own
 # sources: keep those whose name is a string literal in flux's test sources.
 mapfile -t listed < <("$runner" --print-test-name-list | sed 's/[[:space:]]*$//' | grep -v '^$' || true)
-if [ "$era" = waf ]; then
-    # the test sources the wscript builds for this ns-3 version
-    mapfile -t test_sources < <(python3 contrib/flux/wscript "$ns3ver" | sed -n 's/^tests ([0-9]*): //p' | tr ' ' '\n' |
-        grep . | sed 's|^|contrib/flux/|' || true)
-else
-    test_sources=(contrib/flux/test/*-test-suite.cc)
-fi
+test_sources=(contrib/flux/test/*-test-suite.cc)
 mapfile -t named < <(grep -ohE 'TestSuite\("[^"]+"' "${test_sources[@]}" 2>/dev/null |
     sed -E 's/TestSuite\("([^"]+)"/\1/' | sort -u || true)
 suites=()
@@ -190,10 +198,24 @@ for s in "${suites[@]}"; do
 done
 t_tests=$(flux_elapsed "$t0")
 
+# The scenario runner, built as one of the module's programs.
+stage="flux-run"
+flux_section "ns-3 $ns3ver in-tree: flux-run examples/scenarios/single-job.json"
+flux_run=$(find build -type f -perm -u+x -name '*flux-run*' | head -n 1)
+[ -n "$flux_run" ] || flux_die "flux-run was not built"
+run_json=$logdir/ns-$ns3ver-single-job.json
+t0=$(date +%s)
+"$flux_run" contrib/flux/examples/scenarios/single-job.json --out "$run_json" --quiet ||
+    flux_die "$flux_run failed on single-job.json"
+jct=$(python3 -c 'import json, sys; print("%.3f" % json.load(open(sys.argv[1]))["jobs"][0]["jct_ms"])' "$run_json") ||
+    flux_die "no job completion time in $run_json"
+t_run=$(flux_elapsed "$t0")
+flux_log "$flux_run: single-job JCT $jct ms ($(flux_fmt_time "$t_run"))"
+
 stage="report"
 passed=$((${#suites[@]} - ${#failed[@]}))
 echo "${passed} passed, ${#failed[@]} failed"
-detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests")"
+detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests"), flux-run single-job JCT $jct ms"
 trap - EXIT
 if [ ${#failed[@]} -ne 0 ]; then
     result_line FAIL "$detail; failed suites: ${failed[*]}"

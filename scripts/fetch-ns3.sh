@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# Fetches an ns-3 source release from Debian and prints the path of its ns-3
-# tree (the folder with ./ns3 or ./waf).
+# Fetches an ns-3 source release and prints the path of its ns-3 tree (the
+# folder with ./ns3 or ./waf).
 #
-#   scripts/fetch-ns3.sh 3.37      -> bookworm's ns3 3.37-2
-#   scripts/fetch-ns3.sh 3.48      -> sid's ns3 3.48-1
-#   scripts/fetch-ns3.sh 3.31      -> bullseye's ns3 3.31+dfsg-3
-#   scripts/fetch-ns3.sh 3.37-2    (an exact Debian version also works)
+#   scripts/fetch-ns3.sh 3.37      ns-3.37.tar.xz, else bookworm's ns3 3.37-2
+#   scripts/fetch-ns3.sh 3.48      ns-3.48.tar.xz, else sid's ns3 3.48-1
+#   scripts/fetch-ns3.sh 3.31      ns-3.31.tar.xz, else bullseye's ns3 3.31+dfsg-3
+#   scripts/fetch-ns3.sh 3.37-2    (an exact Debian version: always apt-get source)
 #
-# Adds deb-src entries for bullseye, bookworm, trixie and sid in their own
-# file (/etc/apt/sources.list.d/flux-ns3-src.sources), runs `apt-get source`
-# into $FLUX_NS3_SRC_CACHE/<debian-version>/ (default ~/.cache/flux/ns3-src)
-# and keeps it there: a second call for the same version downloads nothing.
-# Debian's patches are applied by dpkg-source as usual.
+# First choice, offline and reproducible: the release tarballs (ns-3's git
+# tags) in $FLUX_NS3_TARBALLS (default ../shared/ns-3 beside the repository
+# root), each checked against that folder's SHA256SUMS before it is unpacked
+# into $FLUX_NS3_SRC_CACHE/ns-3.<version>/ (default ~/.cache/flux/ns3-src);
+# a tarball whose checksum does not match is an error, not a fallback.
+#
+# Otherwise it adds deb-src entries for bullseye, bookworm, trixie and sid in
+# their own file (/etc/apt/sources.list.d/flux-ns3-src.sources) and runs
+# `apt-get source` into $FLUX_NS3_SRC_CACHE/<debian-version>/; Debian's
+# patches are applied by dpkg-source as usual.
+#
+# Either way the tree is kept: a second call for the same version unpacks or
+# downloads nothing (the unpacked tarball is checked by its checksum).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 [ $# -eq 1 ] || flux_die "usage: $0 <ns-3 version, e.g. 3.37>"
@@ -58,6 +66,38 @@ find_tree() {
 
 mkdir -p "$FLUX_NS3_SRC_CACHE"
 
+# 1. A release tarball beside the repository, verified by SHA256SUMS.
+tarball_dir=${FLUX_NS3_TARBALLS:-$FLUX_ROOT/../shared/ns-3}
+tarball=$tarball_dir/ns-$want.tar.xz
+if [ -f "$tarball" ]; then
+    [ -f "$tarball_dir/SHA256SUMS" ] || flux_die "$tarball_dir has no SHA256SUMS to check $tarball against"
+    want_sum=$(awk -v f="ns-$want.tar.xz" '$2 == f || $2 == "*" f { print $1 }' "$tarball_dir/SHA256SUMS")
+    [ -n "$want_sum" ] || flux_die "$tarball_dir/SHA256SUMS lists no ns-$want.tar.xz"
+    dest=$FLUX_NS3_SRC_CACHE/ns-$want
+    if [ "$(cat "$dest/.flux-complete" 2>/dev/null || true)" = "$want_sum" ]; then
+        tree=$(find_tree "$dest")
+        if [ -n "$tree" ]; then
+            echo "$tree"
+            exit 0
+        fi
+    fi
+    have_sum=$(sha256sum "$tarball" | cut -d' ' -f1)
+    [ "$have_sum" = "$want_sum" ] ||
+        flux_die "checksum mismatch for $tarball: SHA256SUMS says $want_sum, the file has $have_sum"
+    flux_log "unpacking $tarball (sha256 $want_sum ok) into $dest"
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    tar -xJf "$tarball" -C "$dest"
+    tree=$(find_tree "$dest")
+    [ -n "$tree" ] || flux_die "no ns-3 tree (VERSION + ns3/waf) found in $tarball"
+    echo "$want_sum" >"$dest/.flux-complete"
+    echo "$tree"
+    exit 0
+fi
+flux_log "no $tarball: using Debian's source package"
+
+# 2. Debian's source package, through apt-get source.
+
 # Cached already? (no apt access needed then)
 for marker in "$FLUX_NS3_SRC_CACHE"/*/.flux-complete; do
     [ -e "$marker" ] || continue
@@ -75,11 +115,11 @@ command -v dpkg-source >/dev/null || flux_die "dpkg-source missing: run scripts/
 
 added=0
 ensure_deb_src || added=1
-debver=$(pick_version)
+debver=$(pick_version || true)
 if [ -z "$debver" ] || [ $added = 1 ]; then
     flux_log "apt-get update"
     flux_as_root apt-get update -q >&2
-    debver=$(pick_version)
+    debver=$(pick_version || true)
 fi
 [ -n "$debver" ] || flux_die "no Debian source package of ns-3 $want (apt-cache showsrc ns3 lists: $(debian_versions | tr '\n' ' '))"
 

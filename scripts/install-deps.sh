@@ -6,15 +6,46 @@
 #   scripts/install-deps.sh --source-trees  also what building ns-3 source
 #                                           trees needs (scripts/build-in-tree.sh)
 #
+# Then checks that every library file named by absolute path in the link
+# interfaces of the installed ns-3's CMake targets (libns3-dev's
+# cmake/ns3/*.cmake) exists: libns3-dev links libgsl, libxml2 and sqlite3 by
+# the paths of their -dev packages' symlinks without depending on those
+# packages. A missing file's package is installed (lib<name>-dev), and the
+# script fails, naming the file, when that does not bring it.
+#
 # Does nothing (and needs no network) when everything is installed already.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+# Debian -dev package that ships lib<name>.so, where it is not lib<name>-dev.
+declare -A dev_package_of=([gslcblas]=libgsl-dev)
+
+# Prints the library files that the installed ns-3 CMake targets link by
+# absolute path and that do not exist.
+missing_link_files() {
+    local f
+    dpkg-query -L libns3-dev 2>/dev/null | grep -E '/cmake/ns3/[^/]*\.cmake$' | while read -r f; do
+        [ -f "$f" ] && sed -n 's/^ *INTERFACE_LINK_LIBRARIES *"\(.*\)"$/\1/p' "$f"
+    done | tr ';' '\n' | grep '^/' | sort -u | while read -r f; do
+        [ -e "$f" ] || echo "$f"
+    done
+}
+
+# Prints the Debian package that ships the library file $1.
+dev_package() {
+    local stem
+    stem=$(basename "$1" | sed -E 's/^lib([^.]+)\..*$/\1/')
+    echo "${dev_package_of[$stem]:-lib$stem-dev}"
+}
+
+main() {
 
 packages=(
     # toolchain
     build-essential g++ cmake ninja-build ccache pkg-config git rsync
     # ns-3 as installed by Debian: libns3-dev's CMake package also refers
-    # to the helper programs shipped in the ns3 package
-    libns3-dev ns3
+    # to the helper programs shipped in the ns3 package, and its targets link
+    # the files of these -dev packages (checked below)
+    libns3-dev ns3 libgsl-dev libxml2-dev libsqlite3-dev
     # module dependencies and test frameworks
     nlohmann-json3-dev libgtest-dev libgmock-dev pybind11-dev
     # python bindings, python tests and notebooks
@@ -27,11 +58,12 @@ packages=(
 for arg in "$@"; do
     case "$arg" in
     --source-trees)
-        # apt-get source (dpkg-source), ns-3's optional libraries
-        packages+=(dpkg-dev libsqlite3-dev libxml2-dev libgsl-dev)
+        # apt-get source (dpkg-source), xz for the release tarballs (ns-3's
+        # optional libraries GSL, libxml2 and SQLite are in the list above)
+        packages+=(dpkg-dev xz-utils)
         ;;
     -h | --help)
-        sed -n '2,10p' "$0"
+        sed -n '2,16p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $arg" ;;
@@ -46,11 +78,37 @@ for p in "${packages[@]}"; do
     fi
 done
 
+updated=0
 if [ ${#missing[@]} -eq 0 ]; then
     flux_log "all ${#packages[@]} Debian packages are installed"
-    exit 0
+else
+    flux_log "installing: ${missing[*]}"
+    flux_as_root apt-get update -q
+    updated=1
+    flux_as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-flux_log "installing: ${missing[*]}"
-flux_as_root apt-get update -q
-flux_as_root apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Every library file that ns-3's CMake targets link must exist.
+mapfile -t files < <(missing_link_files)
+if [ ${#files[@]} -ne 0 ]; then
+    extra=()
+    for f in "${files[@]}"; do
+        p=$(dev_package "$f")
+        [[ " ${extra[*]} " == *" $p "* ]] || extra+=("$p")
+    done
+    flux_log "ns-3's CMake targets link missing files (${files[*]}): installing ${extra[*]}"
+    [ $updated = 1 ] || flux_as_root apt-get update -q
+    flux_as_root apt-get install -y -q --no-install-recommends "${extra[@]}" ||
+        flux_die "apt-get install ${extra[*]} failed"
+    mapfile -t files < <(missing_link_files)
+    if [ ${#files[@]} -ne 0 ]; then
+        for f in "${files[@]}"; do
+            echo "[flux] missing: $f (linked by libns3-dev's CMake targets)" >&2
+        done
+        flux_die "${#files[@]} library file(s) that ns-3's CMake targets link are missing: install the Debian packages that ship them"
+    fi
+fi
+flux_log "ns-3's CMake targets: every library file they link is present"
+}
+
+main "$@"

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
-# Runs the compatibility matrix and prints one PASS/FAIL line per entry:
+# Runs the compatibility matrix and prints one PASS/FAIL line per entry, with
+# its times and test counts:
 #
-#   standalone   ns-3 3.37  Debian bookworm's libns3-dev, scripts/test.sh
-#   in-tree      ns-3 3.37  bookworm source package, CMake (./ns3), test.py
-#   in-tree      ns-3 3.48  sid source package, CMake (./ns3), test.py
-#   waf          ns-3 3.31  bullseye source package, ./waf, test.py
+#   standalone-3.37  Debian bookworm's libns3-dev 3.37, scripts/test.sh
+#                    (ctest: TestSuites and GoogleTest; pytest; notebooks)
+#   in-tree-3.37     ns-3 3.37 source tree, CMake (./ns3), test.py per suite
+#   in-tree-3.48     ns-3 3.48 source tree, CMake (./ns3), C++20, test.py
+#   waf-3.31         ns-3 3.31 source tree, ./waf, test.py per suite
+#   fresh-bookworm   the README's two commands in a debootstrap'd Debian
+#                    bookworm root (scripts/fresh-machine.sh; needs root)
 #
-#   scripts/matrix.sh                  all entries
-#   scripts/matrix.sh in-tree-3.37 waf-3.31   some (standalone-3.37,
-#                                      in-tree-3.37, in-tree-3.48, waf-3.31)
+#   scripts/matrix.sh                        all entries
+#   scripts/matrix.sh in-tree-3.48 waf-3.31  some
 #
-# Each entry's full output goes to $FLUX_CACHE/logs/matrix-<entry>.log. An
-# entry whose ns-3 source package cannot be downloaded fails; its line then
-# also reports scripts/check-ns3-api.sh for that version (the module compiled
-# against the release's headers from Debian's libns3-dev), for information.
-# ns-3 trees and ccache stay in ~/.cache, so a second run is fast.
+# Source trees: the release tarballs in ../shared/ns-3 (checked against its
+# SHA256SUMS), else Debian's source packages (scripts/fetch-ns3.sh). Each
+# entry's full output goes to $FLUX_CACHE/logs/matrix-<entry>.log. ns-3
+# trees and ccache stay in ~/.cache, so a second run is fast.
 # Exits non-zero if any entry fails.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -22,7 +24,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-all=(standalone-3.37 in-tree-3.37 in-tree-3.48 waf-3.31)
+all=(standalone-3.37 in-tree-3.37 in-tree-3.48 waf-3.31 fresh-bookworm)
 entries=("$@")
 [ ${#entries[@]} -gt 0 ] || entries=("${all[@]}")
 for e in "${entries[@]}"; do
@@ -50,12 +52,23 @@ for e in "${entries[@]}"; do
     in-tree | waf)
         "$FLUX_ROOT/scripts/build-in-tree.sh" "$ver" >"$log" 2>&1 && rc=0 || rc=$?
         ;;
+    fresh)
+        "$FLUX_ROOT/scripts/fresh-machine.sh" >"$log" 2>&1 && rc=0 || rc=$?
+        ver=3.37
+        ;;
     esac
     dt=$(flux_fmt_time "$(flux_elapsed "$t0")")
     if [ "$kind" = standalone ]; then
-        detail=$(grep -E '^(configure .*total|[0-9]+% tests passed)' "$log" | tr '\n' ';' | sed 's/;$//' || true)
+        # build times, ctest's and pytest's closing lines
+        detail=$(grep -E '^(configure .*total|[0-9]+% tests passed|=* ?[0-9]+ passed.* in [0-9.]+s)' "$log" |
+            sed -E 's/^=+ //; s/ =+$//' | tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)
     else
         detail=$(grep -E '^RESULT ' "$log" | tail -n 1 | sed -E 's/^RESULT (PASS|FAIL) //' || true)
+        if [ "$kind" != fresh ]; then
+            # build-in-tree.sh's count of TestSuites that passed test.py
+            suites=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 || true)
+            [ -n "$suites" ] && detail="$detail; test.py suites: $suites"
+        fi
     fi
     if [ $rc -eq 0 ]; then
         status=PASS
@@ -64,12 +77,6 @@ for e in "${entries[@]}"; do
         nfail=$((nfail + 1))
         why=$(grep -E '^\[flux\] ERROR|^FAILED|error:' "$log" | tail -n 1 | cut -c1-200 || true)
         [ -n "$why" ] && detail="$detail; $why"
-        if grep -q "failed at stage 'fetch" "$log"; then
-            # No source tree: at least compile the module against that
-            # release's headers (Debian's libns3-dev), and say so.
-            api=$("$FLUX_ROOT/scripts/check-ns3-api.sh" "$ver" 2>>"$log" | tee -a "$log" | grep '^RESULT' | tail -n 1 || true)
-            [ -n "$api" ] && detail="$detail; instead: ${api#RESULT }"
-        fi
     fi
     line=$(printf '%-4s  %-10s  ns-3 %-5s  %8s  %s' "$status" "$kind" "$ver" "$dt" "$detail")
     echo "$line"

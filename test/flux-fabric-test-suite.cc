@@ -187,12 +187,7 @@ class DcqcnFairnessTestCase : public TestCase
         const Time warmup = MilliSeconds(10);
         const Time end = MilliSeconds(40);
         std::vector<uint64_t> atWarmup(m_flows);
-        Simulator::Schedule(warmup, [&]() {
-            for (uint32_t f = 0; f < m_flows; ++f)
-            {
-                atWarmup[f] = tx[f]->GetBytesReceived();
-            }
-        });
+        Simulator::Schedule(warmup, &DcqcnFairnessTestCase::Snapshot, &tx, &atWarmup);
         Simulator::Stop(end);
         Simulator::Run();
 
@@ -224,6 +219,19 @@ class DcqcnFairnessTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(cnps, 0, "a lone flow is never marked");
         }
         Simulator::Destroy();
+    }
+
+    /**
+     * Records the bytes each flow has received so far.
+     * \param tx the flows' receiving queue pairs
+     * \param bytes where to record, one entry per flow
+     */
+    static void Snapshot(const std::vector<Ptr<RdmaQueuePair>>* tx, std::vector<uint64_t>* bytes)
+    {
+        for (size_t f = 0; f < tx->size(); ++f)
+        {
+            (*bytes)[f] = (*tx)[f]->GetBytesReceived();
+        }
     }
 
     uint32_t m_flows; //!< flows

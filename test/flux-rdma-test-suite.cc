@@ -500,23 +500,33 @@ class DcqcnReactionTestCase : public TestCase
     {
         Ptr<DcqcnCongestionControl> cc = CreateObject<DcqcnCongestionControl>();
         cc->Init(DataRate("100Gbps"));
-        double afterCut = 0;
-        double afterSecond = 0;
-        Simulator::Schedule(MicroSeconds(10), [&]() {
-            cc->OnCnp();
-            afterCut = cc->GetRateBps();
-            cc->OnCnp(); // within RateDecreaseInterval: ignored
-            afterSecond = cc->GetRateBps();
-        });
+        m_afterCut = 0;
+        m_afterSecond = 0;
+        Simulator::Schedule(MicroSeconds(10), &DcqcnReactionTestCase::TwoCnps, this, cc);
         Simulator::Stop(MilliSeconds(20));
         Simulator::Run();
-        NS_TEST_ASSERT_MSG_EQ_TOL(afterCut, 50e9, 1e6, "first CNP: Rc = Rc (1 - 1/2)");
-        NS_TEST_ASSERT_MSG_EQ(afterSecond, afterCut, "one cut per decrease interval");
+        NS_TEST_ASSERT_MSG_EQ_TOL(m_afterCut, 50e9, 1e6, "first CNP: Rc = Rc (1 - 1/2)");
+        NS_TEST_ASSERT_MSG_EQ(m_afterSecond, m_afterCut, "one cut per decrease interval");
         NS_TEST_ASSERT_MSG_EQ_TOL(cc->GetRateBps(), 100e9, 1e6, "recovered to line rate");
         NS_TEST_ASSERT_MSG_LT(cc->GetAlpha(), 1.0, "alpha decays without CNPs");
         cc->Dispose();
         Simulator::Destroy();
     }
+
+    /**
+     * Two CNPs at once, recording the rate after each.
+     * \param cc the reaction point
+     */
+    void TwoCnps(Ptr<DcqcnCongestionControl> cc)
+    {
+        cc->OnCnp();
+        m_afterCut = cc->GetRateBps();
+        cc->OnCnp(); // within RateDecreaseInterval: ignored
+        m_afterSecond = cc->GetRateBps();
+    }
+
+    double m_afterCut{0};    //!< rate after the first CNP, bit/s
+    double m_afterSecond{0}; //!< rate after the second CNP, bit/s
 };
 
 /**

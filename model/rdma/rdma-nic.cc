@@ -42,6 +42,23 @@ constexpr uint32_t L2_BYTES = 18;
 constexpr uint32_t IP_UDP_BYTES = 28;
 /// EtherType of IPv4.
 constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+
+/// True when no sink is connected to the trace source: its IsEmpty(), on the
+/// ns-3 releases that have TracedCallback::IsEmpty() (3.37 and newer).
+template <typename Trace>
+auto
+TraceIsEmpty(const Trace& trace, int) -> decltype(trace.IsEmpty())
+{
+    return trace.IsEmpty();
+}
+
+/// Older releases (no IsEmpty()): assume a sink, so the trace always fires.
+template <typename Trace>
+bool
+TraceIsEmpty(const Trace& /* trace */, long)
+{
+    return false;
+}
 } // namespace
 
 TypeId
@@ -543,7 +560,7 @@ RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
     }
     RdmaTimestampTag ts;
     const bool tagged = p->PeekPacketTag(ts);
-    if (tagged && !m_dataRxTrace.IsEmpty())
+    if (tagged && !TraceIsEmpty(m_dataRxTrace, 0))
     {
         m_dataRxTrace(qp->m_qpn, payload, Simulator::Now() - ts.GetTimestamp());
     }
