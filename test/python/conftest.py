@@ -77,3 +77,14 @@ def strip_wall(results):
     out = copy.deepcopy(results)
     out.get("sim", {}).pop("wall_s", None)
     return out
+
+
+def run_scenario(flux_run, tmp_path, scenario, name):
+    """Write a scenario dict to tmp_path/<name>.json, run flux-run on it
+    (quiet), require exit 0, and return (results path, results dict)."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(scenario))
+    out = tmp_path / f"{name}-results.json"
+    proc = flux_run(path, "--out", out, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    return out, json.loads(out.read_text())

@@ -10,6 +10,8 @@ import json
 
 import pytest
 
+from conftest import run_scenario
+
 from ns3flux import fluid, traces
 
 LINK = "leaf0->host0"
@@ -28,12 +30,7 @@ def _incast(n, mb, extra=None):
 
 
 def _run(flux_run, tmp_path, scenario, name):
-    path = tmp_path / f"{name}.json"
-    path.write_text(json.dumps(scenario))
-    out = tmp_path / f"{name}-results.json"
-    proc = flux_run(path, "--out", out, "--quiet")
-    assert proc.returncode == 0, proc.stderr
-    return out, json.loads(out.read_text())
+    return run_scenario(flux_run, tmp_path, scenario, name)
 
 
 @pytest.mark.parametrize("n", [2, 4, 8, 16])

@@ -7,18 +7,15 @@ import json
 
 import pytest
 
+from conftest import run_scenario
+
 # Wire bytes of one full RoCEv2 packet: 4096 payload, Ethernet + 802.1Q 18,
 # IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and inter-frame gap 20.
 WIRE_4K = 4096 + 86
 
 
 def _run(flux_run, tmp_path, scenario, name):
-    path = tmp_path / f"{name}.json"
-    path.write_text(json.dumps(scenario))
-    out = tmp_path / f"{name}-results.json"
-    proc = flux_run(path, "--out", out, "--quiet")
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(out.read_text())
+    return run_scenario(flux_run, tmp_path, scenario, name)[1]
 
 
 def _incast(senders, ns3_defaults=None):
