@@ -53,10 +53,7 @@ RdmaHelper::Install(Ptr<Node> host, Ptr<PfcNetDevice> device, Ipv4Address addres
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
 RdmaHelper::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t prio, uint16_t srcPort)
 {
-    Ptr<RdmaQueuePair> a = src->CreateQueuePair(prio, srcPort);
-    Ptr<RdmaQueuePair> b = dst->CreateQueuePair(prio, srcPort);
-    RdmaNic::Connect(a, b);
-    return {a, b};
+    return RdmaNic::Connect(src, dst, prio, srcPort);
 }
 
 } // namespace ns3

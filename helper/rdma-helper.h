@@ -50,7 +50,8 @@ class RdmaHelper
     Ptr<RdmaNic> Install(Ptr<Node> host, Ptr<PfcNetDevice> device, Ipv4Address address) const;
 
     /**
-     * \brief Create a connected pair of queue pairs between two NICs.
+     * \brief Create a connected pair of queue pairs between two NICs
+     * (RdmaNic::Connect).
      * \param src the sending side's NIC
      * \param dst the receiving side's NIC
      * \param prio traffic class

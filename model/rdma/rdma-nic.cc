@@ -281,6 +281,15 @@ RdmaNic::Connect(Ptr<RdmaQueuePair> a, Ptr<RdmaQueuePair> b)
     b->SetPeer(a->GetNic()->GetAddress(), a->GetQpn());
 }
 
+std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
+RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t prio, uint16_t srcPort)
+{
+    Ptr<RdmaQueuePair> a = src->CreateQueuePair(prio, srcPort);
+    Ptr<RdmaQueuePair> b = dst->CreateQueuePair(prio, srcPort);
+    Connect(a, b);
+    return {a, b};
+}
+
 void
 RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
 {

@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -74,6 +75,19 @@ class RdmaNic : public PfcEgress
      * \param b the other end
      */
     static void Connect(Ptr<RdmaQueuePair> a, Ptr<RdmaQueuePair> b);
+
+    /**
+     * \brief Create a connected pair of queue pairs between two NICs.
+     * \param src the sending side's NIC
+     * \param dst the receiving side's NIC
+     * \param prio traffic class
+     * \param srcPort UDP source port of src's packets (ECMP entropy)
+     * \return the queue pair at src (first) and the one at dst (second)
+     */
+    static std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> Connect(Ptr<RdmaNic> src,
+                                                                     Ptr<RdmaNic> dst,
+                                                                     uint8_t prio,
+                                                                     uint16_t srcPort);
 
     /**
      * \brief Forget a queue pair; later packets for it are dropped.

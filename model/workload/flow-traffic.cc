@@ -5,7 +5,6 @@
 #include "flow-traffic.h"
 
 #include "ns3/log.h"
-#include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -157,7 +156,7 @@ FlowTraffic::StartFlow(uint32_t src, uint32_t dst, uint64_t bytes)
     NS_LOG_FUNCTION(this << src << dst << bytes);
     const uint64_t id = m_flows.size();
     const auto port = static_cast<uint16_t>(m_port->GetInteger(49152, 65535));
-    auto qps = RdmaHelper::Connect(m_nics[src], m_nics[dst], m_prio, port);
+    auto qps = RdmaNic::Connect(m_nics[src], m_nics[dst], m_prio, port);
     qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&FlowTraffic::Received, this, id));
     qps.first->SetSendCompletionCallback(MakeBoundCallback(&FlowTraffic::Acked, this, id));
     qps.first->SetErrorCallback(MakeBoundCallback(&FlowTraffic::Failed, this, id));

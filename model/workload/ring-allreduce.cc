@@ -6,7 +6,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
-#include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/uinteger.h"
 
@@ -69,7 +68,7 @@ RingAllreduce::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, uint16
     for (uint32_t r = 0; r < n; ++r)
     {
         const uint32_t next = (r + 1) % n;
-        auto qps = RdmaHelper::Connect(nics[r], nics[next], prio, srcPorts + r);
+        auto qps = RdmaNic::Connect(nics[r], nics[next], prio, srcPorts + r);
         m_sendQp[r] = qps.first;
         qps.first->SetErrorCallback(MakeBoundCallback(&RingAllreduce::SendFailed, this, r));
         m_recvQp[next] = qps.second;
