@@ -23,6 +23,19 @@ FabricTopology::GetNHosts() const
 }
 
 int64_t
+FabricTopology::FindLink(const std::string& name) const
+{
+    for (std::size_t l = 0; l < links.size(); ++l)
+    {
+        if (links[l].name == name)
+        {
+            return static_cast<int64_t>(l);
+        }
+    }
+    return -1;
+}
+
+int64_t
 FabricTopology::GetHostIndex(Ipv4Address address) const
 {
     // Host i has 10.0.0.0 + (i + 1); check rather than assume.

@@ -68,6 +68,12 @@ struct FabricTopology
     int64_t GetHostIndex(Ipv4Address address) const;
 
     /**
+     * \param name a link direction's name, e.g. "leaf0->spine1"
+     * \return its index in links, or -1 when there is none
+     */
+    int64_t FindLink(const std::string& name) const;
+
+    /**
      * \brief The links a flow crosses, following each switch's ECMP choice.
      * \param src source host
      * \param dst destination host

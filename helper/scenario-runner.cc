@@ -449,11 +449,6 @@ ScenarioRun::JobFinished(Ptr<TrainingJob> /* job */)
 void
 ScenarioRun::ApplyFaults()
 {
-    std::map<std::string, uint32_t> byName;
-    for (uint32_t l = 0; l < m_topo.links.size(); ++l)
-    {
-        byName[m_topo.links[l].name] = l;
-    }
     int64_t stream = STREAM_FAULTS;
     for (std::size_t i = 0; i < m_cfg.faults.size(); ++i)
     {
@@ -475,16 +470,17 @@ ScenarioRun::ApplyFaults()
             const auto sep = both ? cable : f.link.find("->");
             const std::string a = f.link.substr(0, sep);
             const std::string b = f.link.substr(sep + (both ? 3 : 2));
-            auto it = byName.find(a + "->" + b);
-            if (it == byName.end())
+            const int64_t ab = m_topo.FindLink(a + "->" + b);
+            if (ab < 0)
             {
                 throw ScenarioError(field,
                                     "no link between " + a + " and " + b + " in this topology");
             }
-            dirs.push_back(it->second);
+            dirs.push_back(static_cast<uint32_t>(ab));
             if (both)
             {
-                dirs.push_back(byName.at(b + "->" + a));
+                // every cable has both directions
+                dirs.push_back(static_cast<uint32_t>(m_topo.FindLink(b + "->" + a)));
             }
         }
         for (uint32_t l : dirs)
@@ -520,21 +516,14 @@ ScenarioRun::SetupTraces()
     }
     for (std::size_t i = 0; i < tc.links.size(); ++i)
     {
-        bool found = false;
-        for (uint32_t l = 0; l < m_topo.links.size() && !found; ++l)
-        {
-            if (m_topo.links[l].name == tc.links[i])
-            {
-                m_traceLinks.push_back(l);
-                m_traceWireBytes.push_back(0);
-                found = true;
-            }
-        }
-        if (!found)
+        const int64_t l = m_topo.FindLink(tc.links[i]);
+        if (l < 0)
         {
             throw ScenarioError("traces.links[" + std::to_string(i) + "]",
                                 "no link " + tc.links[i] + " in this topology");
         }
+        m_traceLinks.push_back(static_cast<uint32_t>(l));
+        m_traceWireBytes.push_back(0);
     }
     Simulator::Schedule(Time(0), &ScenarioRun::Sample, this);
 }
