@@ -1,0 +1,119 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLUX_TRAFFIC_CLASS_H
+#define FLUX_TRAFFIC_CLASS_H
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief The one definition of traffic classes and of the wire's header sizes.
+ *
+ * A traffic class is an 802.1p priority, 0..7. It travels on the wire twice:
+ * as the DSCP class selector of the IPv4 header (DSCP = class << 3, so the
+ * DS field's top three bits; the low three DSCP bits are free for other uses,
+ * e.g. IntHeader's flags) and as the PCP of the 802.1Q tag that the link adds
+ * from it. Switches classify by the DS field, PFC pauses by PCP, and the
+ * queue discs' bands are the classes. Every part of the module derives one
+ * from the other through these functions.
+ */
+namespace TrafficClass
+{
+
+/// Number of classes: the 802.1p priorities, PFC's eight pause timers.
+constexpr uint8_t N_CLASSES = 8;
+/// Class of ACK, NAK and CNP packets (RdmaNic::ControlPriority's default).
+constexpr uint8_t CONTROL = 7;
+/// Highest class data may use (the control class is reserved).
+constexpr uint8_t MAX_DATA = 6;
+/// A bit mask with one bit per class.
+constexpr uint8_t ALL = 0xff;
+
+/**
+ * \param cls the class
+ * \return the DSCP (6 bits) carrying it: its class selector, cls << 3
+ */
+constexpr uint8_t
+ToDscp(uint8_t cls)
+{
+    return static_cast<uint8_t>((cls & 7u) << 3);
+}
+
+/**
+ * \param dscp a DSCP (6 bits)
+ * \return its class (the class selector bits)
+ */
+constexpr uint8_t
+FromDscp(uint8_t dscp)
+{
+    return static_cast<uint8_t>((dscp >> 3) & 7u);
+}
+
+/**
+ * \param ds the IPv4 DS field (TOS byte: DSCP << 2 | ECN)
+ * \return its class
+ */
+constexpr uint8_t
+FromDsField(uint8_t ds)
+{
+    return static_cast<uint8_t>(ds >> 5);
+}
+
+/**
+ * \param cls the class
+ * \return the 802.1Q PCP carrying it (the same number)
+ */
+constexpr uint8_t
+ToPcp(uint8_t cls)
+{
+    return static_cast<uint8_t>(cls & 7u);
+}
+
+/**
+ * \param pcp an 802.1Q PCP
+ * \return its class
+ */
+constexpr uint8_t
+FromPcp(uint8_t pcp)
+{
+    return static_cast<uint8_t>(pcp & 7u);
+}
+
+/**
+ * \param cls the class
+ * \return its bit in a class mask
+ */
+constexpr uint8_t
+Bit(uint8_t cls)
+{
+    return static_cast<uint8_t>(1u << (cls & 7u));
+}
+
+} // namespace TrafficClass
+
+/**
+ * \ingroup flux
+ * \brief Header sizes of a RoCEv2 frame on the wire, in bytes.
+ */
+namespace WireBytes
+{
+
+/// Ethernet header (14) with its 802.1Q tag (4), in front of the IPv4 header.
+constexpr uint32_t L2 = 18;
+/// IPv4 (20) and UDP (8) headers.
+constexpr uint32_t IP_UDP = 28;
+/// Ethernet FCS.
+constexpr uint32_t FCS = 4;
+/// Preamble, start-of-frame delimiter and inter-frame gap.
+constexpr uint32_t PREAMBLE_IFG = 20;
+
+} // namespace WireBytes
+
+} // namespace ns3
+
+#endif /* FLUX_TRAFFIC_CLASS_H */
