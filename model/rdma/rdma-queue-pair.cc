@@ -118,6 +118,18 @@ RdmaQueuePair::SetPeer(Ipv4Address addr, uint32_t qpn)
 uint64_t
 RdmaQueuePair::PostSend(uint64_t bytes, bool rdmaWrite)
 {
+    return Post(bytes, rdmaWrite, nullptr);
+}
+
+uint64_t
+RdmaQueuePair::PostSend(uint64_t bytes, const JobStepTag& tag, bool rdmaWrite)
+{
+    return Post(bytes, rdmaWrite, &tag);
+}
+
+uint64_t
+RdmaQueuePair::Post(uint64_t bytes, bool rdmaWrite, const JobStepTag* tag)
+{
     NS_LOG_FUNCTION(this << bytes << rdmaWrite);
     const uint64_t seq = m_nextSeq++;
     if (m_state == ERR)
@@ -127,7 +139,13 @@ RdmaQueuePair::PostSend(uint64_t bytes, bool rdmaWrite)
         return seq;
     }
     const uint32_t packets = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + m_mtu - 1) / m_mtu);
-    m_msgs.push_back(Message{seq, bytes, m_postedEnd, packets, rdmaWrite});
+    m_msgs.push_back(Message{seq,
+                             bytes,
+                             m_postedEnd,
+                             packets,
+                             rdmaWrite,
+                             tag != nullptr,
+                             tag ? *tag : JobStepTag()});
     m_postedEnd += packets;
     m_bytesPosted += bytes;
     m_nic->NotifyHasData(this);
@@ -332,6 +350,10 @@ RdmaQueuePair::BuildNextPacket(uint32_t& payload, bool& retransmitted)
     bth.SetAckReq(last);
     bth.SetPsn(static_cast<uint32_t>(psn));
     p->AddHeader(bth);
+    if (msg.tagged)
+    {
+        p->AddPacketTag(msg.tag);
+    }
 
     retransmitted = psn < m_maxSent;
     if (retransmitted)

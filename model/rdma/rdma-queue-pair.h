@@ -6,6 +6,7 @@
 #define RDMA_QUEUE_PAIR_H
 
 #include "int-header.h"
+#include "job-step-tag.h"
 #include "rdma-congestion-control.h"
 
 #include "ns3/callback.h"
@@ -108,6 +109,15 @@ class RdmaQueuePair : public Object
      */
     uint64_t PostSend(uint64_t bytes, bool rdmaWrite = false);
 
+    /**
+     * \brief Post a message whose packets carry a JobStepTag.
+     * \param bytes message size (0 is allowed: one packet)
+     * \param tag copied into every packet of the message, retransmissions included
+     * \param rdmaWrite send as RDMA WRITE (with a RETH) rather than SEND
+     * \return the message's sequence number
+     */
+    uint64_t PostSend(uint64_t bytes, const JobStepTag& tag, bool rdmaWrite = false);
+
     /** \param cb handler called when a posted message is fully acknowledged */
     void SetSendCompletionCallback(CompletionCallback cb);
 
@@ -174,6 +184,8 @@ class RdmaQueuePair : public Object
         uint64_t firstPsn; //!< PSN of its first packet (64-bit, unwrapped)
         uint32_t packets;  //!< number of packets
         bool write;        //!< RDMA WRITE rather than SEND
+        bool tagged;       //!< its packets carry tag
+        JobStepTag tag;    //!< the job step the message belongs to
     };
 
     /**
@@ -196,6 +208,15 @@ class RdmaQueuePair : public Object
      * \param qpn remote QP number
      */
     void SetPeer(Ipv4Address addr, uint32_t qpn);
+
+    /**
+     * \brief Post a message.
+     * \param bytes message size
+     * \param rdmaWrite RDMA WRITE rather than SEND
+     * \param tag the tag of its packets, or nullptr
+     * \return the message's sequence number
+     */
+    uint64_t Post(uint64_t bytes, bool rdmaWrite, const JobStepTag* tag);
 
     /**
      * \brief Build the next data packet of the send side.

@@ -5,12 +5,15 @@
 #ifndef COLLECTIVE_H
 #define COLLECTIVE_H
 
+#include "collective-gate.h"
+
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/traced-callback.h"
 
+#include <deque>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,11 @@ class RdmaNic;
  * halving-doubling, all-to-all ...); this class keeps the per-rank step
  * records and turns them into phases: a phase is one step, from the first
  * rank starting it to the last rank finishing it.
+ *
+ * A scheduler may put a CollectiveGate in front of the ranks' sends
+ * (SetGate): subclasses hand every send to Submit(), which posts it at once
+ * without a gate, and otherwise queues it per rank until the gate releases
+ * it. The packets of every send carry a JobStepTag (SetJobId, SetIteration).
  */
 class Collective : public Object
 {
@@ -45,7 +53,8 @@ class Collective : public Object
         uint32_t run;  //!< which Start() of this collective, from 0
         uint32_t step; //!< step index
         uint32_t rank; //!< rank
-        Time start;    //!< the rank posted its first send of the step
+        Time ready;    //!< the rank's first send of the step could go (its data was there)
+        Time start;    //!< the rank posted its first send of the step (the gate released it)
         Time end;      //!< the rank received all its data of the step
     };
 
@@ -84,6 +93,52 @@ class Collective : public Object
 
     /** \return the number of ranks */
     uint32_t GetNRanks() const;
+
+    /**
+     * \param step a step
+     * \return the phase it belongs to
+     */
+    virtual JobStepTag::Phase GetPhase(uint32_t step) const;
+
+    /**
+     * \brief Put a gate in front of the ranks' sends (before the first Start()).
+     * \param gate the gate; nullptr removes it
+     */
+    void SetGate(Ptr<CollectiveGate> gate);
+
+    /** \return the gate, or nullptr */
+    Ptr<CollectiveGate> GetGate() const;
+
+    /**
+     * \brief The gate lets the rank's pending request go.
+     * \param rank the rank
+     */
+    void Release(uint32_t rank);
+
+    /**
+     * \param job the job index the packets' JobStepTag carries
+     */
+    void SetJobId(uint32_t job);
+
+    /** \return the job index of the packets' JobStepTag */
+    uint32_t GetJobId() const;
+
+    /**
+     * \param iteration the job's iteration the next runs belong to (JobStepTag)
+     */
+    void SetIteration(uint32_t iteration);
+
+    /** \return the job's iteration of the current run */
+    uint32_t GetIteration() const;
+
+    /** \return the current run, from 0 (runs completed so far) */
+    uint32_t GetRun() const;
+
+    /**
+     * \return time the ranks' steps were held at the gate (release minus
+     *         ready), summed over steps and averaged over ranks
+     */
+    Time GetGateWait() const;
 
     /** \return every step record so far */
     const std::vector<StepRecord>& GetStepRecords() const;
@@ -133,6 +188,40 @@ class Collective : public Object
     void RecordStart(uint32_t rank, uint32_t step);
 
     /**
+     * \brief Hand a rank's send to the gate (or post it at once without one).
+     * \param rank the rank
+     * \param step the step
+     * \param chunk the chunk of the step
+     * \param bytes bytes of the chunk
+     * \param stepBytes bytes of the whole step (what a STEP gate is told)
+     */
+    void Submit(uint32_t rank, uint32_t step, uint32_t chunk, uint64_t bytes, uint64_t stepBytes);
+
+    /**
+     * \brief Post a send released by the gate.
+     * \param rank the rank
+     * \param step the step
+     * \param chunk the chunk of the step
+     */
+    virtual void DoPost(uint32_t rank, uint32_t step, uint32_t chunk) = 0;
+
+    /**
+     * \param step the step
+     * \param chunk the chunk
+     * \return the tag of the packets of that send
+     */
+    JobStepTag MakeTag(uint32_t step, uint32_t chunk) const;
+
+    /**
+     * \brief A run begins: tell the gate.
+     * \param bytes buffer bytes per rank
+     */
+    void NotifyRunStarted(uint64_t bytes);
+
+    /// The run finished on every rank: tell the gate.
+    void NotifyRunFinished();
+
+    /**
      * \brief A rank finished a step; fires the Phase trace when it was the last.
      * \param rank the rank
      * \param step the step
@@ -150,6 +239,43 @@ class Collective : public Object
     uint32_t m_run;                   //!< current run, from 0
 
   private:
+    /// A send waiting at the gate.
+    struct Pending
+    {
+        uint32_t step;      //!< the step
+        uint32_t chunk;     //!< the chunk
+        uint64_t bytes;     //!< chunk bytes
+        uint64_t stepBytes; //!< step bytes
+    };
+
+    /// Gate state of one rank.
+    struct RankGate
+    {
+        std::deque<Pending> queue; //!< sends in posting order
+        uint32_t releasedStep{0};  //!< step released (STEP granularity), valid if stepOpen
+        bool stepOpen{false};      //!< releasedStep lets its chunks go
+        bool asking{false};        //!< a request is with the gate
+        bool granted{false};       //!< the gate released the head
+        bool pumping{false};       //!< Pump() is running for this rank
+    };
+
+    /**
+     * \brief Post what the gate allows of a rank's queue, ask for the rest.
+     * \param rank the rank
+     */
+    void Pump(uint32_t rank);
+
+    /**
+     * \brief A rank's step could go.
+     * \param rank the rank
+     * \param step the step
+     */
+    void RecordReady(uint32_t rank, uint32_t step);
+
+    Ptr<CollectiveGate> m_gate;           //!< the gate, or nullptr
+    std::vector<RankGate> m_rankGates;    //!< per rank gate state
+    uint32_t m_jobId;                     //!< job index in the tags
+    uint32_t m_iteration;                 //!< iteration in the tags
     std::vector<StepRecord> m_records;    //!< all step records
     std::size_t m_runBase;                //!< index of the current run's first record
     std::vector<uint32_t> m_stepFinished; //!< ranks done with each step of this run

@@ -149,11 +149,13 @@ RingAllreduce::PieceBytes(uint32_t rank, uint32_t step, uint32_t piece) const
 void
 RingAllreduce::Post(uint32_t rank, uint32_t step, uint32_t piece)
 {
-    if (piece == 0)
-    {
-        RecordStart(rank, step);
-    }
-    m_sendQp[rank]->PostSend(PieceBytes(rank, step, piece));
+    Submit(rank, step, piece, PieceBytes(rank, step, piece), ChunkBytes(ChunkOf(rank, step)));
+}
+
+void
+RingAllreduce::DoPost(uint32_t rank, uint32_t step, uint32_t piece)
+{
+    m_sendQp[rank]->PostSend(PieceBytes(rank, step, piece), MakeTag(step, piece));
 }
 
 void
@@ -177,6 +179,7 @@ RingAllreduce::Start(uint64_t bytes, DoneCallback done)
                          std::max<uint64_t>(1, (chunk + m_pipelineBytes - 1) / m_pipelineBytes));
     m_received.assign(n, 0);
     BeginRun(n, GetNSteps());
+    NotifyRunStarted(bytes);
     for (uint32_t r = 0; r < n; ++r)
     {
         for (uint32_t j = 0; j < m_pieces; ++j)
@@ -208,6 +211,7 @@ RingAllreduce::Received(RingAllreduce* self,
         if (step + 1 == nSteps && ++self->m_ranksDone == self->GetNRanks())
         {
             self->m_running = false;
+            self->NotifyRunFinished();
             ++self->m_run;
             DoneCallback done = self->m_done;
             self->m_done = DoneCallback();

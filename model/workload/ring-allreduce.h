@@ -51,6 +51,7 @@ class RingAllreduce : public Collective
 
   protected:
     void DoDispose() override;
+    void DoPost(uint32_t rank, uint32_t step, uint32_t chunk) override;
 
   private:
     /**
@@ -78,7 +79,7 @@ class RingAllreduce : public Collective
     uint64_t PieceBytes(uint32_t rank, uint32_t step, uint32_t piece) const;
 
     /**
-     * \brief Post one piece of a step.
+     * \brief Hand one piece of a step to Submit().
      * \param rank sending rank
      * \param step the step
      * \param piece piece index

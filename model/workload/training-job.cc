@@ -78,6 +78,7 @@ TrainingJob::DoDispose()
     m_collective = nullptr;
     m_finished = FinishedCallback();
     m_failedCb = FinishedCallback();
+    m_iterationGate = IterationGateCallback();
     Object::DoDispose();
 }
 
@@ -147,11 +148,57 @@ TrainingJob::StartIteration()
     m_ready = 0;
     m_reduced = 0;
     m_events.clear();
+    const auto index = static_cast<uint32_t>(m_done.size());
+    m_collective->SetIteration(index);
+    const Time delay = m_iterationGate.IsNull() ? Time() : m_iterationGate(this, index);
+    if (delay.IsStrictlyPositive())
+    {
+        // held by the scheduler: the iteration (and so the JCT) includes the wait
+        m_iterationWait += delay;
+        m_events.push_back(Simulator::Schedule(delay, &TrainingJob::BeginCompute, this));
+        return;
+    }
+    BeginCompute();
+}
+
+void
+TrainingJob::BeginCompute()
+{
     for (uint32_t b = 1; b <= m_buckets; ++b)
     {
         m_events.push_back(
             Simulator::Schedule(m_compute * b / m_buckets, &TrainingJob::BucketReady, this));
     }
+}
+
+void
+TrainingJob::SetIterationGate(IterationGateCallback cb)
+{
+    m_iterationGate = cb;
+}
+
+Time
+TrainingJob::GetIterationGateWait() const
+{
+    return m_iterationWait;
+}
+
+Time
+TrainingJob::GetComputeTime() const
+{
+    return m_compute;
+}
+
+uint64_t
+TrainingJob::GetGradientBytes() const
+{
+    return m_bytes;
+}
+
+Time
+TrainingJob::GetStartTime() const
+{
+    return m_startTime;
 }
 
 void

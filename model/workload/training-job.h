@@ -37,6 +37,12 @@ class TrainingJob : public Object
     /// Called when the last iteration has ended.
     typedef Callback<void, Ptr<TrainingJob>> FinishedCallback;
 
+    /**
+     * Asked at the start of each iteration (job, iteration index): how long
+     * the iteration's compute waits (a scheduler's time shift; zero: none).
+     */
+    typedef Callback<Time, Ptr<TrainingJob>, uint32_t> IterationGateCallback;
+
     /// Start and end of one iteration.
     struct Iteration
     {
@@ -80,6 +86,22 @@ class TrainingJob : public Object
     /** \return why the job failed (empty while it has not) */
     const std::string& GetFailureReason() const;
 
+    /**
+     * \param cb asked at every iteration start how long the compute waits;
+     *        the wait is part of the iteration
+     */
+    void SetIterationGate(IterationGateCallback cb);
+
+    /** \return time iterations waited for the iteration gate, in total */
+    Time GetIterationGateWait() const;
+
+    /** \return compute time per iteration */
+    Time GetComputeTime() const;
+    /** \return gradient bytes per iteration */
+    uint64_t GetGradientBytes() const;
+    /** \return start of the first iteration */
+    Time GetStartTime() const;
+
     /** \return the job's name */
     const std::string& GetName() const;
     /** \return the collective */
@@ -109,6 +131,8 @@ class TrainingJob : public Object
   private:
     /// Begin an iteration's compute.
     void StartIteration();
+    /// The iteration's compute begins (after the iteration gate).
+    void BeginCompute();
     /// One more bucket's gradients are ready.
     void BucketReady();
     /// Start the next ready bucket's allreduce if none runs.
@@ -139,6 +163,8 @@ class TrainingJob : public Object
     FinishedCallback m_failedCb;                           //!< job failure
     bool m_failed;                                         //!< the job failed
     std::string m_failureReason;                           //!< why it failed
+    IterationGateCallback m_iterationGate;                 //!< scheduler's iteration gate
+    Time m_iterationWait;                                  //!< time held by it
     TracedCallback<uint32_t, Time, Time> m_iterationTrace; //!< iteration ends
 };
 
