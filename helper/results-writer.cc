@@ -162,6 +162,19 @@ ResultsWriter::ToJson(const RunResults& results)
     ojson out = ojson::object();
     out["policy"] = results.policy;
     out["seed"] = results.seed;
+    {
+        const auto& sc = results.scheduler;
+        ojson sched = ojson::object();
+        sched["policy"] = results.policy;
+        sched["classes"] = sc.classes;
+        sched["order"] = sc.order;
+        sched["decisions"] = sc.decisions;
+        sched["held"] = sc.held;
+        sched["replans"] = sc.replans;
+        sched["messages"] = sc.messages;
+        sched["class_changes"] = sc.classChanges;
+        out["scheduler"] = std::move(sched);
+    }
 
     ojson jobs = ojson::array();
     for (const auto& job : results.jobs)
@@ -190,6 +203,8 @@ ResultsWriter::ToJson(const RunResults& results)
         phaseMs["p99"] = Number(phases.P99(), kTimeDigits);
         phaseMs["max"] = Number(phases.Max(), kTimeDigits);
         j["phase_ms"] = std::move(phaseMs);
+        j["gate_wait_ms"] = Number(job.gateWaitMs, kTimeDigits);
+        j["class"] = job.trafficClass;
         AddTransport(j, job.transport);
         jobs.push_back(std::move(j));
     }

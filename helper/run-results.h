@@ -62,6 +62,24 @@ struct RunResults
                                           //!< ms (meaningful when completed)
         std::vector<double> iterationMs;  //!< duration of each completed iteration, ms
         std::vector<PhaseTime> phases;    //!< every completed phase
+        double gateWaitMs{0};             //!< time held by the scheduler, ms: ring steps
+                                          //!< held at the gate (release - ready, summed
+                                          //!< over steps, mean over ranks) plus iteration
+                                          //!< starts held (cassini)
+        uint32_t trafficClass{0};         //!< the class of the job's data at the end
+    };
+
+    /// What the scheduler did.
+    struct SchedulerInfo
+    {
+        std::vector<uint32_t> classes; //!< classes the policy gave the jobs, precedence first
+        std::string order;             //!< class precedence at switches and NICs ("" default)
+        uint64_t decisions{0};         //!< requests decided (gate requests, iteration starts,
+                                       //!< static assignments)
+        uint64_t held{0};              //!< of them, held
+        uint64_t replans{0};           //!< plans computed
+        uint64_t messages{0};          //!< control messages
+        uint64_t classChanges{0};      //!< class changes of jobs' queue pairs
     };
 
     /// One finished flow (a background flow, or any message the runner reports).
@@ -143,6 +161,7 @@ struct RunResults
     };
 
     std::string policy;                 //!< the scheduling policy that ran
+    SchedulerInfo scheduler;            //!< what the scheduler did
     uint32_t seed{1};                   //!< the seed that ran
     std::vector<JobResult> jobs;        //!< one per scenario job, in scenario order
     std::vector<FlowResult> flows;      //!< every finished flow

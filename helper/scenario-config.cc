@@ -7,7 +7,9 @@
 #include "ns3/attribute.h"
 #include "ns3/global-value.h"
 #include "ns3/int-header.h"
+#include "ns3/job-scheduler.h"
 #include "ns3/string.h"
+#include "ns3/traffic-class.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
@@ -33,21 +35,6 @@ using json = nlohmann::json;
 // ---------------------------------------------------------------------------
 // The names each key accepts. One place per list: adding a value is one line.
 // ---------------------------------------------------------------------------
-
-/// A scheduling policy and whether it can be run yet.
-struct PolicyEntry
-{
-    const char* name; //!< the name in scheduler.policy
-    bool available;   //!< whether the policy is implemented
-};
-
-/// The policies, in the order the docs list them.
-const PolicyEntry kPolicies[] = {
-    {"fifo", true},
-    {"cassini", false},
-    {"crux", false},
-    {"flux", false},
-};
 
 const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell"};
 const std::vector<std::string> kCongestionControls = {"dcqcn", "hpcc", "none"};
@@ -101,7 +88,16 @@ const std::vector<std::string> kDcqcnKeys = {"profile",
 const std::vector<std::string> kFaultKeys = {"link", "loss_rate", "down_ms", "up_ms"};
 const std::vector<std::string> kTracesKeys = {"interval_us", "rates", "links"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
-const std::vector<std::string> kSchedulerKeys = {"policy"};
+const std::vector<std::string> kSchedulerKeys = {"policy",
+                                                 "classes",
+                                                 "granularity",
+                                                 "control_latency_us",
+                                                 "replan_us",
+                                                 "hysteresis_us",
+                                                 "max_hold_us",
+                                                 "min_share",
+                                                 "max_wait_us"};
+const std::vector<std::string> kGranularities = {"step", "chunk"};
 const std::vector<std::string> kJobKeys = {"name",
                                            "ranks",
                                            "hosts",
@@ -790,26 +786,83 @@ void
 ParsePolicy(const json& v, ScenarioConfig& cfg)
 {
     ObjectReader r(v, "scheduler", kSchedulerKeys);
-    if (!r.Has("policy"))
+    auto& sc = cfg.scheduler;
+    if (r.Has("policy"))
+    {
+        const std::string path = r.Path("policy");
+        const std::string policy = ToString(r["policy"], path);
+        if (JobScheduler::GetPolicyTypeName(policy).empty())
+        {
+            Fail(path,
+                 Quote(policy) + " is not a known policy (known: " +
+                     Join(ScenarioConfig::AvailablePolicies()) + ")");
+        }
+        sc.policy = policy;
+    }
+    if (r.Has("classes"))
+    {
+        sc.classes = static_cast<uint32_t>(
+            ToUInt(r["classes"], r.Path("classes"), 1, TrafficClass::MAX_DATA));
+    }
+    if (r.Has("granularity"))
+    {
+        sc.granularity = ToString(r["granularity"], r.Path("granularity"));
+        if (std::find(kGranularities.begin(), kGranularities.end(), sc.granularity) ==
+            kGranularities.end())
+        {
+            Fail(r.Path("granularity"),
+                 Quote(sc.granularity) + " is not one of " + Join(kGranularities));
+        }
+    }
+    auto time = [&r](const char* key, double& out, double max) {
+        if (r.Has(key))
+        {
+            out = ToNonNegative(r[key], r.Path(key));
+            if (out > max)
+            {
+                Fail(r.Path(key), "must be at most " + Num(max) + ", got " + Num(out));
+            }
+        }
+    };
+    time("control_latency_us", sc.controlLatencyUs, 1e6);
+    time("replan_us", sc.replanUs, 1e7);
+    time("hysteresis_us", sc.hysteresisUs, 1e7);
+    time("max_hold_us", sc.maxHoldUs, 1e7);
+    time("max_wait_us", sc.maxWaitUs, 1e7);
+    if (r.Has("min_share"))
+    {
+        sc.minShare = ToNonNegative(r["min_share"], r.Path("min_share"));
+        if (sc.minShare > 0.5)
+        {
+            Fail(r.Path("min_share"), "must be in [0, 0.5], got " + Num(sc.minShare));
+        }
+    }
+}
+
+/// Multi-class policies need scheduler.classes free classes below the background's.
+void
+CheckSchedulerClasses(const ScenarioConfig& cfg)
+{
+    const std::string type = JobScheduler::GetPolicyTypeName(cfg.scheduler.policy);
+    if (type != "ns3::CruxScheduler" && type != "ns3::FluxController")
     {
         return;
     }
-    const std::string path = r.Path("policy");
-    const std::string policy = ToString(r["policy"], path);
-    const std::string known = Join(ScenarioConfig::AvailablePolicies());
-    for (const auto& entry : kPolicies)
+    uint32_t lowest = TrafficClass::CONTROL;
+    for (const auto& b : cfg.background)
     {
-        if (policy == entry.name)
-        {
-            if (!entry.available)
-            {
-                Fail(path, Quote(policy) + " is not available yet (known: " + known + ")");
-            }
-            cfg.scheduler.policy = policy;
-            return;
-        }
+        lowest = std::min(lowest, b.priority);
     }
-    Fail(path, Quote(policy) + " is not a known policy (known: " + known + ")");
+    if (cfg.scheduler.classes > lowest)
+    {
+        Fail("scheduler.classes",
+             "policy " + Quote(cfg.scheduler.policy) +
+                 " gives the jobs classes below the "
+                 "background tenants' and the control class: " +
+                 std::to_string(lowest) + " free (classes 0.." + std::to_string(lowest) + "), " +
+                 std::to_string(cfg.scheduler.classes) +
+                 " asked; lower it or raise the background's priority");
+    }
 }
 
 /// Attribute value types that ns3_defaults accepts (their parsing is safe).
@@ -1349,12 +1402,9 @@ std::vector<std::string>
 ScenarioConfig::AvailablePolicies()
 {
     std::vector<std::string> names;
-    for (const auto& entry : kPolicies)
+    for (const auto& entry : JobScheduler::GetPolicies())
     {
-        if (entry.available)
-        {
-            names.emplace_back(entry.name);
-        }
+        names.push_back(entry.first);
     }
     return names;
 }
@@ -1538,6 +1588,7 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
                 ParseBackground(background[i], Index("background", i), cfg, owners));
         }
     }
+    CheckSchedulerClasses(cfg);
     if (cfg.jobs.empty() && cfg.background.empty())
     {
         Fail("jobs",

@@ -76,7 +76,29 @@
  *                        pmax at kmax_kb; above kmax_kb every packet is marked
  * scheduler              object, optional
  *   policy               string, default "fifo"; one of
- *                        ScenarioConfig::AvailablePolicies()
+ *                        ScenarioConfig::AvailablePolicies(): "fifo",
+ *                        "cassini", "crux", "flux"
+ *   classes              integer 1..6, default 3; crux and flux: traffic
+ *                        classes the jobs get, the highest ones below every
+ *                        background tenant's priority (so at most the
+ *                        lowest background priority)
+ *   granularity          "step" (default) or "chunk"; flux: what one gate
+ *                        release lets go
+ *   control_latency_us   number >= 0, default 5; flux: one-way latency of
+ *                        controller <-> gate messages
+ *   replan_us            number >= 0, default 1000; flux: re-plan period
+ *                        while a job communicates (0: only at run starts
+ *                        and ends)
+ *   hysteresis_us        number >= 0, default 50; flux: lead in service time
+ *                        a waiting allreduce needs to pass the one served
+ *   max_hold_us          number >= 0, default 0; flux: longest time a gate
+ *                        holds a ring step (0: no limit)
+ *   min_share            number in [0, 0.5], default 0.05; flux: least share
+ *                        of a switch port's bytes a waiting class gets
+ *                        (FluxQueueDisc starvation guard)
+ *   max_wait_us          number >= 0, default 0; flux: a class whose head
+ *                        packet waited this long at a switch port is served
+ *                        first (0: off)
  * jobs                   array, default []; training jobs. The scenario needs
  *                        at least one job or one background entry.
  *   name                 required; letters, digits, '-', '_', '.'; unique
@@ -235,7 +257,15 @@ struct ScenarioConfig
     /// The "scheduler" object.
     struct SchedulerConfig
     {
-        std::string policy{"fifo"}; //!< scheduling policy name
+        std::string policy{"fifo"};      //!< scheduling policy name
+        uint32_t classes{3};             //!< classes of multi-class policies
+        std::string granularity{"step"}; //!< flux gate: "step" or "chunk"
+        double controlLatencyUs{5};      //!< flux: controller <-> gate latency, us
+        double replanUs{1000};           //!< flux: periodic re-plan, us (0: events only)
+        double hysteresisUs{50};         //!< flux: lead needed to pass the served task, us
+        double maxHoldUs{0};             //!< flux: longest hold at a gate, us (0: none)
+        double minShare{0.05};           //!< flux queue disc: least share of a waiting class
+        double maxWaitUs{0};             //!< flux queue disc: ageing, us (0: off)
     };
 
     /// One entry of "jobs".

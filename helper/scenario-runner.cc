@@ -9,12 +9,15 @@
 #include "rdma-helper.h"
 #include "scenario-error.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/int-header.h"
+#include "ns3/job-scheduler.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/poisson-traffic.h"
@@ -26,6 +29,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/switch-port-egress.h"
+#include "ns3/traffic-class.h"
 #include "ns3/training-job.h"
 #include "ns3/uinteger.h"
 
@@ -137,8 +141,12 @@ class ScenarioRun
   private:
     /// Reset ns-3's global state and apply the scenario's defaults.
     void ResetNs3();
+    /// Create the scheduler of the policy and let it pick the jobs' classes.
+    void BuildScheduler();
     /// Build switches, links, hosts and NICs.
     void BuildNetwork();
+    /** \return the classes of the background tenants */
+    uint8_t BackgroundClasses() const;
     /// Create the training jobs.
     void BuildJobs();
     /// HPCC: give the queue pairs the topology's base RTT.
@@ -204,6 +212,7 @@ class ScenarioRun
     FabricTopology m_topo;                   //!< the network
     std::vector<Ptr<RdmaNic>> m_nics;        //!< NIC of each host
     std::vector<Ptr<TrainingJob>> m_jobs;    //!< the jobs, scenario order
+    Ptr<JobScheduler> m_scheduler;           //!< the policy
     std::vector<Ptr<FlowTraffic>> m_tenants; //!< background tenants, scenario order
     std::vector<bool> m_tenantOpenEnded;     //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
@@ -244,6 +253,57 @@ ScenarioRun::ResetNs3()
 }
 
 void
+ScenarioRun::BuildScheduler()
+{
+    const auto& sc = m_cfg.scheduler;
+    ObjectFactory factory;
+    factory.SetTypeId(JobScheduler::GetPolicyTypeName(sc.policy));
+    factory.Set("Classes", UintegerValue(sc.classes));
+    if (factory.GetTypeId().GetName() == "ns3::FluxController")
+    {
+        auto us = [](double v) { return TimeValue(NanoSeconds(static_cast<int64_t>(v * 1e3))); };
+        factory.Set("ControlLatency", us(sc.controlLatencyUs));
+        factory.Set("ReplanInterval", us(sc.replanUs));
+        factory.Set("Hysteresis", us(sc.hysteresisUs));
+        factory.Set("MaxHold", us(sc.maxHoldUs));
+        factory.Set("PerChunk", BooleanValue(sc.granularity == "chunk"));
+        factory.Set("MinShare", DoubleValue(sc.minShare));
+        factory.Set("MaxWait", us(sc.maxWaitUs));
+    }
+    m_scheduler = factory.Create<JobScheduler>();
+    const std::string err = m_scheduler->AssignClasses(BackgroundClasses());
+    if (!err.empty())
+    {
+        throw ScenarioError("scheduler.classes", err);
+    }
+    // Switch ports and NICs run what the policy needs, unless the scenario
+    // chose them itself in ns3_defaults.
+    ObjectFactory qdisc;
+    if (m_scheduler->GetQueueDiscFactory(qdisc) &&
+        !m_cfg.ns3Defaults.count("ns3::FabricSwitch::QueueDiscFactory"))
+    {
+        Config::SetDefault("ns3::FabricSwitch::QueueDiscFactory", ObjectFactoryValue(qdisc));
+    }
+    ObjectFactory arbiter;
+    if (m_scheduler->GetQpArbiterFactory(arbiter) &&
+        !m_cfg.ns3Defaults.count("ns3::RdmaNic::QpArbiter"))
+    {
+        Config::SetDefault("ns3::RdmaNic::QpArbiter", ObjectFactoryValue(arbiter));
+    }
+}
+
+uint8_t
+ScenarioRun::BackgroundClasses() const
+{
+    uint8_t mask = 0;
+    for (const auto& b : m_cfg.background)
+    {
+        mask |= TrafficClass::Bit(static_cast<uint8_t>(b.priority));
+    }
+    return mask;
+}
+
+void
 ScenarioRun::BuildNetwork()
 {
     const auto& t = m_cfg.topology;
@@ -270,6 +330,7 @@ ScenarioRun::BuildNetwork()
     {
         lossless |= 1u << b.priority;
     }
+    lossless |= m_scheduler->GetClassMask();
     helper.SetLosslessPriorities(lossless);
     try
     {
@@ -357,6 +418,7 @@ ScenarioRun::BuildJobs()
                                                       UintegerValue(jc.chunkBytes));
         const auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
         ring->Setup(nics, static_cast<uint8_t>(jc.priority), base);
+        ring->SetJobId(static_cast<uint32_t>(m_jobs.size()));
         Ptr<TrainingJob> job = CreateObject<TrainingJob>();
         job->SetAttribute("Iterations", UintegerValue(jc.iterations));
         job->SetAttribute("ComputeTime",
@@ -368,6 +430,27 @@ ScenarioRun::BuildJobs()
         job->Setup(jc.name, ring);
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
         job->SetFailedCallback(MakeCallback(&ScenarioRun::JobFailed, this));
+        // What the scheduler may know: the link directions each rank's sends
+        // cross under the fabric's ECMP hashing, and the slowest of their rates.
+        JobScheduler::JobInfo info;
+        info.job = job;
+        info.index = static_cast<uint32_t>(m_jobs.size());
+        info.scenarioClass = static_cast<uint8_t>(jc.priority);
+        double bottleneck = 0;
+        for (uint32_t r = 0; r < jc.ranks; ++r)
+        {
+            const uint32_t next = (r + 1) % jc.ranks;
+            info.rankLinks.push_back(
+                m_topo.GetPath(jc.hosts[r], jc.hosts[next], static_cast<uint16_t>(base + r)));
+            for (uint32_t l : info.rankLinks.back())
+            {
+                const double bps =
+                    static_cast<double>(m_topo.links[l].tx->GetDataRate().GetBitRate());
+                bottleneck = bottleneck == 0 ? bps : std::min(bottleneck, bps);
+            }
+        }
+        info.bottleneckBps = bottleneck;
+        m_scheduler->AddJob(info);
         m_jobs.push_back(job);
         m_totalIterations += jc.iterations;
     }
@@ -702,6 +785,22 @@ ScenarioRun::Collect(double wallS) const
     RunResults r;
     r.policy = m_cfg.scheduler.policy;
     r.seed = m_cfg.seed;
+    {
+        const auto& c = m_scheduler->GetCounters();
+        for (uint8_t cls : m_scheduler->GetJobClasses())
+        {
+            r.scheduler.classes.push_back(cls);
+        }
+        if (!m_scheduler->GetJobClasses().empty())
+        {
+            r.scheduler.order = m_scheduler->GetClassOrderString();
+        }
+        r.scheduler.decisions = c.decisions;
+        r.scheduler.held = c.held;
+        r.scheduler.replans = c.replans;
+        r.scheduler.messages = c.messages;
+        r.scheduler.classChanges = c.classChanges;
+    }
     for (const auto& job : m_jobs)
     {
         RunResults::JobResult jr;
@@ -711,6 +810,9 @@ ScenarioRun::Collect(double wallS) const
         jr.reason = job->GetFailureReason();
         jr.transport = ToResults(job->GetCollective()->GetCounters());
         jr.jctMs = job->GetJct().GetSeconds() * 1e3;
+        jr.gateWaitMs =
+            (job->GetCollective()->GetGateWait() + job->GetIterationGateWait()).GetSeconds() * 1e3;
+        jr.trafficClass = m_scheduler->GetCurrentClass(static_cast<uint32_t>(r.jobs.size()));
         for (const auto& it : job->GetIterations())
         {
             jr.iterationMs.push_back((it.end - it.start).GetSeconds() * 1e3);
@@ -833,11 +935,13 @@ ScenarioRun::Run()
     RunResults results;
     try
     {
+        BuildScheduler();
         BuildNetwork();
         BuildJobs();
         BuildBackground();
         ApplyFaults();
         SetupTraces();
+        m_scheduler->Start();
         for (const auto& j : m_jobs)
         {
             j->Start();
@@ -866,6 +970,11 @@ ScenarioRun::Run()
         throw;
     }
     const auto teardownStart = std::chrono::steady_clock::now();
+    if (m_scheduler)
+    {
+        m_scheduler->Dispose();
+        m_scheduler = nullptr;
+    }
     m_jobs.clear();
     m_tenants.clear();
     m_nics.clear();

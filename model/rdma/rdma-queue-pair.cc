@@ -307,9 +307,25 @@ RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
     return ref >= back ? ref - back : 0;
 }
 
+void
+RdmaQueuePair::SetPriority(uint8_t prio)
+{
+    m_pendingPrio = prio;
+    if (m_sndNxt == m_sndUna)
+    {
+        m_prio = prio;
+        m_pendingPrio = 0xff;
+    }
+}
+
 Ptr<Packet>
 RdmaQueuePair::BuildNextPacket(uint32_t& payload, bool& retransmitted)
 {
+    if (m_pendingPrio != 0xff && m_sndNxt == m_sndUna)
+    {
+        m_prio = m_pendingPrio;
+        m_pendingPrio = 0xff;
+    }
     const Message& msg = m_msgs[m_txMsg];
     const uint64_t psn = m_sndNxt;
     const uint64_t index = psn - msg.firstPsn;

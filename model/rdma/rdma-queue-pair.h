@@ -138,6 +138,12 @@ class RdmaQueuePair : public Object
     Ipv4Address GetPeerAddress() const;
     /** \return the traffic class (802.1p priority) of the data */
     uint8_t GetPriority() const;
+    /**
+     * \brief Change the traffic class of the data; it takes effect once no
+     * packet is unacknowledged (TEMPORARY minimal version).
+     * \param prio the class
+     */
+    void SetPriority(uint8_t prio);
     /** \return the UDP source port (flow entropy for ECMP) */
     uint16_t GetSourcePort() const;
     /** \return the NIC owning this queue pair */
@@ -281,6 +287,7 @@ class RdmaQueuePair : public Object
     uint32_t m_peerQpn;              //!< remote QP number
     Ipv4Address m_peerAddr;          //!< remote address
     uint8_t m_prio;                  //!< traffic class
+    uint8_t m_pendingPrio{0xff};     //!< class to take when idle
     uint16_t m_srcPort;              //!< UDP source port
     uint32_t m_mtu;                  //!< payload bytes per packet
     Time m_rtoValue;                 //!< retransmission timeout (zero: none)

@@ -1,0 +1,32 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "fifo-scheduler.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FifoScheduler);
+
+TypeId
+FifoScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FifoScheduler")
+                            .SetParent<JobScheduler>()
+                            .SetGroupName("Flux")
+                            .AddConstructor<FifoScheduler>();
+    return tid;
+}
+
+FifoScheduler::FifoScheduler() = default;
+
+FifoScheduler::~FifoScheduler() = default;
+
+std::string
+FifoScheduler::GetPolicyName() const
+{
+    return "fifo";
+}
+
+} // namespace ns3

@@ -1,0 +1,185 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flux-gate.h"
+
+#include "flux-controller.h"
+
+#include "ns3/collective.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FluxGate");
+
+NS_OBJECT_ENSURE_REGISTERED(FluxGate);
+
+TypeId
+FluxGate::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FluxGate")
+            .SetParent<CollectiveGate>()
+            .SetGroupName("Flux")
+            .AddConstructor<FluxGate>()
+            .AddAttribute("MaxHold",
+                          "Longest time a request is held, whatever the plan (0: no limit).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&FluxGate::m_maxHold),
+                          MakeTimeChecker(Seconds(0)))
+            .AddTraceSource("Decision",
+                            "A request was decided (job, run, rank, step, held).",
+                            MakeTraceSourceAccessor(&FluxGate::m_decisionTrace),
+                            "ns3::FluxGate::DecisionTracedCallback");
+    return tid;
+}
+
+FluxGate::FluxGate()
+    : m_controller(nullptr),
+      m_job(0),
+      m_hasPlan(false),
+      m_planRun(0),
+      m_decisions(0),
+      m_heldCount(0)
+{
+}
+
+FluxGate::~FluxGate() = default;
+
+void
+FluxGate::DoDispose()
+{
+    m_timer.Cancel();
+    m_collective = nullptr;
+    m_controller = nullptr;
+    CollectiveGate::DoDispose();
+}
+
+void
+FluxGate::Setup(FluxController* controller, uint32_t job)
+{
+    m_controller = controller;
+    m_job = job;
+}
+
+bool
+FluxGate::Allowed(uint32_t run) const
+{
+    return !m_hasPlan || m_planRun != run || Simulator::Now() >= m_releaseAt;
+}
+
+void
+FluxGate::Ask(Ptr<Collective> collective, const Request& req)
+{
+    ++m_decisions;
+    const bool allowed = Allowed(req.run);
+    if (m_controller)
+    {
+        m_controller->CountDecision(!allowed);
+    }
+    if (allowed)
+    {
+        m_decisionTrace(m_job, req.run, req.rank, req.step, false);
+        collective->Release(req.rank);
+        return;
+    }
+    NS_LOG_FUNCTION(this << m_job << req.run << req.rank << req.step);
+    ++m_heldCount;
+    m_decisionTrace(m_job, req.run, req.rank, req.step, true);
+    m_collective = collective;
+    m_held.push_back(req.rank);
+    m_heldSince.push_back(Simulator::Now());
+    Arm();
+}
+
+void
+FluxGate::Arm()
+{
+    if (m_held.empty())
+    {
+        m_timer.Cancel();
+        return;
+    }
+    Time at = m_releaseAt;
+    if (m_maxHold.IsStrictlyPositive())
+    {
+        at = std::min(at, m_heldSince.front() + m_maxHold);
+    }
+    at = std::max(at, Simulator::Now());
+    if (m_timer.IsRunning() && Simulator::Now() + Simulator::GetDelayLeft(m_timer) == at)
+    {
+        return;
+    }
+    m_timer.Cancel();
+    m_timer = Simulator::Schedule(at - Simulator::Now(), &FluxGate::ReleaseAll, this);
+}
+
+void
+FluxGate::ReleaseAll()
+{
+    m_timer.Cancel();
+    std::vector<uint32_t> ranks;
+    ranks.swap(m_held);
+    m_heldSince.clear();
+    Ptr<Collective> c = m_collective;
+    for (uint32_t rank : ranks)
+    {
+        c->Release(rank);
+    }
+}
+
+void
+FluxGate::ReceivePlan(uint32_t run, Time releaseAt)
+{
+    NS_LOG_FUNCTION(this << m_job << run << releaseAt);
+    m_hasPlan = true;
+    m_planRun = run;
+    m_releaseAt = releaseAt;
+    if (m_held.empty())
+    {
+        return;
+    }
+    if (Allowed(m_collective->GetRun()))
+    {
+        ReleaseAll();
+    }
+    else
+    {
+        Arm();
+    }
+}
+
+void
+FluxGate::RunStarted(Ptr<Collective> collective, uint64_t bytes)
+{
+    if (m_controller)
+    {
+        m_controller->SendRunStarted(m_job, collective->GetRun(), bytes);
+    }
+}
+
+void
+FluxGate::RunFinished(Ptr<Collective> collective)
+{
+    if (m_controller)
+    {
+        m_controller->SendRunFinished(m_job, collective->GetRun());
+    }
+}
+
+uint64_t
+FluxGate::GetHeld() const
+{
+    return m_heldCount;
+}
+
+uint64_t
+FluxGate::GetDecisions() const
+{
+    return m_decisions;
+}
+
+} // namespace ns3

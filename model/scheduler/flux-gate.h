@@ -1,0 +1,117 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FLUX_GATE_H
+#define FLUX_GATE_H
+
+#include "ns3/collective-gate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class FluxController;
+
+/**
+ * \ingroup flux
+ * \brief The Flux gate in a job's ranks: releases a ring step (or chunk) to
+ * the NIC when the controller's plan allows.
+ *
+ * The gate keeps the latest plan the controller sent it: for one run of the
+ * job's collective, the time from which the run may send (its slot on the
+ * links it shares). A request of that run before that time is held; the
+ * gate releases it when the time comes or when a newer plan allows it,
+ * whichever is first, and never later than MaxHold after the request. A
+ * request of a run the plan does not name goes at once: without a plan the
+ * gate does not hold (work conservation before the controller has spoken).
+ * The gate tells the controller when a run starts and ends; both directions
+ * are messages with the controller's ControlLatency, never shared state.
+ */
+class FluxGate : public CollectiveGate
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    FluxGate();
+    ~FluxGate() override;
+
+    /**
+     * \brief Bind the gate to its controller and job.
+     * \param controller the controller (outlives the gate's use)
+     * \param job the job's index
+     */
+    void Setup(FluxController* controller, uint32_t job);
+
+    void Ask(Ptr<Collective> collective, const Request& req) override;
+    void RunStarted(Ptr<Collective> collective, uint64_t bytes) override;
+    void RunFinished(Ptr<Collective> collective) override;
+
+    /**
+     * \brief A plan arrived from the controller.
+     * \param run the run it is for
+     * \param releaseAt from when that run may send
+     */
+    void ReceivePlan(uint32_t run, Time releaseAt);
+
+    /** \return requests held so far */
+    uint64_t GetHeld() const;
+    /** \return requests decided so far */
+    uint64_t GetDecisions() const;
+
+    /**
+     * TracedCallback signature for gate decisions.
+     * \param [in] job the job
+     * \param [in] run the run
+     * \param [in] rank the rank
+     * \param [in] step the step
+     * \param [in] held true when the request was held, false when it went at once
+     */
+    typedef void (*DecisionTracedCallback)(uint32_t job,
+                                           uint32_t run,
+                                           uint32_t rank,
+                                           uint32_t step,
+                                           bool held);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * \param run a run
+     * \return true when the plan lets it send now
+     */
+    bool Allowed(uint32_t run) const;
+
+    /// Release every held request.
+    void ReleaseAll();
+
+    /// Re-arm the release timer from the plan and the oldest held request.
+    void Arm();
+
+    FluxController* m_controller;  //!< the controller
+    uint32_t m_job;                //!< the job's index
+    Time m_maxHold;                //!< longest hold of a request (0: no limit)
+    bool m_hasPlan;                //!< a plan arrived
+    uint32_t m_planRun;            //!< the run the plan is for
+    Time m_releaseAt;              //!< from when that run may send
+    Ptr<Collective> m_collective;  //!< the collective of the held requests
+    std::vector<uint32_t> m_held;  //!< ranks held, in request order
+    std::vector<Time> m_heldSince; //!< when each was held
+    EventId m_timer;               //!< the next release
+    uint64_t m_decisions;          //!< requests decided
+    uint64_t m_heldCount;          //!< requests held
+    TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t, bool> m_decisionTrace; //!< decisions
+};
+
+} // namespace ns3
+
+#endif /* FLUX_GATE_H */

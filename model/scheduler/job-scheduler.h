@@ -1,0 +1,198 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef JOB_SCHEDULER_H
+#define JOB_SCHEDULER_H
+
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+#include "ns3/training-job.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux
+ * \brief Base of the multi-tenant communication schedulers (the policies of
+ * scheduler.policy): it decides the traffic classes of the training jobs and
+ * when their communication may go.
+ *
+ * The life of a scheduler, in the order a runner drives it:
+ * 1. AssignClasses(), before the network is built: it picks the classes the
+ *    jobs may use (Classes of them, avoiding the classes other tenants use),
+ *    so that the fabric can make them lossless; GetQueueDiscFactory() and
+ *    GetQpArbiterFactory() name what switch ports and NICs must run.
+ * 2. AddJob() for every job, once the jobs and their queue pairs exist, with
+ *    what the scheduler may know of it: the link directions its ring sends
+ *    cross under the fabric's ECMP hashing and their rates.
+ * 3. Start(), before the simulation runs: the policy installs its gates.
+ *
+ * Policies are found by name (GetPolicies(), Create()), as congestion
+ * controls are, and take their parameters as attributes.
+ */
+class JobScheduler : public Object
+{
+  public:
+    /// What the scheduler knows of a job.
+    struct JobInfo
+    {
+        Ptr<TrainingJob> job;                         //!< the job (set up, not started)
+        uint32_t index{0};                            //!< its index (JobStepTag job id)
+        uint8_t scenarioClass{3};                     //!< class the scenario gave it
+        std::vector<std::vector<uint32_t>> rankLinks; //!< per rank: link directions its sends cross
+        double bottleneckBps{0};                      //!< slowest link rate on its paths, bit/s
+    };
+
+    /// What the scheduler did, for the results.
+    struct Counters
+    {
+        uint64_t decisions{0};    //!< gate requests decided
+        uint64_t held{0};         //!< requests held at a gate
+        uint64_t replans{0};      //!< plans computed
+        uint64_t messages{0};     //!< control messages sent
+        uint64_t classChanges{0}; //!< class changes of a job's queue pairs
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    JobScheduler();
+    ~JobScheduler() override;
+
+    /**
+     * \return the policies, name and TypeId name, in the order the
+     *         documentation lists them
+     */
+    static const std::vector<std::pair<std::string, std::string>>& GetPolicies();
+
+    /**
+     * \param policy a policy name
+     * \return the TypeId name of its scheduler, or "" for an unknown name
+     */
+    static std::string GetPolicyTypeName(const std::string& policy);
+
+    /**
+     * \brief Pick the classes of the jobs.
+     *
+     * Multi-class policies take the Classes highest classes below every
+     * class in reservedMask (background tenants, which are served first, and
+     * the control class); single-class policies keep each job's scenario class.
+     *
+     * \param reservedMask classes used by other traffic
+     * \return an empty string, or why the classes cannot be had
+     */
+    std::string AssignClasses(uint8_t reservedMask);
+
+    /** \return the classes the jobs may use (each must be lossless) */
+    uint8_t GetClassMask() const;
+
+    /** \return the jobs' classes, highest precedence first (empty: scenario classes) */
+    const std::vector<uint8_t>& GetJobClasses() const;
+
+    /**
+     * \brief The precedence of classes at switch ports and NICs.
+     * \param reservedMask classes used by other traffic, served first
+     * \return control, then reserved classes (descending), then the jobs'
+     *         classes in the scheduler's order
+     */
+    std::vector<uint8_t> GetClassOrder(uint8_t reservedMask) const;
+
+    /**
+     * \return GetClassOrder() of the classes reserved at AssignClasses(), as
+     *         the space-separated list the queue discs' and arbiters' Order
+     *         attributes take
+     */
+    std::string GetClassOrderString() const;
+
+    /**
+     * \param[out] factory the queue disc switch ports must run
+     * \return false when the policy leaves the switches' default
+     */
+    virtual bool GetQueueDiscFactory(ObjectFactory& factory) const;
+
+    /**
+     * \param[out] factory the queue-pair arbiter NICs must run
+     * \return false when the policy leaves the NICs' default
+     */
+    virtual bool GetQpArbiterFactory(ObjectFactory& factory) const;
+
+    /** \return the policy's name */
+    virtual std::string GetPolicyName() const = 0;
+
+    /**
+     * \brief Learn of a job (after AssignClasses, before Start).
+     * \param info the job
+     */
+    void AddJob(const JobInfo& info);
+
+    /// Install the policy's gates and classes; called once before the run.
+    virtual void Start();
+
+    /** \return what the scheduler did */
+    const Counters& GetCounters() const;
+
+    /**
+     * \param job a job index
+     * \return the class its data has now
+     */
+    uint8_t GetCurrentClass(uint32_t job) const;
+
+    /**
+     * \param a a job index
+     * \param b another
+     * \return true when their ring sends share a link direction
+     */
+    bool Conflict(uint32_t a, uint32_t b) const;
+
+    /**
+     * \param job a job index
+     * \return the time one run of its collective takes alone on the fabric,
+     *         at its bottleneck rate: 2 (N-1) / N x bytes per bucket, per rank
+     */
+    Time CommTimeAlone(uint32_t job) const;
+
+    /** \return the number of jobs */
+    uint32_t GetNJobs() const;
+
+    /**
+     * \param job a job index
+     * \return what the scheduler knows of it
+     */
+    const JobInfo& GetJobInfo(uint32_t job) const;
+
+  protected:
+    void DoDispose() override;
+
+    /**
+     * \brief Give a job's data a class (its queue pairs change once idle).
+     * \param job the job index
+     * \param cls the class
+     */
+    void SetJobClass(uint32_t job, uint8_t cls);
+
+    /** \return true when the policy uses classes of its own */
+    virtual bool UsesOwnClasses() const;
+
+    Counters m_counters;         //!< what the scheduler did
+    std::vector<JobInfo> m_jobs; //!< the jobs, by index
+
+  private:
+    uint32_t m_classes;                        //!< classes the policy may use
+    uint8_t m_reserved;                        //!< classes of other traffic
+    std::vector<uint8_t> m_jobClasses;         //!< the jobs' classes, precedence first
+    std::vector<uint8_t> m_currentClass;       //!< per job: its class now
+    std::vector<std::vector<bool>> m_conflict; //!< per job pair: a shared link direction
+};
+
+} // namespace ns3
+
+#endif /* JOB_SCHEDULER_H */
