@@ -58,7 +58,12 @@ Time
 CassiniScheduler::GetPeriod(uint32_t job) const
 {
     const Ptr<TrainingJob> tj = GetJobInfo(job).job;
-    return tj->GetComputeTime() + CommTimeAlone(job) * tj->GetNBuckets();
+    // Buckets overlap communication with compute: the iteration is the longer
+    // of compute then the last bucket's allreduce, and the first bucket's
+    // share of compute then every allreduce back to back.
+    const Time bucket = CommTimeAlone(job);
+    const uint32_t b = tj->GetNBuckets();
+    return std::max(tj->GetComputeTime() + bucket, tj->GetComputeTime() / b + bucket * b);
 }
 
 std::vector<Time>
@@ -167,6 +172,15 @@ CassiniScheduler::Start()
             }
         }
         m_anchor[j] = anchor;
+        bool shares = false;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            shares = shares || Conflict(j, k);
+        }
+        if (!shares)
+        {
+            continue; // a job that shares no link keeps its own pace
+        }
         GetJobInfo(j).job->SetIterationGate(
             MakeBoundCallback(&CassiniScheduler::IterationStart, this, j));
     }

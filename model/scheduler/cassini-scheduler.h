@@ -19,8 +19,9 @@ namespace ns3
  * communication phases interleave, applied at iteration starts.
  *
  * Each job is a periodic pattern: an iteration of period P_j = compute +
- * communication alone, whose last d_j (the allreduces alone at the
- * bottleneck rate) uses the network. Jobs that share a link direction are
+ * communication alone (with B gradient buckets, the longer of compute plus
+ * one bucket's allreduce and compute / B plus B allreduces), whose last d_j
+ * (its allreduces alone at the bottleneck rate) uses the network. Jobs that share a link direction are
  * placed on one circle whose length is the least common multiple of their
  * periods (on a grid of Slots per longest period; at most MaxCircle longest
  * periods, else the longest period). Jobs are placed in decreasing d_j / P_j;
@@ -32,8 +33,8 @@ namespace ns3
  * Applied at iteration starts: the first iteration of job j waits until
  * anchor + shift_j, where the anchor is the start of the latest job it shares
  * a link with; later iterations that would begin before their slot
- * (anchor + shift_j + k P_j) wait for it, late ones start at once. No
- * classes, no gate on ring steps.
+ * (anchor + shift_j + k P_j) wait for it, late ones start at once. Jobs
+ * that share no link are not gated. No classes, no gate on ring steps.
  */
 class CassiniScheduler : public JobScheduler
 {
