@@ -98,10 +98,13 @@ class FluxQueueDisc : public PfcAwareQueueDisc
     /// Number of class slots (one per traffic class).
     static constexpr uint8_t N_CLASSES = TrafficClass::N_CLASSES;
 
+    // Reasons are short enough (< 16 characters) for QueueDisc's per-reason
+    // statistics to count them without allocating.
+
     /// Drop reason: the queue disc is full (MaxSize).
-    static constexpr const char* LIMIT_EXCEEDED_DROP = "Queue disc limit exceeded";
+    static constexpr const char* LIMIT_EXCEEDED_DROP = "Overlimit drop";
     /// Mark reason: the class's queue exceeded its ECN threshold.
-    static constexpr const char* CLASS_ECN_MARK = "Class queue above ECN threshold";
+    static constexpr const char* CLASS_ECN_MARK = "Class ECN mark";
 
     /**
      * \brief Get the type ID.
