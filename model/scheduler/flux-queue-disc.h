@@ -56,9 +56,10 @@ class UniformRandomVariable;
  *   paused earns MinShare × the bytes of each packet the queue disc sends
  *   (whichever class sends it) and spends the bytes it sends itself; a
  *   class whose credit covers its head packet is served ahead of the order.
- *   A permanently backlogged class thus gets at least MinShare of the bytes
- *   (within one packet). Credit never falls below 0 and is forgotten when
- *   the class empties.
+ *   A permanently backlogged class thus gets at least MinShare of the bytes,
+ *   short by less than its head packet plus MinShare × one packet, and
+ *   never more through the guard. Credit never falls below 0 and is
+ *   forgotten when the class empties.
  * Among several classes picked by the guard, ageing comes first, and the
  * order decides between classes of the same kind. A guard activation is a
  * dequeue in which the guard served a class other than the one the order
@@ -112,6 +113,7 @@ class FluxQueueDisc : public PfcAwareQueueDisc
      */
     static TypeId GetTypeId();
 
+    /** \brief Constructor: eight classes in descending order, no ECN. */
     FluxQueueDisc();
     ~FluxQueueDisc() override;
 
