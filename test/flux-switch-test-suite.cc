@@ -919,6 +919,7 @@ class FluxSwitchTestSuite : public TestSuite
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FifoQueueDisc"));
         AddTestCase(
             new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FqCoDelQueueDisc"));
+        AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FluxQueueDisc"));
         AddTestCase(new LosslessJumboTwoClassesTestCase);
         AddTestCase(new LossyIncastTestCase);
         AddTestCase(new QueueDiscDropTestCase);
