@@ -115,11 +115,6 @@ FluxController::UsesOwnClasses() const
 bool
 FluxController::GetQueueDiscFactory(ObjectFactory& factory) const
 {
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe("ns3::FluxQueueDisc", &tid)) // TEMPORARY
-    {
-        return false;
-    }
     factory.SetTypeId("ns3::FluxQueueDisc");
     factory.Set("Order", StringValue(GetClassOrderString()));
     factory.Set("MinShare", DoubleValue(m_minShare));
