@@ -107,6 +107,31 @@ def _no_change(s):
     pass
 
 
+def _too_many_classes(s):
+    # the background tenant is in class 3: crux and flux have 3 classes below it
+    s["scheduler"] = {"policy": "flux", "classes": 4}
+
+
+def _classes_zero(s):
+    s["scheduler"] = {"policy": "crux", "classes": 0}
+
+
+def _min_share_range(s):
+    s["scheduler"] = {"policy": "flux", "min_share": 0.7}
+
+
+def _granularity(s):
+    s["scheduler"] = {"policy": "flux", "granularity": "packet"}
+
+
+def _latency_negative(s):
+    s["scheduler"] = {"policy": "flux", "control_latency_us": -1}
+
+
+def _unknown_scheduler_key(s):
+    s["scheduler"] = {"policy": "flux", "planner": "greedy"}
+
+
 BAD = [
     ("unknown-key", _unknown_top, [], "colour"),
     ("unknown-nested-key", _unknown_nested, [], "topology.spine_count"),
@@ -128,6 +153,13 @@ BAD = [
     ("malformed-cdf-file", _garbage_cdf, [], "background[0].cdf"),
     ("unknown-policy-in-file", _unknown_policy_in_file, [], "scheduler.policy"),
     ("unknown-policy-option", _no_change, ["--policy", "no-such-policy"], "scheduler.policy"),
+    ("classes-beyond-free", _too_many_classes, [], "scheduler.classes"),
+    ("classes-beyond-free-option", _too_many_classes, ["--policy", "crux"], "scheduler.classes"),
+    ("classes-zero", _classes_zero, [], "scheduler.classes"),
+    ("min-share-out-of-range", _min_share_range, [], "scheduler.min_share"),
+    ("granularity-unknown", _granularity, [], "scheduler.granularity"),
+    ("latency-negative", _latency_negative, [], "scheduler.control_latency_us"),
+    ("unknown-scheduler-key", _unknown_scheduler_key, [], "scheduler.planner"),
     ("seed-not-a-number", _no_change, ["--seed", "abc"], "--seed"),
     ("seed-negative", _no_change, ["--seed", "-3"], "--seed"),
     ("seed-fraction", _no_change, ["--seed", "1.5"], "--seed"),
