@@ -8,6 +8,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
 
@@ -27,7 +28,8 @@ ClassQpArbiter::GetTypeId()
             .SetGroupName("Flux")
             .AddConstructor<ClassQpArbiter>()
             .AddAttribute("Order",
-                          "Precedence of the traffic classes: space-separated class numbers, "
+                          "Precedence of the traffic classes: class numbers separated by spaces "
+                          "or commas, "
                           "highest precedence first (e.g. \"5 4 3 2 1 0\"); classes not "
                           "listed follow in descending class number. Empty: descending "
                           "class number (strict priority by class).",
@@ -54,6 +56,7 @@ ClassQpArbiter::ClassQpArbiter()
 {
     NS_LOG_FUNCTION(this);
     m_pos.fill(0);
+    m_turnOpen.fill(false);
     SetClassOrder({});
 }
 
@@ -110,7 +113,9 @@ ClassQpArbiter::GetClassOrder() const
 void
 ClassQpArbiter::SetOrderString(std::string order)
 {
-    std::istringstream is(order);
+    std::string spaced = order;
+    std::replace(spaced.begin(), spaced.end(), ',', ' ');
+    std::istringstream is(spaced);
     std::vector<uint8_t> classes;
     std::string word;
     while (is >> word)
@@ -168,7 +173,7 @@ void
 ClassQpArbiter::Activate(RdmaQueuePair* qp)
 {
     const uint8_t c = ClassOf(qp);
-    m_lists[c].push_back(Entry{qp, 0});
+    m_lists[c].push_back(Entry{qp, 0, 0});
     m_nonEmpty |= TrafficClass::Bit(c);
 }
 
@@ -176,6 +181,16 @@ void
 ClassQpArbiter::Erase(uint8_t cls, std::size_t i)
 {
     std::vector<Entry>& list = m_lists[cls];
+    const std::size_t n = list.size();
+    const std::size_t holder = m_pos[cls] % n;
+    if (i == holder)
+    {
+        m_turnOpen[cls] = false; // another queue pair takes its place
+    }
+    else if (holder == n - 1)
+    {
+        m_pos[cls] = i; // the last one, whose turn it is, fills the gap
+    }
     list[i] = list.back();
     list.pop_back();
     if (list.empty())
@@ -241,8 +256,8 @@ ClassQpArbiter::NextInClass(uint8_t cls, uint8_t pausedMask, Time now, Time& ear
 {
     std::vector<Entry>& list = m_lists[cls];
     bool anyEligible = true;
-    // Each pass gives every eligible queue pair in debt one quantum: with a
-    // quantum smaller than a frame, several passes may be needed.
+    // Each pass gives every eligible queue pair one quantum: with a quantum
+    // smaller than a frame, several passes may be needed.
     while (anyEligible)
     {
         anyEligible = false;
@@ -260,21 +275,28 @@ ClassQpArbiter::NextInClass(uint8_t cls, uint8_t pausedMask, Time now, Time& ear
                 continue;
             }
             ++k;
+            const bool holder = m_turnOpen[cls] && i == m_pos[cls] % n;
             if (el != ELIGIBLE)
             {
+                if (holder)
+                {
+                    m_turnOpen[cls] = false; // the turn passes on
+                }
                 continue;
             }
             anyEligible = true;
-            if (e.deficit <= 0)
+            if (!holder)
             {
                 // its turn begins
                 e.deficit += m_quantum;
-                if (e.deficit <= 0)
-                {
-                    continue;
-                }
+                m_pos[cls] = i;
+                m_turnOpen[cls] = true;
             }
-            m_pos[cls] = i;
+            if (e.deficit < static_cast<int64_t>(e.last))
+            {
+                m_turnOpen[cls] = false; // not enough credit: keep it for later
+                continue;
+            }
             m_lastClass = cls;
             m_lastIndex = i;
             return e.qp;
@@ -293,10 +315,12 @@ ClassQpArbiter::NotifySent(RdmaQueuePair* qp, uint32_t bytes)
     }
     Entry& e = list[m_lastIndex];
     e.deficit -= bytes;
-    if (e.deficit <= 0)
+    e.last = bytes;
+    if (e.deficit < static_cast<int64_t>(bytes))
     {
         // its turn ends
         m_pos[m_lastClass] = m_lastIndex + 1;
+        m_turnOpen[m_lastClass] = false;
     }
 }
 
@@ -308,6 +332,7 @@ ClassQpArbiter::Clear()
         list.clear();
     }
     m_pos.fill(0);
+    m_turnOpen.fill(false);
     m_nonEmpty = 0;
 }
 

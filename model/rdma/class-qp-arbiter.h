@@ -31,14 +31,15 @@ namespace ns3
  * pacing time or congestion window, lets the next class send (the arbiter
  * is work-conserving).
  *
- * Within a class, deficit round robin over bytes: when a queue pair's turn
- * comes it gets Quantum bytes of credit; it keeps the turn, one packet at a
- * time, while its credit is positive (its last packet may overdraw it; the
- * debt is carried into its next turn). A queue pair that is not eligible
- * keeps its credit and the turn passes on. A queue pair that runs out of
- * data leaves the class's list and loses its credit. Over time the queue
- * pairs of a class that stay eligible get the same bytes, within about one
- * Quantum.
+ * Within a class, deficit round robin over frame bytes (IPv4 packet and
+ * Ethernet header): when a queue pair's turn comes it gets Quantum bytes of
+ * credit and sends, one packet at a time, while its credit covers a frame
+ * as large as its last one; the rest of the credit is kept for its next
+ * turn. A queue pair that is not eligible when its turn comes keeps its
+ * credit and the turn passes on. A queue pair that runs out of data leaves
+ * the class's list and loses its credit. With equal frames, a Quantum of n
+ * frames gives each queue pair n packets per turn; the queue pairs of a
+ * class that stay eligible get the same bytes, within one Quantum.
  *
  * Cost per packet: O(number of classes) to find the class (a bit mask skips
  * empty and paused classes), O(1) amortised within the class when its queue
@@ -98,12 +99,13 @@ class ClassQpArbiter : public RdmaQpArbiter
     struct Entry
     {
         RdmaQueuePair* qp; //!< the queue pair
-        int64_t deficit;   //!< credit in bytes (negative: debt)
+        int64_t deficit;   //!< credit in bytes
+        uint32_t last;     //!< bytes of its last frame (0: none yet)
     };
 
     /**
      * \brief Set the order from the Order attribute.
-     * \param order space-separated class numbers
+     * \param order class numbers separated by spaces or commas
      */
     void SetOrderString(std::string order);
 
@@ -129,6 +131,7 @@ class ClassQpArbiter : public RdmaQpArbiter
 
     std::array<std::vector<Entry>, TrafficClass::N_CLASSES> m_lists; //!< active QPs per class
     std::array<std::size_t, TrafficClass::N_CLASSES> m_pos; //!< per class: whose turn it is
+    std::array<bool, TrafficClass::N_CLASSES> m_turnOpen;   //!< per class: m_pos got its quantum
     std::array<uint8_t, TrafficClass::N_CLASSES> m_order;   //!< classes, highest precedence first
     uint8_t m_nonEmpty;      //!< bit c set when m_lists[c] is not empty
     uint32_t m_quantum;      //!< credit per turn, bytes
