@@ -13,6 +13,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-prio-queue-disc.h"
 #include "ns3/switch-mmu.h"
+#include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -31,9 +32,9 @@ NS_LOG_COMPONENT_DEFINE("FabricTopologyHelper");
 namespace
 {
 /// Ethernet header and 802.1Q tag.
-constexpr uint32_t L2_HEADER_BYTES = 18;
+constexpr uint32_t L2_HEADER_BYTES = WireBytes::L2;
 /// Preamble, SFD, inter-frame gap and FCS.
-constexpr uint32_t WIRE_OVERHEAD_BYTES = 24;
+constexpr uint32_t WIRE_OVERHEAD_BYTES = WireBytes::PREAMBLE_IFG + WireBytes::FCS;
 /// A PFC frame on the wire: 60-byte minimum frame and the wire overhead.
 constexpr uint32_t PFC_FRAME_WIRE_BYTES = 60 + WIRE_OVERHEAD_BYTES;
 } // namespace
@@ -49,7 +50,8 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_kmin(400000),
       m_kmax(1600000),
       m_pmax(0.2),
-      m_ecmpSeed(1)
+      m_ecmpSeed(1),
+      m_queueDiscSet(false)
 {
     m_queueDiscFactory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
 }
@@ -102,6 +104,18 @@ FabricTopologyHelper::SetEcn(uint32_t kminBytes, uint32_t kmaxBytes, double pmax
     m_kmin = kminBytes;
     m_kmax = kmaxBytes;
     m_pmax = pmax;
+}
+
+void
+FabricTopologyHelper::SetEcnClass(uint8_t prio, uint32_t kminBytes, uint32_t kmaxBytes, double pmax)
+{
+    if (prio >= TrafficClass::N_CLASSES)
+    {
+        m_configError = "ECN: traffic class " + std::to_string(prio) + " out of range 0.." +
+                        std::to_string(TrafficClass::N_CLASSES - 1);
+        return;
+    }
+    m_ecnClass[prio] = EcnClass{true, kminBytes, kmaxBytes, pmax};
 }
 
 void
@@ -238,6 +252,14 @@ FabricTopologyHelper::ConfigureMmuPort(Ptr<SwitchMmu> mmu, uint32_t port, DataRa
 {
     mmu->SetHeadroom(port, GetHeadroom(rate));
     mmu->SetEcnThresholds(port, m_kmin, m_kmax, m_pmax);
+    for (uint8_t prio = 0; prio < TrafficClass::N_CLASSES; ++prio)
+    {
+        const EcnClass& e = m_ecnClass[prio];
+        if (e.set)
+        {
+            mmu->SetEcnThresholds(port, prio, e.kmin, e.kmax, e.pmax);
+        }
+    }
 }
 
 std::string
@@ -506,7 +528,10 @@ FabricTopologyHelper::Build(const Spec& spec) const
     {
         Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
         sw->SetEcmpSeed(SwitchSeed(s));
-        sw->SetAttribute("QueueDiscFactory", ObjectFactoryValue(m_queueDiscFactory));
+        if (m_queueDiscSet)
+        {
+            sw->SetAttribute("QueueDiscFactory", ObjectFactoryValue(m_queueDiscFactory));
+        }
         ConfigureMmu(sw->GetMmu());
         Ptr<Node> node = topo.switchNodes.Get(s);
         node->AggregateObject(sw);

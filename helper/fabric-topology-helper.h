@@ -12,7 +12,9 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/queue-disc.h"
+#include "ns3/traffic-class.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -36,7 +38,8 @@ namespace ns3
  *   devices follows SetPfc();
  * - switches: one FabricSwitch per switch node, its SwitchMmu sized with
  *   SetBufferSize(), PFC headroom per port from the port's link (see
- *   GetHeadroom()), ECN thresholds from SetEcn() on every port, and an ECMP
+ *   GetHeadroom()), ECN thresholds from SetEcn() and SetEcnClass() on every
+ *   port, the egress queue discs of SetQueueDisc() (if called), and an ECMP
  *   seed per switch derived from SetEcmpSeed() and the switch's index;
  * - routes: for every destination host, every switch gets all its next hops
  *   on shortest paths (breadth-first search over the switch graph) as the
@@ -78,6 +81,15 @@ class FabricTopologyHelper
      * \param pmax marking probability just below kmax
      */
     void SetEcn(uint32_t kminBytes, uint32_t kmaxBytes, double pmax);
+    /**
+     * \brief ECN marking thresholds of one traffic class on every switch
+     * egress port, in place of those of SetEcn() for that class.
+     * \param prio the class (0..7)
+     * \param kminBytes bytes below which nothing is marked
+     * \param kmaxBytes bytes above which everything is marked
+     * \param pmax marking probability just below kmax
+     */
+    void SetEcnClass(uint8_t prio, uint32_t kminBytes, uint32_t kmaxBytes, double pmax);
     /** \param seed fabric-wide ECMP seed; each switch derives its own from it (default 1) */
     void SetEcmpSeed(uint32_t seed);
 
@@ -100,8 +112,11 @@ class FabricTopologyHelper
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * \brief Choose the egress queue disc of every switch port (default
-     * ns3::PfcPrioQueueDisc).
+     * \brief Choose the egress queue disc of every switch port.
+     *
+     * Without a call, the helper leaves the switches' QueueDiscFactory
+     * attribute alone: its default (ns3::PfcPrioQueueDisc) or what
+     * Config::SetDefault("ns3::FabricSwitch::QueueDiscFactory", ...) made it.
      * \tparam Ts attribute name and value pairs
      * \param type the QueueDisc's TypeId name
      * \param args attributes of the queue disc
@@ -242,12 +257,24 @@ class FabricTopologyHelper
     uint32_t m_kmin;              //!< ECN Kmin
     uint32_t m_kmax;              //!< ECN Kmax
     double m_pmax;                //!< ECN Pmax
-    uint32_t m_ecmpSeed;          //!< fabric ECMP seed
+
+    /// ECN thresholds of one class, set by SetEcnClass().
+    struct EcnClass
+    {
+        bool set{false};  //!< overrides SetEcn() for the class
+        uint32_t kmin{0}; //!< Kmin, bytes
+        uint32_t kmax{0}; //!< Kmax, bytes
+        double pmax{0};   //!< Pmax
+    };
+
+    std::array<EcnClass, TrafficClass::N_CLASSES> m_ecnClass; //!< per-class ECN thresholds
+    uint32_t m_ecmpSeed;                                      //!< fabric ECMP seed
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>
         m_mmuAttributes; //!< extra MMU attributes
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>
         m_deviceAttributes;           //!< extra device attributes
     ObjectFactory m_queueDiscFactory; //!< egress queue discs
+    bool m_queueDiscSet;              //!< SetQueueDisc() was called
     std::string m_configError;        //!< error found by a setter, reported by the checks
 };
 
@@ -268,6 +295,7 @@ FabricTopologyHelper::SetQueueDisc(const std::string& type, Ts&&... args)
     }
     m_queueDiscFactory = ObjectFactory();
     m_queueDiscFactory.SetTypeId(tid);
+    m_queueDiscSet = true;
     if constexpr (sizeof...(Ts) > 0)
     {
         m_queueDiscFactory.Set(std::forward<Ts>(args)...);

@@ -43,9 +43,9 @@ const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives = {"ring-allreduce"};
 const std::vector<std::string> kPatterns = {"incast"};
 
-constexpr uint64_t kMaxHosts = 1u << 20;  //!< largest host count accepted
-constexpr uint64_t kMaxDimension = 65535; //!< largest switch / host count per level
-constexpr uint64_t kMaxPriority = 6;      //!< highest data traffic class
+constexpr uint64_t kMaxHosts = 1u << 20;                  //!< largest host count accepted
+constexpr uint64_t kMaxDimension = 65535;                 //!< largest switch / host count per level
+constexpr uint64_t kMaxPriority = TrafficClass::MAX_DATA; //!< highest data traffic class
 constexpr uint64_t kU32Max = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 

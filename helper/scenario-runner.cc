@@ -52,8 +52,6 @@ constexpr int64_t STREAM_FABRIC = 1000;
 constexpr int64_t STREAM_PORTS = 100;
 constexpr int64_t STREAM_TENANTS = 2000;
 constexpr int64_t STREAM_FAULTS = 100000;
-/// Traffic class of ACK, NAK and CNP packets (RdmaNic's ControlPriority default).
-constexpr uint32_t CONTROL_PRIORITY = 7;
 
 /// Simulated time of a number of milliseconds.
 Time
@@ -321,14 +319,14 @@ ScenarioRun::BuildNetwork()
     // Only the classes in use are lossless (each lossless class needs PFC
     // headroom on every port): the tenants' data classes and the control
     // class of ACK/NAK/CNP, as RoCE deployments configure it.
-    uint8_t lossless = 1u << CONTROL_PRIORITY;
+    uint8_t lossless = TrafficClass::Bit(TrafficClass::CONTROL);
     for (const auto& j : m_cfg.jobs)
     {
-        lossless |= 1u << j.priority;
+        lossless |= TrafficClass::Bit(static_cast<uint8_t>(j.priority));
     }
     for (const auto& b : m_cfg.background)
     {
-        lossless |= 1u << b.priority;
+        lossless |= TrafficClass::Bit(static_cast<uint8_t>(b.priority));
     }
     lossless |= m_scheduler->GetClassMask();
     helper.SetLosslessPriorities(lossless);

@@ -19,6 +19,7 @@
 #include "ns3/switch-mmu.h"
 #include "ns3/traffic-control-module.h"
 
+#include <limits>
 #include <map>
 #include <set>
 
@@ -196,6 +197,88 @@ RunIncast(FabricTopologyHelper helper,
 }
 
 } // namespace
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux-tests
+ * \brief A FIFO that holds its first packet back for 10 us after it
+ * arrived, asking its port to poll again (PfcAwareQueueDisc::RequestPoll).
+ */
+class HoldFirstTestQueueDisc : public PfcAwareQueueDisc
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::HoldFirstTestQueueDisc")
+                                .SetParent<PfcAwareQueueDisc>()
+                                .SetGroupName("Flux")
+                                .AddConstructor<HoldFirstTestQueueDisc>();
+        return tid;
+    }
+
+    HoldFirstTestQueueDisc()
+        : PfcAwareQueueDisc(QueueDiscSizePolicy::SINGLE_INTERNAL_QUEUE)
+    {
+    }
+
+    /// How long the first packet is held.
+    static constexpr int64_t HOLD_US = 10;
+
+  private:
+    bool DoEnqueue(Ptr<QueueDiscItem> item) override
+    {
+        if (!m_seen)
+        {
+            m_seen = true;
+            m_release = Simulator::Now() + MicroSeconds(HOLD_US);
+        }
+        return GetInternalQueue(0)->Enqueue(item);
+    }
+
+    Ptr<QueueDiscItem> DoDequeue() override
+    {
+        const Time now = Simulator::Now();
+        if (m_seen && now < m_release)
+        {
+            RequestPoll(m_release - now);
+            return nullptr;
+        }
+        return GetInternalQueue(0)->Dequeue();
+    }
+
+    Ptr<const QueueDiscItem> DoPeek() override
+    {
+        return m_seen && Simulator::Now() < m_release ? nullptr : GetInternalQueue(0)->Peek();
+    }
+
+    bool CheckConfig() override
+    {
+        return true;
+    }
+
+    void InitializeParams() override
+    {
+        if (GetNInternalQueues() == 0)
+        {
+            Ptr<InternalQueue> q = CreateObject<DropTailQueue<QueueDiscItem>>();
+            q->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, 1000000));
+            AddInternalQueue(q);
+        }
+    }
+
+    bool m_seen{false}; //!< the first packet arrived
+    Time m_release;     //!< when it may leave
+};
+
+NS_OBJECT_ENSURE_REGISTERED(HoldFirstTestQueueDisc);
+
+} // namespace ns3
 
 /**
  * \ingroup flux-tests
@@ -416,6 +499,108 @@ class SwitchMmuEcnTestCase : public TestCase
         fillTo(301000);
         NS_TEST_ASSERT_MSG_EQ(markRate(1000), 1.0, "always above Kmax");
         NS_TEST_ASSERT_MSG_GT(mmu->GetEcnMarks(), 1000, "marks counted");
+        mmu->Dispose();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * RequestPoll: a queue disc that holds its first packet back for 10 us and
+ * asks its port to poll again gets it out 10 us later, with no other
+ * arrival and no pause to wake the port in between.
+ */
+class RequestPollTestCase : public TestCase
+{
+  public:
+    RequestPollTestCase()
+        : TestCase("RequestPoll: a held packet leaves after 10 us with no other arrival")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Time arrival[2];
+        for (int hold = 0; hold < 2; ++hold)
+        {
+            FabricTopologyHelper helper;
+            if (hold)
+            {
+                helper.SetQueueDisc("ns3::HoldFirstTestQueueDisc");
+            }
+            FabricTopology topo = helper.BuildLeafSpine(1, 0, 2);
+            Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
+            Ptr<TrafficEgress> e =
+                CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 1000);
+            e->AddFlow(topo.hostAddresses[1], 1, 1, 3);
+            e->Start(MicroSeconds(1));
+            Simulator::Stop(MilliSeconds(1));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 1, "the packet arrives");
+            arrival[hold] = sink->m_lastRx;
+            Simulator::Destroy();
+        }
+        NS_TEST_ASSERT_MSG_EQ(arrival[1] - arrival[0],
+                              MicroSeconds(HoldFirstTestQueueDisc::HOLD_US),
+                              "held exactly 10 us");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Per-class ECN thresholds: class 3 with Kmin 10 KB is marked at 30 KB
+ * while class 5 of the same port, with the port's 1 MB thresholds, is not;
+ * the per-port getters still read the port's thresholds; a per-class error
+ * names the class.
+ */
+class SwitchMmuEcnClassTestCase : public TestCase
+{
+  public:
+    SwitchMmuEcnClassTestCase()
+        : TestCase("per-class ECN: class 3 marked at 10 KB while class 5 with 1 MB "
+                   "thresholds is not")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<SwitchMmu> mmu = CreateObject<SwitchMmu>();
+        mmu->SetLossless(false);
+        mmu->AddPort();
+        mmu->AddPort();
+        mmu->SetEcnThresholds(1, 1000000, 2000000, 0.2);
+        mmu->SetEcnThresholds(1, 3, 10000, 20000, 1.0);
+        mmu->AssignStreams(3);
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmin(1, 3), 10000, "class 3 Kmin");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmax(1, 3), 20000, "class 3 Kmax");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnPmax(1, 3), 1.0, "class 3 Pmax");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmin(1, 5), 1000000, "class 5 Kmin: the port's");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmin(1), 1000000, "per-port getter");
+        NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmin(0, 3), 400000, "other port: default");
+        for (uint8_t prio : {3, 5})
+        {
+            while (mmu->GetEgressBytes(1, prio) < 30000)
+            {
+                mmu->Admit(0, 1, prio, 1000);
+            }
+        }
+        int marks3 = 0;
+        int marks5 = 0;
+        for (int i = 0; i < 100; ++i)
+        {
+            marks3 += mmu->ShouldMarkEcn(1, 3) ? 1 : 0;
+            marks5 += mmu->ShouldMarkEcn(1, 5) ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(marks3, 100, "class 3 above its Kmax: always marked");
+        NS_TEST_ASSERT_MSG_EQ(marks5, 0, "class 5 below its Kmin: never marked");
+        NS_TEST_ASSERT_MSG_EQ(mmu->CheckConfiguration(), "", "sound");
+        mmu->SetEcnThresholds(1, 3, 500, 100, 0.2);
+        const std::string msg = mmu->CheckConfiguration();
+        NS_TEST_ASSERT_MSG_EQ(
+            (msg.find("Kmin") != std::string::npos && msg.find("priority 3") != std::string::npos),
+            true,
+            "per-class error names the class: " << msg);
         mmu->Dispose();
     }
 };
@@ -914,6 +1099,8 @@ class FluxSwitchTestSuite : public TestSuite
         AddTestCase(new SwitchMmuAdmissionTestCase);
         AddTestCase(new SwitchMmuEcnTestCase);
         AddTestCase(new SwitchMmuConfigurationTestCase);
+        AddTestCase(new SwitchMmuEcnClassTestCase);
+        AddTestCase(new RequestPollTestCase);
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH));
         AddTestCase(new LosslessIncastTestCase(IncastFabric::LEAF_SPINE));
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FifoQueueDisc"));

@@ -9,10 +9,12 @@
 #include "fabric-test-traffic.h"
 
 #include "ns3/core-module.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-link-helper.h"
+#include "ns3/switch-mmu.h"
 #include "ns3/system-path.h"
 
 #include <cstdio>
@@ -508,6 +510,97 @@ class PcapTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * The queue disc of the switch ports: a Config default of
+ * FabricSwitch::QueueDiscFactory (as a scenario's ns3_defaults sets it)
+ * reaches every port when SetQueueDisc() is not called; SetQueueDisc()
+ * overrides it; without either the ports get PfcPrioQueueDisc.
+ */
+class QueueDiscDefaultTestCase : public TestCase
+{
+  public:
+    QueueDiscDefaultTestCase()
+        : TestCase("a Config default queue disc is not overwritten by the helper")
+    {
+    }
+
+  private:
+    /**
+     * \param helper the helper
+     * \param type the queue disc expected on every port
+     */
+    void Expect(FabricTopologyHelper helper, const std::string& type)
+    {
+        FabricTopology topo = helper.BuildLeafSpine(2, 1, 2);
+        for (const FabricTopology::Switch& s : topo.switches)
+        {
+            for (uint32_t port = 0; port < s.sw->GetNPorts(); ++port)
+            {
+                NS_TEST_ASSERT_MSG_EQ(s.sw->GetQueueDisc(port)->GetInstanceTypeId().GetName(),
+                                      type,
+                                      s.name << " port " << port);
+            }
+        }
+        Simulator::Destroy();
+    }
+
+    void DoRun() override
+    {
+        Expect(FabricTopologyHelper(), "ns3::PfcPrioQueueDisc");
+        Config::SetDefault("ns3::FabricSwitch::QueueDiscFactory",
+                           StringValue("ns3::FifoQueueDisc"));
+        Expect(FabricTopologyHelper(), "ns3::FifoQueueDisc");
+        FabricTopologyHelper chosen;
+        chosen.SetQueueDisc("ns3::PfcPrioQueueDisc");
+        Expect(chosen, "ns3::PfcPrioQueueDisc");
+        Config::SetDefault("ns3::FabricSwitch::QueueDiscFactory",
+                           StringValue("ns3::PfcPrioQueueDisc"));
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * SetEcnClass: the class's thresholds reach every switch port, the other
+ * classes keep those of SetEcn(); an out-of-range class is a configuration
+ * error.
+ */
+class EcnClassTestCase : public TestCase
+{
+  public:
+    EcnClassTestCase()
+        : TestCase("SetEcnClass sets one class's ECN thresholds on every switch port")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper helper;
+        helper.SetEcn(1000000, 2000000, 0.2);
+        helper.SetEcnClass(3, 10000, 20000, 1.0);
+        FabricTopology topo = helper.BuildLeafSpine(2, 2, 2);
+        for (const FabricTopology::Switch& s : topo.switches)
+        {
+            Ptr<SwitchMmu> mmu = s.sw->GetMmu();
+            for (uint32_t port = 0; port < mmu->GetNPorts(); ++port)
+            {
+                NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmin(port, 3), 10000, "class 3 Kmin");
+                NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmax(port, 3), 20000, "class 3 Kmax");
+                NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnPmax(port, 3), 1.0, "class 3 Pmax");
+                NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmin(port, 5), 1000000, "class 5: SetEcn's");
+                NS_TEST_ASSERT_MSG_EQ(mmu->GetEcnKmax(port, 0), 2000000, "class 0: SetEcn's");
+            }
+        }
+        Simulator::Destroy();
+        FabricTopologyHelper bad;
+        bad.SetEcnClass(8, 1, 2, 0.5);
+        NS_TEST_ASSERT_MSG_EQ((bad.CheckLeafSpine(1, 0, 2).find("class 8") != std::string::npos),
+                              true,
+                              "class 8 rejected");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The topology test suite.
  */
 class FluxTopologyTestSuite : public TestSuite
@@ -546,6 +639,8 @@ class FluxTopologyTestSuite : public TestSuite
         AddTestCase(new FatTreeTtlTestCase);
         AddTestCase(new TopologyErrorsTestCase);
         AddTestCase(new PcapTestCase);
+        AddTestCase(new QueueDiscDefaultTestCase);
+        AddTestCase(new EcnClassTestCase);
     }
 };
 

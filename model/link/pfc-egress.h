@@ -23,7 +23,7 @@ namespace ns3
  *
  * Items hold an IPv4 packet whose header may still be held apart
  * (Ipv4QueueDiscItem); the device calls AddHeader() before framing. The
- * priority of an item is its DSCP class selector (DS field >> 5).
+ * priority of an item is its DSCP class selector (TrafficClass::FromDsField).
  */
 class PfcEgress : public Object
 {

@@ -7,6 +7,7 @@
 
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
+#include "ns3/traffic-class.h"
 
 #include <array>
 #include <cstdint>
@@ -48,7 +49,7 @@ class PfcHeader : public Header
   public:
     static constexpr uint16_t ETHERTYPE = 0x8808;     //!< EtherType of MAC control frames
     static constexpr uint16_t OPCODE = 0x0101;        //!< MAC control opcode of PFC
-    static constexpr uint8_t PRIORITIES = 8;          //!< Number of priorities
+    static constexpr uint8_t PRIORITIES = 8;          //!< Number of priorities (on the wire)
     static constexpr uint32_t BITS_PER_QUANTUM = 512; //!< Pause quantum in bit times
     static constexpr uint32_t SIZE = 46;              //!< Serialized size in bytes
 
@@ -120,6 +121,9 @@ class PfcHeader : public Header
     uint8_t m_classEnable;                     //!< Class-enable vector
     std::array<uint16_t, PRIORITIES> m_quanta; //!< Pause quanta per priority
 };
+
+static_assert(PfcHeader::PRIORITIES == TrafficClass::N_CLASSES,
+              "a PFC frame has one timer per traffic class");
 
 } // namespace ns3
 

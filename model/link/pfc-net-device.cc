@@ -58,7 +58,7 @@ PfcNetDevice::GetTypeId()
             .AddAttribute("WireOverhead",
                           "Bytes each frame occupies on the line beyond the frame itself: "
                           "preamble and SFD (8), inter-frame gap (12) and FCS (4).",
-                          UintegerValue(24),
+                          UintegerValue(WireBytes::PREAMBLE_IFG + WireBytes::FCS),
                           MakeUintegerAccessor(&PfcNetDevice::m_wireOverhead),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("PfcEnabled",
@@ -114,7 +114,7 @@ PfcNetDevice::PfcNetDevice()
       m_mtu(9000),
       m_bps(DataRate("100Gbps")),
       m_psPerByte(80),
-      m_wireOverhead(24),
+      m_wireOverhead(WireBytes::PREAMBLE_IFG + WireBytes::FCS),
       m_pfcEnabled(true),
       m_pauseQuanta(0xffff),
       m_busy(false),
@@ -307,7 +307,7 @@ PfcNetDevice::TryTransmit()
     eth.SetSourceBits(m_addressBits);
     Ptr<PfcNetDevice> peer = GetPeer();
     eth.SetDestinationBits(peer ? peer->m_addressBits : BROADCAST_BITS);
-    eth.SetVlanTag(ds >> 5);
+    eth.SetVlanTag(TrafficClass::ToPcp(TrafficClass::FromDsField(ds)));
     eth.SetEtherType(ETHERTYPE_IPV4);
     frame->AddHeader(eth);
     TransmitStart(frame);
@@ -357,7 +357,7 @@ PfcNetDevice::Receive(Ptr<Packet> p)
     EthernetVlanHeader eth;
     p->RemoveHeader(eth);
     const uint16_t type = eth.GetEtherType();
-    const uint8_t prio = eth.GetPcp();
+    const uint8_t prio = TrafficClass::FromPcp(eth.GetPcp());
     if (type == PfcHeader::ETHERTYPE)
     {
         ReceivePfc(p);

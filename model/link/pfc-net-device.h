@@ -14,6 +14,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
+#include "ns3/traffic-class.h"
 
 #include <array>
 #include <deque>
@@ -29,7 +30,7 @@ class Node;
  * \brief A point-to-point Ethernet port with 802.1Q priorities and 802.1Qbb PFC.
  *
  * Frames are Ethernet II with an 802.1Q tag whose PCP carries the priority
- * (the DSCP class selector of the IPv4 packet). PFC frames are MAC-control
+ * (TrafficClass::ToPcp of the DSCP class selector of the IPv4 packet). PFC frames are MAC-control
  * frames (EtherType 0x8808, opcode 0x0101) that pause priorities for a number
  * of 512-bit-time quanta. A priority paused by the peer is not served while
  * the others are; a pause ends when its quanta expire or a frame with zero
@@ -50,8 +51,8 @@ class PfcNetDevice : public NetDevice
      */
     typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t> RxCallback;
 
-    /// Number of 802.1p priorities.
-    static constexpr uint8_t N_PRIORITIES = 8;
+    /// Number of 802.1p priorities (TrafficClass::N_CLASSES).
+    static constexpr uint8_t N_PRIORITIES = TrafficClass::N_CLASSES;
 
     /**
      * \brief Get the type ID.

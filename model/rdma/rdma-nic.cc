@@ -17,6 +17,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/traffic-class.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
@@ -36,10 +37,6 @@ namespace
 {
 /// QP numbers 0 and 1 are reserved by InfiniBand; ours start here.
 constexpr uint32_t QPN_BASE = 2;
-/// Ethernet (14) and 802.1Q (4) bytes in front of the IPv4 header.
-constexpr uint32_t L2_BYTES = 18;
-/// IPv4 (20) and UDP (8) headers.
-constexpr uint32_t IP_UDP_BYTES = 28;
 /// EtherType of IPv4.
 constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
 
@@ -123,15 +120,23 @@ RdmaNic::GetTypeId()
                           MakeTimeChecker())
             .AddAttribute("ControlPriority",
                           "Traffic class of ACK, NAK and CNP packets.",
-                          UintegerValue(7),
+                          UintegerValue(TrafficClass::CONTROL),
                           MakeUintegerAccessor(&RdmaNic::m_ctrlPrio),
-                          MakeUintegerChecker<uint8_t>(0, 7))
+                          MakeUintegerChecker<uint8_t>(0, TrafficClass::N_CLASSES - 1))
             .AddAttribute("CongestionControl",
                           "TypeId of the congestion control of new queue pairs "
                           "(ns3::DcqcnCongestionControl, ns3::HpccCongestionControl, or "
                           "ns3::RdmaCongestionControl for none: line rate).",
                           StringValue("ns3::DcqcnCongestionControl"),
                           MakeObjectFactoryAccessor(&RdmaNic::m_ccFactory),
+                          MakeObjectFactoryChecker())
+            .AddAttribute("QpArbiter",
+                          "TypeId (and attributes) of the arbiter that picks the queue pair "
+                          "whose data packet goes next (ns3::RoundRobinQpArbiter: one packet "
+                          "per queue pair in turn; ns3::ClassQpArbiter: by class precedence, "
+                          "deficit round robin within a class). Read by Setup().",
+                          StringValue("ns3::RoundRobinQpArbiter"),
+                          MakeObjectFactoryAccessor(&RdmaNic::m_arbiterFactory),
                           MakeObjectFactoryChecker())
             .AddTraceSource("DataRx",
                             "A data packet arrived (QPN, payload bytes, one-way latency).",
@@ -149,7 +154,12 @@ RdmaNic::GetTypeId()
                             "A queue pair exhausted its retries and entered the error "
                             "state (QPN).",
                             MakeTraceSourceAccessor(&RdmaNic::m_qpErrorTrace),
-                            "ns3::RdmaNic::QpnTracedCallback");
+                            "ns3::RdmaNic::QpnTracedCallback")
+            .AddTraceSource("PriorityChanged",
+                            "A queue pair's new traffic class took effect (QPN, old class, "
+                            "new class); see RdmaQueuePair::SetPriority.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_prioChangedTrace),
+                            "ns3::RdmaNic::PriorityChangedTracedCallback");
     return tid;
 }
 
@@ -162,8 +172,7 @@ RdmaNic::RdmaNic()
       m_intBytes(0),
       m_ackTimeout(20),
       m_retryCount(7),
-      m_ctrlPrio(7),
-      m_rr(0),
+      m_ctrlPrio(TrafficClass::CONTROL),
       m_ipId(0),
       m_dataSent(0),
       m_cnpsSent(0),
@@ -175,6 +184,7 @@ RdmaNic::RdmaNic()
 {
     NS_LOG_FUNCTION(this);
     m_ccFactory.SetTypeId("ns3::DcqcnCongestionControl");
+    m_arbiterFactory.SetTypeId("ns3::RoundRobinQpArbiter");
 }
 
 RdmaNic::~RdmaNic() = default;
@@ -192,7 +202,11 @@ RdmaNic::DoDispose()
         }
     }
     m_qps.clear();
-    m_active.clear();
+    if (m_arbiter)
+    {
+        m_arbiter->Dispose();
+        m_arbiter = nullptr;
+    }
     m_ctrlQueue.clear();
     m_device = nullptr;
     PfcEgress::DoDispose();
@@ -211,8 +225,8 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
     m_intMultiplier = static_cast<uint8_t>(
         std::clamp<uint64_t>(device->GetDataRate().GetBitRate() / 25000000000ULL, 1, 255));
     // The largest packet: IPv4, UDP, BTH, RETH, INT, a path-MTU payload and ICRC.
-    const uint32_t largest = IP_UDP_BYTES + IbBthHeader::SIZE + IbRethHeader::SIZE + m_intBytes +
-                             m_mtu + IbBthHeader::ICRC_BYTES;
+    const uint32_t largest = WireBytes::IP_UDP + IbBthHeader::SIZE + IbRethHeader::SIZE +
+                             m_intBytes + m_mtu + IbBthHeader::ICRC_BYTES;
     if (device->GetMtu() < largest)
     {
         throw std::invalid_argument("RdmaNic: the port's Mtu (" + std::to_string(device->GetMtu()) +
@@ -222,6 +236,10 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
     }
     m_device = device;
     m_address = address;
+    if (!m_arbiter)
+    {
+        m_arbiter = m_arbiterFactory.Create<RdmaQpArbiter>();
+    }
     device->SetEgress(this);
     device->SetRxCallback(MakeCallback(&RdmaNic::Receive, this));
 }
@@ -304,15 +322,7 @@ RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
     m_qps[index] = nullptr;
     if (qp->m_active)
     {
-        for (std::size_t i = 0; i < m_active.size(); ++i)
-        {
-            if (m_active[i] == PeekPointer(qp))
-            {
-                m_active[i] = m_active.back();
-                m_active.pop_back();
-                break;
-            }
-        }
+        m_arbiter->Remove(PeekPointer(qp));
         qp->m_active = false;
     }
     // The caller may be inside one of the queue pair's callbacks.
@@ -335,12 +345,33 @@ RdmaNic::NotifyQpError(RdmaQueuePair* qp)
 }
 
 void
+RdmaNic::NotifyPriorityChanged(RdmaQueuePair* qp, uint8_t oldClass)
+{
+    NS_LOG_FUNCTION(this << qp << +oldClass);
+    if (qp->m_active)
+    {
+        m_arbiter->ClassChanged(qp, oldClass);
+    }
+    m_prioChangedTrace(qp->m_qpn, oldClass, qp->m_prio);
+    if (qp->HasDataToSend() && m_device)
+    {
+        m_device->Wake();
+    }
+}
+
+Ptr<RdmaQpArbiter>
+RdmaNic::GetQpArbiter() const
+{
+    return m_arbiter;
+}
+
+void
 RdmaNic::NotifyHasData(RdmaQueuePair* qp)
 {
     if (!qp->m_active)
     {
         qp->m_active = true;
-        m_active.push_back(qp);
+        m_arbiter->Activate(qp);
     }
     if (m_device)
     {
@@ -367,7 +398,7 @@ RdmaNic::Encapsulate(Ptr<Packet> p,
     ip.SetIdentification(m_ipId++);
     ip.SetDontFragment();
     ip.SetPayloadSize(p->GetSize());
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>((prio << 3) | dscpFlags));
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(TrafficClass::ToDscp(prio) | dscpFlags));
     ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
     return Create<Ipv4QueueDiscItem>(p, Address(), ETHERTYPE_IPV4, ip);
 }
@@ -418,7 +449,7 @@ RdmaNic::SendCnp(RdmaQueuePair* qp)
 Ptr<QueueDiscItem>
 RdmaNic::DequeueForTransmit(uint8_t pausedMask)
 {
-    if (!m_ctrlQueue.empty() && !(pausedMask & (1u << m_ctrlPrio)))
+    if (!m_ctrlQueue.empty() && !(pausedMask & TrafficClass::Bit(m_ctrlPrio)))
     {
         Ptr<QueueDiscItem> item = m_ctrlQueue.front();
         m_ctrlQueue.pop_front();
@@ -426,37 +457,9 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
     }
     const Time now = Simulator::Now();
     Time earliest = Time::Max();
-    std::size_t n = m_active.size();
-    for (std::size_t k = 0; k < n;)
+    RdmaQueuePair* qp = m_arbiter->Next(pausedMask, now, earliest);
+    if (qp)
     {
-        const std::size_t i = (m_rr + k) % n;
-        RdmaQueuePair* qp = m_active[i];
-        if (!qp->HasDataToSend())
-        {
-            // idle: leave the list until it has data again
-            qp->m_active = false;
-            m_active[i] = m_active.back();
-            m_active.pop_back();
-            --n;
-            continue;
-        }
-        ++k;
-        if (pausedMask & (1u << qp->m_prio))
-        {
-            continue;
-        }
-        if (qp->m_nextTxTime > now)
-        {
-            earliest = std::min(earliest, qp->m_nextTxTime);
-            continue;
-        }
-        const uint64_t window = qp->m_cc->GetWindowBytes();
-        if (window != 0 && (qp->m_sndNxt - qp->m_sndUna) * m_mtu >= window)
-        {
-            qp->m_winBlocked = true; // an ACK wakes it
-            continue;
-        }
-        m_rr = i + 1;
         uint32_t payload = 0;
         bool retransmitted = false;
         Ptr<Packet> p = qp->BuildNextPacket(payload, retransmitted);
@@ -466,7 +469,7 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
         ++m_dataSent;
         // Pace: the next packet of this queue pair leaves when this one
         // would have finished at the queue pair's rate.
-        const uint32_t frame = item->GetSize() + L2_BYTES;
+        const uint32_t frame = item->GetSize() + WireBytes::L2;
         const double rate = qp->m_cc->GetRateBps();
         const double line = static_cast<double>(m_device->GetDataRate().GetBitRate());
         if (rate < line)
@@ -477,6 +480,7 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
             qp->m_lastTxWire = wire;
         }
         qp->m_cc->OnSent(frame);
+        m_arbiter->NotifySent(qp, frame);
         return item;
     }
     if (earliest != Time::Max())

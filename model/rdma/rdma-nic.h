@@ -5,6 +5,7 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "rdma-qp-arbiter.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/event-id.h"
@@ -29,10 +30,13 @@ class Packet;
  * \brief A RoCEv2 NIC: reliable-connection queue pairs over one Ethernet port.
  *
  * The NIC is the egress of its PfcNetDevice. When the line is free it sends
- * queued ACK/NAK/CNP packets first (in ControlPriority), then picks the next
- * queue pair in round-robin order whose priority is not paused by PFC and
- * whose pacing time (from its congestion control's rate) has come. Packets
- * are IPv4 (DSCP = priority << 3, ECT(0) on data) / UDP (destination port
+ * queued ACK/NAK/CNP packets first (in ControlPriority), then asks its
+ * queue-pair arbiter (QpArbiter attribute, RdmaQpArbiter) for the next queue
+ * pair whose class is not paused by PFC, whose pacing time (from its
+ * congestion control's rate) has come and whose window is open. The default
+ * arbiter, RoundRobinQpArbiter, takes one packet from each such queue pair
+ * in turn; ClassQpArbiter serves classes by precedence. Packets
+ * are IPv4 (DSCP = TrafficClass::ToDscp(class), ECT(0) on data) / UDP (destination port
  * 4791, source port per queue pair) / BTH [/ RETH | AETH] / payload / ICRC.
  * Queue pairs whose congestion control uses in-band telemetry (HPCC) put an
  * IntHeader after the BTH/RETH of their data packets (DSCP bit
@@ -115,6 +119,12 @@ class RdmaNic : public PfcEgress
      */
     static Time AckTimeoutToTime(uint8_t exponent);
 
+    /**
+     * \return the queue-pair arbiter, created by Setup() from the QpArbiter
+     * attribute (nullptr before Setup())
+     */
+    Ptr<RdmaQpArbiter> GetQpArbiter() const;
+
     Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
 
     /** \return data packets sent (first transmissions and retransmissions) */
@@ -159,6 +169,14 @@ class RdmaNic : public PfcEgress
      */
     typedef void (*RetransmitTracedCallback)(uint32_t qpn, uint32_t psn);
 
+    /**
+     * TracedCallback signature for a change of a queue pair's class.
+     * \param [in] qpn local queue pair number
+     * \param [in] oldClass the class before
+     * \param [in] newClass the class in effect from now on
+     */
+    typedef void (*PriorityChangedTracedCallback)(uint32_t qpn, uint8_t oldClass, uint8_t newClass);
+
   protected:
     void DoDispose() override;
 
@@ -170,6 +188,13 @@ class RdmaNic : public PfcEgress
      * \param qp the queue pair
      */
     void NotifyHasData(RdmaQueuePair* qp);
+
+    /**
+     * \brief A queue pair's new class took effect.
+     * \param qp the queue pair (with its new class)
+     * \param oldClass its class before
+     */
+    void NotifyPriorityChanged(RdmaQueuePair* qp, uint8_t oldClass);
 
     /**
      * \brief A queue pair entered the error state.
@@ -245,9 +270,9 @@ class RdmaNic : public PfcEgress
     Time m_cnpInterval;                         //!< min time between CNPs per QP
     uint8_t m_ctrlPrio;                         //!< priority of ACK/NAK/CNP
     ObjectFactory m_ccFactory;                  //!< congestion control of new QPs
+    ObjectFactory m_arbiterFactory;             //!< queue-pair arbiter
+    Ptr<RdmaQpArbiter> m_arbiter;               //!< picks the next queue pair to send
     std::vector<Ptr<RdmaQueuePair>> m_qps;      //!< by QP number - QPN_BASE
-    std::vector<RdmaQueuePair*> m_active;       //!< queue pairs with data to send
-    std::size_t m_rr;                           //!< round-robin position
     std::deque<Ptr<QueueDiscItem>> m_ctrlQueue; //!< ACK/NAK/CNP waiting for the line
     EventId m_wake;                             //!< pacing wake-up
     uint16_t m_ipId;                            //!< IPv4 identification counter
@@ -261,10 +286,11 @@ class RdmaNic : public PfcEgress
     uint64_t m_qpErrors;              //!< queue pairs that entered the error state
     uint64_t m_bytesReceivedClosed;   //!< bytes received by destroyed QPs
 
-    TracedCallback<uint32_t, uint32_t, Time> m_dataRxTrace; //!< data received
-    TracedCallback<uint32_t> m_cnpRxTrace;                  //!< CNP received (QPN)
-    TracedCallback<uint32_t, uint32_t> m_retransmitTrace;   //!< go-back-N (QPN, PSN)
-    TracedCallback<uint32_t> m_qpErrorTrace;                //!< QP entered error (QPN)
+    TracedCallback<uint32_t, uint32_t, Time> m_dataRxTrace;        //!< data received
+    TracedCallback<uint32_t> m_cnpRxTrace;                         //!< CNP received (QPN)
+    TracedCallback<uint32_t, uint32_t> m_retransmitTrace;          //!< go-back-N (QPN, PSN)
+    TracedCallback<uint32_t> m_qpErrorTrace;                       //!< QP entered error (QPN)
+    TracedCallback<uint32_t, uint8_t, uint8_t> m_prioChangedTrace; //!< class change took effect
 };
 
 } // namespace ns3

@@ -8,10 +8,12 @@
 #include "ib-reth-header.h"
 #include "rdma-nic.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-class.h"
 
 #include <limits>
 
@@ -39,6 +41,8 @@ RdmaQueuePair::RdmaQueuePair()
     : m_qpn(0),
       m_peerQpn(0),
       m_prio(0),
+      m_pendingPrio(0),
+      m_prioChanges(0),
       m_srcPort(0),
       m_mtu(4096),
       m_retryCount(7),
@@ -99,6 +103,7 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_nic = nic;
     m_qpn = qpn;
     m_prio = prio;
+    m_pendingPrio = prio;
     m_srcPort = srcPort;
     m_cc = cc;
     m_mtu = nic->GetMtu();
@@ -198,6 +203,46 @@ uint8_t
 RdmaQueuePair::GetPriority() const
 {
     return m_prio;
+}
+
+void
+RdmaQueuePair::SetPriority(uint8_t prio)
+{
+    NS_LOG_FUNCTION(this << +prio);
+    NS_ABORT_MSG_IF(prio >= TrafficClass::N_CLASSES,
+                    "RdmaQueuePair::SetPriority: class " << +prio << " out of range");
+    m_pendingPrio = prio;
+    ApplyPendingPriority();
+}
+
+uint8_t
+RdmaQueuePair::GetPendingPriority() const
+{
+    return m_pendingPrio;
+}
+
+uint64_t
+RdmaQueuePair::GetPriorityChanges() const
+{
+    return m_prioChanges;
+}
+
+void
+RdmaQueuePair::ApplyPendingPriority()
+{
+    // Every PSN ever sent acknowledged (m_sndNxt == m_sndUna as well): no
+    // packet of the old class can still be in the fabric.
+    if (m_pendingPrio == m_prio || m_sndUna < m_maxSent)
+    {
+        return;
+    }
+    const uint8_t old = m_prio;
+    m_prio = m_pendingPrio;
+    ++m_prioChanges;
+    if (m_nic)
+    {
+        m_nic->NotifyPriorityChanged(this, old);
+    }
 }
 
 uint16_t
@@ -307,25 +352,10 @@ RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
     return ref >= back ? ref - back : 0;
 }
 
-void
-RdmaQueuePair::SetPriority(uint8_t prio)
-{
-    m_pendingPrio = prio;
-    if (m_sndNxt == m_sndUna)
-    {
-        m_prio = prio;
-        m_pendingPrio = 0xff;
-    }
-}
-
 Ptr<Packet>
 RdmaQueuePair::BuildNextPacket(uint32_t& payload, bool& retransmitted)
 {
-    if (m_pendingPrio != 0xff && m_sndNxt == m_sndUna)
-    {
-        m_prio = m_pendingPrio;
-        m_pendingPrio = 0xff;
-    }
+
     const Message& msg = m_msgs[m_txMsg];
     const uint64_t psn = m_sndNxt;
     const uint64_t index = psn - msg.firstPsn;
@@ -476,6 +506,7 @@ RdmaQueuePair::EnterError()
     std::deque<Message> flushed;
     flushed.swap(m_msgs);
     m_nic->NotifyQpError(this);
+    ApplyPendingPriority();
     // Completions in posting order; a handler may destroy the queue pair,
     // whose disposal is deferred by the NIC.
     Ptr<RdmaQueuePair> self = this;
@@ -536,6 +567,10 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, const IntHeader* intHeader)
         if (HasOutstanding())
         {
             ArmRto();
+        }
+        if (m_pendingPrio != m_prio)
+        {
+            ApplyPendingPriority();
         }
     }
     if (m_sndNxt < m_sndUna)

@@ -44,6 +44,13 @@ class Packet;
  * one NAK per sequence gap, answers duplicates with an ACK, and asks the NIC
  * for a CNP when a CE-marked packet arrives.
  *
+ * The traffic class of the data can change during a run (SetPriority()).
+ * The switches queue classes apart, so packets of a new class could
+ * overtake packets of the old one still in the fabric, which the receiver
+ * would take for a loss (go-back-N). A new class therefore takes effect only
+ * when no packet of the queue pair is unacknowledged; until then the queue
+ * pair keeps sending in its old class and the new one is pending.
+ *
  * Completions play the role of CQEs: the sender's fires when all packets of
  * a message are acknowledged, the receiver's when its last packet arrives in
  * order. Messages complete in posting order on both sides.
@@ -136,14 +143,30 @@ class RdmaQueuePair : public Object
     uint32_t GetPeerQpn() const;
     /** \return the remote address */
     Ipv4Address GetPeerAddress() const;
-    /** \return the traffic class (802.1p priority) of the data */
+    /** \return the traffic class (802.1p priority) of the data, in effect now */
     uint8_t GetPriority() const;
+
     /**
-     * \brief Change the traffic class of the data; it takes effect once no
-     * packet is unacknowledged (TEMPORARY minimal version).
-     * \param prio the class
+     * \brief Move the data to another traffic class.
+     *
+     * The change takes effect at once when no packet of the queue pair is
+     * unacknowledged (every PSN sent has been acknowledged), otherwise when
+     * the ACK of the last unacknowledged packet arrives; until then packets
+     * keep the old class (GetPriority()) and the new one is pending
+     * (GetPendingPriority()). A queue pair that always has packets in flight
+     * keeps its old class. Setting the class in effect again cancels a
+     * pending change. The NIC's PriorityChanged trace source fires when a
+     * change takes effect.
+     *
+     * \param prio the new class, 0..TrafficClass::N_CLASSES - 1
      */
     void SetPriority(uint8_t prio);
+
+    /** \return the class SetPriority() asked for last (GetPriority() when none is pending) */
+    uint8_t GetPendingPriority() const;
+
+    /** \return the number of class changes that took effect */
+    uint64_t GetPriorityChanges() const;
     /** \return the UDP source port (flow entropy for ECMP) */
     uint16_t GetSourcePort() const;
     /** \return the NIC owning this queue pair */
@@ -181,6 +204,7 @@ class RdmaQueuePair : public Object
 
   private:
     friend class RdmaNic;
+    friend class RdmaQpArbiter;
 
     /// One posted message, as long as it is not fully acknowledged.
     struct Message
@@ -271,6 +295,8 @@ class RdmaQueuePair : public Object
     /// The congestion control raised the rate: a packet waiting for its
     /// pacing time may leave earlier.
     void RateIncreased();
+    /// Let a pending class change take effect if no packet is unacknowledged.
+    void ApplyPendingPriority();
     /// Retries exhausted: enter the error state and flush the posted messages.
     void EnterError();
     /**
@@ -286,8 +312,9 @@ class RdmaQueuePair : public Object
     uint32_t m_qpn;                  //!< local QP number
     uint32_t m_peerQpn;              //!< remote QP number
     Ipv4Address m_peerAddr;          //!< remote address
-    uint8_t m_prio;                  //!< traffic class
-    uint8_t m_pendingPrio{0xff};     //!< class to take when idle
+    uint8_t m_prio;                  //!< traffic class in effect
+    uint8_t m_pendingPrio;           //!< traffic class asked for (m_prio when none is pending)
+    uint64_t m_prioChanges;          //!< class changes that took effect
     uint16_t m_srcPort;              //!< UDP source port
     uint32_t m_mtu;                  //!< payload bytes per packet
     Time m_rtoValue;                 //!< retransmission timeout (zero: none)

@@ -45,11 +45,6 @@ CruxScheduler::UsesOwnClasses() const
 bool
 CruxScheduler::GetQpArbiterFactory(ObjectFactory& factory) const
 {
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe("ns3::ClassQpArbiter", &tid)) // TEMPORARY
-    {
-        return false;
-    }
     // strict priority by class at the NIC, as at the switches
     factory.SetTypeId("ns3::ClassQpArbiter");
     return true;

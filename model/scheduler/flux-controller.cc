@@ -125,11 +125,6 @@ FluxController::GetQueueDiscFactory(ObjectFactory& factory) const
 bool
 FluxController::GetQpArbiterFactory(ObjectFactory& factory) const
 {
-    TypeId tid;
-    if (!TypeId::LookupByNameFailSafe("ns3::ClassQpArbiter", &tid)) // TEMPORARY
-    {
-        return false;
-    }
     factory.SetTypeId("ns3::ClassQpArbiter");
     factory.Set("Order", StringValue(GetClassOrderString()));
     return true;

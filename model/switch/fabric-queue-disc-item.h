@@ -31,7 +31,7 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
      * \param p the packet, without its IPv4 header
      * \param header the IPv4 header
      * \param ingressPort the switch port the packet arrived on
-     * \param priority the priority (DS field >> 5)
+     * \param priority the traffic class (TrafficClass::FromDsField of the DS field)
      * \param chargedBytes the bytes the buffer manager accounts for the packet
      */
     FabricQueueDiscItem(Ptr<Packet> p,
@@ -50,7 +50,7 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
     /** \return the switch port the packet arrived on */
     uint32_t GetIngressPort() const;
 
-    /** \return the priority (DS field >> 5) */
+    /** \return the traffic class (TrafficClass::FromDsField of the DS field) */
     uint8_t GetPriority() const;
 
     /** \return the bytes the buffer manager accounts for the packet */
@@ -72,7 +72,7 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
     uint32_t m_ingressPort;  //!< port the packet arrived on
     uint32_t m_size;         //!< IPv4 packet bytes, header included
     uint32_t m_chargedBytes; //!< bytes accounted by the buffer manager
-    uint8_t m_priority;      //!< priority (DS field >> 5)
+    uint8_t m_priority;      //!< traffic class
 };
 
 } // namespace ns3

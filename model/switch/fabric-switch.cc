@@ -16,6 +16,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -30,7 +31,7 @@ NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
 namespace
 {
 /// Bytes of the Ethernet header and 802.1Q tag, charged to the buffer with each packet.
-constexpr uint32_t L2_HEADER_BYTES = 18;
+constexpr uint32_t L2_HEADER_BYTES = WireBytes::L2;
 
 /**
  * \return a factory of the default egress queue disc
@@ -297,7 +298,7 @@ FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp)
     ++m_rxPackets;
     Ipv4Header ip;
     p->RemoveHeader(ip);
-    const uint8_t prio = ip.GetTos() >> 5;
+    const uint8_t prio = TrafficClass::FromDsField(ip.GetTos());
     const uint8_t ttl = ip.GetTtl();
     ip.SetTtl(ttl > 0 ? ttl - 1 : 0);
     const uint32_t bytes = p->GetSize() + ip.GetSerializedSize() + L2_HEADER_BYTES;

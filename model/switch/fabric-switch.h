@@ -33,7 +33,7 @@ class SwitchPortEgress;
  * The switch is an Object aggregated to a Node; its ports are PfcNetDevices
  * added with AddPort(). For each packet received on a port:
  * 1. the IPv4 header is read and its TTL decremented (a packet whose TTL
- *    would reach 0 is dropped); the priority is the DS field >> 5;
+ *    would reach 0 is dropped); the priority is TrafficClass::FromDsField(DS field);
  * 2. the destination address selects an ECMP group (AddRoute(), one O(1)
  *    hash lookup) and a member is chosen by the packet's 5-tuple hash
  *    (Ipv4QueueDiscItem::Hash: addresses, protocol, UDP/TCP ports) with the

@@ -4,6 +4,8 @@
 
 #include "pfc-aware-queue-disc.h"
 
+#include "ns3/traffic-class.h"
+
 namespace ns3
 {
 
@@ -26,6 +28,28 @@ PfcAwareQueueDisc::PfcAwareQueueDisc(QueueDiscSizePolicy policy)
 PfcAwareQueueDisc::~PfcAwareQueueDisc() = default;
 
 void
+PfcAwareQueueDisc::DoDispose()
+{
+    m_pollCallback = PollCallback();
+    QueueDisc::DoDispose();
+}
+
+void
+PfcAwareQueueDisc::SetPollCallback(PollCallback cb)
+{
+    m_pollCallback = cb;
+}
+
+void
+PfcAwareQueueDisc::RequestPoll(Time delay)
+{
+    if (!m_pollCallback.IsNull())
+    {
+        m_pollCallback(delay);
+    }
+}
+
+void
 PfcAwareQueueDisc::SetPausedMask(uint8_t mask)
 {
     m_pausedMask = mask;
@@ -42,7 +66,7 @@ PfcAwareQueueDisc::GetItemPriority(Ptr<const QueueDiscItem> item)
 {
     uint8_t ds = 0;
     item->GetUint8Value(QueueItem::IP_DSFIELD, ds);
-    return ds >> 5;
+    return TrafficClass::FromDsField(ds);
 }
 
 } // namespace ns3

@@ -5,6 +5,8 @@
 #ifndef PFC_AWARE_QUEUE_DISC_H
 #define PFC_AWARE_QUEUE_DISC_H
 
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
 #include "ns3/queue-disc.h"
 
 #include <cstdint>
@@ -19,8 +21,14 @@ namespace ns3
  *
  * A switch port (or a NIC) sets the mask of paused priorities with
  * SetPausedMask() right before calling Dequeue() or Peek(). A queue disc
- * derived from this class must then return only items whose priority (DS
- * field >> 5) is not paused, so that a paused class never blocks the others.
+ * derived from this class must then return only items whose priority
+ * (TrafficClass::FromDsField of the DS field) is not paused, so that a paused class never blocks
+ * the others.
+ *
+ * A queue disc that holds packets back although the line is free (a
+ * shaper, a scheduler that defers a class) calls RequestPoll(): its port
+ * then asks it again for a packet after the given delay, even when no packet
+ * arrives and no pause ends in between (those wake the port as well).
  *
  * Any other ns-3 QueueDisc may be installed on a FabricSwitch port as well;
  * the port then peeks at the head item and sends nothing while the head's
@@ -54,14 +62,43 @@ class PfcAwareQueueDisc : public QueueDisc
     uint8_t GetPausedMask() const;
 
     /**
+     * \brief Handler of RequestPoll(): the delay after which the port is to
+     * ask for a packet again.
+     */
+    typedef Callback<void, Time> PollCallback;
+
+    /**
+     * \brief Set who serves RequestPoll() (the port installing the queue disc).
+     * \param cb the handler (a null callback: requests are ignored)
+     */
+    void SetPollCallback(PollCallback cb);
+
+    /**
      * \brief The priority of an item, as the link carries it in the 802.1Q PCP.
      * \param item the item
-     * \return its DS field >> 5, or 0 for items without a DS field
+     * \return TrafficClass::FromDsField of its DS field, or 0 for items without one
      */
     static uint8_t GetItemPriority(Ptr<const QueueDiscItem> item);
 
   protected:
+    void DoDispose() override;
+
+    /**
+     * \brief Ask the port to try dequeuing again after a delay.
+     *
+     * For a queue disc that returned nothing (or less than it holds) while
+     * the line was free. The port keeps one pending poll, the earliest asked
+     * for; a dequeue in between does not cancel it (a poll that finds the
+     * line busy or nothing to send does nothing).
+     *
+     * \param delay from now (zero: as soon as possible)
+     */
+    void RequestPoll(Time delay);
+
     uint8_t m_pausedMask; //!< priorities paused by the link peer
+
+  private:
+    PollCallback m_pollCallback; //!< serves RequestPoll()
 };
 
 } // namespace ns3

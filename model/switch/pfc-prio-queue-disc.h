@@ -7,6 +7,8 @@
 
 #include "pfc-aware-queue-disc.h"
 
+#include "ns3/traffic-class.h"
+
 #include <array>
 #include <cstdint>
 
@@ -20,8 +22,8 @@ namespace ns3
  *
  * This is the default egress queue disc of a FabricSwitch port.
  *
- * Classification: an item goes to band DS field >> 5 (the DSCP class
- * selector, which is also the 802.1Q PCP the link puts on the wire); items
+ * Classification: an item goes to band TrafficClass::FromDsField() of its
+ * DS field (the DSCP class selector, which is also the 802.1Q PCP the link puts on the wire); items
  * without a DS field go to band 0. Packet filters are not used.
  *
  * Dequeue: the highest non-empty band whose priority is not in the paused
@@ -42,8 +44,8 @@ namespace ns3
 class PfcPrioQueueDisc : public PfcAwareQueueDisc
 {
   public:
-    /// Number of bands, one per priority.
-    static constexpr uint8_t N_BANDS = 8;
+    /// Number of bands, one per traffic class.
+    static constexpr uint8_t N_BANDS = TrafficClass::N_CLASSES;
 
     /**
      * \brief Get the type ID.

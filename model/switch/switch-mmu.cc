@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -135,9 +136,9 @@ SwitchMmu::AddPort()
     NS_LOG_FUNCTION(this);
     const uint32_t port = m_headroom.size();
     m_headroom.push_back(m_defaultHeadroom);
-    m_kmin.push_back(m_defaultKmin);
-    m_kmax.push_back(m_defaultKmax);
-    m_pmax.push_back(m_defaultPmax);
+    m_kmin.resize(m_kmin.size() + N_PRIORITIES, m_defaultKmin);
+    m_kmax.resize(m_kmax.size() + N_PRIORITIES, m_defaultKmax);
+    m_pmax.resize(m_pmax.size() + N_PRIORITIES, m_defaultPmax);
     m_ingressBytes.resize(m_ingressBytes.size() + N_PRIORITIES, 0);
     m_headroomUsed.resize(m_headroomUsed.size() + N_PRIORITIES, 0);
     m_egressBytes.resize(m_egressBytes.size() + N_PRIORITIES, 0);
@@ -170,27 +171,61 @@ void
 SwitchMmu::SetEcnThresholds(uint32_t port, uint32_t kmin, uint32_t kmax, double pmax)
 {
     NS_LOG_FUNCTION(this << port << kmin << kmax << pmax);
-    m_kmin.at(port) = kmin;
-    m_kmax.at(port) = kmax;
-    m_pmax.at(port) = pmax;
+    for (uint8_t prio = 0; prio < N_PRIORITIES; ++prio)
+    {
+        SetEcnThresholds(port, prio, kmin, kmax, pmax);
+    }
+}
+
+void
+SwitchMmu::SetEcnThresholds(uint32_t port, uint8_t prio, uint32_t kmin, uint32_t kmax, double pmax)
+{
+    NS_LOG_FUNCTION(this << port << +prio << kmin << kmax << pmax);
+    if (port >= GetNPorts() || prio >= N_PRIORITIES)
+    {
+        throw std::out_of_range("SwitchMmu::SetEcnThresholds: no queue (port " +
+                                std::to_string(port) + ", priority " + std::to_string(prio) + ")");
+    }
+    const uint32_t idx = Index(port, prio);
+    m_kmin[idx] = kmin;
+    m_kmax[idx] = kmax;
+    m_pmax[idx] = pmax;
 }
 
 uint32_t
 SwitchMmu::GetEcnKmin(uint32_t port) const
 {
-    return m_kmin.at(port);
+    return GetEcnKmin(port, 0);
 }
 
 uint32_t
 SwitchMmu::GetEcnKmax(uint32_t port) const
 {
-    return m_kmax.at(port);
+    return GetEcnKmax(port, 0);
 }
 
 double
 SwitchMmu::GetEcnPmax(uint32_t port) const
 {
-    return m_pmax.at(port);
+    return GetEcnPmax(port, 0);
+}
+
+uint32_t
+SwitchMmu::GetEcnKmin(uint32_t port, uint8_t prio) const
+{
+    return m_kmin.at(CheckedIndex(port, prio));
+}
+
+uint32_t
+SwitchMmu::GetEcnKmax(uint32_t port, uint8_t prio) const
+{
+    return m_kmax.at(CheckedIndex(port, prio));
+}
+
+double
+SwitchMmu::GetEcnPmax(uint32_t port, uint8_t prio) const
+{
+    return m_pmax.at(CheckedIndex(port, prio));
 }
 
 void
@@ -288,17 +323,37 @@ SwitchMmu::CheckConfiguration() const
     }
     for (uint32_t port = 0; port < GetNPorts(); ++port)
     {
-        if (!(m_pmax[port] >= 0 && m_pmax[port] <= 1))
+        for (uint8_t prio = 0; prio < N_PRIORITIES; ++prio)
         {
-            os << "SwitchMmu: ECN Pmax of port " << port << " must lie in [0, 1], not "
-               << m_pmax[port];
-            return os.str();
-        }
-        if (m_kmin[port] > m_kmax[port])
-        {
-            os << "SwitchMmu: ECN Kmin of port " << port << " (" << m_kmin[port]
-               << " bytes) exceeds its Kmax (" << m_kmax[port] << " bytes)";
-            return os.str();
+            const uint32_t idx = Index(port, prio);
+            // per-port wording when all priorities of the port are alike
+            const bool alike = std::equal(m_kmin.begin() + Index(port, 0) + 1,
+                                          m_kmin.begin() + Index(port, 0) + N_PRIORITIES,
+                                          m_kmin.begin() + Index(port, 0)) &&
+                               std::equal(m_kmax.begin() + Index(port, 0) + 1,
+                                          m_kmax.begin() + Index(port, 0) + N_PRIORITIES,
+                                          m_kmax.begin() + Index(port, 0)) &&
+                               std::equal(m_pmax.begin() + Index(port, 0) + 1,
+                                          m_pmax.begin() + Index(port, 0) + N_PRIORITIES,
+                                          m_pmax.begin() + Index(port, 0));
+            std::ostringstream queue;
+            queue << "port " << port;
+            if (!alike)
+            {
+                queue << " priority " << +prio;
+            }
+            if (!(m_pmax[idx] >= 0 && m_pmax[idx] <= 1))
+            {
+                os << "SwitchMmu: ECN Pmax of " << queue.str() << " must lie in [0, 1], not "
+                   << m_pmax[idx];
+                return os.str();
+            }
+            if (m_kmin[idx] > m_kmax[idx])
+            {
+                os << "SwitchMmu: ECN Kmin of " << queue.str() << " (" << m_kmin[idx]
+                   << " bytes) exceeds its Kmax (" << m_kmax[idx] << " bytes)";
+                return os.str();
+            }
         }
         if (m_losslessMask != 0 && m_headroom[port] == 0)
         {
@@ -450,17 +505,18 @@ SwitchMmu::CheckXon(uint32_t inPort, uint8_t prio)
 bool
 SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t prio)
 {
-    const uint64_t q = m_egressBytes[Index(outPort, prio)];
-    const uint32_t kmin = m_kmin[outPort];
+    const uint32_t idx = Index(outPort, prio);
+    const uint64_t q = m_egressBytes[idx];
+    const uint32_t kmin = m_kmin[idx];
     if (q <= kmin)
     {
         return false;
     }
-    const uint32_t kmax = m_kmax[outPort];
+    const uint32_t kmax = m_kmax[idx];
     bool mark = true;
     if (q <= kmax)
     {
-        const double p = m_pmax[outPort] * static_cast<double>(q - kmin) / (kmax - kmin);
+        const double p = m_pmax[idx] * static_cast<double>(q - kmin) / (kmax - kmin);
         mark = m_uniform->GetValue() < p;
     }
     if (mark)

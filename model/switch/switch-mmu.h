@@ -7,6 +7,7 @@
 
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/traffic-class.h"
 
 #include <cstdint>
 #include <string>
@@ -51,7 +52,9 @@ namespace ns3
  * before it joins its egress queue. With q the bytes charged to the egress
  * queue (egress port, priority), this packet included, the marking probability is 0 up to Kmin,
  * Pmax x (q - Kmin) / (Kmax - Kmin) between Kmin and Kmax, and 1 above Kmax. Draws come from a
- * uniform random variable whose stream AssignStreams() fixes.
+ * uniform random variable whose stream AssignStreams() fixes. Kmin, Kmax and
+ * Pmax are set per egress queue (port, priority); the per-port setter sets
+ * all priorities of a port alike.
  *
  * Configuration is checked by CheckConfiguration(), which returns a message
  * naming the parameter at fault (empty when the configuration is usable).
@@ -59,8 +62,8 @@ namespace ns3
 class SwitchMmu : public Object
 {
   public:
-    /// Number of 802.1p priorities.
-    static constexpr uint8_t N_PRIORITIES = 8;
+    /// Number of 802.1p priorities (TrafficClass::N_CLASSES).
+    static constexpr uint8_t N_PRIORITIES = TrafficClass::N_CLASSES;
 
     /// Outcome of an admission request.
     enum Verdict : uint8_t
@@ -104,7 +107,8 @@ class SwitchMmu : public Object
     uint32_t GetHeadroom(uint32_t port) const;
 
     /**
-     * \brief Set the ECN marking thresholds of the egress queues of a port.
+     * \brief Set the ECN marking thresholds of all egress queues of a port
+     * (every priority).
      * \param port the port
      * \param kmin bytes below which nothing is marked
      * \param kmax bytes above which everything is marked
@@ -112,12 +116,32 @@ class SwitchMmu : public Object
      */
     void SetEcnThresholds(uint32_t port, uint32_t kmin, uint32_t kmax, double pmax);
 
-    /** \param port the port \return its ECN Kmin in bytes */
+    /**
+     * \brief Set the ECN marking thresholds of one egress queue (port, priority).
+     * \param port the port
+     * \param prio the priority (traffic class)
+     * \param kmin bytes below which nothing is marked
+     * \param kmax bytes above which everything is marked
+     * \param pmax marking probability just below kmax
+     */
+    void SetEcnThresholds(uint32_t port, uint8_t prio, uint32_t kmin, uint32_t kmax, double pmax);
+
+    /**
+     * \param port the port
+     * \return the ECN Kmin in bytes of its priority 0 (of all its priorities
+     * unless set per priority)
+     */
     uint32_t GetEcnKmin(uint32_t port) const;
-    /** \param port the port \return its ECN Kmax in bytes */
+    /** \param port the port \return the ECN Kmax in bytes of its priority 0 */
     uint32_t GetEcnKmax(uint32_t port) const;
-    /** \param port the port \return its ECN Pmax */
+    /** \param port the port \return the ECN Pmax of its priority 0 */
     double GetEcnPmax(uint32_t port) const;
+    /** \param port the port \param prio the priority \return its ECN Kmin in bytes */
+    uint32_t GetEcnKmin(uint32_t port, uint8_t prio) const;
+    /** \param port the port \param prio the priority \return its ECN Kmax in bytes */
+    uint32_t GetEcnKmax(uint32_t port, uint8_t prio) const;
+    /** \param port the port \param prio the priority \return its ECN Pmax */
+    double GetEcnPmax(uint32_t port, uint8_t prio) const;
 
     /** \param bytes total buffer size */
     void SetBufferSize(uint64_t bytes);
@@ -268,6 +292,16 @@ class SwitchMmu : public Object
     }
 
     /**
+     * \param port port
+     * \param prio priority
+     * \return index of (port, prio); out of range (for vector::at) when prio is
+     */
+    static uint32_t CheckedIndex(uint32_t port, uint8_t prio)
+    {
+        return prio < N_PRIORITIES ? Index(port, prio) : UINT32_MAX;
+    }
+
+    /**
      * \param idx queue index
      * \return shared bytes of the ingress queue
      */
@@ -299,9 +333,9 @@ class SwitchMmu : public Object
     Ptr<UniformRandomVariable> m_uniform; //!< ECN marking draws
 
     std::vector<uint32_t> m_headroom;     //!< per port: headroom per lossless priority
-    std::vector<uint32_t> m_kmin;         //!< per port: ECN Kmin
-    std::vector<uint32_t> m_kmax;         //!< per port: ECN Kmax
-    std::vector<double> m_pmax;           //!< per port: ECN Pmax
+    std::vector<uint32_t> m_kmin;         //!< per (port, prio): ECN Kmin
+    std::vector<uint32_t> m_kmax;         //!< per (port, prio): ECN Kmax
+    std::vector<double> m_pmax;           //!< per (port, prio): ECN Pmax
     std::vector<uint64_t> m_ingressBytes; //!< per (port, prio): reserve + shared bytes
     std::vector<uint64_t> m_headroomUsed; //!< per (port, prio): headroom bytes
     std::vector<uint64_t> m_egressBytes;  //!< per (port, prio): egress queue bytes

@@ -8,6 +8,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -28,7 +32,8 @@ SwitchPortEgress::GetTypeId()
 
 SwitchPortEgress::SwitchPortEgress()
     : m_switch(nullptr),
-      m_port(0)
+      m_port(0),
+      m_polls(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -39,6 +44,11 @@ void
 SwitchPortEgress::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    m_poll.Cancel();
+    if (m_pfcAware)
+    {
+        m_pfcAware->SetPollCallback(PfcAwareQueueDisc::PollCallback());
+    }
     if (m_qdisc)
     {
         m_qdisc->TraceDisconnectWithoutContext(
@@ -78,9 +88,17 @@ SwitchPortEgress::SetQueueDisc(Ptr<QueueDisc> qdisc)
         m_qdisc->TraceDisconnectWithoutContext(
             "Drop",
             MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
+        if (m_pfcAware)
+        {
+            m_pfcAware->SetPollCallback(PfcAwareQueueDisc::PollCallback());
+        }
     }
     m_qdisc = qdisc;
     m_pfcAware = DynamicCast<PfcAwareQueueDisc>(qdisc);
+    if (m_pfcAware)
+    {
+        m_pfcAware->SetPollCallback(MakeCallback(&SwitchPortEgress::RequestPoll, this));
+    }
     if (m_ndqi && !m_qdisc->GetNetDeviceQueueInterface())
     {
         m_qdisc->SetNetDeviceQueueInterface(m_ndqi);
@@ -133,6 +151,40 @@ SwitchPortEgress::DequeueForTransmit(uint8_t pausedMask)
         m_switch->ItemDequeued(m_port, item);
     }
     return item;
+}
+
+void
+SwitchPortEgress::RequestPoll(Time delay)
+{
+    NS_LOG_FUNCTION(this << delay);
+    const Time at = Simulator::Now() + std::max(delay, Time(0));
+    if (!m_poll.IsExpired())
+    {
+        if (m_pollAt <= at)
+        {
+            return;
+        }
+        m_poll.Cancel();
+    }
+    m_pollAt = at;
+    m_poll = Simulator::Schedule(at - Simulator::Now(), &SwitchPortEgress::Poll, this);
+}
+
+void
+SwitchPortEgress::Poll()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_switch && m_port < m_switch->GetNPorts())
+    {
+        ++m_polls;
+        m_switch->GetPortDevice(m_port)->Wake();
+    }
+}
+
+uint64_t
+SwitchPortEgress::GetPolls() const
+{
+    return m_polls;
 }
 
 void

@@ -7,7 +7,9 @@
 
 #include "pfc-aware-queue-disc.h"
 
+#include "ns3/event-id.h"
 #include "ns3/net-device-queue-interface.h"
+#include "ns3/nstime.h"
 #include "ns3/pfc-egress.h"
 #include "ns3/queue-disc.h"
 
@@ -33,6 +35,11 @@ class FabricSwitch;
  *
  * Every item leaving the queue disc, sent or dropped by it (its "Drop" trace
  * source), is reported to the switch, which gives its buffer space back.
+ * A PfcAwareQueueDisc that holds packets back asks for another dequeue
+ * attempt with PfcAwareQueueDisc::RequestPoll(); the egress serves it with
+ * RequestPoll(): one pending wake-up of the port's device, the earliest
+ * asked for.
+ *
  * Queue discs are only driven through Enqueue(), Dequeue() and Peek(): no
  * TrafficControlLayer is involved, so queue discs that restart themselves
  * through QueueDisc::Run() (e.g. TbfQueueDisc) are not supported.
@@ -94,6 +101,20 @@ class SwitchPortEgress : public PfcEgress
 
     Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
 
+    /**
+     * \brief Wake the port's device after a delay, so that it asks the
+     * queue disc for a packet again.
+     *
+     * One wake-up is pending at a time: a request for a later time than the
+     * pending one is ignored, an earlier one replaces it.
+     *
+     * \param delay from now
+     */
+    void RequestPoll(Time delay);
+
+    /** \return the polls that woke the port's device */
+    uint64_t GetPolls() const;
+
   protected:
     void DoDispose() override;
 
@@ -104,11 +125,17 @@ class SwitchPortEgress : public PfcEgress
      */
     void QueueDiscDropped(Ptr<const QueueDiscItem> item);
 
+    /// The requested poll is due: wake the port's device.
+    void Poll();
+
     FabricSwitch* m_switch;              //!< the switch (owns this egress)
     uint32_t m_port;                     //!< port index
     Ptr<QueueDisc> m_qdisc;              //!< the queue disc
     Ptr<PfcAwareQueueDisc> m_pfcAware;   //!< the queue disc, when it skips paused priorities
     Ptr<NetDeviceQueueInterface> m_ndqi; //!< interface of the port's device
+    EventId m_poll;                      //!< pending poll (RequestPoll)
+    Time m_pollAt;                       //!< when the pending poll is due
+    uint64_t m_polls;                    //!< polls done
 };
 
 } // namespace ns3

@@ -1,0 +1,28 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "rdma-qp-arbiter.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(RdmaQpArbiter);
+
+TypeId
+RdmaQpArbiter::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::RdmaQpArbiter").SetParent<Object>().SetGroupName("Flux");
+    return tid;
+}
+
+RdmaQpArbiter::RdmaQpArbiter() = default;
+
+RdmaQpArbiter::~RdmaQpArbiter() = default;
+
+void
+RdmaQpArbiter::NotifySent(RdmaQueuePair* /* qp */, uint32_t /* bytes */)
+{
+}
+
+} // namespace ns3
