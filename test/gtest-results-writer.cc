@@ -146,6 +146,7 @@ TEST(ResultsWriter, ContractFields)
     EXPECT_EQ(keys,
               (std::vector<std::string>{"policy",
                                         "seed",
+                                        "scheduler",
                                         "jobs",
                                         "flows",
                                         "packet_latency_us",

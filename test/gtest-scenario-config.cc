@@ -175,13 +175,13 @@ const char* const kDesignExample = R"({
 // Valid scenarios and defaults
 // ---------------------------------------------------------------------------
 
-// The design document's example parses into the values it states (with a
-// policy that is available; its own "flux" is reported as not available yet).
+// The design document's example parses into the values it states, its
+// "flux" policy included.
 TEST(ScenarioConfig, DesignExampleParses)
 {
     json s = json::parse(kDesignExample);
-    EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
-              "scheduler.policy: \"flux\" is not available yet (known: fifo)");
+    EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }), "");
+    EXPECT_EQ(ParseScenario(s, ".").scheduler.policy, "flux");
 
     s["scheduler"]["policy"] = "fifo";
     const ScenarioConfig cfg = ParseScenario(s, ".");
@@ -259,7 +259,15 @@ TEST(ScenarioConfig, Defaults)
     EXPECT_DOUBLE_EQ(bg.startMs, 0);
     EXPECT_FALSE(bg.stopMs.has_value());
     EXPECT_EQ(bg.hosts.size(), 16u); // all hosts
-    EXPECT_EQ(ScenarioConfig::AvailablePolicies(), std::vector<std::string>{"fifo"});
+    EXPECT_EQ(ScenarioConfig::AvailablePolicies(),
+              (std::vector<std::string>{"fifo", "cassini", "crux", "flux"}));
+    const auto sc = ParseScenario(Minimal(), ".").scheduler;
+    EXPECT_EQ(sc.policy, "fifo");
+    EXPECT_EQ(sc.classes, 3u);
+    EXPECT_EQ(sc.granularity, "step");
+    EXPECT_DOUBLE_EQ(sc.controlLatencyUs, 5);
+    EXPECT_DOUBLE_EQ(sc.replanUs, 1000);
+    EXPECT_DOUBLE_EQ(sc.minShare, 0.05);
 
     const json inc = Incast();
     const auto p = ParseScenario(WithBackground(inc), ".").background.at(0);
@@ -593,16 +601,23 @@ TEST(ScenarioConfigErrors, Policies)
     json s = Minimal();
     s["scheduler"] = {{"policy", "fifo"}};
     EXPECT_EQ(ParseScenario(s, ".").scheduler.policy, "fifo");
-    for (const char* planned : {"flux", "cassini", "crux"})
+    for (const char* policy : {"flux", "cassini", "crux"})
     {
-        s["scheduler"]["policy"] = planned;
-        EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
-                  std::string("scheduler.policy: \"") + planned +
-                      "\" is not available yet (known: fifo)");
+        s["scheduler"]["policy"] = policy;
+        EXPECT_EQ(ParseScenario(s, ".").scheduler.policy, policy);
     }
     s["scheduler"]["policy"] = "magic";
     EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
-              "scheduler.policy: \"magic\" is not a known policy (known: fifo)");
+              "scheduler.policy: \"magic\" is not a known policy (known: fifo, cassini, crux, "
+              "flux)");
+    s["scheduler"] = {{"policy", "flux"}, {"classes", 7}};
+    EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }).rfind("scheduler.classes: ", 0), 0u);
+    s["scheduler"] = {{"policy", "flux"}, {"min_share", 0.6}};
+    EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
+              "scheduler.min_share: must be in [0, 0.5], got 0.6");
+    s["scheduler"] = {{"policy", "flux"}, {"granularity", "packet"}};
+    EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
+              "scheduler.granularity: \"packet\" is not one of step, chunk");
 }
 
 // CDF files: relative to the scenario folder, checked on load.
