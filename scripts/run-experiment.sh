@@ -65,7 +65,7 @@ while [ $# -gt 0 ]; do
     --no-build) build_step=0; shift ;;
     --no-plots) plots=0; shift ;;
     -h | --help)
-        sed -n '2,27p' "$0"
+        sed -n '2,28p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
