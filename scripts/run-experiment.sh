@@ -4,7 +4,7 @@
 #
 #   scripts/run-experiment.sh [--seeds N | --seed-list "1 2 3"] [--out DIR]
 #                             [--scenario FILE] [--policies "fifo ..."]
-#                             [--no-deps] [--no-build]
+#                             [--no-deps] [--no-build] [--no-plots]
 #
 # 1. installs the Debian dependencies (scripts/install-deps.sh; skip with
 #    --no-deps),
@@ -16,7 +16,12 @@
 # 4. prints a table (per policy, seed and job: JCT, mean and p99 iteration
 #    time, p99 phase time; per run: flow slowdown p50/p99, PFC pauses, ECN
 #    marks) and saves it as DIR/summary.txt and DIR/summary.csv,
-# 5. plots everything with scripts/flux-plot into DIR/plots.
+# 5. prints the policies side by side (scripts/flux-evaluate table, means
+#    over the seeds: mean and p99 JCT, p99 iteration and phase time, gate
+#    wait summed over jobs, background p99 FCT slowdown, ECN marks, PFC
+#    pauses, and fifo's mean JCT and p99 iteration time over the policy's)
+#    and saves it as DIR/policies.txt and DIR/policies.csv,
+# 6. plots everything with scripts/flux-plot into DIR/plots (--no-plots: not).
 #
 # DIR defaults to results/ in the repository (git-ignored); results files go
 # to DIR/runs/<scenario>-<policy>-seed<N>.json with their CSV files.
@@ -27,7 +32,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-local deps=1 build_step=1 out="" scenario="" policies="" seeds="1 2"
+local deps=1 build_step=1 plots=1 out="" scenario="" policies="" seeds="1 2"
 while [ $# -gt 0 ]; do
     case "$1" in
     --seeds)
@@ -58,8 +63,9 @@ while [ $# -gt 0 ]; do
         ;;
     --no-deps) deps=0; shift ;;
     --no-build) build_step=0; shift ;;
+    --no-plots) plots=0; shift ;;
     -h | --help)
-        sed -n '2,22p' "$0"
+        sed -n '2,28p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
@@ -225,13 +231,20 @@ with open(f"{out}/summary.csv", "w", newline="") as fh:
         w.writerow(["" if c is None else c for c in row])
 PYEOF
 
-flux_section "plots"
-/usr/bin/python3 "$FLUX_ROOT/scripts/flux-plot" "${files[@]}" -o "$out/plots"
+flux_section "policies (means over seeds ${seeds% })"
+/usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" table "${files[@]}" \
+    --csv "$out/policies.csv" | tee "$out/policies.txt"
+
+if [ $plots = 1 ]; then
+    flux_section "plots"
+    /usr/bin/python3 "$FLUX_ROOT/scripts/flux-plot" "${files[@]}" -o "$out/plots"
+fi
 
 echo
 echo "results:  $out/runs/"
 echo "table:    $out/summary.txt, $out/summary.csv"
-echo "plots:    $out/plots/"
+echo "policies: $out/policies.txt, $out/policies.csv"
+[ $plots = 0 ] || echo "plots:    $out/plots/"
 flux_log "experiment done in $(flux_fmt_time "$(flux_elapsed "$t_all")")"
 }
 
