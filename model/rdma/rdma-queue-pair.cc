@@ -355,7 +355,6 @@ RdmaQueuePair::Unwrap(uint32_t psn, uint64_t ref)
 Ptr<Packet>
 RdmaQueuePair::BuildNextPacket(uint32_t& payload, bool& retransmitted)
 {
-
     const Message& msg = m_msgs[m_txMsg];
     const uint64_t psn = m_sndNxt;
     const uint64_t index = psn - msg.firstPsn;

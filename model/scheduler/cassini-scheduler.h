@@ -21,14 +21,13 @@ namespace ns3
  * Each job is a periodic pattern: an iteration of period P_j = compute +
  * communication alone (with B gradient buckets, the longer of compute plus
  * one bucket's allreduce and compute / B plus B allreduces), whose last d_j
- * (its allreduces alone at the bottleneck rate) uses the network. Jobs that share a link direction are
- * placed on one circle whose length is the least common multiple of their
- * periods (on a grid of Slots per longest period; at most MaxCircle longest
- * periods, else the longest period). Jobs are placed in decreasing d_j / P_j;
- * each takes the shift on the grid that minimises the overlap of its
- * communication with that of the jobs already placed that it shares a link
- * with (the first takes 0). CASSINI's affinity graph serves the same
- * purpose: shifts are only relative among jobs that share links.
+ * (its allreduces alone at the bottleneck rate) uses the network. Jobs that share a link direction
+ * are placed on one circle whose length is the least common multiple of their periods (on a grid of
+ * Slots per longest period; at most MaxCircle longest periods, else the longest period). Jobs are
+ * placed in decreasing d_j / P_j; each takes the shift on the grid that minimises the overlap of
+ * its communication with that of the jobs already placed that it shares a link with (the first
+ * takes 0). CASSINI's affinity graph serves the same purpose: shifts are only relative among jobs
+ * that share links.
  *
  * Applied at iteration starts: the first iteration of job j waits until
  * anchor + shift_j, where the anchor is the start of the latest job it shares

@@ -109,7 +109,7 @@ FluxGate::Arm()
         at = std::min(at, m_heldSince.front() + m_maxHold);
     }
     at = std::max(at, Simulator::Now());
-    if (m_timer.IsRunning() && Simulator::Now() + Simulator::GetDelayLeft(m_timer) == at)
+    if (!m_timer.IsExpired() && Simulator::Now() + Simulator::GetDelayLeft(m_timer) == at)
     {
         return;
     }

@@ -45,6 +45,7 @@ void
 JobScheduler::DoDispose()
 {
     m_jobs.clear();
+    m_links.clear();
     Object::DoDispose();
 }
 
@@ -182,12 +183,46 @@ JobScheduler::AddJob(const JobInfo& info)
     NS_ABORT_MSG_IF(info.index != m_jobs.size(), "JobScheduler: jobs must be added in order");
     m_jobs.push_back(info);
     m_currentClass.push_back(info.scenarioClass);
-    std::vector<uint32_t> mine;
-    for (const auto& links : info.rankLinks)
+    // The job's sends per link direction, and the rate each send gets alone:
+    // every rank of a ring sends as fast as the slowest, so a link crossed by
+    // n of its sends gives each rate / n.
+    std::vector<LinkLoad> loads;
+    for (std::size_t r = 0; r < info.rankLinks.size(); ++r)
     {
-        mine.insert(mine.end(), links.begin(), links.end());
+        for (std::size_t k = 0; k < info.rankLinks[r].size(); ++k)
+        {
+            const double bps = r < info.rankLinkBps.size() && k < info.rankLinkBps[r].size()
+                                   ? info.rankLinkBps[r][k]
+                                   : info.bottleneckBps;
+            loads.push_back(LinkLoad{info.rankLinks[r][k], 1, bps});
+        }
     }
-    std::sort(mine.begin(), mine.end());
+    std::sort(loads.begin(), loads.end(), [](const LinkLoad& a, const LinkLoad& b) {
+        return a.link < b.link;
+    });
+    std::vector<LinkLoad> merged;
+    for (const auto& l : loads)
+    {
+        if (!merged.empty() && merged.back().link == l.link)
+        {
+            ++merged.back().sends;
+        }
+        else
+        {
+            merged.push_back(l);
+        }
+    }
+    double rate = 0;
+    for (const auto& l : merged)
+    {
+        const double share = l.bps / l.sends;
+        rate = rate == 0 ? share : std::min(rate, share);
+    }
+    if (rate > 0)
+    {
+        m_jobs.back().bottleneckBps = rate;
+    }
+    m_links.push_back(merged);
     const std::size_t n = m_jobs.size();
     m_conflict.resize(n);
     for (auto& row : m_conflict)
@@ -196,25 +231,46 @@ JobScheduler::AddJob(const JobInfo& info)
     }
     for (std::size_t j = 0; j + 1 < n; ++j)
     {
-        bool shared = false;
-        for (const auto& links : m_jobs[j].rankLinks)
-        {
-            for (uint32_t l : links)
-            {
-                if (std::binary_search(mine.begin(), mine.end(), l))
-                {
-                    shared = true;
-                    break;
-                }
-            }
-            if (shared)
-            {
-                break;
-            }
-        }
-        m_conflict[j][n - 1] = shared;
-        m_conflict[n - 1][j] = shared;
+        const bool c = Overload(j, n - 1);
+        m_conflict[j][n - 1] = c;
+        m_conflict[n - 1][j] = c;
     }
+}
+
+bool
+JobScheduler::Overload(std::size_t a, std::size_t b) const
+{
+    // Two jobs conflict when, both at the rate they get alone, some link
+    // direction they share would carry more than its capacity: then sending
+    // together slows both rings down, and taking turns loses nothing.
+    const double ra = m_jobs[a].bottleneckBps;
+    const double rb = m_jobs[b].bottleneckBps;
+    const auto& la = m_links[a];
+    const auto& lb = m_links[b];
+    std::size_t i = 0;
+    std::size_t k = 0;
+    while (i < la.size() && k < lb.size())
+    {
+        if (la[i].link < lb[k].link)
+        {
+            ++i;
+        }
+        else if (lb[k].link < la[i].link)
+        {
+            ++k;
+        }
+        else
+        {
+            const double load = la[i].sends * ra + lb[k].sends * rb;
+            if (load > la[i].bps * (1 + 1e-9))
+            {
+                return true;
+            }
+            ++i;
+            ++k;
+        }
+    }
+    return false;
 }
 
 void

@@ -46,7 +46,10 @@ class JobScheduler : public Object
         uint32_t index{0};                            //!< its index (JobStepTag job id)
         uint8_t scenarioClass{3};                     //!< class the scenario gave it
         std::vector<std::vector<uint32_t>> rankLinks; //!< per rank: link directions its sends cross
-        double bottleneckBps{0};                      //!< slowest link rate on its paths, bit/s
+        std::vector<std::vector<double>>
+            rankLinkBps;         //!< their rates, bit/s (parallel to rankLinks)
+        double bottleneckBps{0}; //!< rate of one rank's sends alone, bit/s: AddJob sets it to the
+                                 //!< least link rate / the job's sends crossing that link
     };
 
     /// What the scheduler did, for the results.
@@ -149,7 +152,8 @@ class JobScheduler : public Object
     /**
      * \param a a job index
      * \param b another
-     * \return true when their ring sends share a link direction
+     * \return true when the two jobs, each sending at the rate it gets
+     *         alone, would overload a link direction they share
      */
     bool Conflict(uint32_t a, uint32_t b) const;
 
@@ -186,11 +190,27 @@ class JobScheduler : public Object
     std::vector<JobInfo> m_jobs; //!< the jobs, by index
 
   private:
-    uint32_t m_classes;                        //!< classes the policy may use
-    uint8_t m_reserved;                        //!< classes of other traffic
-    std::vector<uint8_t> m_jobClasses;         //!< the jobs' classes, precedence first
-    std::vector<uint8_t> m_currentClass;       //!< per job: its class now
-    std::vector<std::vector<bool>> m_conflict; //!< per job pair: a shared link direction
+    /// A job's sends over one link direction.
+    struct LinkLoad
+    {
+        uint32_t link;  //!< the link direction
+        uint32_t sends; //!< the job's sends crossing it
+        double bps;     //!< its rate, bit/s
+    };
+
+    /**
+     * \param a a job index
+     * \param b another
+     * \return true when both at their rates alone overload a shared link
+     */
+    bool Overload(std::size_t a, std::size_t b) const;
+
+    std::vector<std::vector<LinkLoad>> m_links; //!< per job: its link loads, by link
+    uint32_t m_classes;                         //!< classes the policy may use
+    uint8_t m_reserved;                         //!< classes of other traffic
+    std::vector<uint8_t> m_jobClasses;          //!< the jobs' classes, precedence first
+    std::vector<uint8_t> m_currentClass;        //!< per job: its class now
+    std::vector<std::vector<bool>> m_conflict;  //!< per job pair: a shared link direction
 };
 
 } // namespace ns3
