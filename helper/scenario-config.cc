@@ -96,7 +96,8 @@ const std::vector<std::string> kSchedulerKeys = {"policy",
                                                  "hysteresis_us",
                                                  "max_hold_us",
                                                  "min_share",
-                                                 "max_wait_us"};
+                                                 "max_wait_us",
+                                                 "background_first"};
 const std::vector<std::string> kGranularities = {"step", "chunk"};
 const std::vector<std::string> kJobKeys = {"name",
                                            "ranks",
@@ -829,6 +830,10 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
     time("hysteresis_us", sc.hysteresisUs, 1e7);
     time("max_hold_us", sc.maxHoldUs, 1e7);
     time("max_wait_us", sc.maxWaitUs, 1e7);
+    if (r.Has("background_first"))
+    {
+        sc.backgroundFirst = ToBool(r["background_first"], r.Path("background_first"));
+    }
     if (r.Has("min_share"))
     {
         sc.minShare = ToNonNegative(r["min_share"], r.Path("min_share"));
@@ -853,13 +858,18 @@ CheckSchedulerClasses(const ScenarioConfig& cfg)
     {
         lowest = std::min(lowest, b.priority);
     }
-    if (cfg.scheduler.classes > lowest)
+    // the jobs' classes: from the lowest background class (or the one below
+    // it with background_first) down to 0
+    const uint32_t free =
+        cfg.scheduler.backgroundFirst || lowest == TrafficClass::CONTROL ? lowest : lowest + 1;
+    if (cfg.scheduler.classes > free)
     {
         Fail("scheduler.classes",
-             "policy " + Quote(cfg.scheduler.policy) +
-                 " gives the jobs classes below the "
-                 "background tenants' and the control class: " +
-                 std::to_string(lowest) + " free (classes 0.." + std::to_string(lowest) + "), " +
+             "policy " + Quote(cfg.scheduler.policy) + " gives the jobs classes " +
+                 (free == 0 ? std::string("none") : "0.." + std::to_string(free - 1)) +
+                 " (up to the background tenants' lowest class" +
+                 (cfg.scheduler.backgroundFirst ? ", excluded" : "") +
+                 ", below the control class): " + std::to_string(free) + " free, " +
                  std::to_string(cfg.scheduler.classes) +
                  " asked; lower it or raise the background's priority");
     }

@@ -79,9 +79,13 @@
  *                        ScenarioConfig::AvailablePolicies(): "fifo",
  *                        "cassini", "crux", "flux"
  *   classes              integer 1..6, default 3; crux and flux: traffic
- *                        classes the jobs get, the highest ones below every
- *                        background tenant's priority (so at most the
- *                        lowest background priority)
+ *                        classes the jobs get, from the lowest background
+ *                        priority down (so at most that priority + 1, or
+ *                        that priority with background_first)
+ *   background_first     true or false, default false; crux and flux: the
+ *                        jobs' top class is the lowest background class,
+ *                        shared flow by flow (false), or the class below it
+ *                        so that background tenants go strictly first (true)
  *   granularity          "step" (default) or "chunk"; flux: what one gate
  *                        release lets go
  *   control_latency_us   number >= 0, default 5; flux: one-way latency of
@@ -266,6 +270,7 @@ struct ScenarioConfig
         double maxHoldUs{0};             //!< flux: longest hold at a gate, us (0: none)
         double minShare{0.05};           //!< flux queue disc: least share of a waiting class
         double maxWaitUs{0};             //!< flux queue disc: ageing, us (0: off)
+        bool backgroundFirst{false};     //!< jobs' classes strictly below the background's
     };
 
     /// One entry of "jobs".

@@ -257,6 +257,7 @@ ScenarioRun::BuildScheduler()
     ObjectFactory factory;
     factory.SetTypeId(JobScheduler::GetPolicyTypeName(sc.policy));
     factory.Set("Classes", UintegerValue(sc.classes));
+    factory.Set("BackgroundFirst", BooleanValue(sc.backgroundFirst));
     if (factory.GetTypeId().GetName() == "ns3::FluxController")
     {
         auto us = [](double v) { return TimeValue(NanoSeconds(static_cast<int64_t>(v * 1e3))); };

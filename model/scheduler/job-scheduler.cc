@@ -4,6 +4,7 @@
 
 #include "job-scheduler.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/traffic-class.h"
@@ -29,12 +30,20 @@ JobScheduler::GetTypeId()
                           "Traffic classes a multi-class policy may give the jobs.",
                           UintegerValue(3),
                           MakeUintegerAccessor(&JobScheduler::m_classes),
-                          MakeUintegerChecker<uint32_t>(1, TrafficClass::MAX_DATA + 1));
+                          MakeUintegerChecker<uint32_t>(1, TrafficClass::MAX_DATA + 1))
+            .AddAttribute("BackgroundFirst",
+                          "Give the jobs classes strictly below the background tenants' "
+                          "(true), or let the jobs' top class be the lowest background class "
+                          "(false: the two share it flow by flow).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&JobScheduler::m_backgroundFirst),
+                          MakeBooleanChecker());
     return tid;
 }
 
 JobScheduler::JobScheduler()
     : m_classes(3),
+      m_backgroundFirst(false),
       m_reserved(0)
 {
 }
@@ -100,7 +109,10 @@ JobScheduler::AssignClasses(uint8_t reservedMask)
             break;
         }
     }
-    for (int c = lowest - 1; c >= 0 && m_jobClasses.size() < m_classes; --c)
+    // The jobs' top class is the lowest background class itself (shared:
+    // one class, deficit round robin among its flows) or the one below it.
+    const int top = !m_backgroundFirst && lowest < TrafficClass::CONTROL ? lowest : lowest - 1;
+    for (int c = top; c >= 0 && m_jobClasses.size() < m_classes; --c)
     {
         m_jobClasses.push_back(static_cast<uint8_t>(c));
     }
@@ -108,9 +120,10 @@ JobScheduler::AssignClasses(uint8_t reservedMask)
     {
         const std::string n = std::to_string(m_jobClasses.size());
         m_jobClasses.clear();
-        return std::to_string(m_classes) + " classes asked, but only " + n +
-               " are free below the classes of the background tenants and the control class " +
-               "(lower their priority, or ask for fewer)";
+        return std::to_string(m_classes) + " classes asked, but only " + n + " are free " +
+               (m_backgroundFirst ? "below" : "up to") +
+               " the lowest class of the background tenants and below the control class "
+               "(raise the background's priority, or ask for fewer)";
     }
     return "";
 }

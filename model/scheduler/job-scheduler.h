@@ -86,9 +86,11 @@ class JobScheduler : public Object
     /**
      * \brief Pick the classes of the jobs.
      *
-     * Multi-class policies take the Classes highest classes below every
-     * class in reservedMask (background tenants, which are served first, and
-     * the control class); single-class policies keep each job's scenario class.
+     * Multi-class policies take the Classes highest classes from the lowest
+     * class in reservedMask (background tenants; the control class is always
+     * reserved) down: the jobs' top class is that lowest background class
+     * itself, shared flow by flow, or with BackgroundFirst the class below
+     * it; single-class policies keep each job's scenario class.
      *
      * \param reservedMask classes used by other traffic
      * \return an empty string, or why the classes cannot be had
@@ -207,6 +209,7 @@ class JobScheduler : public Object
 
     std::vector<std::vector<LinkLoad>> m_links; //!< per job: its link loads, by link
     uint32_t m_classes;                         //!< classes the policy may use
+    bool m_backgroundFirst;                     //!< jobs strictly below the background
     uint8_t m_reserved;                         //!< classes of other traffic
     std::vector<uint8_t> m_jobClasses;          //!< the jobs' classes, precedence first
     std::vector<uint8_t> m_currentClass;        //!< per job: its class now

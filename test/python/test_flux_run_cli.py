@@ -108,8 +108,8 @@ def _no_change(s):
 
 
 def _too_many_classes(s):
-    # the background tenant is in class 3: crux and flux have 3 classes below it
-    s["scheduler"] = {"policy": "flux", "classes": 4}
+    # the background tenant is in class 3: crux and flux have classes 3..0
+    s["scheduler"] = {"policy": "flux", "classes": 5}
 
 
 def _classes_zero(s):
