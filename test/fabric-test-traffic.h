@@ -12,9 +12,11 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-aware-queue-disc.h"
 #include "ns3/pfc-egress.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-class.h"
 #include "ns3/udp-header.h"
 
 #include <cstdint>
@@ -25,6 +27,50 @@ namespace ns3
 {
 namespace fluxtest
 {
+
+/// Bytes of IPv4 and UDP headers in an item's size.
+constexpr uint32_t ITEM_HEADERS = 28;
+
+/**
+ * \param cls the traffic class
+ * \param srcPort the UDP source port (the flow)
+ * \param size the item's size, IPv4 header included
+ * \param ecn the ECN field
+ * \param seq an identification number
+ * \return an IPv4/UDP item
+ */
+inline Ptr<Ipv4QueueDiscItem>
+MakeItem(uint8_t cls,
+         uint16_t srcPort = 1000,
+         uint32_t size = 128,
+         Ipv4Header::EcnType ecn = Ipv4Header::ECN_NotECT,
+         uint16_t seq = 0)
+{
+    Ptr<Packet> p = Create<Packet>(size - ITEM_HEADERS);
+    UdpHeader udp;
+    udp.SetSourcePort(srcPort);
+    udp.SetDestinationPort(4791);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.0.2"));
+    ip.SetProtocol(17);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(TrafficClass::ToDscp(cls)));
+    ip.SetEcn(ecn);
+    ip.SetIdentification(seq);
+    ip.SetPayloadSize(p->GetSize());
+    return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+}
+
+/**
+ * \param item an item
+ * \return its traffic class
+ */
+inline uint8_t
+ClassOf(Ptr<const QueueDiscItem> item)
+{
+    return PfcAwareQueueDisc::GetItemPriority(item);
+}
 
 /**
  * A host egress that sends IPv4/UDP packets to port 4791, round robin over

@@ -5,6 +5,8 @@
  * changes of a queue pair's traffic class during a run.
  */
 
+#include "two-hosts.h"
+
 #include "ns3/class-qp-arbiter.h"
 #include "ns3/core-module.h"
 #include "ns3/ethernet-vlan-header.h"
@@ -22,6 +24,7 @@
 #include <vector>
 
 using namespace ns3;
+using namespace ns3::fluxtest;
 
 namespace
 {
@@ -65,35 +68,6 @@ class ArbiterTestPacedCc : public RdmaCongestionControl
 };
 
 NS_OBJECT_ENSURE_REGISTERED(ArbiterTestPacedCc);
-
-/// Two hosts joined by one 100 Gb/s link, each with a RoCEv2 NIC.
-struct TwoHosts
-{
-    Ptr<PfcNetDevice> devA; //!< host A's port
-    Ptr<PfcNetDevice> devB; //!< host B's port
-    Ptr<RdmaNic> nicA;      //!< host A's NIC
-    Ptr<RdmaNic> nicB;      //!< host B's NIC
-
-    /**
-     * \param helper NIC settings
-     */
-    explicit TwoHosts(const RdmaHelper& helper)
-    {
-        NodeContainer nodes(2);
-        Ptr<PfcChannel> ch =
-            CreateObjectWithAttributes<PfcChannel>("Delay", TimeValue(MicroSeconds(1)));
-        devA = CreateObjectWithAttributes<PfcNetDevice>("DataRate", StringValue("100Gbps"));
-        devB = CreateObjectWithAttributes<PfcNetDevice>("DataRate", StringValue("100Gbps"));
-        devA->SetAddress(Mac48Address::Allocate());
-        devB->SetAddress(Mac48Address::Allocate());
-        nodes.Get(0)->AddDevice(devA);
-        nodes.Get(1)->AddDevice(devB);
-        devA->Attach(ch);
-        devB->Attach(ch);
-        nicA = helper.Install(nodes.Get(0), devA, Ipv4Address("10.0.0.1"));
-        nicB = helper.Install(nodes.Get(1), devB, Ipv4Address("10.0.0.2"));
-    }
-};
 
 /// Records, at the receiving NIC, which queue pair each data packet is for.
 struct Arrivals
@@ -198,7 +172,7 @@ class ClassOrderTestCase : public TestCase
                                                    ? "ns3::ClassQpArbiter"
                                                    : "ns3::ClassQpArbiter[Order=3,5]"));
         }
-        TwoHosts h(helper);
+        TwoHosts h("100Gbps", MicroSeconds(1), helper);
         NS_TEST_ASSERT_MSG_EQ(
             (m_mode == ROUND_ROBIN
                  ? DynamicCast<RoundRobinQpArbiter>(h.nicA->GetQpArbiter()) != nullptr
@@ -267,7 +241,7 @@ class ClassQuantumTestCase : public TestCase
         RdmaHelper helper;
         helper.SetCongestionControl("none");
         helper.SetNicAttribute("QpArbiter", StringValue("ns3::ClassQpArbiter"));
-        TwoHosts h(helper);
+        TwoHosts h("100Gbps", MicroSeconds(1), helper);
         Ptr<ClassQpArbiter> arbiter = DynamicCast<ClassQpArbiter>(h.nicA->GetQpArbiter());
         NS_TEST_ASSERT_MSG_EQ(arbiter->GetQuantum(), 4200, "default quantum");
         if (m_frames > 0)
@@ -327,7 +301,7 @@ class ClassWorkConservingTestCase : public TestCase
         RdmaHelper helper;
         helper.SetCongestionControl("none");
         helper.SetNicAttribute("QpArbiter", StringValue("ns3::ClassQpArbiter"));
-        TwoHosts h(helper);
+        TwoHosts h("100Gbps", MicroSeconds(1), helper);
         auto [hi, hiRx] = RdmaHelper::Connect(h.nicA, h.nicB, 5, 1000);
         auto [lo, loRx] = RdmaHelper::Connect(h.nicA, h.nicB, 3, 1001);
         Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SetPauseUpstream, h.devB, 5, true);
@@ -350,7 +324,7 @@ class ClassWorkConservingTestCase : public TestCase
         RdmaHelper helper;
         helper.SetCongestionControl("ns3::ArbiterTestPacedCc");
         helper.SetNicAttribute("QpArbiter", StringValue("ns3::ClassQpArbiter"));
-        TwoHosts h(helper);
+        TwoHosts h("100Gbps", MicroSeconds(1), helper);
         auto [hi, hiRx] = RdmaHelper::Connect(h.nicA, h.nicB, 5, 1000);
         auto [lo, loRx] = RdmaHelper::Connect(h.nicA, h.nicB, 3, 1001);
         m_done.clear();
@@ -459,7 +433,7 @@ class SetPriorityTestCase : public TestCase
     {
         RdmaHelper helper;
         helper.SetCongestionControl("none");
-        TwoHosts h(helper);
+        TwoHosts h("100Gbps", MicroSeconds(1), helper);
         auto [qp, rx] = RdmaHelper::Connect(h.nicA, h.nicB, 3, 1000);
         m_qp = qp;
         qp->SetSendCompletionCallback(MakeCallback(&SetPriorityTestCase::SendDone, this));

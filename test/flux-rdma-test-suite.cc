@@ -5,6 +5,8 @@
  * timing against line rate, go-back-N under loss, and DCQCN's reaction.
  */
 
+#include "two-hosts.h"
+
 #include "ns3/core-module.h"
 #include "ns3/dcqcn.h"
 #include "ns3/error-model.h"
@@ -15,39 +17,10 @@
 #include "ns3/rdma-nic.h"
 
 using namespace ns3;
+using namespace ns3::fluxtest;
 
 namespace
 {
-
-/// Two hosts joined by one link, each with a RoCEv2 NIC.
-struct TwoHosts
-{
-    Ptr<PfcNetDevice> devA; //!< host A's port
-    Ptr<PfcNetDevice> devB; //!< host B's port
-    Ptr<RdmaNic> nicA;      //!< host A's NIC
-    Ptr<RdmaNic> nicB;      //!< host B's NIC
-
-    /**
-     * \param rate line rate
-     * \param delay propagation delay
-     * \param helper NIC settings
-     */
-    TwoHosts(const std::string& rate, Time delay, const RdmaHelper& helper)
-    {
-        NodeContainer nodes(2);
-        Ptr<PfcChannel> ch = CreateObjectWithAttributes<PfcChannel>("Delay", TimeValue(delay));
-        devA = CreateObjectWithAttributes<PfcNetDevice>("DataRate", StringValue(rate));
-        devB = CreateObjectWithAttributes<PfcNetDevice>("DataRate", StringValue(rate));
-        devA->SetAddress(Mac48Address::Allocate());
-        devB->SetAddress(Mac48Address::Allocate());
-        nodes.Get(0)->AddDevice(devA);
-        nodes.Get(1)->AddDevice(devB);
-        devA->Attach(ch);
-        devB->Attach(ch);
-        nicA = helper.Install(nodes.Get(0), devA, Ipv4Address("10.0.0.1"));
-        nicB = helper.Install(nodes.Get(1), devB, Ipv4Address("10.0.0.2"));
-    }
-};
 
 /// Records completions of one direction.
 struct Completions

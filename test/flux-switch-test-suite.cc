@@ -29,39 +29,6 @@ using namespace ns3::fluxtest;
 namespace
 {
 
-/**
- * \param prio a priority
- * \param seq an identification number
- * \return an IPv4/UDP item of that priority
- */
-Ptr<Ipv4QueueDiscItem>
-MakeItem(uint8_t prio, uint16_t seq)
-{
-    Ptr<Packet> p = Create<Packet>(100);
-    UdpHeader udp;
-    udp.SetSourcePort(1000);
-    udp.SetDestinationPort(4791);
-    p->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(Ipv4Address("10.0.0.1"));
-    ip.SetDestination(Ipv4Address("10.0.0.2"));
-    ip.SetProtocol(17);
-    ip.SetTos(prio << 5);
-    ip.SetIdentification(seq);
-    ip.SetPayloadSize(p->GetSize());
-    return Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
-}
-
-/**
- * \param item an item
- * \return its priority
- */
-uint8_t
-PrioOf(Ptr<const QueueDiscItem> item)
-{
-    return PfcAwareQueueDisc::GetItemPriority(item);
-}
-
 /// Everything an incast run reports.
 struct IncastResult
 {
@@ -301,7 +268,10 @@ class PfcPrioQueueDiscTestCase : public TestCase
         const uint8_t prios[] = {0, 3, 7, 3, 5, 0};
         for (uint16_t i = 0; i < 6; ++i)
         {
-            NS_TEST_ASSERT_MSG_EQ(q->Enqueue(MakeItem(prios[i], i)), true, "enqueue refused");
+            NS_TEST_ASSERT_MSG_EQ(
+                q->Enqueue(MakeItem(prios[i], 1000, 128, Ipv4Header::ECN_NotECT, i)),
+                true,
+                "enqueue refused");
         }
         NS_TEST_ASSERT_MSG_EQ(q->GetNPackets(), 6, "six packets queued");
         NS_TEST_ASSERT_MSG_EQ(q->GetBandPackets(3), 2, "two in band 3");
@@ -312,7 +282,7 @@ class PfcPrioQueueDiscTestCase : public TestCase
         NS_TEST_ASSERT_MSG_NE(peeked, nullptr, "something to peek at");
         Ptr<QueueDiscItem> item = q->Dequeue();
         NS_TEST_ASSERT_MSG_EQ(item, peeked, "Peek shows what Dequeue returns");
-        NS_TEST_ASSERT_MSG_EQ(+PrioOf(item), 3, "band 3 while 7 and 5 are paused");
+        NS_TEST_ASSERT_MSG_EQ(+ClassOf(item), 3, "band 3 while 7 and 5 are paused");
         NS_TEST_ASSERT_MSG_EQ(DynamicCast<Ipv4QueueDiscItem>(item)->GetHeader().GetIdentification(),
                               1,
                               "FIFO within a band");
@@ -328,7 +298,7 @@ class PfcPrioQueueDiscTestCase : public TestCase
         {
             item = q->Dequeue();
             NS_TEST_ASSERT_MSG_NE(item, nullptr, "a packet is left");
-            NS_TEST_ASSERT_MSG_EQ(+PrioOf(item), +e, "strict priority order");
+            NS_TEST_ASSERT_MSG_EQ(+ClassOf(item), +e, "strict priority order");
         }
         NS_TEST_ASSERT_MSG_EQ(q->Dequeue(), nullptr, "empty");
         NS_TEST_ASSERT_MSG_EQ(q->GetNBytes(), 0, "no bytes left");
