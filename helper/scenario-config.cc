@@ -916,6 +916,133 @@ HasValidSyntax(const std::string& type, const std::string& text)
     return true;
 }
 
+/**
+ * \param text an Order attribute of a class-ordered queue disc or arbiter
+ * \return true for distinct classes 0..7 separated by commas
+ */
+bool
+IsClassOrder(const std::string& text)
+{
+    uint8_t seen = 0;
+    std::size_t i = 0;
+    while (i < text.size())
+    {
+        if (text[i] < '0' || text[i] > '7' || (seen & (1u << (text[i] - '0'))))
+        {
+            return false;
+        }
+        seen |= 1u << (text[i] - '0');
+        ++i;
+        if (i < text.size() && (text[i] != ',' || i + 1 == text.size()))
+        {
+            return false;
+        }
+        ++i;
+    }
+    return true;
+}
+
+/// Factory attributes a scenario may set, with the base type they make.
+const std::map<std::string, std::string> kFactoryAttributes = {
+    {"ns3::FabricSwitch::QueueDiscFactory", "ns3::QueueDisc"},
+    {"ns3::RdmaNic::QpArbiter", "ns3::RdmaQpArbiter"},
+    {"ns3::RdmaNic::CongestionControl", "ns3::RdmaCongestionControl"},
+};
+
+/**
+ * \brief Check an ObjectFactory value, "ns3::Type" or "ns3::Type[a=v|b=w]",
+ * before ns-3 sees it (ns-3 aborts on an unknown type or attribute).
+ * \param name the attribute's full name
+ * \param text the value
+ * \param path the field, for messages
+ */
+void
+CheckFactory(const std::string& name, const std::string& text, const std::string& path)
+{
+    const auto base = kFactoryAttributes.find(name);
+    if (base == kFactoryAttributes.end())
+    {
+        std::vector<std::string> names;
+        for (const auto& [n, b] : kFactoryAttributes)
+        {
+            names.push_back(n);
+        }
+        Fail(path, "object factories can be set only for " + Join(names));
+    }
+    if (text.find_first_of(" \t\n") != std::string::npos)
+    {
+        Fail(path, "an object factory takes no spaces (separate list items with commas)");
+    }
+    const auto open = text.find('[');
+    const std::string typeName = text.substr(0, open);
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(typeName, &tid))
+    {
+        Fail(path, "no ns-3 type is named " + Quote(typeName));
+    }
+    if (!tid.IsChildOf(TypeId::LookupByName(base->second)) || !tid.HasConstructor())
+    {
+        Fail(path, Quote(typeName) + " is not a " + base->second + " that can be created");
+    }
+    if (open == std::string::npos)
+    {
+        return;
+    }
+    if (text.back() != ']')
+    {
+        Fail(path, Quote(text) + " is not \"Type\" or \"Type[attribute=value|...]\"");
+    }
+    const std::string list = text.substr(open + 1, text.size() - open - 2);
+    std::size_t start = 0;
+    while (start <= list.size() && !list.empty())
+    {
+        const auto bar = list.find('|', start);
+        const std::string item = list.substr(start, bar == std::string::npos ? bar : bar - start);
+        const auto eq = item.find('=');
+        if (eq == std::string::npos)
+        {
+            Fail(path, Quote(item) + " is not attribute=value");
+        }
+        const std::string attr = item.substr(0, eq);
+        const std::string value = item.substr(eq + 1);
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(attr, &info))
+        {
+            Fail(path, typeName + " has no attribute " + Quote(attr));
+        }
+        std::string type = info.checker->GetValueTypeName();
+        if (type.rfind("ns3::", 0) == 0)
+        {
+            type = type.substr(5);
+        }
+        if (attr == "Order" && !IsClassOrder(value))
+        {
+            Fail(path,
+                 Quote(value) + " is not a class order (distinct classes 0..7 separated by "
+                                "commas, e.g. 3,2,1)");
+        }
+        bool valid = false;
+        try
+        {
+            valid = IsSettableType(type) && HasValidSyntax(type, value) &&
+                    info.checker->CreateValidValue(StringValue(value));
+        }
+        catch (const std::exception&)
+        {
+            valid = false;
+        }
+        if (!valid)
+        {
+            Fail(path, Quote(value) + " is not a valid value of " + typeName + "::" + attr);
+        }
+        if (bar == std::string::npos)
+        {
+            break;
+        }
+        start = bar + 1;
+    }
+}
+
 void
 ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
 {
@@ -993,6 +1120,12 @@ ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
         if (type.rfind("ns3::", 0) == 0)
         {
             type = type.substr(5);
+        }
+        if (type == "ObjectFactoryValue")
+        {
+            CheckFactory(name, text, path);
+            cfg.ns3Defaults[name] = text;
+            continue;
         }
         if (!IsSettableType(type))
         {

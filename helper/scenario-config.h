@@ -181,7 +181,12 @@
  *                        before the run, "ns3::TypeName::Attribute": value
  *                        (string, number or true/false), or a global value
  *                        name. Names and values are checked against the
- *                        registered TypeIds. RngSeed and RngRun are not
+ *                        registered TypeIds; the object factories
+ *                        ns3::FabricSwitch::QueueDiscFactory,
+ *                        ns3::RdmaNic::QpArbiter and
+ *                        ns3::RdmaNic::CongestionControl are accepted as
+ *                        "ns3::Type[attr=value|...]" (checked; no spaces;
+ *                        class orders as 3,2,1). RngSeed and RngRun are not
  *                        accepted (use seed).
  *
  * Any other key is an error.

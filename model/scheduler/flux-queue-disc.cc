@@ -210,6 +210,8 @@ void
 FluxQueueDisc::SetOrderString(std::string order)
 {
     NS_LOG_FUNCTION(this << order);
+    // spaces or commas (an ObjectFactory string cannot hold spaces)
+    std::replace(order.begin(), order.end(), ',', ' ');
     std::istringstream is(order);
     std::vector<uint8_t> classes;
     std::string token;
@@ -351,7 +353,10 @@ bool
 FluxQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << item);
-    if (GetCurrentSize() + item > GetMaxSize())
+    // The limit in the unit MaxSize counts, without building QueueSize objects
+    const bool full =
+        m_limitInPackets ? GetNPackets() + 1 > m_limit : GetNBytes() + item->GetSize() > m_limit;
+    if (full)
     {
         NS_LOG_LOGIC("Queue disc full: " << GetCurrentSize() << " of " << GetMaxSize());
         DropBeforeEnqueue(item, LIMIT_EXCEEDED_DROP);
@@ -608,6 +613,8 @@ FluxQueueDisc::InitializeParams()
                                                    << m_class[c].kmax << " in class " << +c);
     }
     m_nFlows = m_flowsPerClass;
+    m_limitInPackets = GetMaxSize().GetUnit() == QueueSizeUnit::PACKETS;
+    m_limit = GetMaxSize().GetValue();
     m_flows.assign(queues, Flow());
     for (ClassState& cs : m_class)
     {

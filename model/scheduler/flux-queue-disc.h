@@ -293,16 +293,18 @@ class FluxQueueDisc : public PfcAwareQueueDisc
     /** \return the attribute EcnPmax */
     double GetDefaultEcnPmax() const;
 
-    uint32_t m_nClasses;      //!< attribute Classes (K)
-    uint32_t m_flowsPerClass; //!< attribute FlowsPerClass
-    uint32_t m_quantum;       //!< attribute Quantum, bytes
-    uint32_t m_perturbation;  //!< attribute Perturbation (flow hash)
-    double m_minShare;        //!< attribute MinShare
-    Time m_maxWait;           //!< attribute MaxWait
-    uint32_t m_defaultKmin;   //!< attribute EcnKminBytes
-    uint32_t m_defaultKmax;   //!< attribute EcnKmaxBytes
-    double m_defaultPmax;     //!< attribute EcnPmax
-    uint32_t m_nFlows;        //!< flow queues per class in use (set at initialisation)
+    uint32_t m_nClasses;         //!< attribute Classes (K)
+    uint32_t m_flowsPerClass;    //!< attribute FlowsPerClass
+    uint32_t m_quantum;          //!< attribute Quantum, bytes
+    uint32_t m_perturbation;     //!< attribute Perturbation (flow hash)
+    double m_minShare;           //!< attribute MinShare
+    Time m_maxWait;              //!< attribute MaxWait
+    uint32_t m_defaultKmin;      //!< attribute EcnKminBytes
+    uint32_t m_defaultKmax;      //!< attribute EcnKmaxBytes
+    double m_defaultPmax;        //!< attribute EcnPmax
+    uint32_t m_nFlows;           //!< flow queues per class in use (set at initialisation)
+    bool m_limitInPackets{true}; //!< MaxSize counts packets (else bytes)
+    uint64_t m_limit{0};         //!< MaxSize in its unit
 
     std::vector<uint8_t> m_requestedOrder;              //!< order as requested
     std::array<uint8_t, TrafficClass::CONTROL> m_order; //!< effective order of classes 0..6

@@ -128,6 +128,12 @@ def _latency_negative(s):
     s["scheduler"] = {"policy": "flux", "control_latency_us": -1}
 
 
+def _factory(value, name="ns3::FabricSwitch::QueueDiscFactory"):
+    def change(s):
+        s["ns3_defaults"] = {name: value}
+    return change
+
+
 def _unknown_scheduler_key(s):
     s["scheduler"] = {"policy": "flux", "planner": "greedy"}
 
@@ -160,6 +166,22 @@ BAD = [
     ("granularity-unknown", _granularity, [], "scheduler.granularity"),
     ("latency-negative", _latency_negative, [], "scheduler.control_latency_us"),
     ("unknown-scheduler-key", _unknown_scheduler_key, [], "scheduler.planner"),
+    ("factory-unknown-type", _factory("ns3::NoSuchQueueDisc"),
+     [], 'ns3_defaults["ns3::FabricSwitch::QueueDiscFactory"]'),
+    ("factory-wrong-base", _factory("ns3::RoundRobinQpArbiter"),
+     [], 'ns3_defaults["ns3::FabricSwitch::QueueDiscFactory"]'),
+    ("factory-unknown-attribute", _factory("ns3::FluxQueueDisc[Colour=red]"),
+     [], 'ns3_defaults["ns3::FabricSwitch::QueueDiscFactory"]'),
+    ("factory-bad-value", _factory("ns3::FluxQueueDisc[MinShare=lots]"),
+     [], 'ns3_defaults["ns3::FabricSwitch::QueueDiscFactory"]'),
+    ("factory-bad-order", _factory("ns3::FluxQueueDisc[Order=3,3,9]"),
+     [], 'ns3_defaults["ns3::FabricSwitch::QueueDiscFactory"]'),
+    ("factory-bad-arbiter-order", _factory("ns3::ClassQpArbiter[Order=3;2]", "ns3::RdmaNic::QpArbiter"),
+     [], 'ns3_defaults["ns3::RdmaNic::QpArbiter"]'),
+    ("factory-spaces", _factory("ns3::FluxQueueDisc[Order=7 3]"),
+     [], 'ns3_defaults["ns3::FabricSwitch::QueueDiscFactory"]'),
+    ("factory-other-attribute", _factory("ns3::Node", "ns3::Node::Id"),
+     [], 'ns3_defaults["ns3::Node::Id"]'),
     ("seed-not-a-number", _no_change, ["--seed", "abc"], "--seed"),
     ("seed-negative", _no_change, ["--seed", "-3"], "--seed"),
     ("seed-fraction", _no_change, ["--seed", "1.5"], "--seed"),

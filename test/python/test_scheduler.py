@@ -51,3 +51,22 @@ def test_job_classes_around_the_background(flux_run, tmp_path):
             assert r["scheduler"]["classes"] == classes, (policy, first)
             assert r["scheduler"]["order"] == order, (policy, first)
             assert all(j["class"] in classes for j in r["jobs"]), (policy, first)
+
+
+def test_scenario_chooses_queue_disc_and_arbiter(flux_run, tmp_path):
+    """A queue disc and an arbiter chosen in ns3_defaults (object factories,
+    checked before the run) are what the fabric runs, whatever the policy:
+    fifo over FluxQueueDisc and ClassQpArbiter in a given order completes
+    without drops, and flux over the plain PfcPrioQueueDisc too."""
+    for policy, qdisc, arbiter in (
+        ("fifo", "ns3::FluxQueueDisc[Order=3,2,1|MinShare=0.1|FlowsPerClass=4]",
+         "ns3::ClassQpArbiter[Order=3,2,1]"),
+        ("flux", "ns3::PfcPrioQueueDisc", "ns3::RoundRobinQpArbiter"),
+    ):
+        s = copy.deepcopy(SMALL)
+        s["scheduler"] = {"policy": policy}
+        s["ns3_defaults"] = {"ns3::FabricSwitch::QueueDiscFactory": qdisc,
+                             "ns3::RdmaNic::QpArbiter": arbiter}
+        _, r = run_scenario(flux_run, tmp_path, s, f"factory-{policy}")
+        assert all(j["status"] == "completed" for j in r["jobs"]), policy
+        assert r["network"]["drops"] == 0, policy
