@@ -2,8 +2,9 @@
 # Policy benchmark: what a scheduling policy costs the simulator. Runs one
 # scenario (default bench/scenarios/multi-job.json) under fifo and under each
 # other policy, N times each, with bench/run-scenario-bench.sh, and reports
-# per policy the medians of wall_s and run_s and, as ratios against fifo in
-# the same run of this script,
+# per policy the medians of wall_s and run_s (runs interleaved: fifo, then
+# each policy, N rounds) and, as ratios against fifo in the same run of this
+# script,
 #
 #   wall_ratio          wall_s / fifo's wall_s (the whole flux-run process)
 #   cost_per_byte_ratio (wall_s / sim_bytes) / fifo's: wall time per
@@ -34,31 +35,35 @@ done
 [ -f "$scenario" ] || { echo "run-policy-bench.sh: no scenario $scenario" >&2; exit 2; }
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+folder=$(dirname "$scenario")
+trap 'rm -rf "$work"; rm -f "$folder"/.policy-bench-*.json' EXIT
 for policy in fifo $policies; do
-    python3 - "$scenario" "$policy" "$work/$policy.json" <<'PY'
+    # the scenario's relative paths (CDF files) resolve from its own folder
+    python3 - "$scenario" "$policy" "$folder/.policy-bench-$policy.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 s.setdefault("scheduler", {})["policy"] = sys.argv[2]
 json.dump(s, open(sys.argv[3], "w"))
 PY
-    # the scenario's relative paths (CDF files) resolve from its own folder
-    cp "$work/$policy.json" "$(dirname "$scenario")/.policy-bench-$policy.json"
-    "$here/run-scenario-bench.sh" -n "$runs" -b "$build" \
-        "$(dirname "$scenario")/.policy-bench-$policy.json" | grep '^median:' >"$work/$policy.median" || {
-        rm -f "$(dirname "$scenario")/.policy-bench-$policy.json"
-        exit 1
-    }
-    rm -f "$(dirname "$scenario")/.policy-bench-$policy.json"
+done
+# Rounds outermost, policies interleaved within a round, so that a machine
+# whose speed drifts slows every policy alike.
+for ((i = 1; i <= runs; i++)); do
+    for policy in fifo $policies; do
+        "$here/run-scenario-bench.sh" -n 1 -b "$build" "$folder/.policy-bench-$policy.json" |
+            grep '^median:' >>"$work/$policy.runs"
+    done
 done
 
 python3 - "$work" fifo $policies <<'PY'
 import sys
 work, policies = sys.argv[1], sys.argv[2:]
+import statistics
 med = {}
 for p in policies:
-    line = open(f"{work}/{p}.median").read().split()[1:]
-    med[p] = {k: float(v) for k, v in (kv.split("=") for kv in line)}
+    runs = [{k: float(v) for k, v in (kv.split("=") for kv in line.split()[1:])}
+            for line in open(f"{work}/{p}.runs")]
+    med[p] = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
 base = med["fifo"]
 base_cost = base["wall_s"] / base["sim_bytes"]
 print(f"{'policy':8} {'wall_s':>8} {'run_s':>8} {'sim_ms':>8} {'wall_ratio':>10} {'cost_per_byte_ratio':>20}")
