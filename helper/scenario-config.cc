@@ -5,12 +5,17 @@
 #include "scenario-config.h"
 
 #include "ns3/attribute.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/global-value.h"
 #include "ns3/int-header.h"
 #include "ns3/job-scheduler.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/string.h"
 #include "ns3/traffic-class.h"
 #include "ns3/type-id.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cctype>
@@ -844,34 +849,14 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
     }
 }
 
-/// Multi-class policies need scheduler.classes free classes below the background's.
+/// The policy must find its classes where the background tenants leave room.
 void
 CheckSchedulerClasses(const ScenarioConfig& cfg)
 {
-    const std::string type = JobScheduler::GetPolicyTypeName(cfg.scheduler.policy);
-    if (type != "ns3::CruxScheduler" && type != "ns3::FluxController")
+    const std::string err = cfg.CreateScheduler()->AssignClasses(cfg.BackgroundClasses());
+    if (!err.empty())
     {
-        return;
-    }
-    uint32_t lowest = TrafficClass::CONTROL;
-    for (const auto& b : cfg.background)
-    {
-        lowest = std::min(lowest, b.priority);
-    }
-    // the jobs' classes: from the lowest background class (or the one below
-    // it with background_first) down to 0
-    const uint32_t free =
-        cfg.scheduler.backgroundFirst || lowest == TrafficClass::CONTROL ? lowest : lowest + 1;
-    if (cfg.scheduler.classes > free)
-    {
-        Fail("scheduler.classes",
-             "policy " + Quote(cfg.scheduler.policy) + " gives the jobs classes " +
-                 (free == 0 ? std::string("none") : "0.." + std::to_string(free - 1)) +
-                 " (up to the background tenants' lowest class" +
-                 (cfg.scheduler.backgroundFirst ? ", excluded" : "") +
-                 ", below the control class): " + std::to_string(free) + " free, " +
-                 std::to_string(cfg.scheduler.classes) +
-                 " asked; lower it or raise the background's priority");
+        Fail("scheduler.classes", "policy " + Quote(cfg.scheduler.policy) + ": " + err);
     }
 }
 
@@ -918,26 +903,24 @@ HasValidSyntax(const std::string& type, const std::string& text)
 
 /**
  * \param text an Order attribute of a class-ordered queue disc or arbiter
- * \return true for distinct classes 0..7 separated by commas
+ * \return true for distinct classes 0..7 (TrafficClass::ParseOrder)
  */
 bool
 IsClassOrder(const std::string& text)
 {
+    std::vector<uint8_t> order;
     uint8_t seen = 0;
-    std::size_t i = 0;
-    while (i < text.size())
+    if (!TrafficClass::ParseOrder(text, order))
     {
-        if (text[i] < '0' || text[i] > '7' || (seen & (1u << (text[i] - '0'))))
+        return false;
+    }
+    for (uint8_t c : order)
+    {
+        if (seen & TrafficClass::Bit(c))
         {
             return false;
         }
-        seen |= 1u << (text[i] - '0');
-        ++i;
-        if (i < text.size() && (text[i] != ',' || i + 1 == text.size()))
-        {
-            return false;
-        }
-        ++i;
+        seen |= TrafficClass::Bit(c);
     }
     return true;
 }
@@ -1539,6 +1522,48 @@ ScenarioConfig::HostsPerLeaf() const
         return t.hostsPerSide;
     }
     return 0;
+}
+
+uint8_t
+ScenarioConfig::BackgroundClasses() const
+{
+    uint8_t mask = 0;
+    for (const auto& b : background)
+    {
+        mask |= TrafficClass::Bit(static_cast<uint8_t>(b.priority));
+    }
+    return mask;
+}
+
+Ptr<JobScheduler>
+ScenarioConfig::CreateScheduler() const
+{
+    const auto& sc = scheduler;
+    ObjectFactory factory;
+    factory.SetTypeId(JobScheduler::GetPolicyTypeName(sc.policy));
+    auto us = [](double v) { return TimeValue(NanoSeconds(static_cast<int64_t>(v * 1e3))); };
+    const std::vector<std::pair<std::string, Ptr<AttributeValue>>> values = {
+        {"Classes", Create<UintegerValue>(sc.classes)},
+        {"BackgroundFirst", Create<BooleanValue>(sc.backgroundFirst)},
+        {"ControlLatency", us(sc.controlLatencyUs).Copy()},
+        {"ReplanInterval", us(sc.replanUs).Copy()},
+        {"Hysteresis", us(sc.hysteresisUs).Copy()},
+        {"MaxHold", us(sc.maxHoldUs).Copy()},
+        {"PerChunk", Create<BooleanValue>(sc.granularity == "chunk")},
+        {"MinShare", Create<DoubleValue>(sc.minShare)},
+        {"MaxWait", us(sc.maxWaitUs).Copy()},
+    };
+    // each policy takes the keys it has attributes for
+    const TypeId tid = factory.GetTypeId();
+    TypeId::AttributeInformation info;
+    for (const auto& [name, value] : values)
+    {
+        if (tid.LookupAttributeByName(name, &info))
+        {
+            factory.Set(name, *value);
+        }
+    }
+    return factory.Create<JobScheduler>();
 }
 
 std::vector<std::string>

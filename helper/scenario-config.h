@@ -194,6 +194,7 @@
 
 #include "ns3/dcqcn-profile.h"
 #include "ns3/flow-size-cdf.h"
+#include "ns3/job-scheduler.h"
 #include "ns3/scenario-error.h"
 
 #include <cstdint>
@@ -366,6 +367,18 @@ struct ScenarioConfig
      * \return hostsPerLeaf, k/2 or hostsPerSide; 0 for an unknown kind
      */
     uint32_t HostsPerLeaf() const;
+
+    /**
+     * \return the classes of the background tenants, a bit per class
+     */
+    uint8_t BackgroundClasses() const;
+
+    /**
+     * \brief The scheduler of scheduler.policy, with the scenario's
+     * scheduler keys as attributes (each set when the policy has it).
+     * \return the scheduler, classes not yet assigned
+     */
+    Ptr<JobScheduler> CreateScheduler() const;
 
     /**
      * \brief The policies that can be run, in the order the docs list them.

@@ -143,8 +143,6 @@ class ScenarioRun
     void BuildScheduler();
     /// Build switches, links, hosts and NICs.
     void BuildNetwork();
-    /** \return the classes of the background tenants */
-    uint8_t BackgroundClasses() const;
     /// Create the training jobs.
     void BuildJobs();
     /// HPCC: give the queue pairs the topology's base RTT.
@@ -253,24 +251,8 @@ ScenarioRun::ResetNs3()
 void
 ScenarioRun::BuildScheduler()
 {
-    const auto& sc = m_cfg.scheduler;
-    ObjectFactory factory;
-    factory.SetTypeId(JobScheduler::GetPolicyTypeName(sc.policy));
-    factory.Set("Classes", UintegerValue(sc.classes));
-    factory.Set("BackgroundFirst", BooleanValue(sc.backgroundFirst));
-    if (factory.GetTypeId().GetName() == "ns3::FluxController")
-    {
-        auto us = [](double v) { return TimeValue(NanoSeconds(static_cast<int64_t>(v * 1e3))); };
-        factory.Set("ControlLatency", us(sc.controlLatencyUs));
-        factory.Set("ReplanInterval", us(sc.replanUs));
-        factory.Set("Hysteresis", us(sc.hysteresisUs));
-        factory.Set("MaxHold", us(sc.maxHoldUs));
-        factory.Set("PerChunk", BooleanValue(sc.granularity == "chunk"));
-        factory.Set("MinShare", DoubleValue(sc.minShare));
-        factory.Set("MaxWait", us(sc.maxWaitUs));
-    }
-    m_scheduler = factory.Create<JobScheduler>();
-    const std::string err = m_scheduler->AssignClasses(BackgroundClasses());
+    m_scheduler = m_cfg.CreateScheduler();
+    const std::string err = m_scheduler->AssignClasses(m_cfg.BackgroundClasses());
     if (!err.empty())
     {
         throw ScenarioError("scheduler.classes", err);
@@ -289,17 +271,6 @@ ScenarioRun::BuildScheduler()
     {
         Config::SetDefault("ns3::RdmaNic::QpArbiter", ObjectFactoryValue(arbiter));
     }
-}
-
-uint8_t
-ScenarioRun::BackgroundClasses() const
-{
-    uint8_t mask = 0;
-    for (const auto& b : m_cfg.background)
-    {
-        mask |= TrafficClass::Bit(static_cast<uint8_t>(b.priority));
-    }
-    return mask;
 }
 
 void
@@ -325,11 +296,7 @@ ScenarioRun::BuildNetwork()
     {
         lossless |= TrafficClass::Bit(static_cast<uint8_t>(j.priority));
     }
-    for (const auto& b : m_cfg.background)
-    {
-        lossless |= TrafficClass::Bit(static_cast<uint8_t>(b.priority));
-    }
-    lossless |= m_scheduler->GetClassMask();
+    lossless |= m_cfg.BackgroundClasses() | m_scheduler->GetClassMask();
     helper.SetLosslessPriorities(lossless);
     try
     {

@@ -6,6 +6,8 @@
 #define FLUX_TRAFFIC_CLASS_H
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -93,6 +95,23 @@ Bit(uint8_t cls)
 {
     return static_cast<uint8_t>(1u << (cls & 7u));
 }
+
+/**
+ * \brief Read a class order, the form the Order attributes of the
+ * class-ordered queue disc and arbiter take.
+ * \param text class numbers separated by spaces or commas, highest
+ *        precedence first, e.g. "3 2 1" or "3,2,1" (commas where the text
+ *        goes into an ObjectFactory string, which holds no spaces)
+ * \param[out] order the classes, in the order given
+ * \return false when a token is not a class number 0..7
+ */
+bool ParseOrder(const std::string& text, std::vector<uint8_t>& order);
+
+/**
+ * \param order classes, highest precedence first
+ * \return them as ParseOrder() reads them, separated by spaces
+ */
+std::string FormatOrder(const std::vector<uint8_t>& order);
 
 } // namespace TrafficClass
 

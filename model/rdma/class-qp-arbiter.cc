@@ -9,7 +9,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -113,29 +112,11 @@ ClassQpArbiter::GetClassOrder() const
 void
 ClassQpArbiter::SetOrderString(std::string order)
 {
-    std::string spaced = order;
-    std::replace(spaced.begin(), spaced.end(), ',', ' ');
-    std::istringstream is(spaced);
     std::vector<uint8_t> classes;
-    std::string word;
-    while (is >> word)
+    if (!TrafficClass::ParseOrder(order, classes))
     {
-        std::size_t used = 0;
-        unsigned long c = 0;
-        try
-        {
-            c = std::stoul(word, &used);
-        }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        if (used != word.size() || c >= TrafficClass::N_CLASSES)
-        {
-            throw std::invalid_argument("ClassQpArbiter: Order \"" + order +
-                                        "\": not a class number: \"" + word + "\"");
-        }
-        classes.push_back(static_cast<uint8_t>(c));
+        throw std::invalid_argument("ClassQpArbiter: Order \"" + order +
+                                    "\" is not class numbers 0..7");
     }
     SetClassOrder(classes);
 }
@@ -143,12 +124,7 @@ ClassQpArbiter::SetOrderString(std::string order)
 std::string
 ClassQpArbiter::GetOrderString() const
 {
-    std::string s;
-    for (uint8_t c : m_order)
-    {
-        s += (s.empty() ? "" : " ") + std::to_string(c);
-    }
-    return s;
+    return TrafficClass::FormatOrder(GetClassOrder());
 }
 
 void

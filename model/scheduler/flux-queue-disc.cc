@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <sstream>
 
 namespace ns3
 {
@@ -210,31 +209,16 @@ void
 FluxQueueDisc::SetOrderString(std::string order)
 {
     NS_LOG_FUNCTION(this << order);
-    // spaces or commas (an ObjectFactory string cannot hold spaces)
-    std::replace(order.begin(), order.end(), ',', ' ');
-    std::istringstream is(order);
     std::vector<uint8_t> classes;
-    std::string token;
-    while (is >> token)
-    {
-        const bool digit = token.size() == 1 && token[0] >= '0' && token[0] <= '7';
-        NS_ABORT_MSG_IF(!digit,
-                        "FluxQueueDisc: Order \"" << order << "\" holds \"" << token
-                                                  << "\", not a class number 0..7");
-        classes.push_back(static_cast<uint8_t>(token[0] - '0'));
-    }
+    NS_ABORT_MSG_IF(!TrafficClass::ParseOrder(order, classes),
+                    "FluxQueueDisc: Order \"" << order << "\" is not class numbers 0..7");
     SetClassOrder(classes);
 }
 
 std::string
 FluxQueueDisc::GetOrderString() const
 {
-    std::ostringstream os;
-    for (std::size_t i = 0; i < m_requestedOrder.size(); ++i)
-    {
-        os << (i ? " " : "") << +m_requestedOrder[i];
-    }
-    return os.str();
+    return TrafficClass::FormatOrder(m_requestedOrder);
 }
 
 void

@@ -169,12 +169,7 @@ JobScheduler::GetClassOrder(uint8_t reservedMask) const
 std::string
 JobScheduler::GetClassOrderString() const
 {
-    std::string s;
-    for (uint8_t c : GetClassOrder(m_reserved))
-    {
-        s += (s.empty() ? "" : " ") + std::to_string(c);
-    }
-    return s;
+    return TrafficClass::FormatOrder(GetClassOrder(m_reserved));
 }
 
 bool
