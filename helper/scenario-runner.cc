@@ -291,12 +291,16 @@ ScenarioRun::BuildNetwork()
     // Only the classes in use are lossless (each lossless class needs PFC
     // headroom on every port): the tenants' data classes and the control
     // class of ACK/NAK/CNP, as RoCE deployments configure it.
-    uint8_t lossless = TrafficClass::Bit(TrafficClass::CONTROL);
+    // The jobs' data goes in the policy's classes, or in their own.
+    uint8_t lossless = TrafficClass::Bit(TrafficClass::CONTROL) | m_cfg.BackgroundClasses() |
+                       m_scheduler->GetClassMask();
     for (const auto& j : m_cfg.jobs)
     {
-        lossless |= TrafficClass::Bit(static_cast<uint8_t>(j.priority));
+        if (m_scheduler->GetJobClasses().empty())
+        {
+            lossless |= TrafficClass::Bit(static_cast<uint8_t>(j.priority));
+        }
     }
-    lossless |= m_cfg.BackgroundClasses() | m_scheduler->GetClassMask();
     helper.SetLosslessPriorities(lossless);
     try
     {

@@ -165,12 +165,6 @@ FluxController::GetGate(uint32_t job) const
     return m_gates.at(job);
 }
 
-Time
-FluxController::GetPlannedStart(uint32_t job) const
-{
-    return m_view.at(job).plannedStart;
-}
-
 void
 FluxController::CountDecision(bool held)
 {

@@ -106,12 +106,6 @@ class FluxController : public JobScheduler
     Ptr<FluxGate> GetGate(uint32_t job) const;
 
     /**
-     * \param job a job index
-     * \return the start its gate was last sent (Time::Max() before any plan)
-     */
-    Time GetPlannedStart(uint32_t job) const;
-
-    /**
      * TracedCallback signature for plans.
      * \param [in] job the job
      * \param [in] run the run the plan is for
