@@ -6,21 +6,28 @@
  * \file
  * \ingroup flux
  * fabric-bench: wall-clock cost of one packet-hop of the flux stack on a
- * loaded leaf-spine, and of a bare ns-3 forwarding baseline that moves the
- * same packets over the same hops.
+ * loaded leaf-spine or fat-tree, and of a bare ns-3 forwarding baseline that
+ * moves the same packets over the same hops.
  *
- *     fabric-bench --mode=flux|baseline [--leaves=4] [--spines=2]
- *                  [--hostsPerLeaf=8] [--hostGbps=100] [--fabricGbps=100]
+ *     fabric-bench --mode=flux|baseline [--topology=leaf-spine] [--leaves=4]
+ *                  [--spines=2] [--hostsPerLeaf=8] [--k=4] [--bufferMb=16]
+ *                  [--hostGbps=100] [--fabricGbps=100]
  *                  [--packets=20000] [--payload=4096] [--pattern=permutation]
  *                  [--load=0.95] [--cc=paced] [--scheduler=map]
  *
+ * Fabric: `leaf-spine` (leaves x spines, hostsPerLeaf hosts per leaf) or
+ * `fat-tree` (arity k: k^3/4 hosts, k pods), the same switches and cables as
+ * FabricTopologyHelper builds.
+ *
  * Traffic (both modes): long flows of `packets` packets each, every packet
- * carrying `payload` bytes. `permutation`: host i sends to host
- * i + hostsPerLeaf (the same host slot on the next leaf), so that every
- * packet crosses a spine; `all-to-all`: every host sends to every other
- * host. Flows are spread evenly over the spines (in flux mode by choosing
+ * carrying `payload` bytes. `permutation`: host i sends to the same host
+ * slot on the next leaf (leaf-spine: i + hostsPerLeaf) or in the next pod
+ * (fat-tree: i + k^2/4), so that every packet crosses a spine or a core
+ * switch; `all-to-all`: every host sends to every other
+ * host. Flows are spread evenly over the paths (in flux mode by choosing
  * each flow's UDP source port, the ECMP entropy, so that the switches' hash
- * sends it where wanted), and every flow is paced at `load` times its fair
+ * sends it where wanted: a permutation puts one flow on every fat-tree
+ * link), and every flow is paced at `load` times its fair
  * share of its most loaded link, so that the busiest links run at `load`
  * without standing queues in either mode.
  *
@@ -202,6 +209,9 @@ constexpr uint32_t PPP_HEADER = 2;
 struct Options
 {
     std::string mode{"flux"};           //!< flux | baseline
+    std::string topology{"leaf-spine"}; //!< leaf-spine | fat-tree
+    uint32_t k{4};                      //!< fat-tree arity
+    double bufferMb{16};                //!< flux: shared buffer per switch, MB
     uint32_t leaves{4};                 //!< leaf switches
     uint32_t spines{2};                 //!< spine switches
     uint32_t hostsPerLeaf{8};           //!< hosts under each leaf
@@ -219,10 +229,230 @@ struct Options
 /// One flow of the benchmark.
 struct Flow
 {
-    uint32_t src;   //!< source host
-    uint32_t dst;   //!< destination host
-    uint32_t spine; //!< spine it crosses (when src and dst are on different leaves)
+    uint32_t src;              //!< source host
+    uint32_t dst;              //!< destination host
+    std::vector<uint32_t> via; //!< the switches it crosses, in order (indices in Plan::switches)
 };
+
+/**
+ * \brief The fabric both modes build: the same switches in the same order
+ * as FabricTopologyHelper's leaf-spine and fat-tree, and the same cables.
+ */
+struct Plan
+{
+    uint32_t hosts{0};                                       //!< number of hosts
+    std::vector<std::string> switches;                       //!< switch names, helper order
+    std::vector<uint32_t> hostSwitch;                        //!< per host: its switch
+    std::vector<std::pair<uint32_t, uint32_t>> fabricCables; //!< switch-to-switch cables
+};
+
+/**
+ * \param o the settings
+ * \return the fabric of the settings
+ */
+Plan
+MakePlan(const Options& o)
+{
+    Plan plan;
+    if (o.topology == "leaf-spine")
+    {
+        plan.hosts = o.leaves * o.hostsPerLeaf;
+        for (uint32_t l = 0; l < o.leaves; ++l)
+        {
+            plan.switches.push_back("leaf" + std::to_string(l));
+        }
+        for (uint32_t s = 0; s < o.spines; ++s)
+        {
+            plan.switches.push_back("spine" + std::to_string(s));
+        }
+        for (uint32_t h = 0; h < plan.hosts; ++h)
+        {
+            plan.hostSwitch.push_back(h / o.hostsPerLeaf);
+        }
+        for (uint32_t l = 0; l < o.leaves; ++l)
+        {
+            for (uint32_t s = 0; s < o.spines; ++s)
+            {
+                plan.fabricCables.emplace_back(l, o.leaves + s);
+            }
+        }
+    }
+    else if (o.topology == "fat-tree")
+    {
+        const uint32_t k = o.k;
+        const uint32_t half = k / 2;
+        plan.hosts = k * k * k / 4;
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            for (uint32_t e = 0; e < half; ++e)
+            {
+                plan.switches.push_back("pod" + std::to_string(p) + "-edge" + std::to_string(e));
+            }
+        }
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                plan.switches.push_back("pod" + std::to_string(p) + "-agg" + std::to_string(a));
+            }
+        }
+        for (uint32_t c = 0; c < half * half; ++c)
+        {
+            plan.switches.push_back("core" + std::to_string(c));
+        }
+        for (uint32_t h = 0; h < plan.hosts; ++h)
+        {
+            plan.hostSwitch.push_back(h / half);
+        }
+        const uint32_t aggBase = k * half;
+        const uint32_t coreBase = 2 * k * half;
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            for (uint32_t e = 0; e < half; ++e)
+            {
+                for (uint32_t a = 0; a < half; ++a)
+                {
+                    plan.fabricCables.emplace_back(p * half + e, aggBase + p * half + a);
+                }
+            }
+        }
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            for (uint32_t a = 0; a < half; ++a)
+            {
+                for (uint32_t c = 0; c < half; ++c)
+                {
+                    plan.fabricCables.emplace_back(aggBase + p * half + a, coreBase + a * half + c);
+                }
+            }
+        }
+    }
+    else
+    {
+        throw std::invalid_argument("--topology: leaf-spine or fat-tree, not " + o.topology);
+    }
+    return plan;
+}
+
+/**
+ * \brief The flows of a pattern, spread evenly over the paths.
+ *
+ * Leaf-spine: the j-th flow between two given leaves takes spine
+ * j mod spines. Fat-tree: a flow goes up to the aggregation switch of its
+ * pod numbered by the source host's slot on its edge switch (host mod k/2),
+ * then to the core switch of that aggregation group numbered by a round
+ * robin over the flows through that aggregation switch and destination pod;
+ * a permutation thus puts exactly one flow on every link.
+ *
+ * \param o the settings
+ * \return the flows
+ */
+std::vector<Flow>
+MakeFlows(const Options& o)
+{
+    const Plan plan = MakePlan(o);
+    const uint32_t hosts = plan.hosts;
+    // Hosts under one switch of the lowest tier, and hosts per pod (fat-tree)
+    const bool fatTree = o.topology == "fat-tree";
+    const uint32_t half = o.k / 2;
+    const uint32_t perEdge = fatTree ? half : o.hostsPerLeaf;
+    const uint32_t perPod = fatTree ? half * half : o.hostsPerLeaf;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    if (o.pattern == "permutation")
+    {
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            const uint32_t dst = (h + perPod) % hosts;
+            if (dst != h)
+            {
+                pairs.emplace_back(h, dst);
+            }
+        }
+    }
+    else if (o.pattern == "all-to-all")
+    {
+        for (uint32_t s = 0; s < hosts; ++s)
+        {
+            for (uint32_t d = 0; d < hosts; ++d)
+            {
+                if (s != d)
+                {
+                    pairs.emplace_back(s, d);
+                }
+            }
+        }
+    }
+    else
+    {
+        throw std::invalid_argument("--pattern: permutation or all-to-all, not " + o.pattern);
+    }
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> roundRobin;
+    std::vector<Flow> flows;
+    for (const auto& [s, d] : pairs)
+    {
+        Flow f{s, d, {}};
+        const uint32_t es = plan.hostSwitch[s];
+        const uint32_t ed = plan.hostSwitch[d];
+        f.via.push_back(es);
+        if (es != ed)
+        {
+            if (!fatTree)
+            {
+                const uint32_t spine = roundRobin[{es, ed}]++ % o.spines;
+                f.via.push_back(o.leaves + spine);
+            }
+            else
+            {
+                const uint32_t ps = s / perPod;
+                const uint32_t pd = d / perPod;
+                const uint32_t a = (s % perEdge) % half;
+                const uint32_t aggBase = o.k * half;
+                f.via.push_back(aggBase + ps * half + a);
+                if (ps != pd)
+                {
+                    const uint32_t c = roundRobin[{aggBase + ps * half + a, pd}]++ % half;
+                    f.via.push_back(2 * o.k * half + a * half + c);
+                    f.via.push_back(aggBase + pd * half + a);
+                }
+            }
+            f.via.push_back(ed);
+        }
+        flows.push_back(f);
+    }
+    return flows;
+}
+
+/**
+ * \brief The rate every flow is paced at: load x the smallest fair share
+ * (link rate / flows on the link) over all links the flows cross.
+ * \param o the settings
+ * \param flows the flows
+ * \return bit/s
+ */
+double
+FlowRate(const Options& o, const std::vector<Flow>& flows)
+{
+    // Directed links: host uplinks ("up", host), host downlinks ("down",
+    // host) and switch-to-switch (from, to).
+    std::map<std::pair<int, uint64_t>, uint32_t> count;
+    auto key = [](uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; };
+    for (const Flow& f : flows)
+    {
+        ++count[{0, f.src}];
+        ++count[{1, f.dst}];
+        for (size_t i = 0; i + 1 < f.via.size(); ++i)
+        {
+            ++count[{2, key(f.via[i], f.via[i + 1])}];
+        }
+    }
+    double share = std::numeric_limits<double>::max();
+    for (const auto& [link, n] : count)
+    {
+        const double rate = (link.first < 2 ? o.hostGbps : o.fabricGbps) * 1e9;
+        share = std::min(share, rate / n);
+    }
+    return o.load * share;
+}
 
 /// Resident memory now, KiB.
 uint64_t
@@ -268,91 +498,6 @@ Since(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-/**
- * \brief The flows of a pattern, spread evenly over the spines: the k-th
- * flow between two given leaves takes spine k mod spines.
- * \param o the settings
- * \return the flows
- */
-std::vector<Flow>
-MakeFlows(const Options& o)
-{
-    const uint32_t hosts = o.leaves * o.hostsPerLeaf;
-    std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    if (o.pattern == "permutation")
-    {
-        for (uint32_t h = 0; h < hosts; ++h)
-        {
-            const uint32_t dst = (h + o.hostsPerLeaf) % hosts;
-            if (dst != h)
-            {
-                pairs.emplace_back(h, dst);
-            }
-        }
-    }
-    else if (o.pattern == "all-to-all")
-    {
-        for (uint32_t s = 0; s < hosts; ++s)
-        {
-            for (uint32_t d = 0; d < hosts; ++d)
-            {
-                if (s != d)
-                {
-                    pairs.emplace_back(s, d);
-                }
-            }
-        }
-    }
-    else
-    {
-        throw std::invalid_argument("--pattern: permutation or all-to-all, not " + o.pattern);
-    }
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> perLeafPair;
-    std::vector<Flow> flows;
-    for (const auto& [s, d] : pairs)
-    {
-        const uint32_t ls = s / o.hostsPerLeaf;
-        const uint32_t ld = d / o.hostsPerLeaf;
-        const uint32_t spine = (ls == ld || o.spines == 0) ? 0 : perLeafPair[{ls, ld}]++ % o.spines;
-        flows.push_back({s, d, spine});
-    }
-    return flows;
-}
-
-/**
- * \brief The rate every flow is paced at: load x the smallest fair share
- * (link rate / flows on the link) over all links the flows cross.
- * \param o the settings
- * \param flows the flows
- * \return bit/s
- */
-double
-FlowRate(const Options& o, const std::vector<Flow>& flows)
-{
-    // Directed links: ("up"/"down", host) and (leaf, spine) in both directions.
-    std::map<std::pair<int, uint64_t>, uint32_t> count;
-    auto key = [](uint32_t a, uint32_t b) { return (static_cast<uint64_t>(a) << 32) | b; };
-    for (const Flow& f : flows)
-    {
-        ++count[{0, f.src}];
-        ++count[{1, f.dst}];
-        const uint32_t ls = f.src / o.hostsPerLeaf;
-        const uint32_t ld = f.dst / o.hostsPerLeaf;
-        if (ls != ld)
-        {
-            ++count[{2, key(ls, f.spine)}];
-            ++count[{3, key(f.spine, ld)}];
-        }
-    }
-    double share = std::numeric_limits<double>::max();
-    for (const auto& [link, n] : count)
-    {
-        const double rate = (link.first < 2 ? o.hostGbps : o.fabricGbps) * 1e9;
-        share = std::min(share, rate / n);
-    }
-    return o.load * share;
-}
-
 /// What a run measured.
 struct Measurement
 {
@@ -395,33 +540,36 @@ struct FluxCompletion
 };
 
 /**
- * \brief A UDP source port whose ECMP path crosses the wanted spine.
+ * \brief A UDP source port whose ECMP path crosses the wanted switches.
  * \param topo the fabric
- * \param o the settings
  * \param f the flow
  * \return the port
  */
 uint16_t
-PickSourcePort(const FabricTopology& topo, const Options& o, const Flow& f)
+PickSourcePort(const FabricTopology& topo, const Flow& f)
 {
-    const uint32_t ls = f.src / o.hostsPerLeaf;
-    const uint32_t ld = f.dst / o.hostsPerLeaf;
     const uint16_t first = static_cast<uint16_t>(49152 + (f.src * 131 + f.dst * 7) % 8192);
-    if (ls == ld)
+    if (f.via.size() <= 1)
     {
         return first;
     }
-    Ptr<Node> spine = topo.switches[o.leaves + f.spine].node;
     for (uint32_t k = 0; k < 16384; ++k)
     {
         const uint16_t port = static_cast<uint16_t>(49152 + (first - 49152 + k) % 16384);
         const std::vector<uint32_t> path = topo.GetPath(f.src, f.dst, port);
-        if (path.size() >= 2 && topo.links[path[1]].rx->GetNode() == spine)
+        // path: host uplink, then one link out of each switch crossed
+        bool match = path.size() == f.via.size() + 1;
+        for (size_t i = 0; match && i < f.via.size(); ++i)
+        {
+            const uint32_t node = topo.links[path[i]].rx->GetNode()->GetId();
+            match = topo.switchOfNode[node] == static_cast<int32_t>(f.via[i]);
+        }
+        if (match)
         {
             return port;
         }
     }
-    throw std::runtime_error("no UDP source port leads to the wanted spine");
+    throw std::runtime_error("no UDP source port leads along the wanted path");
 }
 
 /**
@@ -440,7 +588,18 @@ RunFlux(const Options& o, const std::vector<Flow>& flows, double rate)
     helper.SetHostRate(DataRate(static_cast<uint64_t>(o.hostGbps * 1e9)));
     helper.SetFabricRate(DataRate(static_cast<uint64_t>(o.fabricGbps * 1e9)));
     helper.SetLinkDelay(NanoSeconds(static_cast<int64_t>(o.delayUs * 1000)));
-    FabricTopology topo = helper.BuildLeafSpine(o.leaves, o.spines, o.hostsPerLeaf);
+    helper.SetBufferSize(static_cast<uint64_t>(o.bufferMb * 1e6));
+    FabricTopology topo = o.topology == "fat-tree"
+                              ? helper.BuildFatTree(o.k)
+                              : helper.BuildLeafSpine(o.leaves, o.spines, o.hostsPerLeaf);
+    const Plan plan = MakePlan(o);
+    for (uint32_t s = 0; s < plan.switches.size(); ++s)
+    {
+        if (s >= topo.switches.size() || topo.switches[s].name != plan.switches[s])
+        {
+            throw std::runtime_error("the benchmark's fabric differs from the helper's");
+        }
+    }
 
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(o.payload));
@@ -467,7 +626,7 @@ RunFlux(const Options& o, const std::vector<Flow>& flows, double rate)
     const uint32_t payload = o.payload;
     for (const Flow& f : flows)
     {
-        const uint16_t port = PickSourcePort(topo, o, f);
+        const uint16_t port = PickSourcePort(topo, f);
         auto qps = RdmaHelper::Connect(nics[f.src], nics[f.dst], 3, port);
         qps.first->SetSendCompletionCallback(MakeBoundCallback(
             +[](FluxCompletion* c, uint32_t pl, Ptr<RdmaQueuePair>, uint64_t, uint64_t bytes) {
@@ -491,14 +650,23 @@ RunFlux(const Options& o, const std::vector<Flow>& flows, double rate)
     {
         m.packetHops += link.tx->GetTxFrames();
     }
-    uint64_t dataSent = 0;
-    for (const auto& nic : nics)
+    // Data packets x the links each crosses (its switches + 1); every
+    // host sends one flow's packets in permutation, several in all-to-all.
+    std::vector<uint64_t> hopsOfHost(nics.size(), 0);
+    std::vector<uint64_t> flowsOfHost(nics.size(), 0);
+    for (const Flow& f : flows)
     {
-        dataSent += nic->GetDataPacketsSent();
-        m.drops += nic->GetDevice()->GetRxErrors();
+        hopsOfHost[f.src] += f.via.size() + 1;
+        ++flowsOfHost[f.src];
     }
-    const uint32_t hops = o.leaves > 1 ? 4 : 2;
-    m.dataHops = dataSent * hops;
+    for (uint32_t h = 0; h < nics.size(); ++h)
+    {
+        if (flowsOfHost[h] > 0)
+        {
+            m.dataHops += nics[h]->GetDataPacketsSent() * hopsOfHost[h] / flowsOfHost[h];
+        }
+        m.drops += nics[h]->GetDevice()->GetRxErrors();
+    }
     m.delivered = completion.delivered;
     m.expected = static_cast<uint64_t>(flows.size()) * o.packets;
     m.drops += topo.GetDrops();
@@ -652,11 +820,12 @@ RunBaseline(const Options& o, const std::vector<Flow>& flows, double rate)
 {
     Measurement m;
     const auto t0 = std::chrono::steady_clock::now();
-    const uint32_t nHosts = o.leaves * o.hostsPerLeaf;
+    const Plan plan = MakePlan(o);
+    const uint32_t nHosts = plan.hosts;
     NodeContainer hosts;
     hosts.Create(nHosts);
     NodeContainer switches;
-    switches.Create(o.leaves + o.spines);
+    switches.Create(plan.switches.size());
 
     std::vector<Ptr<PointToPointNetDevice>> devices;
     auto cable = [&](Ptr<Node> a, Ptr<Node> b, double gbps) {
@@ -685,24 +854,21 @@ RunBaseline(const Options& o, const std::vector<Flow>& flows, double rate)
     {
         fwd.push_back(Create<BaselineForwarder>(flows.size()));
     }
-    std::vector<Ptr<PointToPointNetDevice>> hostDev(nHosts);  // host side
-    std::vector<Ptr<PointToPointNetDevice>> leafDown(nHosts); // leaf side, towards the host
-    std::vector<std::vector<Ptr<PointToPointNetDevice>>> up(o.leaves);   // leaf -> spine s
-    std::vector<std::vector<Ptr<PointToPointNetDevice>>> down(o.spines); // spine -> leaf l
+    std::vector<Ptr<PointToPointNetDevice>> hostDev(nHosts); // host side
+    std::vector<Ptr<PointToPointNetDevice>> downDev(nHosts); // switch side, towards the host
+    // per switch: (neighbour switch, device towards it)
+    std::vector<std::map<uint32_t, Ptr<PointToPointNetDevice>>> towards(switches.GetN());
     for (uint32_t h = 0; h < nHosts; ++h)
     {
-        auto [hd, ld] = cable(hosts.Get(h), switches.Get(h / o.hostsPerLeaf), o.hostGbps);
+        auto [hd, sd] = cable(hosts.Get(h), switches.Get(plan.hostSwitch[h]), o.hostGbps);
         hostDev[h] = hd;
-        leafDown[h] = ld;
+        downDev[h] = sd;
     }
-    for (uint32_t l = 0; l < o.leaves; ++l)
+    for (const auto& [a, b] : plan.fabricCables)
     {
-        for (uint32_t s = 0; s < o.spines; ++s)
-        {
-            auto [u, d] = cable(switches.Get(l), switches.Get(o.leaves + s), o.fabricGbps);
-            up[l].push_back(u);
-            down[s].push_back(d);
-        }
+        auto [da, db] = cable(switches.Get(a), switches.Get(b), o.fabricGbps);
+        towards[a][b] = da;
+        towards[b][a] = db;
     }
 
     const uint32_t packetBytes = o.payload + FLUX_FRAME_OVERHEAD - PPP_HEADER;
@@ -711,14 +877,11 @@ RunBaseline(const Options& o, const std::vector<Flow>& flows, double rate)
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
         const Flow& f = flows[i];
-        const uint32_t ls = f.src / o.hostsPerLeaf;
-        const uint32_t ld = f.dst / o.hostsPerLeaf;
-        if (ls != ld)
+        for (size_t j = 0; j + 1 < f.via.size(); ++j)
         {
-            fwd[ls]->SetRoute(i, PeekPointer(up[ls][f.spine]));
-            fwd[o.leaves + f.spine]->SetRoute(i, PeekPointer(down[f.spine][ld]));
+            fwd[f.via[j]]->SetRoute(i, PeekPointer(towards[f.via[j]].at(f.via[j + 1])));
         }
-        fwd[ld]->SetRoute(i, PeekPointer(leafDown[f.dst]));
+        fwd[f.via.back()]->SetRoute(i, PeekPointer(downDev[f.dst]));
         app->AddSource(PeekPointer(hostDev[f.src]), o.packets);
     }
     for (uint32_t s = 0; s < switches.GetN(); ++s)
@@ -771,6 +934,9 @@ main(int argc, char** argv)
     cmd.Usage("Wall-clock cost per packet-hop of the flux stack and of a bare ns-3 "
               "point-to-point forwarding baseline on the same leaf-spine and traffic.");
     cmd.AddValue("mode", "flux or baseline", o.mode);
+    cmd.AddValue("topology", "leaf-spine or fat-tree", o.topology);
+    cmd.AddValue("k", "fat-tree arity (k^3/4 hosts)", o.k);
+    cmd.AddValue("bufferMb", "flux: shared buffer per switch, MB", o.bufferMb);
     cmd.AddValue("leaves", "leaf switches", o.leaves);
     cmd.AddValue("spines", "spine switches", o.spines);
     cmd.AddValue("hostsPerLeaf", "hosts per leaf", o.hostsPerLeaf);
@@ -794,10 +960,14 @@ main(int argc, char** argv)
             throw std::invalid_argument("--mode: flux or baseline, not " + o.mode);
         }
         if (o.leaves == 0 || o.hostsPerLeaf == 0 || o.packets == 0 || o.payload == 0 ||
-            (o.leaves > 1 && o.spines == 0) || !(o.load > 0))
+            (o.leaves > 1 && o.spines == 0) || !(o.load > 0) || !(o.bufferMb > 0))
         {
-            throw std::invalid_argument("leaves, hostsPerLeaf, packets, payload, load must be "
-                                        "positive, and spines too with several leaves");
+            throw std::invalid_argument("leaves, hostsPerLeaf, packets, payload, load, bufferMb "
+                                        "must be positive, and spines too with several leaves");
+        }
+        if (o.topology == "fat-tree" && (o.k < 4 || o.k % 2 != 0))
+        {
+            throw std::invalid_argument("--k: an even number >= 4");
         }
         const std::map<std::string, std::string> schedulers{
             {"map", "ns3::MapScheduler"},
@@ -818,7 +988,7 @@ main(int argc, char** argv)
         const Measurement m =
             o.mode == "flux" ? RunFlux(o, flows, rate) : RunBaseline(o, flows, rate);
         const uint64_t maxRss = PeakRssKb();
-        const uint32_t nHosts = o.leaves * o.hostsPerLeaf;
+        const uint32_t nHosts = MakePlan(o).hosts;
         std::printf("mode=%s wall_s=%.4f packet_hops=%llu us_per_hop=%.4f events=%llu "
                     "events_per_s=%.0f cpu_s=%.4f cpu_us_per_hop=%.4f maxrss_kb=%llu "
                     "kb_per_host=%.1f base_rss_kb=%llu "
