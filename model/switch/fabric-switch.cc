@@ -218,10 +218,11 @@ FabricSwitch::AddRoute(Ipv4Address dst, uint32_t port)
 {
     NS_LOG_FUNCTION(this << dst << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "FabricSwitch::AddRoute: no port " << port);
-    std::vector<uint32_t>& group = m_routes[dst.Get()];
+    std::vector<uint32_t> group = GetRoute(dst);
     if (std::find(group.begin(), group.end(), port) == group.end())
     {
         group.push_back(port);
+        m_routes.Set(dst.Get(), group);
     }
 }
 
@@ -238,7 +239,7 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
     {
         NS_ABORT_MSG_IF(port >= m_ports.size(), "FabricSwitch::SetRoute: no port " << port);
     }
-    m_routes[dst.Get()] = ports;
+    m_routes.Set(dst.Get(), ports);
 }
 
 void

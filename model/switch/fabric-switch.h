@@ -5,6 +5,7 @@
 #ifndef FABRIC_SWITCH_H
 #define FABRIC_SWITCH_H
 
+#include "ecmp-route-table.h"
 #include "switch-mmu.h"
 
 #include "ns3/ipv4-address.h"
@@ -34,8 +35,8 @@ class SwitchPortEgress;
  * added with AddPort(). For each packet received on a port:
  * 1. the IPv4 header is read and its TTL decremented (a packet whose TTL
  *    would reach 0 is dropped); the priority is TrafficClass::FromDsField(DS field);
- * 2. the destination address selects an ECMP group (AddRoute(), one O(1)
- *    hash lookup) and a member is chosen by the packet's 5-tuple hash
+ * 2. the destination address selects an ECMP group (AddRoute(), one array
+ *    read in an EcmpRouteTable) and a member is chosen by the packet's 5-tuple hash
  *    (Ipv4QueueDiscItem::Hash: addresses, protocol, UDP/TCP ports) with the
  *    switch's EcmpSeed, so all packets of a flow take the same path and
  *    switches with different seeds split flows differently;
@@ -291,7 +292,7 @@ class FabricSwitch : public Object
     ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue
     uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
-    std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes; //!< destination -> ECMP group
+    EcmpRouteTable m_routes;              //!< destination -> ECMP group
 
     uint64_t m_rxPackets;                         //!< packets received
     std::array<uint64_t, N_DROP_REASONS> m_drops; //!< drops per reason
