@@ -29,6 +29,7 @@ PfcPrioQueueDisc::GetTypeId()
 
 PfcPrioQueueDisc::PfcPrioQueueDisc()
     : PfcAwareQueueDisc(QueueDiscSizePolicy::NO_LIMITS),
+      m_bandQueue(nullptr),
       m_nonEmpty(0)
 {
     NS_LOG_FUNCTION(this);
@@ -41,6 +42,7 @@ void
 PfcPrioQueueDisc::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    m_bandQueue = nullptr;
     m_bands.fill(nullptr);
     m_nonEmpty = 0;
     PfcAwareQueueDisc::DoDispose();
@@ -49,12 +51,20 @@ PfcPrioQueueDisc::DoDispose()
 uint32_t
 PfcPrioQueueDisc::GetBandPackets(uint8_t band) const
 {
+    if (m_bandQueue)
+    {
+        return m_bandQueue->GetBandPackets(band);
+    }
     return (band < N_BANDS && m_bands[band]) ? m_bands[band]->GetNPackets() : 0;
 }
 
 uint32_t
 PfcPrioQueueDisc::GetBandBytes(uint8_t band) const
 {
+    if (m_bandQueue)
+    {
+        return m_bandQueue->GetBandBytes(band);
+    }
     return (band < N_BANDS && m_bands[band]) ? m_bands[band]->GetNBytes() : 0;
 }
 
@@ -63,6 +73,10 @@ PfcPrioQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << item);
     const uint8_t band = GetItemPriority(item);
+    if (m_bandQueue)
+    {
+        return m_bandQueue->EnqueueBand(band, item);
+    }
     // A failed enqueue is reported as a drop by the internal queue itself.
     if (!m_bands[band]->Enqueue(item))
     {
@@ -75,7 +89,8 @@ PfcPrioQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 int
 PfcPrioQueueDisc::SelectBand() const
 {
-    const unsigned ready = m_nonEmpty & ~m_pausedMask & 0xffu;
+    const uint8_t nonEmpty = m_bandQueue ? m_bandQueue->GetNonEmptyMask() : m_nonEmpty;
+    const unsigned ready = nonEmpty & ~m_pausedMask & 0xffu;
     if (ready == 0)
     {
         return -1;
@@ -93,6 +108,10 @@ PfcPrioQueueDisc::DoDequeue()
     {
         return nullptr;
     }
+    if (m_bandQueue)
+    {
+        return m_bandQueue->DequeueBand(static_cast<uint8_t>(band));
+    }
     Ptr<QueueDiscItem> item = m_bands[band]->Dequeue();
     if (m_bands[band]->IsEmpty())
     {
@@ -105,7 +124,11 @@ Ptr<const QueueDiscItem>
 PfcPrioQueueDisc::DoPeek()
 {
     const int band = SelectBand();
-    return band < 0 ? nullptr : m_bands[band]->Peek();
+    if (band < 0)
+    {
+        return nullptr;
+    }
+    return m_bandQueue ? m_bandQueue->PeekBand(static_cast<uint8_t>(band)) : m_bands[band]->Peek();
 }
 
 bool
@@ -124,16 +147,15 @@ PfcPrioQueueDisc::CheckConfig()
     }
     if (GetNInternalQueues() == 0)
     {
-        for (uint8_t b = 0; b < N_BANDS; ++b)
-        {
-            Ptr<InternalQueue> q = CreateObject<DropTailQueue<QueueDiscItem>>();
-            q->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
-            AddInternalQueue(q);
-        }
+        Ptr<InternalQueue> q = CreateObject<PfcBandQueue>();
+        q->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, std::numeric_limits<uint32_t>::max()));
+        AddInternalQueue(q);
     }
-    if (GetNInternalQueues() != N_BANDS)
+    const bool oneBandQueue =
+        GetNInternalQueues() == 1 && DynamicCast<PfcBandQueue>(GetInternalQueue(0));
+    if (!oneBandQueue && GetNInternalQueues() != N_BANDS)
     {
-        NS_LOG_ERROR("PfcPrioQueueDisc needs exactly 8 internal queues");
+        NS_LOG_ERROR("PfcPrioQueueDisc needs one PfcBandQueue or 8 internal queues");
         return false;
     }
     return true;
@@ -144,11 +166,15 @@ PfcPrioQueueDisc::InitializeParams()
 {
     NS_LOG_FUNCTION(this);
     // QueueDisc only asserts CheckConfig(), which release builds compile out.
-    NS_ABORT_MSG_IF(GetNInternalQueues() != N_BANDS,
-                    "PfcPrioQueueDisc needs exactly 8 internal queues, has "
+    m_bandQueue = GetNInternalQueues() == 1
+                      ? PeekPointer(DynamicCast<PfcBandQueue>(GetInternalQueue(0)))
+                      : nullptr;
+    NS_ABORT_MSG_IF(!m_bandQueue && GetNInternalQueues() != N_BANDS,
+                    "PfcPrioQueueDisc needs one PfcBandQueue or 8 internal queues, has "
                         << GetNInternalQueues());
     m_nonEmpty = 0;
-    for (uint8_t b = 0; b < N_BANDS; ++b)
+    m_bands.fill(nullptr);
+    for (uint8_t b = 0; !m_bandQueue && b < N_BANDS; ++b)
     {
         m_bands[b] = PeekPointer(GetInternalQueue(b));
         if (!m_bands[b]->IsEmpty())

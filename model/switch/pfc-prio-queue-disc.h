@@ -6,6 +6,7 @@
 #define PFC_PRIO_QUEUE_DISC_H
 
 #include "pfc-aware-queue-disc.h"
+#include "pfc-band-queue.h"
 
 #include "ns3/traffic-class.h"
 
@@ -30,16 +31,21 @@ namespace ns3
  * mask (PfcAwareQueueDisc::SetPausedMask). Peek() follows the same rule and
  * does not remove the item.
  *
- * Size: the internal queues (DropTail, created by the queue disc unless
- * eight are added before initialisation) have no limit of their own and the
+ * Internal queues: by default one PfcBandQueue, created by the queue disc,
+ * which holds the eight bands in one list (one Queue object per port rather
+ * than eight: a large fabric has thousands of ports). Eight internal queues
+ * of any type added before initialisation are used as the bands 0..7
+ * instead (band b = GetInternalQueue(b)), as are one PfcBandQueue's.
+ *
+ * Size: the internal queues have no limit of their own and the
  * queue disc has none either: admission is the job of the switch's shared
  * buffer manager (SwitchMmu), which accounts bytes per port and priority.
  * Used elsewhere without such a manager, the queue disc never drops.
  *
  * Attributes: none beyond those of QueueDisc. Trace sources: those of
  * QueueDisc (Enqueue, Dequeue, Drop, Mark, PacketsInQueue, BytesInQueue,
- * SojournTime); per-band occupancy is available through
- * GetInternalQueue(band).
+ * SojournTime); per-band occupancy is available through GetBandPackets()
+ * and GetBandBytes().
  */
 class PfcPrioQueueDisc : public PfcAwareQueueDisc
 {
@@ -81,8 +87,9 @@ class PfcPrioQueueDisc : public PfcAwareQueueDisc
     /** \return the band to serve next, or -1 when none may be served */
     int SelectBand() const;
 
-    std::array<InternalQueue*, N_BANDS> m_bands; //!< the bands (owned by QueueDisc)
-    uint8_t m_nonEmpty;                          //!< bit b set when band b holds packets
+    PfcBandQueue* m_bandQueue;                   //!< all bands in one queue, or null
+    std::array<InternalQueue*, N_BANDS> m_bands; //!< else one queue per band (owned by QueueDisc)
+    uint8_t m_nonEmpty; //!< per-band queues: bit b set when b holds packets
 };
 
 } // namespace ns3
