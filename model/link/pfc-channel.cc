@@ -14,6 +14,12 @@
 namespace ns3
 {
 
+namespace
+{
+/// m_context of an end whose node is not known yet.
+constexpr uint32_t NO_CONTEXT = 0xffffffff;
+} // namespace
+
 NS_LOG_COMPONENT_DEFINE("PfcChannel");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcChannel);
@@ -34,7 +40,9 @@ PfcChannel::GetTypeId()
 }
 
 PfcChannel::PfcChannel()
-    : m_nDevices(0),
+    : m_nextArrival(0),
+      m_context{NO_CONTEXT, NO_CONTEXT},
+      m_nDevices(0),
       m_up(true),
       m_lost(0)
 {
@@ -47,8 +55,15 @@ void
 PfcChannel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
+    for (const auto& ev : m_arrivals)
+    {
+        ev->Clear(); // pending ones may still be released by the simulator
+    }
+    m_arrivals.clear();
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
+    m_context[0] = NO_CONTEXT;
+    m_context[1] = NO_CONTEXT;
     m_nDevices = 0;
     Channel::DoDispose();
 }
@@ -70,12 +85,66 @@ PfcChannel::TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime)
         ++m_lost;
         return;
     }
-    Ptr<PfcNetDevice> dst = (m_dev[0] == src) ? m_dev[1] : m_dev[0];
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   txTime + m_delay,
-                                   &PfcNetDevice::Receive,
-                                   dst,
-                                   p);
+    const std::size_t to = (m_dev[0] == src) ? 1 : 0;
+    PfcNetDevice* dst = PeekPointer(m_dev[to]);
+    if (m_context[to] == NO_CONTEXT)
+    {
+        m_context[to] = dst->GetNode()->GetId();
+    }
+    // A raw pointer to the device: the event need not hold a reference (the
+    // channel and the node keep the device until the simulator is
+    // destroyed), and taking one would touch the peer's memory at every send.
+    ArrivalEvent* ev = FreeArrivalEvent();
+    ev->Load(dst, p);
+    // The simulator releases one reference after the event has run (or when
+    // it is destroyed); the channel keeps its own.
+    ev->Ref();
+    Simulator::ScheduleWithContext(m_context[to], txTime + m_delay, ev);
+}
+
+PfcChannel::ArrivalEvent*
+PfcChannel::FreeArrivalEvent()
+{
+    // Free: only the channel holds it. Frames leave in order, so the next
+    // one after the last used is nearly always free.
+    const std::size_t n = m_arrivals.size();
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const std::size_t k = (m_nextArrival + i) % n;
+        if (m_arrivals[k]->GetReferenceCount() == 1)
+        {
+            m_nextArrival = (k + 1) % n;
+            return PeekPointer(m_arrivals[k]);
+        }
+    }
+    m_arrivals.push_back(Create<ArrivalEvent>());
+    m_nextArrival = 0;
+    return PeekPointer(m_arrivals.back());
+}
+
+void
+PfcChannel::ArrivalEvent::Load(PfcNetDevice* dst, Ptr<Packet> frame)
+{
+    m_dst = dst;
+    m_frame = frame;
+}
+
+void
+PfcChannel::ArrivalEvent::Clear()
+{
+    m_dst = nullptr;
+    m_frame = nullptr;
+}
+
+void
+PfcChannel::ArrivalEvent::Notify()
+{
+    Ptr<Packet> frame = m_frame;
+    m_frame = nullptr;
+    if (m_dst)
+    {
+        m_dst->Receive(frame);
+    }
 }
 
 void

@@ -6,9 +6,12 @@
 #define PFC_CHANNEL_H
 
 #include "ns3/channel.h"
+#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+
+#include <vector>
 
 namespace ns3
 {
@@ -88,11 +91,44 @@ class PfcChannel : public Channel
     void DoDispose() override;
 
   private:
-    Time m_delay;               //!< one-way propagation delay
-    Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
-    std::size_t m_nDevices;     //!< number of attached devices
-    bool m_up;                  //!< the link carries frames
-    uint64_t m_lost;            //!< frames lost while down
+    /**
+     * \brief The arrival of one frame at a device: a reusable event.
+     *
+     * A link has a few frames in flight at a time; the channel keeps one
+     * such event per frame in flight and reuses it for a later frame once it
+     * has fired, instead of allocating (and freeing) an event per frame.
+     */
+    class ArrivalEvent : public EventImpl
+    {
+      public:
+        /**
+         * \brief Load the event with a frame (before scheduling it).
+         * \param dst the receiving device
+         * \param frame the frame
+         */
+        void Load(PfcNetDevice* dst, Ptr<Packet> frame);
+        /** \brief Forget the device and the frame (the channel is disposed). */
+        void Clear();
+
+      protected:
+        void Notify() override;
+
+      private:
+        PfcNetDevice* m_dst{nullptr}; //!< the receiving device
+        Ptr<Packet> m_frame;          //!< the frame
+    };
+
+    /** \return an arrival event that is not pending (a new one if all are) */
+    ArrivalEvent* FreeArrivalEvent();
+
+    Time m_delay;                              //!< one-way propagation delay
+    Ptr<PfcNetDevice> m_dev[2];                //!< the two ends
+    std::vector<Ptr<ArrivalEvent>> m_arrivals; //!< arrival events, pending or free
+    std::size_t m_nextArrival;                 //!< where to look for a free one first
+    uint32_t m_context[2];  //!< per end: its node's id (the receive events' context)
+    std::size_t m_nDevices; //!< number of attached devices
+    bool m_up;              //!< the link carries frames
+    uint64_t m_lost;        //!< frames lost while down
 };
 
 } // namespace ns3

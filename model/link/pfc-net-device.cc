@@ -16,6 +16,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -24,6 +25,64 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+/**
+ * \brief Accessor of the per-frame trace sources (MacTx, MacRx, Sniffer,
+ * PromiscSniffer): that of the TracedCallback, which also records in the
+ * device that a sink was connected.
+ *
+ * The device fires these traces for every frame only once a sink has been
+ * connected through its TypeId (TraceConnect, Config::Connect, pcap
+ * helpers): checking a flag beside the transmit state is cheaper than
+ * reading four callback lists that live in cache lines of their own.
+ */
+class PfcNetDevice::FrameTraceAccessor : public TraceSourceAccessor
+{
+  public:
+    /** \param inner the accessor of the TracedCallback */
+    explicit FrameTraceAccessor(Ptr<const TraceSourceAccessor> inner)
+        : m_inner(inner)
+    {
+    }
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        Mark(obj);
+        return m_inner->ConnectWithoutContext(obj, cb);
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        Mark(obj);
+        return m_inner->Connect(obj, context, cb);
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        return m_inner->DisconnectWithoutContext(obj, cb);
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        return m_inner->Disconnect(obj, context, cb);
+    }
+
+  private:
+    /**
+     * \brief Record in the device that its frame traces have a sink.
+     * \param obj the device
+     */
+    static void Mark(ObjectBase* obj)
+    {
+        auto* dev = dynamic_cast<PfcNetDevice*>(obj);
+        if (dev)
+        {
+            dev->m_frameTraced = true;
+        }
+    }
+
+    Ptr<const TraceSourceAccessor> m_inner; //!< the TracedCallback's accessor
+};
 
 namespace
 {
@@ -81,21 +140,25 @@ PfcNetDevice::GetTypeId()
                             "A frame was lost by the receive error model.",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_phyRxDropTrace),
                             "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacTx",
-                            "A frame was put on the line.",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("MacRx",
-                            "A frame was received.",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
-                            "ns3::Packet::TracedCallback")
-            .AddTraceSource("Sniffer",
-                            "Frames sent and received, for non-promiscuous captures.",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
-                            "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "MacTx",
+                "A frame was put on the line.",
+                Create<FrameTraceAccessor>(MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace)),
+                "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "MacRx",
+                "A frame was received.",
+                Create<FrameTraceAccessor>(MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace)),
+                "ns3::Packet::TracedCallback")
+            .AddTraceSource(
+                "Sniffer",
+                "Frames sent and received, for non-promiscuous captures.",
+                Create<FrameTraceAccessor>(MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace)),
+                "ns3::Packet::TracedCallback")
             .AddTraceSource("PromiscSniffer",
                             "Frames sent and received, for promiscuous captures (pcap).",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace),
+                            Create<FrameTraceAccessor>(
+                                MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace)),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PfcTx",
                             "A PFC frame was queued for one priority (quanta 0 = resume).",
@@ -110,6 +173,7 @@ PfcNetDevice::GetTypeId()
 
 PfcNetDevice::PfcNetDevice()
     : m_addressBits(0),
+      m_peerAddressBits(BROADCAST_BITS),
       m_ifIndex(0),
       m_mtu(9000),
       m_bps(DataRate("100Gbps")),
@@ -118,6 +182,7 @@ PfcNetDevice::PfcNetDevice()
       m_pfcEnabled(true),
       m_pauseQuanta(0xffff),
       m_busy(false),
+      m_frameTraced(false),
       m_txCarryPs(0),
       m_pausedMask(0),
       m_upstreamPausedMask(0),
@@ -128,6 +193,7 @@ PfcNetDevice::PfcNetDevice()
       m_txFrames(0)
 {
     NS_LOG_FUNCTION(this);
+    m_txClassFrames.fill(0);
 }
 
 PfcNetDevice::~PfcNetDevice() = default;
@@ -144,6 +210,7 @@ PfcNetDevice::DoDispose()
     m_node = nullptr;
     m_channel = nullptr;
     m_egress = nullptr;
+    m_txCompleteEvent = nullptr;
     m_receiveErrorModel = nullptr;
     m_ctrlQueue.clear();
     m_sendQueue.clear();
@@ -159,6 +226,13 @@ PfcNetDevice::Attach(Ptr<PfcChannel> ch)
     NS_LOG_FUNCTION(this << ch);
     m_channel = ch;
     m_channel->Attach(this);
+    // Each end keeps the other's MAC for the frames it sends.
+    Ptr<PfcNetDevice> peer = GetPeer();
+    if (peer)
+    {
+        m_peerAddressBits = peer->m_addressBits;
+        peer->m_peerAddressBits = m_addressBits;
+    }
     m_linkChange();
     return true;
 }
@@ -239,6 +313,12 @@ PfcNetDevice::GetTxFrames() const
 }
 
 uint64_t
+PfcNetDevice::GetTxFrames(uint8_t cls) const
+{
+    return cls < N_PRIORITIES ? m_txClassFrames[cls] : 0;
+}
+
+uint64_t
 PfcNetDevice::GetRxErrors() const
 {
     return m_rxErrors;
@@ -305,9 +385,10 @@ PfcNetDevice::TryTransmit()
     // Ethernet and 802.1Q tag in one header: one pass over the buffer.
     EthernetVlanHeader eth;
     eth.SetSourceBits(m_addressBits);
-    Ptr<PfcNetDevice> peer = GetPeer();
-    eth.SetDestinationBits(peer ? peer->m_addressBits : BROADCAST_BITS);
-    eth.SetVlanTag(TrafficClass::ToPcp(TrafficClass::FromDsField(ds)));
+    eth.SetDestinationBits(m_peerAddressBits);
+    const uint8_t cls = TrafficClass::FromDsField(ds);
+    ++m_txClassFrames[cls];
+    eth.SetVlanTag(TrafficClass::ToPcp(cls));
     eth.SetEtherType(ETHERTYPE_IPV4);
     frame->AddHeader(eth);
     TransmitStart(frame);
@@ -320,16 +401,25 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame)
     m_busy = true;
     m_txBytes += frame->GetSize();
     ++m_txFrames;
-    m_macTxTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
+    if (m_frameTraced)
+    {
+        m_macTxTrace(frame);
+        m_snifferTrace(frame);
+        m_promiscSnifferTrace(frame);
+    }
     // Keep the sub-resolution remainder so that long runs keep the exact rate.
     const uint64_t wire = std::max(frame->GetSize(), MIN_FRAME_BYTES) + m_wireOverhead;
     const int64_t ps = static_cast<int64_t>(wire * m_psPerByte + 0.5) + m_txCarryPs;
     const Time txTime = PicoSeconds(ps);
     m_txCarryPs = ps - txTime.GetPicoSeconds();
     m_channel->TransmitStart(frame, this, txTime);
-    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    if (!m_txCompleteEvent)
+    {
+        // One event object for all the frames (one is pending at a time):
+        // no allocation per frame.
+        m_txCompleteEvent = Ptr<EventImpl>(MakeEvent(&PfcNetDevice::TransmitComplete, this), false);
+    }
+    Simulator::Schedule(txTime, m_txCompleteEvent);
 }
 
 void
@@ -350,9 +440,12 @@ PfcNetDevice::Receive(Ptr<Packet> p)
         m_phyRxDropTrace(p);
         return;
     }
-    m_snifferTrace(p);
-    m_promiscSnifferTrace(p);
-    m_macRxTrace(p);
+    if (m_frameTraced)
+    {
+        m_snifferTrace(p);
+        m_promiscSnifferTrace(p);
+        m_macRxTrace(p);
+    }
     // Ethernet and, when present, the 802.1Q tag (PCP 0 when untagged).
     EthernetVlanHeader eth;
     p->RemoveHeader(eth);
@@ -519,6 +612,11 @@ PfcNetDevice::SetAddress(Address address)
 {
     m_address = Mac48Address::ConvertFrom(address);
     m_addressBits = EthernetVlanHeader::MacToBits(m_address);
+    Ptr<PfcNetDevice> peer = GetPeer();
+    if (peer)
+    {
+        peer->m_peerAddressBits = m_addressBits;
+    }
 }
 
 Address

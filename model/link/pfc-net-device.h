@@ -7,9 +7,11 @@
 
 #include "pfc-egress.h"
 
+#include "ns3/compact-fifo.h"
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -17,7 +19,6 @@
 #include "ns3/traffic-class.h"
 
 #include <array>
-#include <deque>
 
 namespace ns3
 {
@@ -134,6 +135,12 @@ class PfcNetDevice : public NetDevice
     /** \return frames put on the line */
     uint64_t GetTxFrames() const;
 
+    /**
+     * \param cls a traffic class (0..7)
+     * \return IPv4 frames of that class put on the line (PFC frames have none)
+     */
+    uint64_t GetTxFrames(uint8_t cls) const;
+
     /** \return frames lost by the receive error model */
     uint64_t GetRxErrors() const;
 
@@ -192,6 +199,7 @@ class PfcNetDevice : public NetDevice
     void DoDispose() override;
 
   private:
+    class FrameTraceAccessor;
     /// Send the next frame if the line is free.
     void TryTransmit();
     /**
@@ -225,34 +233,38 @@ class PfcNetDevice : public NetDevice
     /** \return the duration of the given quanta at the line rate */
     Time QuantaToTime(uint16_t quanta) const;
 
-    Ptr<Node> m_node;                                 //!< the node
-    Ptr<PfcChannel> m_channel;                        //!< the link
-    Ptr<PfcEgress> m_egress;                          //!< where data frames come from
-    Ptr<ErrorModel> m_receiveErrorModel;              //!< loss on reception, if any
-    Mac48Address m_address;                           //!< MAC address
-    uint64_t m_addressBits;                           //!< m_address as EthernetVlanHeader holds it
-    uint32_t m_ifIndex;                               //!< interface index
-    uint16_t m_mtu;                                   //!< largest IPv4 packet
-    DataRate m_bps;                                   //!< line rate
-    double m_psPerByte;                               //!< picoseconds per byte at the line rate
-    uint32_t m_wireOverhead;                          //!< preamble + SFD + IFG + FCS bytes
-    bool m_pfcEnabled;                                //!< honour and send PFC frames
-    uint16_t m_pauseQuanta;                           //!< quanta of the pauses we send
-    bool m_busy;                                      //!< a frame is being serialised
-    int64_t m_txCarryPs;                              //!< sub-resolution remainder of tx times
-    std::deque<Ptr<Packet>> m_ctrlQueue;              //!< PFC frames waiting for the line
-    std::deque<Ptr<QueueDiscItem>> m_sendQueue;       //!< packets given through Send()
-    uint8_t m_pausedMask;                             //!< priorities paused by the peer
-    uint8_t m_upstreamPausedMask;                     //!< priorities we pause at the peer
-    std::array<EventId, N_PRIORITIES> m_pauseExpiry;  //!< end of received pauses
-    std::array<EventId, N_PRIORITIES> m_pauseRefresh; //!< refresh of sent pauses
-    uint64_t m_pfcPausesSent;                         //!< PFC pause frames sent
-    uint64_t m_pfcPausesReceived;                     //!< PFC pause frames received
-    uint64_t m_rxErrors;                              //!< frames lost by the error model
-    uint64_t m_txBytes;                               //!< bytes sent
-    uint64_t m_txFrames;                              //!< frames sent
-    RxCallback m_rxCallback;                          //!< receive handler
-    NetDevice::ReceiveCallback m_stdRxCallback;       //!< node protocol handler
+    Ptr<Node> m_node;                    //!< the node
+    Ptr<PfcChannel> m_channel;           //!< the link
+    Ptr<PfcEgress> m_egress;             //!< where data frames come from
+    Ptr<ErrorModel> m_receiveErrorModel; //!< loss on reception, if any
+    Mac48Address m_address;              //!< MAC address
+    uint64_t m_addressBits;              //!< m_address as EthernetVlanHeader holds it
+    uint64_t m_peerAddressBits; //!< the link peer's address bits (broadcast while there is none)
+    uint32_t m_ifIndex;         //!< interface index
+    uint16_t m_mtu;             //!< largest IPv4 packet
+    DataRate m_bps;             //!< line rate
+    double m_psPerByte;         //!< picoseconds per byte at the line rate
+    uint32_t m_wireOverhead;    //!< preamble + SFD + IFG + FCS bytes
+    bool m_pfcEnabled;          //!< honour and send PFC frames
+    uint16_t m_pauseQuanta;     //!< quanta of the pauses we send
+    bool m_busy;                //!< a frame is being serialised
+    bool m_frameTraced;         //!< a sink was ever connected to MacTx, MacRx or a sniffer trace
+    Ptr<EventImpl> m_txCompleteEvent;     //!< TransmitComplete(), made once and scheduled per frame
+    int64_t m_txCarryPs;                  //!< sub-resolution remainder of tx times
+    CompactFifo<Ptr<Packet>> m_ctrlQueue; //!< PFC frames waiting for the line
+    CompactFifo<Ptr<QueueDiscItem>> m_sendQueue;           //!< packets given through Send()
+    uint8_t m_pausedMask;                                  //!< priorities paused by the peer
+    uint8_t m_upstreamPausedMask;                          //!< priorities we pause at the peer
+    std::array<EventId, N_PRIORITIES> m_pauseExpiry;       //!< end of received pauses
+    std::array<EventId, N_PRIORITIES> m_pauseRefresh;      //!< refresh of sent pauses
+    uint64_t m_pfcPausesSent;                              //!< PFC pause frames sent
+    uint64_t m_pfcPausesReceived;                          //!< PFC pause frames received
+    uint64_t m_rxErrors;                                   //!< frames lost by the error model
+    uint64_t m_txBytes;                                    //!< bytes sent
+    uint64_t m_txFrames;                                   //!< frames sent
+    std::array<uint64_t, N_PRIORITIES> m_txClassFrames;    //!< IPv4 frames sent per traffic class
+    RxCallback m_rxCallback;                               //!< receive handler
+    NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler
     TracedCallback<> m_linkChange;                         //!< link change callbacks
 

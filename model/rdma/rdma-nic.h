@@ -8,6 +8,7 @@
 #include "rdma-qp-arbiter.h"
 #include "rdma-queue-pair.h"
 
+#include "ns3/compact-fifo.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -15,7 +16,6 @@
 #include "ns3/pfc-egress.h"
 #include "ns3/traced-callback.h"
 
-#include <deque>
 #include <utility>
 #include <vector>
 
@@ -256,26 +256,26 @@ class RdmaNic : public PfcEgress
      */
     RdmaQueuePair* Lookup(uint32_t qpn) const;
 
-    Ptr<PfcNetDevice> m_device;                 //!< the port
-    Ipv4Address m_address;                      //!< host address
-    uint32_t m_mtu;                             //!< payload bytes per packet
-    uint32_t m_ackInterval;                     //!< ACK every this many packets
-    uint32_t m_intAckInterval;                  //!< ACK every this many packets with INT
-    uint8_t m_intMaxHops;                       //!< INT capacity of data packets, hops
-    uint8_t m_intMultiplier;                    //!< INT unit multiplier (line rate / 25G)
-    uint32_t m_intBytes;                        //!< INT bytes per data packet (0: no INT)
-    Time m_rto;                                 //!< explicit retransmission timeout, or zero
-    uint8_t m_ackTimeout;                       //!< local ACK timeout exponent
-    uint32_t m_retryCount;                      //!< retry_cnt of new queue pairs
-    Time m_cnpInterval;                         //!< min time between CNPs per QP
-    uint8_t m_ctrlPrio;                         //!< priority of ACK/NAK/CNP
-    ObjectFactory m_ccFactory;                  //!< congestion control of new QPs
-    ObjectFactory m_arbiterFactory;             //!< queue-pair arbiter
-    Ptr<RdmaQpArbiter> m_arbiter;               //!< picks the next queue pair to send
-    std::vector<Ptr<RdmaQueuePair>> m_qps;      //!< by QP number - QPN_BASE
-    std::deque<Ptr<QueueDiscItem>> m_ctrlQueue; //!< ACK/NAK/CNP waiting for the line
-    EventId m_wake;                             //!< pacing wake-up
-    uint16_t m_ipId;                            //!< IPv4 identification counter
+    Ptr<PfcNetDevice> m_device;                  //!< the port
+    Ipv4Address m_address;                       //!< host address
+    uint32_t m_mtu;                              //!< payload bytes per packet
+    uint32_t m_ackInterval;                      //!< ACK every this many packets
+    uint32_t m_intAckInterval;                   //!< ACK every this many packets with INT
+    uint8_t m_intMaxHops;                        //!< INT capacity of data packets, hops
+    uint8_t m_intMultiplier;                     //!< INT unit multiplier (line rate / 25G)
+    uint32_t m_intBytes;                         //!< INT bytes per data packet (0: no INT)
+    Time m_rto;                                  //!< explicit retransmission timeout, or zero
+    uint8_t m_ackTimeout;                        //!< local ACK timeout exponent
+    uint32_t m_retryCount;                       //!< retry_cnt of new queue pairs
+    Time m_cnpInterval;                          //!< min time between CNPs per QP
+    uint8_t m_ctrlPrio;                          //!< priority of ACK/NAK/CNP
+    ObjectFactory m_ccFactory;                   //!< congestion control of new QPs
+    ObjectFactory m_arbiterFactory;              //!< queue-pair arbiter
+    Ptr<RdmaQpArbiter> m_arbiter;                //!< picks the next queue pair to send
+    std::vector<Ptr<RdmaQueuePair>> m_qps;       //!< by QP number - QPN_BASE
+    CompactFifo<Ptr<QueueDiscItem>> m_ctrlQueue; //!< ACK/NAK/CNP waiting for the line
+    EventId m_wake;                              //!< pacing wake-up
+    uint16_t m_ipId;                             //!< IPv4 identification counter
 
     uint64_t m_dataSent;              //!< data packets sent
     uint64_t m_cnpsSent;              //!< CNPs sent
