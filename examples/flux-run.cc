@@ -27,10 +27,13 @@
  *   second on a terminal, one line every 10 s otherwise. --quiet silences it.
  * - With the environment variable FLUX_TIMING=1, a last stderr line
  *   `flux-run: timing parse_s=... build_s=... run_s=... collect_s=...
- *   teardown_s=... write_s=... total_s=... outside_run_pct=...` gives the
- *   wall-clock time of each phase (run_s: Simulator::Run() alone; total_s:
- *   from the start of main to the results written) and the share of the
- *   runner's own work in total_s.
+ *   teardown_s=... write_s=... total_s=... outside_run_pct=... frames=...
+ *   data_frames=... run_cpu_s=...` gives the wall-clock time of each phase
+ *   (run_s: Simulator::Run() alone; total_s: from the start of main to the
+ *   results written), the share of the runner's own work in total_s, the
+ *   run's packet-hops (frames sent by all devices, and the data frames among
+ *   them: IPv4 frames outside the control class, so no ACK, CNP or PFC) and
+ *   the CPU time of the process during Simulator::Run().
  *
  * Exit status: 0 results written; 2 bad scenario or bad command line (one
  * line `flux-run: <field>: <problem>` on stderr, nothing written); 1 the run
@@ -451,7 +454,8 @@ main(int argc, char** argv)
         const double totalS = since(wall0);
         std::fprintf(stderr,
                      "flux-run: timing parse_s=%.6f build_s=%.6f run_s=%.6f collect_s=%.6f "
-                     "teardown_s=%.6f write_s=%.6f total_s=%.6f outside_run_pct=%.3f\n",
+                     "teardown_s=%.6f write_s=%.6f total_s=%.6f outside_run_pct=%.3f "
+                     "frames=%llu data_frames=%llu run_cpu_s=%.6f\n",
                      parseS,
                      timings.buildS,
                      timings.runS,
@@ -459,7 +463,10 @@ main(int argc, char** argv)
                      timings.teardownS,
                      writeS,
                      totalS,
-                     totalS > 0 ? 100.0 * (totalS - timings.runS) / totalS : 0.0);
+                     totalS > 0 ? 100.0 * (totalS - timings.runS) / totalS : 0.0,
+                     static_cast<unsigned long long>(timings.frames),
+                     static_cast<unsigned long long>(timings.dataFrames),
+                     timings.runCpuS);
     }
     return 0;
 }

@@ -28,6 +28,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace ns3
 {
@@ -64,7 +65,15 @@ const std::vector<std::string> kRootKeys = {"description",
                                             "background",
                                             "ns3_defaults",
                                             "faults",
-                                            "traces"};
+                                            "traces",
+                                            "event_scheduler"};
+/// "event_scheduler" values and their ns-3 types, the default first.
+const std::vector<std::pair<std::string, std::string>> kEventSchedulers = {
+    {"priority-queue", "ns3::PriorityQueueScheduler"},
+    {"map", "ns3::MapScheduler"},
+    {"heap", "ns3::HeapScheduler"},
+    {"calendar", "ns3::CalendarScheduler"},
+    {"list", "ns3::ListScheduler"}};
 const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "leaves",
                                                 "spines",
@@ -1535,6 +1544,30 @@ ScenarioConfig::BackgroundClasses() const
     return mask;
 }
 
+std::string
+ScenarioConfig::EventSchedulerTypeName(const std::string& name)
+{
+    for (const auto& [value, type] : kEventSchedulers)
+    {
+        if (value == name)
+        {
+            return type;
+        }
+    }
+    return "";
+}
+
+std::vector<std::string>
+ScenarioConfig::AvailableEventSchedulers()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : kEventSchedulers)
+    {
+        names.push_back(entry.first);
+    }
+    return names;
+}
+
 Ptr<JobScheduler>
 ScenarioConfig::CreateScheduler() const
 {
@@ -1715,6 +1748,12 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     if (r.Has("traces"))
     {
         ParseTraces(r["traces"], cfg);
+    }
+    if (r.Has("event_scheduler"))
+    {
+        cfg.eventScheduler = ToOneOf(r["event_scheduler"],
+                                     "event_scheduler",
+                                     ScenarioConfig::AvailableEventSchedulers());
     }
     if (r.Has("faults"))
     {

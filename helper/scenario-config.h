@@ -177,6 +177,12 @@
  *                        rings and background flows in flight)
  *   links                array of link directions ("a->b"), default [];
  *                        their egress queue length and utilisation
+ * event_scheduler        "priority-queue" (default), "map", "heap",
+ *                        "calendar" or "list"; the ns-3 event scheduler
+ *                        (ns3::PriorityQueueScheduler, MapScheduler, ...).
+ *                        All order simultaneous events alike (in the order
+ *                        they were scheduled), so the results do not depend
+ *                        on it, only the speed does
  * ns3_defaults           object, default {}; ns-3 attribute defaults set
  *                        before the run, "ns3::TypeName::Attribute": value
  *                        (string, number or true/false), or a global value
@@ -352,6 +358,17 @@ struct ScenarioConfig
     TracesConfig traces;                            //!< sampled time series
     std::map<std::string, std::string> ns3Defaults; //!< ns-3 attribute defaults
     std::string baseDir{"."};                       //!< folder for relative paths
+    std::string eventScheduler{"priority-queue"};   //!< the ns-3 event scheduler
+
+    /**
+     * \brief The ns-3 type of the event scheduler.
+     * \param name an "event_scheduler" value (AvailableEventSchedulers())
+     * \return its TypeId name, e.g. "ns3::PriorityQueueScheduler"; empty when unknown
+     */
+    static std::string EventSchedulerTypeName(const std::string& name);
+
+    /** \return the values "event_scheduler" accepts, the default first */
+    static std::vector<std::string> AvailableEventSchedulers();
 
     /**
      * \brief Number of hosts of the topology.

@@ -35,6 +35,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -113,6 +114,13 @@ WallSince(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// CPU seconds the process has used so far.
+double
+ProcessCpuSeconds()
+{
+    return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
+
 /**
  * \brief One run of a scenario: builds the network and workload, runs the
  * simulation, and gathers the results.
@@ -141,6 +149,11 @@ class ScenarioRun
     void ResetNs3();
     /// Create the scheduler of the policy and let it pick the jobs' classes.
     void BuildScheduler();
+    /**
+     * \brief Count the frames the devices sent (the run's packet-hops).
+     * \param timings where to put them
+     */
+    void CountFrames(RunTimings& timings) const;
     /// Build switches, links, hosts and NICs.
     void BuildNetwork();
     /// Create the training jobs.
@@ -232,6 +245,9 @@ ScenarioRun::ResetNs3()
     Config::Reset();
     RngSeedManager::SetSeed(m_cfg.seed);
     RngSeedManager::SetRun(1);
+    ObjectFactory events;
+    events.SetTypeId(ScenarioConfig::EventSchedulerTypeName(m_cfg.eventScheduler));
+    Simulator::SetScheduler(events);
     // The DCQCN profile first, so that ns3_defaults can still change any
     // single attribute.
     for (const auto& [name, value] : m_cfg.transport.dcqcn.HostAttributes(m_cfg.topology.hostGbps))
@@ -897,6 +913,24 @@ ScenarioRun::Collect(double wallS) const
     return r;
 }
 
+void
+ScenarioRun::CountFrames(RunTimings& timings) const
+{
+    UintegerValue control(TrafficClass::CONTROL);
+    if (!m_nics.empty())
+    {
+        m_nics[0]->GetAttribute("ControlPriority", control);
+    }
+    for (const auto& link : m_topo.links)
+    {
+        timings.frames += link.tx->GetTxFrames();
+        for (uint8_t cls = 0; cls < TrafficClass::N_CLASSES; ++cls)
+        {
+            timings.dataFrames += cls == control.Get() ? 0 : link.tx->GetTxFrames(cls);
+        }
+    }
+}
+
 RunResults
 ScenarioRun::Run()
 {
@@ -924,14 +958,18 @@ ScenarioRun::Run()
         Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
         Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
         const auto runStart = std::chrono::steady_clock::now();
+        const double cpuStart = ProcessCpuSeconds();
         Simulator::Run();
         const auto runEnd = std::chrono::steady_clock::now();
+        const double cpuEnd = ProcessCpuSeconds();
         results = Collect(WallSince(m_wall0));
         if (m_opts.timings)
         {
             m_opts.timings->buildS = std::chrono::duration<double>(runStart - m_wall0).count();
             m_opts.timings->runS = std::chrono::duration<double>(runEnd - runStart).count();
+            m_opts.timings->runCpuS = cpuEnd - cpuStart;
             m_opts.timings->collectS = WallSince(runEnd);
+            CountFrames(*m_opts.timings);
         }
     }
     catch (...)

@@ -23,10 +23,13 @@ namespace ns3
  */
 struct RunTimings
 {
-    double buildS = 0;    //!< reset ns-3, build fabric, NICs, jobs and tenants
-    double runS = 0;      //!< Simulator::Run()
-    double collectS = 0;  //!< gather the results
-    double teardownS = 0; //!< release the network and Simulator::Destroy()
+    double buildS = 0;       //!< reset ns-3, build fabric, NICs, jobs and tenants
+    double runS = 0;         //!< Simulator::Run()
+    double runCpuS = 0;      //!< CPU time of the process during Simulator::Run()
+    double collectS = 0;     //!< gather the results
+    double teardownS = 0;    //!< release the network and Simulator::Destroy()
+    uint64_t frames = 0;     //!< frames sent by all devices (packet-hops: data, control, PFC)
+    uint64_t dataFrames = 0; //!< IPv4 frames outside the NICs' control class (data packet-hops)
 };
 
 /**

@@ -1,0 +1,498 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The structures that keep large fabrics small and fast: the switch's
+ * compact ECMP route table, the one-queue strict-priority bands, the
+ * device's allocation-free FIFO, the link's reusable arrival events (many
+ * frames in flight, in order, both ways), the per-frame traces that fire
+ * once a sink is connected, and the runner's event schedulers (every one
+ * gives the same results).
+ */
+
+#include "fabric-test-traffic.h"
+
+#include "ns3/compact-fifo.h"
+#include "ns3/core-module.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/ecmp-route-table.h"
+#include "ns3/network-module.h"
+#include "ns3/pfc-band-queue.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-prio-queue-disc.h"
+#include "ns3/results-writer.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+
+#include <deque>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace ns3;
+using namespace ns3::fluxtest;
+
+/**
+ * \ingroup flux-tests
+ * EcmpRouteTable behaves as a map from address to group under random Set,
+ * erase and clear, for addresses inside the dense array (consecutive host
+ * addresses, also below the first one routed) and far outside it (the hash
+ * map), and stores each distinct group once.
+ */
+class EcmpRouteTableTestCase : public TestCase
+{
+  public:
+    EcmpRouteTableTestCase()
+        : TestCase("EcmpRouteTable: a map of address to group, groups stored once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::vector<uint32_t>> groups = {{0}, {1}, {2, 3}, {3, 2}, {4, 5, 6, 7}};
+        const uint32_t base = Ipv4Address("10.0.0.1").Get();
+        // Probes: hosts 10.0.0.1 .. 10.0.1.44, a few below them, and far away.
+        std::vector<uint32_t> addresses;
+        for (uint32_t i = 0; i < 300; ++i)
+        {
+            addresses.push_back(base + i);
+        }
+        for (uint32_t far : {Ipv4Address("10.0.0.0").Get() - 5,
+                             Ipv4Address("192.168.1.1").Get(),
+                             Ipv4Address("1.2.3.4").Get(),
+                             base + (1u << 23)})
+        {
+            addresses.push_back(far);
+        }
+        std::mt19937 rng(7);
+        EcmpRouteTable table;
+        std::map<uint32_t, std::vector<uint32_t>> reference;
+        NS_TEST_ASSERT_MSG_EQ((table.find(base) == table.end()), true, "empty table: no route");
+        // Start in the middle so that later addresses below the first grow
+        // the array downwards.
+        table.Set(base + 150, groups[2]);
+        reference[base + 150] = groups[2];
+        for (int op = 0; op < 5000; ++op)
+        {
+            const uint32_t dst = addresses[rng() % addresses.size()];
+            const uint32_t r = rng() % 20;
+            if (r == 0)
+            {
+                table.erase(dst);
+                reference.erase(dst);
+            }
+            else if (op == 2500)
+            {
+                table.clear();
+                reference.clear();
+            }
+            else
+            {
+                const auto& g = groups[r % groups.size()];
+                table.Set(dst, g);
+                reference[dst] = g;
+            }
+            if (op % 97 == 0 || op > 4900)
+            {
+                NS_TEST_ASSERT_MSG_EQ(table.size(), reference.size(), "same number of routes");
+                for (uint32_t a : addresses)
+                {
+                    auto it = table.find(a);
+                    auto ref = reference.find(a);
+                    NS_TEST_ASSERT_MSG_EQ((it == table.end()),
+                                          (ref == reference.end()),
+                                          "route present iff set, address " << a);
+                    if (ref != reference.end())
+                    {
+                        NS_TEST_ASSERT_MSG_EQ((it->second == ref->second),
+                                              true,
+                                              "the group set, address " << a);
+                        NS_TEST_ASSERT_MSG_EQ(it->first, a, "the route's address");
+                    }
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(table.GetNGroups(), groups.size(), "each group stored once");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * CompactFifo keeps first-in first-out order through random pushes and pops
+ * (including the moves that reclaim consumed space) and releases an element
+ * when it is popped.
+ */
+class CompactFifoTestCase : public TestCase
+{
+  public:
+    CompactFifoTestCase()
+        : TestCase("CompactFifo: FIFO order, popped elements released")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::mt19937 rng(3);
+        CompactFifo<uint32_t> fifo;
+        std::deque<uint32_t> reference;
+        NS_TEST_ASSERT_MSG_EQ(fifo.empty(), true, "new: empty");
+        uint32_t next = 0;
+        for (int op = 0; op < 20000; ++op)
+        {
+            // bursts of pushes, then of pops, so that the queue grows and drains
+            const bool push = ((op / 300) % 2 == 0) ? (rng() % 4 != 0) : (rng() % 4 == 0);
+            if (push)
+            {
+                fifo.push_back(next);
+                reference.push_back(next++);
+            }
+            else if (!reference.empty())
+            {
+                NS_TEST_ASSERT_MSG_EQ(fifo.front(), reference.front(), "FIFO order");
+                fifo.pop_front();
+                reference.pop_front();
+            }
+            NS_TEST_ASSERT_MSG_EQ(fifo.size(), reference.size(), "same size");
+            NS_TEST_ASSERT_MSG_EQ(fifo.empty(), reference.empty(), "same emptiness");
+        }
+        CompactFifo<Ptr<Packet>> packets;
+        Ptr<Packet> p = Create<Packet>(10);
+        packets.push_back(p);
+        packets.push_back(Create<Packet>(20));
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 2, "queued: one more reference");
+        packets.pop_front();
+        NS_TEST_ASSERT_MSG_EQ(p->GetReferenceCount(), 1, "popped: the queue lets go");
+        packets.clear();
+        NS_TEST_ASSERT_MSG_EQ(packets.empty(), true, "cleared");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * PfcBandQueue serves bands in strict priority and each band in FIFO order,
+ * with exact per-band and total counts, under random enqueues and dequeues
+ * at named bands, at the highest band and by Remove(); PfcPrioQueueDisc uses
+ * one such queue by default and behaves the same with eight DropTail queues
+ * given before initialisation.
+ */
+class PfcBandQueueTestCase : public TestCase
+{
+  public:
+    PfcBandQueueTestCase()
+        : TestCase("PfcBandQueue: strict priority, FIFO per band, exact counts")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<PfcBandQueue> q = CreateObject<PfcBandQueue>();
+        q->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, 100000));
+        std::array<std::deque<uint16_t>, PfcBandQueue::N_BANDS> bands;
+        std::mt19937 rng(11);
+        uint16_t seq = 0;
+        uint32_t bytes = 0;
+        for (int op = 0; op < 6000; ++op)
+        {
+            const uint32_t r = rng() % 10;
+            if (r < 5)
+            {
+                const uint8_t band = rng() % PfcBandQueue::N_BANDS;
+                const uint32_t size = 100 + rng() % 1400;
+                Ptr<QueueDiscItem> item = MakeItem(band, 1000, size, Ipv4Header::ECN_NotECT, seq);
+                // Enqueue() classifies by the DS field; EnqueueBand() is told.
+                const bool ok = (r == 0) ? q->Enqueue(item) : q->EnqueueBand(band, item);
+                NS_TEST_ASSERT_MSG_EQ(ok, true, "enqueued");
+                bands[band].push_back(seq++);
+                bytes += size;
+            }
+            else
+            {
+                // The highest non-empty band, or a named one.
+                int band = -1;
+                for (int b = PfcBandQueue::N_BANDS - 1; b >= 0 && band < 0; --b)
+                {
+                    band = bands[b].empty() ? -1 : b;
+                }
+                Ptr<QueueDiscItem> item;
+                if (r < 8)
+                {
+                    Ptr<const QueueDiscItem> peeked = q->Peek();
+                    item = r == 5 ? q->Remove() : q->Dequeue();
+                    NS_TEST_ASSERT_MSG_EQ(item, peeked, "Peek shows the next item");
+                }
+                else
+                {
+                    band = rng() % PfcBandQueue::N_BANDS;
+                    Ptr<const QueueDiscItem> peeked = q->PeekBand(band);
+                    item = q->DequeueBand(band);
+                    NS_TEST_ASSERT_MSG_EQ(item, peeked, "PeekBand shows the band's next item");
+                    band = bands[band].empty() ? -1 : band;
+                }
+                NS_TEST_ASSERT_MSG_EQ((item == nullptr), (band < 0), "an item iff band non-empty");
+                if (item)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(+ClassOf(item), band, "from the expected band");
+                    const uint16_t id =
+                        DynamicCast<Ipv4QueueDiscItem>(item)->GetHeader().GetIdentification();
+                    NS_TEST_ASSERT_MSG_EQ(id, bands[band].front(), "FIFO within the band");
+                    bands[band].pop_front();
+                    bytes -= item->GetSize();
+                }
+            }
+            uint32_t total = 0;
+            uint8_t mask = 0;
+            for (uint8_t b = 0; b < PfcBandQueue::N_BANDS; ++b)
+            {
+                NS_TEST_ASSERT_MSG_EQ(q->GetBandPackets(b), bands[b].size(), "band count");
+                total += bands[b].size();
+                mask |= bands[b].empty() ? 0 : (1u << b);
+            }
+            NS_TEST_ASSERT_MSG_EQ(q->GetNPackets(), total, "total count");
+            NS_TEST_ASSERT_MSG_EQ(q->GetNBytes(), bytes, "total bytes");
+            NS_TEST_ASSERT_MSG_EQ(+q->GetNonEmptyMask(), +mask, "non-empty mask");
+        }
+        uint32_t bandBytes = 0;
+        for (uint8_t b = 0; b < PfcBandQueue::N_BANDS; ++b)
+        {
+            bandBytes += q->GetBandBytes(b);
+        }
+        NS_TEST_ASSERT_MSG_EQ(bandBytes, bytes, "band bytes add up");
+
+        // PfcPrioQueueDisc: one band queue by default, or eight given queues.
+        for (bool eightQueues : {false, true})
+        {
+            Ptr<PfcPrioQueueDisc> qd = CreateObject<PfcPrioQueueDisc>();
+            if (eightQueues)
+            {
+                for (uint8_t b = 0; b < PfcPrioQueueDisc::N_BANDS; ++b)
+                {
+                    Ptr<QueueDisc::InternalQueue> dt = CreateObject<DropTailQueue<QueueDiscItem>>();
+                    dt->SetMaxSize(QueueSize(QueueSizeUnit::PACKETS, 1000));
+                    qd->AddInternalQueue(dt);
+                }
+            }
+            qd->Initialize();
+            NS_TEST_ASSERT_MSG_EQ(qd->GetNInternalQueues(),
+                                  (eightQueues ? 8 : 1),
+                                  "internal queues of the chosen layout");
+            const uint8_t prios[] = {0, 3, 7, 3, 5, 0, 7};
+            for (uint16_t i = 0; i < 7; ++i)
+            {
+                qd->Enqueue(MakeItem(prios[i], 1000, 200, Ipv4Header::ECN_NotECT, i));
+            }
+            NS_TEST_ASSERT_MSG_EQ(qd->GetBandPackets(7), 2, "two in band 7");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetBandBytes(3), 400, "400 bytes in band 3");
+            qd->SetPausedMask(1u << 7);
+            std::vector<uint16_t> order;
+            for (Ptr<QueueDiscItem> item = qd->Dequeue(); item; item = qd->Dequeue())
+            {
+                order.push_back(
+                    DynamicCast<Ipv4QueueDiscItem>(item)->GetHeader().GetIdentification());
+            }
+            const std::vector<uint16_t> expected = {4, 1, 3, 0, 5};
+            NS_TEST_ASSERT_MSG_EQ((order == expected), true, "5, 3, 3, 0, 0 with 7 paused");
+            NS_TEST_ASSERT_MSG_EQ(qd->GetNPackets(), 2, "the paused band stays");
+            qd->SetPausedMask(0);
+            NS_TEST_ASSERT_MSG_EQ(
+                DynamicCast<Ipv4QueueDiscItem>(qd->Dequeue())->GetHeader().GetIdentification(),
+                2,
+                "band 7 once resumed, FIFO");
+            qd->Dispose();
+        }
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * A long link keeps many frames in flight at once in both directions; every
+ * frame arrives, once, in order, after its serialisation and propagation
+ * time (the link reuses its arrival events), and per-frame traces connected
+ * in the middle of the run see exactly the frames sent and received after
+ * that.
+ */
+class LinkInFlightTestCase : public TestCase
+{
+  public:
+    LinkInFlightTestCase()
+        : TestCase("PfcChannel: many frames in flight both ways, in order; late trace sinks")
+    {
+    }
+
+  private:
+    /// Count a frame.
+    static void Count(uint64_t* n, Ptr<const Packet>)
+    {
+        ++*n;
+    }
+
+    /// Connect the traces of device a and b.
+    void ConnectTraces(Ptr<PfcNetDevice> a, Ptr<PfcNetDevice> b)
+    {
+        a->TraceConnectWithoutContext("MacTx", MakeBoundCallback(&Count, &m_txAfter));
+        b->TraceConnectWithoutContext("MacRx", MakeBoundCallback(&Count, &m_rxAfter));
+        b->TraceConnectWithoutContext("PromiscSniffer", MakeBoundCallback(&Count, &m_sniffedAfter));
+        m_sentAt = m_egressA->GetSentPackets();
+        m_sentAtB = m_egressB->GetSentPackets();
+        m_receivedAt = m_sinkB->m_packets;
+    }
+
+    void DoRun() override
+    {
+        NodeContainer nodes(2);
+        // 100 Gb/s, 50 us: about 150 frames of 4 KB on the wire each way.
+        Ptr<PfcChannel> ch =
+            CreateObjectWithAttributes<PfcChannel>("Delay", TimeValue(MicroSeconds(50)));
+        Ptr<PfcNetDevice> a = CreateObject<PfcNetDevice>();
+        Ptr<PfcNetDevice> b = CreateObject<PfcNetDevice>();
+        nodes.Get(0)->AddDevice(a);
+        nodes.Get(1)->AddDevice(b);
+        a->Attach(ch);
+        b->Attach(ch);
+        // Addresses after attaching: the frames must carry the peer's.
+        a->SetAddress(Mac48Address("00:00:00:00:00:0a"));
+        b->SetAddress(Mac48Address("00:00:00:00:00:0b"));
+        const Ipv4Address ipA("10.0.0.1");
+        const Ipv4Address ipB("10.0.0.2");
+        m_egressA = CreateObject<TrafficEgress>(a, ipA, 4000);
+        m_egressB = CreateObject<TrafficEgress>(b, ipB, 1000);
+        m_egressA->AddFlow(ipB, 1, 600);
+        m_egressA->AddFlow(ipB, 2, 400, 5);
+        m_egressB->AddFlow(ipA, 3, 900);
+        m_sinkB = Create<TrafficSink>(b, ipB);
+        Ptr<TrafficSink> sinkA = Create<TrafficSink>(a, ipA);
+        uint64_t destOk = 0;
+        b->TraceConnectWithoutContext("Sniffer", MakeBoundCallback(&CheckDest, &destOk));
+        m_egressA->Start(Seconds(0));
+        m_egressB->Start(MicroSeconds(3));
+        Simulator::Schedule(MicroSeconds(120), &LinkInFlightTestCase::ConnectTraces, this, a, b);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_sinkB->m_packets, 1000, "every frame A sent arrived");
+        NS_TEST_ASSERT_MSG_EQ(sinkA->m_packets, 900, "every frame B sent arrived");
+        NS_TEST_ASSERT_MSG_EQ(m_sinkB->m_reordered + sinkA->m_reordered, 0, "in order");
+        NS_TEST_ASSERT_MSG_EQ(m_sinkB->GetFlow(ipA, 2).packets, 400, "second flow complete");
+        // 1000 frames of 4000 B + 48 B headers + 24 B wire overhead, then 50 us.
+        const double frameS = (4000 + 28 + 18 + 24) * 8 / 100e9;
+        NS_TEST_ASSERT_MSG_EQ_TOL(m_sinkB->m_lastRx.GetSeconds(),
+                                  1000 * frameS + 50e-6,
+                                  1e-9,
+                                  "last arrival after 1000 frame times and the delay");
+        NS_TEST_ASSERT_MSG_GT(m_sentAt, 0, "traces connected while A was sending");
+        NS_TEST_ASSERT_MSG_EQ(m_txAfter, 1000 - m_sentAt, "MacTx: every frame sent since");
+        NS_TEST_ASSERT_MSG_EQ(m_rxAfter, 1000 - m_receivedAt, "MacRx: every frame received since");
+        NS_TEST_ASSERT_MSG_EQ(m_sniffedAfter,
+                              (1000 - m_receivedAt) + (900 - m_sentAtB),
+                              "PromiscSniffer: B's frames received and sent since");
+        NS_TEST_ASSERT_MSG_EQ(destOk, 1000 + 900, "Sniffer: the right MAC on every frame");
+        Simulator::Destroy();
+    }
+
+    /// Check the MACs of a frame seen by B's sniffer: A to B or B to A.
+    static void CheckDest(uint64_t* ok, Ptr<const Packet> frame)
+    {
+        uint8_t mac[12];
+        frame->CopyData(mac, 12);
+        const bool zeros = mac[0] == 0 && mac[4] == 0 && mac[6] == 0 && mac[10] == 0;
+        if (zeros && ((mac[5] == 0x0b && mac[11] == 0x0a) || (mac[5] == 0x0a && mac[11] == 0x0b)))
+        {
+            ++*ok;
+        }
+    }
+
+    Ptr<TrafficEgress> m_egressA; //!< A's traffic
+    Ptr<TrafficEgress> m_egressB; //!< B's traffic
+    Ptr<TrafficSink> m_sinkB;     //!< B's receiver
+    uint64_t m_sentAt{0};         //!< frames A had sent when the traces were connected
+    uint64_t m_sentAtB{0};        //!< frames B had sent then
+    uint64_t m_receivedAt{0};     //!< frames B had received then
+    uint64_t m_txAfter{0};        //!< A's MacTx since
+    uint64_t m_rxAfter{0};        //!< B's MacRx since
+    uint64_t m_sniffedAfter{0};   //!< B's PromiscSniffer since
+};
+
+/**
+ * \ingroup flux-tests
+ * The event scheduler is a matter of speed only: a multi-job scenario with
+ * background traffic gives the same results (every field but the wall
+ * time) with each of the runner's schedulers; an unknown one is refused.
+ */
+class EventSchedulerTestCase : public TestCase
+{
+  public:
+    EventSchedulerTestCase()
+        : TestCase("event_scheduler: same results with every scheduler")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string text = R"({
+          "seed": 3, "stop_ms": 20,
+          "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4,
+                       "fabric_gbps": 50},
+          "jobs": [{"name": "a", "ranks": 4, "placement": "spread", "bytes": 400000,
+                    "iterations": 2},
+                   {"name": "b", "ranks": 4, "placement": "packed", "bytes": 300000,
+                    "iterations": 2, "start_ms": 0.1}],
+          "background": [{"name": "rpc", "cdf": "websearch", "load": 0.2}]
+        })";
+        std::string first;
+        for (const std::string& name : ScenarioConfig::AvailableEventSchedulers())
+        {
+            nlohmann::json j = ParseScenarioText(text, "test");
+            j["event_scheduler"] = name;
+            ScenarioConfig cfg = ParseScenario(j, ".");
+            NS_TEST_ASSERT_MSG_EQ(cfg.eventScheduler, name, "parsed");
+            RunOptions opts;
+            opts.quiet = true;
+            RunResults r = RunScenario(cfg, opts);
+            r.sim.wallS = 0;
+            NS_TEST_ASSERT_MSG_GT(r.sim.events, 1000, "the scenario ran");
+            const std::string json = ResultsWriter::ToJsonText(r);
+            if (first.empty())
+            {
+                first = json;
+            }
+            NS_TEST_ASSERT_MSG_EQ((json == first), true, "results with " << name);
+        }
+        NS_TEST_ASSERT_MSG_EQ(ScenarioConfig().eventScheduler,
+                              ScenarioConfig::AvailableEventSchedulers()[0],
+                              "the default is listed first");
+        bool refused = false;
+        try
+        {
+            nlohmann::json j = ParseScenarioText(text, "test");
+            j["event_scheduler"] = "fastest";
+            ParseScenario(j, ".");
+        }
+        catch (const ScenarioError& e)
+        {
+            refused = std::string(e.what()).find("event_scheduler") != std::string::npos;
+        }
+        NS_TEST_ASSERT_MSG_EQ(refused, true, "an unknown scheduler names the field");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * The scale test suite.
+ */
+class FluxScaleTestSuite : public TestSuite
+{
+  public:
+    FluxScaleTestSuite()
+        : TestSuite("flux-scale")
+    {
+        AddTestCase(new EcmpRouteTableTestCase);
+        AddTestCase(new CompactFifoTestCase);
+        AddTestCase(new PfcBandQueueTestCase);
+        AddTestCase(new LinkInFlightTestCase);
+        AddTestCase(new EventSchedulerTestCase);
+    }
+};
+
+static FluxScaleTestSuite g_fluxScaleTestSuite; //!< Static variable for test initialization
