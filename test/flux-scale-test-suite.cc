@@ -3,6 +3,7 @@
  *
  * The structures that keep large fabrics small and fast: the switch's
  * compact ECMP route table, the one-queue strict-priority bands, the
+ * link and IPv4 headers written and read as one, the
  * device's allocation-free FIFO, the link's reusable arrival events (many
  * frames in flight, in order, both ways), the per-frame traces that fire
  * once a sink is connected, and the runner's event schedulers (every one
@@ -15,6 +16,7 @@
 #include "ns3/core-module.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/ecmp-route-table.h"
+#include "ns3/ethernet-ipv4-header.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-band-queue.h"
 #include "ns3/pfc-channel.h"
@@ -479,6 +481,85 @@ class EventSchedulerTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * EthernetIpv4Header writes exactly the bytes of an EthernetVlanHeader
+ * followed by an Ipv4Header, reads both back in one pass, and reads only
+ * the link header of a non-IPv4 frame, whose payload stays.
+ */
+class EthernetIpv4HeaderTestCase : public TestCase
+{
+  public:
+    EthernetIpv4HeaderTestCase()
+        : TestCase("EthernetIpv4Header: the bytes of the two headers, read in one pass")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ipv4Header ip;
+        ip.SetSource(Ipv4Address("10.0.0.7"));
+        ip.SetDestination(Ipv4Address("10.0.3.9"));
+        ip.SetProtocol(17);
+        ip.SetTtl(61);
+        ip.SetIdentification(4242);
+        ip.SetDscp(static_cast<Ipv4Header::DscpType>(TrafficClass::ToDscp(5)));
+        ip.SetEcn(Ipv4Header::ECN_CE);
+        ip.SetPayloadSize(100);
+        EthernetVlanHeader eth;
+        eth.SetSourceBits(0x0a0b0c0d0e0fULL);
+        eth.SetDestinationBits(0x010203040506ULL);
+        eth.SetVlanTag(5);
+        eth.SetEtherType(0x0800);
+
+        // Two headers one after the other, and one combined header.
+        Ptr<Packet> apart = Create<Packet>(100);
+        apart->AddHeader(ip);
+        apart->AddHeader(eth);
+        Ptr<Packet> together = Create<Packet>(100);
+        EthernetIpv4Header both;
+        both.SetSourceBits(eth.GetSourceBits());
+        both.SetDestinationBits(eth.GetDestinationBits());
+        both.SetVlanTag(5);
+        both.SetEtherType(EthernetIpv4Header::ETHERTYPE_IPV4);
+        both.SetIpv4(&ip);
+        together->AddHeader(both);
+        NS_TEST_ASSERT_MSG_EQ(together->GetSize(), apart->GetSize(), "same size");
+        std::vector<uint8_t> a(apart->GetSize());
+        std::vector<uint8_t> b(together->GetSize());
+        apart->CopyData(a.data(), a.size());
+        together->CopyData(b.data(), b.size());
+        NS_TEST_ASSERT_MSG_EQ((a == b), true, "same bytes");
+
+        Ipv4Header readIp;
+        EthernetIpv4Header read;
+        read.SetIpv4Sink(&readIp);
+        together->RemoveHeader(read);
+        NS_TEST_ASSERT_MSG_EQ(read.HasIpv4(), true, "IPv4 read");
+        NS_TEST_ASSERT_MSG_EQ(together->GetSize(), 100, "both headers removed");
+        NS_TEST_ASSERT_MSG_EQ(read.GetPcp(), 5, "PCP");
+        NS_TEST_ASSERT_MSG_EQ(read.GetSourceBits(), eth.GetSourceBits(), "source MAC");
+        NS_TEST_ASSERT_MSG_EQ(readIp.GetDestination(), ip.GetDestination(), "IPv4 destination");
+        NS_TEST_ASSERT_MSG_EQ(readIp.GetIdentification(), 4242, "IPv4 identification");
+        NS_TEST_ASSERT_MSG_EQ(+readIp.GetTtl(), 61, "TTL");
+        NS_TEST_ASSERT_MSG_EQ(readIp.GetEcn(), Ipv4Header::ECN_CE, "ECN");
+
+        // A PFC-like frame: the link header only; the payload stays.
+        Ptr<Packet> control = Create<Packet>(46);
+        EthernetIpv4Header link;
+        link.SetEtherType(0x8808);
+        control->AddHeader(link);
+        NS_TEST_ASSERT_MSG_EQ(control->GetSize(), 46 + 14, "untagged link header only");
+        EthernetIpv4Header readLink;
+        readLink.SetIpv4Sink(&readIp);
+        control->RemoveHeader(readLink);
+        NS_TEST_ASSERT_MSG_EQ(readLink.HasIpv4(), false, "no IPv4 in a control frame");
+        NS_TEST_ASSERT_MSG_EQ(readLink.GetEtherType(), 0x8808, "EtherType");
+        NS_TEST_ASSERT_MSG_EQ(control->GetSize(), 46, "payload kept");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The scale test suite.
  */
 class FluxScaleTestSuite : public TestSuite
@@ -491,6 +572,7 @@ class FluxScaleTestSuite : public TestSuite
         AddTestCase(new CompactFifoTestCase);
         AddTestCase(new PfcBandQueueTestCase);
         AddTestCase(new LinkInFlightTestCase);
+        AddTestCase(new EthernetIpv4HeaderTestCase);
         AddTestCase(new EventSchedulerTestCase);
     }
 };

@@ -4,6 +4,7 @@
 
 #include "pfc-net-device.h"
 
+#include "ethernet-ipv4-header.h"
 #include "ethernet-vlan-header.h"
 #include "pfc-channel.h"
 #include "pfc-header.h"
@@ -18,6 +19,8 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <typeinfo>
 
 namespace ns3
 {
@@ -183,6 +186,7 @@ PfcNetDevice::PfcNetDevice()
       m_pauseQuanta(0xffff),
       m_busy(false),
       m_frameTraced(false),
+      m_ipv4ItemType(nullptr),
       m_txCarryPs(0),
       m_pausedMask(0),
       m_upstreamPausedMask(0),
@@ -197,6 +201,25 @@ PfcNetDevice::PfcNetDevice()
 }
 
 PfcNetDevice::~PfcNetDevice() = default;
+
+const Ipv4QueueDiscItem*
+PfcNetDevice::AsIpv4Item(const QueueDiscItem* item)
+{
+    // dynamic_cast across shared libraries compares type names: remember the
+    // last dynamic type that converted, so that the usual case is one
+    // pointer comparison.
+    const std::type_info& type = typeid(*item);
+    if (&type == m_ipv4ItemType)
+    {
+        return static_cast<const Ipv4QueueDiscItem*>(item);
+    }
+    const auto* ipItem = dynamic_cast<const Ipv4QueueDiscItem*>(item);
+    if (ipItem)
+    {
+        m_ipv4ItemType = &type;
+    }
+    return ipItem;
+}
 
 void
 PfcNetDevice::DoDispose()
@@ -215,6 +238,7 @@ PfcNetDevice::DoDispose()
     m_ctrlQueue.clear();
     m_sendQueue.clear();
     m_rxCallback = RxCallback();
+    m_ipv4RxCallback = Ipv4RxCallback();
     m_stdRxCallback = NetDevice::ReceiveCallback();
     m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
@@ -253,6 +277,12 @@ void
 PfcNetDevice::SetRxCallback(RxCallback cb)
 {
     m_rxCallback = cb;
+}
+
+void
+PfcNetDevice::SetIpv4RxCallback(Ipv4RxCallback cb)
+{
+    m_ipv4RxCallback = cb;
 }
 
 Ptr<PfcNetDevice>
@@ -380,17 +410,28 @@ PfcNetDevice::TryTransmit()
     }
     uint8_t ds = 0;
     item->GetUint8Value(QueueItem::IP_DSFIELD, ds);
-    item->AddHeader();
-    Ptr<Packet> frame = item->GetPacket();
-    // Ethernet and 802.1Q tag in one header: one pass over the buffer.
-    EthernetVlanHeader eth;
-    eth.SetSourceBits(m_addressBits);
-    eth.SetDestinationBits(m_peerAddressBits);
+    // Ethernet, 802.1Q tag and IPv4 header in one header: one pass over the
+    // buffer, one Packet::AddHeader.
+    EthernetIpv4Header header;
+    header.SetSourceBits(m_addressBits);
+    header.SetDestinationBits(m_peerAddressBits);
     const uint8_t cls = TrafficClass::FromDsField(ds);
     ++m_txClassFrames[cls];
-    eth.SetVlanTag(TrafficClass::ToPcp(cls));
-    eth.SetEtherType(ETHERTYPE_IPV4);
-    frame->AddHeader(eth);
+    header.SetVlanTag(TrafficClass::ToPcp(cls));
+    header.SetEtherType(ETHERTYPE_IPV4);
+    Ptr<Packet> frame = item->GetPacket();
+    const Ipv4QueueDiscItem* ipItem = AsIpv4Item(PeekPointer(item));
+    if (ipItem && item->GetSize() != frame->GetSize())
+    {
+        // the IPv4 header is still apart from the packet
+        header.SetIpv4(&ipItem->GetHeader());
+    }
+    else
+    {
+        item->AddHeader();
+        frame = item->GetPacket();
+    }
+    frame->AddHeader(header);
     TransmitStart(frame);
 }
 
@@ -446,8 +487,11 @@ PfcNetDevice::Receive(Ptr<Packet> p)
         m_promiscSnifferTrace(p);
         m_macRxTrace(p);
     }
-    // Ethernet and, when present, the 802.1Q tag (PCP 0 when untagged).
-    EthernetVlanHeader eth;
+    // Ethernet and, when present, the 802.1Q tag (PCP 0 when untagged),
+    // and in an IPv4 frame the IPv4 header too, in one RemoveHeader.
+    Ipv4Header ip;
+    EthernetIpv4Header eth;
+    eth.SetIpv4Sink(&ip);
     p->RemoveHeader(eth);
     const uint16_t type = eth.GetEtherType();
     const uint8_t prio = TrafficClass::FromPcp(eth.GetPcp());
@@ -461,6 +505,13 @@ PfcNetDevice::Receive(Ptr<Packet> p)
         NS_LOG_LOGIC("dropping frame of EtherType " << type);
         return;
     }
+    if (!m_ipv4RxCallback.IsNull())
+    {
+        m_ipv4RxCallback(this, p, ip, prio);
+        return;
+    }
+    // The other handlers take the packet from its IPv4 header on.
+    p->AddHeader(ip);
     if (!m_rxCallback.IsNull())
     {
         m_rxCallback(this, p, prio);
@@ -526,7 +577,7 @@ PfcNetDevice::SendPfc(uint8_t classEnable, uint16_t quanta)
     }
     Ptr<Packet> frame = Create<Packet>();
     frame->AddHeader(pfc);
-    EthernetVlanHeader eth;
+    EthernetIpv4Header eth; // a link header only: the receiver removes this type
     eth.SetSourceBits(m_addressBits);
     eth.SetDestination(PfcHeader::GetMulticastAddress());
     eth.SetEtherType(PfcHeader::ETHERTYPE);

@@ -12,6 +12,7 @@
 #include "ns3/error-model.h"
 #include "ns3/event-id.h"
 #include "ns3/event-impl.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -19,10 +20,12 @@
 #include "ns3/traffic-class.h"
 
 #include <array>
+#include <typeinfo>
 
 namespace ns3
 {
 
+class Ipv4QueueDiscItem;
 class PfcChannel;
 class Node;
 
@@ -39,9 +42,15 @@ class Node;
  *
  * The device does not queue data: when the line is free it sends its own
  * PFC frames first, then pulls the next item from its PfcEgress, passing the
- * mask of paused priorities. Received IPv4 packets go to the RxCallback with
- * their priority. Serialisation time counts the 20 bytes of preamble, SFD and
+ * mask of paused priorities. Received IPv4 packets go to the Ipv4RxCallback
+ * (with their IPv4 header apart, read in one pass with the link header) or
+ * else to the RxCallback (packet from its IPv4 header on), with their
+ * priority. Serialisation time counts the 20 bytes of preamble, SFD and
  * inter-frame gap and the 4-byte FCS on top of the frame.
+ *
+ * Frames are built with one EthernetIpv4Header (the link header and, for
+ * IPv4 items whose header is still apart, the IPv4 header) and read the
+ * same way: the bytes are those of the two headers.
  */
 class PfcNetDevice : public NetDevice
 {
@@ -51,6 +60,13 @@ class PfcNetDevice : public NetDevice
      * header) and its priority.
      */
     typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t> RxCallback;
+
+    /**
+     * \brief Receive handler with the IPv4 header apart: the device, the
+     * packet (after its IPv4 header), the IPv4 header (the handler may change
+     * it: the device discards it afterwards) and the priority.
+     */
+    typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, Ipv4Header&, uint8_t> Ipv4RxCallback;
 
     /// Number of 802.1p priorities (TrafficClass::N_CLASSES).
     static constexpr uint8_t N_PRIORITIES = TrafficClass::N_CLASSES;
@@ -85,6 +101,13 @@ class PfcNetDevice : public NetDevice
      * \param cb the handler
      */
     void SetRxCallback(RxCallback cb);
+
+    /**
+     * \brief Set the handler of received IPv4 packets that takes their IPv4
+     * header apart (it has precedence over the RxCallback).
+     * \param cb the handler (a null callback removes it)
+     */
+    void SetIpv4RxCallback(Ipv4RxCallback cb);
 
     /**
      * \brief Start a transmission if the line is free and something may be sent.
@@ -232,6 +255,11 @@ class PfcNetDevice : public NetDevice
     void PauseExpired(uint8_t prio);
     /** \return the duration of the given quanta at the line rate */
     Time QuantaToTime(uint16_t quanta) const;
+    /**
+     * \param item an item to send
+     * \return the item as an Ipv4QueueDiscItem, or null when it is not one
+     */
+    const Ipv4QueueDiscItem* AsIpv4Item(const QueueDiscItem* item);
 
     Ptr<Node> m_node;                    //!< the node
     Ptr<PfcChannel> m_channel;           //!< the link
@@ -249,6 +277,7 @@ class PfcNetDevice : public NetDevice
     uint16_t m_pauseQuanta;     //!< quanta of the pauses we send
     bool m_busy;                //!< a frame is being serialised
     bool m_frameTraced;         //!< a sink was ever connected to MacTx, MacRx or a sniffer trace
+    const std::type_info* m_ipv4ItemType; //!< the last item type found to be an Ipv4QueueDiscItem
     Ptr<EventImpl> m_txCompleteEvent;     //!< TransmitComplete(), made once and scheduled per frame
     int64_t m_txCarryPs;                  //!< sub-resolution remainder of tx times
     CompactFifo<Ptr<Packet>> m_ctrlQueue; //!< PFC frames waiting for the line
@@ -264,6 +293,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_txFrames;                                   //!< frames sent
     std::array<uint64_t, N_PRIORITIES> m_txClassFrames;    //!< IPv4 frames sent per traffic class
     RxCallback m_rxCallback;                               //!< receive handler
+    Ipv4RxCallback m_ipv4RxCallback;                       //!< receive handler, IPv4 apart
     NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler
     TracedCallback<> m_linkChange;                         //!< link change callbacks

@@ -241,7 +241,7 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
         m_arbiter = m_arbiterFactory.Create<RdmaQpArbiter>();
     }
     device->SetEgress(this);
-    device->SetRxCallback(MakeCallback(&RdmaNic::Receive, this));
+    device->SetIpv4RxCallback(MakeCallback(&RdmaNic::Receive, this));
 }
 
 Ipv4Address
@@ -511,10 +511,8 @@ RdmaNic::WakeDevice()
 }
 
 void
-RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio)
+RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t prio)
 {
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
     if (ip.GetProtocol() != 17)
     {
         return;

@@ -11,6 +11,7 @@
 #include "ns3/compact-fifo.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-egress.h"
@@ -235,10 +236,11 @@ class RdmaNic : public PfcEgress
     /**
      * \brief Handle a packet from the port.
      * \param dev the port
-     * \param p the packet, from its IPv4 header
+     * \param p the packet, after its IPv4 header
+     * \param ip its IPv4 header
      * \param prio its priority
      */
-    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t prio);
+    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t prio);
 
     /// Let the port pull again (pacing timer).
     void WakeDevice();

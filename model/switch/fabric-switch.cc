@@ -132,7 +132,7 @@ FabricSwitch::DoDispose()
     NS_LOG_FUNCTION(this);
     for (Port& port : m_ports)
     {
-        port.dev->SetRxCallback(PfcNetDevice::RxCallback());
+        port.dev->SetIpv4RxCallback(PfcNetDevice::Ipv4RxCallback());
         port.egress->Dispose();
     }
     m_ports.clear();
@@ -178,7 +178,7 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
     NS_ABORT_MSG_IF(m_portOfIfIndex[ifIndex] >= 0,
                     "FabricSwitch::AddPort: interface " << ifIndex << " is already a port");
     m_portOfIfIndex[ifIndex] = port;
-    dev->SetRxCallback(MakeCallback(&FabricSwitch::Receive, this));
+    dev->SetIpv4RxCallback(MakeCallback(&FabricSwitch::Receive, this));
     return port;
 }
 
@@ -292,13 +292,11 @@ FabricSwitch::AssignStreams(int64_t stream)
 }
 
 void
-FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp)
+FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp)
 {
     NS_LOG_FUNCTION(this << dev << p << +pcp);
     const uint32_t port = m_portOfIfIndex[dev->GetIfIndex()];
     ++m_rxPackets;
-    Ipv4Header ip;
-    p->RemoveHeader(ip);
     const uint8_t prio = TrafficClass::FromDsField(ip.GetTos());
     const uint8_t ttl = ip.GetTtl();
     ip.SetTtl(ttl > 0 ? ttl - 1 : 0);

@@ -237,10 +237,11 @@ class FabricSwitch : public Object
     /**
      * \brief Receive handler of the port devices.
      * \param dev the device
-     * \param p the packet, starting at its IPv4 header
+     * \param p the packet, after its IPv4 header
+     * \param ip its IPv4 header (the switch decrements its TTL)
      * \param pcp the priority of the frame's VLAN tag
      */
-    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, uint8_t pcp);
+    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp);
 
     /**
      * \brief Count and trace a drop.
