@@ -40,8 +40,7 @@ PfcChannel::GetTypeId()
 }
 
 PfcChannel::PfcChannel()
-    : m_nextArrival(0),
-      m_context{NO_CONTEXT, NO_CONTEXT},
+    : m_context{NO_CONTEXT, NO_CONTEXT},
       m_nDevices(0),
       m_up(true),
       m_lost(0)
@@ -60,6 +59,7 @@ PfcChannel::DoDispose()
         ev->Clear(); // pending ones may still be released by the simulator
     }
     m_arrivals.clear();
+    m_freeArrivals.clear();
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_context[0] = NO_CONTEXT;
@@ -105,21 +105,19 @@ PfcChannel::TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime)
 PfcChannel::ArrivalEvent*
 PfcChannel::FreeArrivalEvent()
 {
-    // Free: only the channel holds it. Frames leave in order, so the next
-    // one after the last used is nearly always free.
-    const std::size_t n = m_arrivals.size();
-    for (std::size_t i = 0; i < n; ++i)
+    if (m_freeArrivals.empty())
     {
-        const std::size_t k = (m_nextArrival + i) % n;
-        if (m_arrivals[k]->GetReferenceCount() == 1)
-        {
-            m_nextArrival = (k + 1) % n;
-            return PeekPointer(m_arrivals[k]);
-        }
+        m_arrivals.push_back(Create<ArrivalEvent>(this));
+        return PeekPointer(m_arrivals.back());
     }
-    m_arrivals.push_back(Create<ArrivalEvent>());
-    m_nextArrival = 0;
-    return PeekPointer(m_arrivals.back());
+    ArrivalEvent* ev = m_freeArrivals.back();
+    m_freeArrivals.pop_back();
+    return ev;
+}
+
+PfcChannel::ArrivalEvent::ArrivalEvent(PfcChannel* channel)
+    : m_channel(channel)
+{
 }
 
 void
@@ -132,6 +130,7 @@ PfcChannel::ArrivalEvent::Load(PfcNetDevice* dst, Ptr<Packet> frame)
 void
 PfcChannel::ArrivalEvent::Clear()
 {
+    m_channel = nullptr;
     m_dst = nullptr;
     m_frame = nullptr;
 }
@@ -141,10 +140,15 @@ PfcChannel::ArrivalEvent::Notify()
 {
     Ptr<Packet> frame = m_frame;
     m_frame = nullptr;
-    if (m_dst)
+    if (!m_channel)
     {
-        m_dst->Receive(frame);
+        return; // the channel was disposed meanwhile
     }
+    // Free again before the delivery: a frame sent back on this link during
+    // it may reuse the event (the simulator's reference is released after
+    // this call, and the new scheduling takes one of its own).
+    m_channel->m_freeArrivals.push_back(this);
+    m_dst->Receive(frame);
 }
 
 void

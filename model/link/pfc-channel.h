@@ -95,25 +95,30 @@ class PfcChannel : public Channel
      * \brief The arrival of one frame at a device: a reusable event.
      *
      * A link has a few frames in flight at a time; the channel keeps one
-     * such event per frame in flight and reuses it for a later frame once it
-     * has fired, instead of allocating (and freeing) an event per frame.
+     * such event per frame in flight and, once it has fired, reuses it for a
+     * later frame instead of allocating (and freeing) an event per frame.
+     * Fired events go back to the channel's free list, and the most recent
+     * is reused first: its memory is still in the cache.
      */
     class ArrivalEvent : public EventImpl
     {
       public:
+        /** \param channel the channel whose free list it returns to */
+        explicit ArrivalEvent(PfcChannel* channel);
         /**
          * \brief Load the event with a frame (before scheduling it).
          * \param dst the receiving device
          * \param frame the frame
          */
         void Load(PfcNetDevice* dst, Ptr<Packet> frame);
-        /** \brief Forget the device and the frame (the channel is disposed). */
+        /** \brief Forget the channel, the device and the frame (the channel is disposed). */
         void Clear();
 
       protected:
         void Notify() override;
 
       private:
+        PfcChannel* m_channel;        //!< the channel
         PfcNetDevice* m_dst{nullptr}; //!< the receiving device
         Ptr<Packet> m_frame;          //!< the frame
     };
@@ -124,7 +129,7 @@ class PfcChannel : public Channel
     Time m_delay;                              //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2];                //!< the two ends
     std::vector<Ptr<ArrivalEvent>> m_arrivals; //!< arrival events, pending or free
-    std::size_t m_nextArrival;                 //!< where to look for a free one first
+    std::vector<ArrivalEvent*> m_freeArrivals; //!< those not pending, the latest fired last
     uint32_t m_context[2];  //!< per end: its node's id (the receive events' context)
     std::size_t m_nDevices; //!< number of attached devices
     bool m_up;              //!< the link carries frames
