@@ -136,13 +136,11 @@ SwitchMmu::AddPort()
     NS_LOG_FUNCTION(this);
     const uint32_t port = m_headroom.size();
     m_headroom.push_back(m_defaultHeadroom);
-    m_kmin.resize(m_kmin.size() + N_PRIORITIES, m_defaultKmin);
-    m_kmax.resize(m_kmax.size() + N_PRIORITIES, m_defaultKmax);
-    m_pmax.resize(m_pmax.size() + N_PRIORITIES, m_defaultPmax);
-    m_ingressBytes.resize(m_ingressBytes.size() + N_PRIORITIES, 0);
-    m_headroomUsed.resize(m_headroomUsed.size() + N_PRIORITIES, 0);
-    m_egressBytes.resize(m_egressBytes.size() + N_PRIORITIES, 0);
-    m_paused.resize(m_paused.size() + N_PRIORITIES, 0);
+    Queue q;
+    q.kmin = m_defaultKmin;
+    q.kmax = m_defaultKmax;
+    q.pmax = m_defaultPmax;
+    m_queues.resize(m_queues.size() + N_PRIORITIES, q);
     UpdateSharedPool();
     return port;
 }
@@ -187,9 +185,9 @@ SwitchMmu::SetEcnThresholds(uint32_t port, uint8_t prio, uint32_t kmin, uint32_t
                                 std::to_string(port) + ", priority " + std::to_string(prio) + ")");
     }
     const uint32_t idx = Index(port, prio);
-    m_kmin[idx] = kmin;
-    m_kmax[idx] = kmax;
-    m_pmax[idx] = pmax;
+    m_queues[idx].kmin = kmin;
+    m_queues[idx].kmax = kmax;
+    m_queues[idx].pmax = pmax;
 }
 
 uint32_t
@@ -213,19 +211,19 @@ SwitchMmu::GetEcnPmax(uint32_t port) const
 uint32_t
 SwitchMmu::GetEcnKmin(uint32_t port, uint8_t prio) const
 {
-    return m_kmin.at(CheckedIndex(port, prio));
+    return m_queues.at(CheckedIndex(port, prio)).kmin;
 }
 
 uint32_t
 SwitchMmu::GetEcnKmax(uint32_t port, uint8_t prio) const
 {
-    return m_kmax.at(CheckedIndex(port, prio));
+    return m_queues.at(CheckedIndex(port, prio)).kmax;
 }
 
 double
 SwitchMmu::GetEcnPmax(uint32_t port, uint8_t prio) const
 {
-    return m_pmax.at(CheckedIndex(port, prio));
+    return m_queues.at(CheckedIndex(port, prio)).pmax;
 }
 
 void
@@ -327,31 +325,29 @@ SwitchMmu::CheckConfiguration() const
         {
             const uint32_t idx = Index(port, prio);
             // per-port wording when all priorities of the port are alike
-            const bool alike = std::equal(m_kmin.begin() + Index(port, 0) + 1,
-                                          m_kmin.begin() + Index(port, 0) + N_PRIORITIES,
-                                          m_kmin.begin() + Index(port, 0)) &&
-                               std::equal(m_kmax.begin() + Index(port, 0) + 1,
-                                          m_kmax.begin() + Index(port, 0) + N_PRIORITIES,
-                                          m_kmax.begin() + Index(port, 0)) &&
-                               std::equal(m_pmax.begin() + Index(port, 0) + 1,
-                                          m_pmax.begin() + Index(port, 0) + N_PRIORITIES,
-                                          m_pmax.begin() + Index(port, 0));
+            bool alike = true;
+            for (uint8_t p = 1; p < N_PRIORITIES; ++p)
+            {
+                const Queue& a = m_queues[Index(port, p)];
+                const Queue& b = m_queues[Index(port, 0)];
+                alike = alike && a.kmin == b.kmin && a.kmax == b.kmax && a.pmax == b.pmax;
+            }
             std::ostringstream queue;
             queue << "port " << port;
             if (!alike)
             {
                 queue << " priority " << +prio;
             }
-            if (!(m_pmax[idx] >= 0 && m_pmax[idx] <= 1))
+            if (!(m_queues[idx].pmax >= 0 && m_queues[idx].pmax <= 1))
             {
                 os << "SwitchMmu: ECN Pmax of " << queue.str() << " must lie in [0, 1], not "
-                   << m_pmax[idx];
+                   << m_queues[idx].pmax;
                 return os.str();
             }
-            if (m_kmin[idx] > m_kmax[idx])
+            if (m_queues[idx].kmin > m_queues[idx].kmax)
             {
-                os << "SwitchMmu: ECN Kmin of " << queue.str() << " (" << m_kmin[idx]
-                   << " bytes) exceeds its Kmax (" << m_kmax[idx] << " bytes)";
+                os << "SwitchMmu: ECN Kmin of " << queue.str() << " (" << m_queues[idx].kmin
+                   << " bytes) exceeds its Kmax (" << m_queues[idx].kmax << " bytes)";
                 return os.str();
             }
         }
@@ -392,7 +388,7 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
 {
     NS_LOG_FUNCTION(this << inPort << outPort << +prio << bytes);
     const uint32_t idx = Index(inPort, prio);
-    const uint64_t q = m_ingressBytes[idx];
+    const uint64_t q = m_queues[idx].ingressBytes;
     const uint64_t newBytes = q + bytes;
     if (newBytes > m_reservedBytes)
     {
@@ -405,12 +401,12 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
             const double threshold = m_pfcAlpha * static_cast<double>(FreeShared());
             if (poolFits && static_cast<double>(sharedNow + sharedInc) <= threshold)
             {
-                m_ingressBytes[idx] = newBytes;
+                m_queues[idx].ingressBytes = newBytes;
                 m_sharedUsed += sharedInc;
             }
-            else if (m_headroomUsed[idx] + bytes <= m_headroom[inPort])
+            else if (m_queues[idx].headroomUsed + bytes <= m_headroom[inPort])
             {
-                m_headroomUsed[idx] += bytes;
+                m_queues[idx].headroomUsed += bytes;
             }
             else
             {
@@ -421,7 +417,7 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
         }
         else if (poolFits)
         {
-            m_ingressBytes[idx] = newBytes;
+            m_queues[idx].ingressBytes = newBytes;
             m_sharedUsed += sharedInc;
         }
         else
@@ -433,9 +429,9 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
     }
     else
     {
-        m_ingressBytes[idx] = newBytes;
+        m_queues[idx].ingressBytes = newBytes;
     }
-    m_egressBytes[Index(outPort, prio)] += bytes;
+    m_queues[Index(outPort, prio)].egressBytes += bytes;
     m_totalUsed += bytes;
     m_peakUsed = std::max(m_peakUsed, m_totalUsed);
     return ADMITTED;
@@ -445,17 +441,17 @@ bool
 SwitchMmu::CheckXoff(uint32_t inPort, uint8_t prio)
 {
     const uint32_t idx = Index(inPort, prio);
-    if (m_paused[idx] || !IsLossless(prio))
+    if (m_queues[idx].paused || !IsLossless(prio))
     {
         return false;
     }
     const uint64_t shared = SharedOf(idx);
-    if (m_headroomUsed[idx] > 0 ||
+    if (m_queues[idx].headroomUsed > 0 ||
         (shared > 0 &&
          static_cast<double>(shared) >= m_pfcAlpha * static_cast<double>(FreeShared())))
     {
         NS_LOG_LOGIC("XOFF port " << inPort << " prio " << +prio);
-        m_paused[idx] = 1;
+        m_queues[idx].paused = 1;
         ++m_pauses;
         return true;
     }
@@ -468,16 +464,16 @@ SwitchMmu::Release(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t byt
     NS_LOG_FUNCTION(this << inPort << outPort << +prio << bytes);
     const uint32_t idx = Index(inPort, prio);
     // Headroom first: it is the most precious space.
-    const uint64_t fromHeadroom = std::min<uint64_t>(m_headroomUsed[idx], bytes);
-    m_headroomUsed[idx] -= fromHeadroom;
+    const uint64_t fromHeadroom = std::min<uint64_t>(m_queues[idx].headroomUsed, bytes);
+    m_queues[idx].headroomUsed -= fromHeadroom;
     const uint64_t rest = bytes - fromHeadroom;
     if (rest > 0)
     {
         const uint64_t fromShared = std::min(SharedOf(idx), rest);
         m_sharedUsed -= std::min(m_sharedUsed, fromShared);
-        m_ingressBytes[idx] -= std::min(m_ingressBytes[idx], rest);
+        m_queues[idx].ingressBytes -= std::min(m_queues[idx].ingressBytes, rest);
     }
-    uint64_t& egress = m_egressBytes[Index(outPort, prio)];
+    uint64_t& egress = m_queues[Index(outPort, prio)].egressBytes;
     egress -= std::min<uint64_t>(egress, bytes);
     m_totalUsed -= std::min<uint64_t>(m_totalUsed, bytes);
 }
@@ -486,7 +482,7 @@ bool
 SwitchMmu::CheckXon(uint32_t inPort, uint8_t prio)
 {
     const uint32_t idx = Index(inPort, prio);
-    if (!m_paused[idx] || m_headroomUsed[idx] > 0)
+    if (!m_queues[idx].paused || m_queues[idx].headroomUsed > 0)
     {
         return false;
     }
@@ -495,7 +491,7 @@ SwitchMmu::CheckXon(uint32_t inPort, uint8_t prio)
                            m_pfcAlpha * static_cast<double>(FreeShared()))
     {
         NS_LOG_LOGIC("XON port " << inPort << " prio " << +prio);
-        m_paused[idx] = 0;
+        m_queues[idx].paused = 0;
         ++m_resumes;
         return true;
     }
@@ -506,17 +502,17 @@ bool
 SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t prio)
 {
     const uint32_t idx = Index(outPort, prio);
-    const uint64_t q = m_egressBytes[idx];
-    const uint32_t kmin = m_kmin[idx];
+    const uint64_t q = m_queues[idx].egressBytes;
+    const uint32_t kmin = m_queues[idx].kmin;
     if (q <= kmin)
     {
         return false;
     }
-    const uint32_t kmax = m_kmax[idx];
+    const uint32_t kmax = m_queues[idx].kmax;
     bool mark = true;
     if (q <= kmax)
     {
-        const double p = m_pmax[idx] * static_cast<double>(q - kmin) / (kmax - kmin);
+        const double p = m_queues[idx].pmax * static_cast<double>(q - kmin) / (kmax - kmin);
         mark = m_uniform->GetValue() < p;
     }
     if (mark)
@@ -529,7 +525,7 @@ SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t prio)
 bool
 SwitchMmu::IsPaused(uint32_t inPort, uint8_t prio) const
 {
-    return m_paused.at(Index(inPort, prio)) != 0;
+    return m_queues.at(Index(inPort, prio)).paused != 0;
 }
 
 uint64_t
@@ -553,19 +549,19 @@ SwitchMmu::GetPfcThreshold() const
 uint64_t
 SwitchMmu::GetIngressBytes(uint32_t port, uint8_t prio) const
 {
-    return m_ingressBytes.at(Index(port, prio));
+    return m_queues.at(Index(port, prio)).ingressBytes;
 }
 
 uint64_t
 SwitchMmu::GetHeadroomUsed(uint32_t port, uint8_t prio) const
 {
-    return m_headroomUsed.at(Index(port, prio));
+    return m_queues.at(Index(port, prio)).headroomUsed;
 }
 
 uint64_t
 SwitchMmu::GetEgressBytes(uint32_t port, uint8_t prio) const
 {
-    return m_egressBytes.at(Index(port, prio));
+    return m_queues.at(Index(port, prio)).egressBytes;
 }
 
 uint64_t

@@ -307,7 +307,8 @@ class SwitchMmu : public Object
      */
     uint64_t SharedOf(uint32_t idx) const
     {
-        return m_ingressBytes[idx] > m_reservedBytes ? m_ingressBytes[idx] - m_reservedBytes : 0;
+        const uint64_t q = m_queues[idx].ingressBytes;
+        return q > m_reservedBytes ? q - m_reservedBytes : 0;
     }
 
     /** \return bytes of the shared pool not in use */
@@ -332,14 +333,26 @@ class SwitchMmu : public Object
     double m_defaultPmax;                 //!< ECN Pmax of new ports
     Ptr<UniformRandomVariable> m_uniform; //!< ECN marking draws
 
-    std::vector<uint32_t> m_headroom;     //!< per port: headroom per lossless priority
-    std::vector<uint32_t> m_kmin;         //!< per (port, prio): ECN Kmin
-    std::vector<uint32_t> m_kmax;         //!< per (port, prio): ECN Kmax
-    std::vector<double> m_pmax;           //!< per (port, prio): ECN Pmax
-    std::vector<uint64_t> m_ingressBytes; //!< per (port, prio): reserve + shared bytes
-    std::vector<uint64_t> m_headroomUsed; //!< per (port, prio): headroom bytes
-    std::vector<uint64_t> m_egressBytes;  //!< per (port, prio): egress queue bytes
-    std::vector<uint8_t> m_paused;        //!< per (port, prio): XOFF in force
+    /**
+     * The state of one (port, priority): as an ingress queue (what it holds
+     * and whether it paused its peer) and as an egress queue (its bytes and
+     * ECN thresholds). Kept together, so that a packet's admission and
+     * release touch two cache lines, its ingress queue's and its egress
+     * queue's, rather than one per field.
+     */
+    struct Queue
+    {
+        uint64_t ingressBytes{0}; //!< ingress: reserve + shared bytes
+        uint64_t headroomUsed{0}; //!< ingress: headroom bytes
+        uint64_t egressBytes{0};  //!< egress: queue bytes
+        double pmax{0};           //!< egress: ECN Pmax
+        uint32_t kmin{0};         //!< egress: ECN Kmin
+        uint32_t kmax{0};         //!< egress: ECN Kmax
+        uint8_t paused{0};        //!< ingress: XOFF in force
+    };
+
+    std::vector<uint32_t> m_headroom; //!< per port: headroom per lossless priority
+    std::vector<Queue> m_queues;      //!< per (port, prio), at Index(port, prio)
 
     uint64_t m_sharedPool; //!< shared pool size
     uint64_t m_sharedUsed; //!< shared pool bytes in use
