@@ -13,7 +13,7 @@
  *                  [--spines=2] [--hostsPerLeaf=8] [--k=4] [--bufferMb=16]
  *                  [--hostGbps=100] [--fabricGbps=100]
  *                  [--packets=20000] [--payload=4096] [--pattern=permutation]
- *                  [--load=0.95] [--cc=paced] [--scheduler=map]
+ *                  [--load=0.95] [--cc=paced] [--scheduler=priority]
  *
  * Fabric: `leaf-spine` (leaves x spines, hostsPerLeaf hosts per leaf) or
  * `fat-tree` (arity k: k^3/4 hosts, k pods), the same switches and cables as
@@ -223,7 +223,7 @@ struct Options
     std::string pattern{"permutation"}; //!< permutation | all-to-all
     double load{0.95};                  //!< share of the fair rate each flow is paced at
     std::string cc{"paced"};            //!< flux: paced | none | dcqcn
-    std::string scheduler{"map"};       //!< map | heap | list | calendar | priority
+    std::string scheduler{"priority"};  //!< map | heap | list | calendar | priority
 };
 
 /// One flow of the benchmark.
@@ -949,7 +949,8 @@ main(int argc, char** argv)
     cmd.AddValue("load", "share of the fair rate every flow is paced at", o.load);
     cmd.AddValue("cc", "flux congestion control: paced, none or dcqcn", o.cc);
     cmd.AddValue("scheduler",
-                 "event scheduler: map, heap, list, calendar or priority",
+                 "event scheduler of both modes: priority (flux-run's default), map (ns-3's "
+                 "default), heap, list or calendar",
                  o.scheduler);
     cmd.Parse(argc, argv);
 

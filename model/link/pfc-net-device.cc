@@ -460,7 +460,10 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame)
         // no allocation per frame.
         m_txCompleteEvent = Ptr<EventImpl>(MakeEvent(&PfcNetDevice::TransmitComplete, this), false);
     }
-    Simulator::Schedule(txTime, m_txCompleteEvent);
+    // As Schedule() would, in the current context, without making an EventId;
+    // the simulator releases this reference after the event has run.
+    m_txCompleteEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
