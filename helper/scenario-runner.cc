@@ -8,6 +8,7 @@
 #include "fabric-topology.h"
 #include "rdma-helper.h"
 #include "scenario-error.h"
+#include "training-job-helper.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -383,21 +384,18 @@ ScenarioRun::BuildJobs()
         {
             nics.push_back(m_nics[h]);
         }
-        Ptr<RingAllreduce> ring =
-            CreateObjectWithAttributes<RingAllreduce>("PipelineBytes",
-                                                      UintegerValue(jc.chunkBytes));
+        TrainingJobHelper jobs;
+        jobs.SetCollectiveAttribute("PipelineBytes", UintegerValue(jc.chunkBytes));
+        jobs.SetJobAttribute("Iterations", UintegerValue(jc.iterations));
+        jobs.SetJobAttribute("ComputeTime",
+                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
+        jobs.SetJobAttribute("GradientBytes", UintegerValue(jc.bytes));
+        jobs.SetJobAttribute("Buckets", UintegerValue(jc.buckets));
+        jobs.SetJobAttribute("StartTime",
+                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
         const auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
-        ring->Setup(nics, static_cast<uint8_t>(jc.priority), base);
-        ring->SetJobId(static_cast<uint32_t>(m_jobs.size()));
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(jc.iterations));
-        job->SetAttribute("ComputeTime",
-                          TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
-        job->SetAttribute("GradientBytes", UintegerValue(jc.bytes));
-        job->SetAttribute("Buckets", UintegerValue(jc.buckets));
-        job->SetAttribute("StartTime",
-                          TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
-        job->Setup(jc.name, ring);
+        Ptr<TrainingJob> job = jobs.Install(jc.name, nics, static_cast<uint8_t>(jc.priority), base);
+        job->GetCollective()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
         job->SetFailedCallback(MakeCallback(&ScenarioRun::JobFailed, this));
         // What the scheduler may know: the link directions each rank's sends
