@@ -14,6 +14,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
+#include "ns3/ib-bth-header.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/int-header.h"
 #include "ns3/job-scheduler.h"
@@ -38,7 +39,9 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
+#include <tuple>
 
 namespace ns3
 {
@@ -53,6 +56,33 @@ constexpr int64_t STREAM_FABRIC = 1000;
 constexpr int64_t STREAM_PORTS = 100;
 constexpr int64_t STREAM_TENANTS = 2000;
 constexpr int64_t STREAM_FAULTS = 100000;
+
+/// The phases of one job as its collective traces them ("Phase").
+struct PhaseLog
+{
+    uint32_t buckets{1};                      //!< collective runs per iteration
+    uint32_t steps{0};                        //!< steps per run
+    std::vector<RunResults::PhaseTime> times; //!< finished phases, in finishing order
+};
+
+/**
+ * \brief Collective "Phase" sink: the last rank finished a step.
+ * \param log the job's phases
+ * \param run the collective run (iteration x buckets + bucket)
+ * \param step the step within the run
+ * \param start when the first rank started the step
+ * \param end now
+ */
+void
+PhaseEnded(PhaseLog* log, uint32_t run, uint32_t step, Time start, Time end)
+{
+    RunResults::PhaseTime pt;
+    pt.iteration = run / log->buckets;
+    pt.step = (run % log->buckets) * log->steps + step;
+    pt.startMs = start.GetSeconds() * 1e3;
+    pt.durationMs = (end - start).GetSeconds() * 1e3;
+    log->times.push_back(pt);
+}
 
 /// Simulated time of a number of milliseconds.
 Time
@@ -204,14 +234,15 @@ class ScenarioRun
      */
     RunResults Collect(double wallS) const;
 
-    const ScenarioConfig& m_cfg;             //!< the scenario
-    const RunOptions& m_opts;                //!< run options
-    FabricTopology m_topo;                   //!< the network
-    std::vector<Ptr<RdmaNic>> m_nics;        //!< NIC of each host
-    std::vector<Ptr<TrainingJob>> m_jobs;    //!< the jobs, scenario order
-    Ptr<JobScheduler> m_scheduler;           //!< the policy
-    std::vector<Ptr<FlowTraffic>> m_tenants; //!< background tenants, scenario order
-    std::vector<bool> m_tenantOpenEnded;     //!< arrivals end with the last job
+    const ScenarioConfig& m_cfg;                     //!< the scenario
+    const RunOptions& m_opts;                        //!< run options
+    FabricTopology m_topo;                           //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
+    std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
+    std::vector<std::unique_ptr<PhaseLog>> m_phases; //!< each job's traced phases
+    Ptr<JobScheduler> m_scheduler;                   //!< the policy
+    std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
+    std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
     SampleSummary m_latencyUs;                     //!< one-way packet latency, us
     uint32_t m_jobsLeft;                           //!< jobs neither finished nor failed
@@ -398,6 +429,12 @@ ScenarioRun::BuildJobs()
         job->GetCollective()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
         job->SetFailedCallback(MakeCallback(&ScenarioRun::JobFailed, this));
+        m_phases.push_back(std::make_unique<PhaseLog>());
+        m_phases.back()->buckets = job->GetNBuckets();
+        m_phases.back()->steps = job->GetCollective()->GetNSteps();
+        job->GetCollective()->TraceConnectWithoutContext(
+            "Phase",
+            MakeBoundCallback(&PhaseEnded, m_phases.back().get()));
         // What the scheduler may know: the link directions each rank's sends
         // cross under the fabric's ECMP hashing, and the slowest of their rates.
         JobScheduler::JobInfo info;
@@ -726,23 +763,31 @@ ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
     // the slowest hop.
     const uint32_t mtu = m_cfg.transport.mtuBytes;
     const uint64_t packets = rec.bytes == 0 ? 1 : (rec.bytes + mtu - 1) / mtu;
-    const uint32_t overhead = 62; // Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4
+    // A data packet's headers: Ethernet+VLAN, IPv4, UDP, BTH and ICRC.
+    const uint32_t overhead =
+        WireBytes::L2 + WireBytes::IP_UDP + IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES;
     const uint64_t firstFrame = std::min<uint64_t>(rec.bytes, mtu) + overhead;
     const uint64_t restBytes = rec.bytes - std::min<uint64_t>(rec.bytes, mtu);
     const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
     Time t;
     Time slowest;
+    uint32_t slowestWire = 0; // preamble, IFG and FCS of the slowest hop's device
     for (uint32_t l : path)
     {
         const auto& link = m_topo.links[l];
         t += link.tx->GetFrameTxTime(static_cast<uint32_t>(firstFrame));
         t += DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
-        slowest = std::max(slowest, link.tx->GetFrameTxTime(mtu + overhead));
+        const Time frame = link.tx->GetFrameTxTime(mtu + overhead);
+        if (frame > slowest)
+        {
+            slowest = frame;
+            slowestWire = link.tx->GetWireOverhead();
+        }
     }
     if (packets > 1)
     {
-        const double perByte = slowest.GetSeconds() / (mtu + overhead + 24);
-        t += Seconds(perByte * (restBytes + (packets - 1) * (overhead + 24)));
+        const double perByte = slowest.GetSeconds() / (mtu + overhead + slowestWire);
+        t += Seconds(perByte * (restBytes + (packets - 1) * (overhead + slowestWire)));
     }
     return t;
 }
@@ -785,36 +830,13 @@ ScenarioRun::Collect(double wallS) const
         {
             jr.iterationMs.push_back((it.end - it.start).GetSeconds() * 1e3);
         }
-        // Phases from the per-rank step records: first start to last end.
-        Ptr<Collective> coll = job->GetCollective();
-        const uint32_t n = coll->GetNRanks();
-        const uint32_t steps = coll->GetNSteps();
-        const uint32_t buckets = job->GetNBuckets();
-        const auto& rec = coll->GetStepRecords();
-        for (std::size_t base = 0; base + n <= rec.size(); base += n)
-        {
-            Time start = Time::Max();
-            Time end;
-            bool complete = true;
-            for (uint32_t k = 0; k < n; ++k)
-            {
-                const auto& s = rec[base + k];
-                complete = complete && s.end > Time(0);
-                start = std::min(start, s.start);
-                end = std::max(end, s.end);
-            }
-            if (!complete)
-            {
-                continue;
-            }
-            const auto& s = rec[base];
-            RunResults::PhaseTime pt;
-            pt.iteration = s.run / buckets;
-            pt.step = (s.run % buckets) * steps + s.step;
-            pt.startMs = start.GetSeconds() * 1e3;
-            pt.durationMs = (end - start).GetSeconds() * 1e3;
-            jr.phases.push_back(pt);
-        }
+        // Phases as the collective traced them, in (iteration, step) order.
+        jr.phases = m_phases[r.jobs.size()]->times;
+        std::sort(jr.phases.begin(),
+                  jr.phases.end(),
+                  [](const RunResults::PhaseTime& x, const RunResults::PhaseTime& y) {
+                      return std::tie(x.iteration, x.step) < std::tie(y.iteration, y.step);
+                  });
         r.jobs.push_back(jr);
     }
     for (const auto& [tenant, rec] : m_flows)

@@ -201,6 +201,12 @@ PfcNetDevice::GetDataRate() const
     return m_bps;
 }
 
+uint32_t
+PfcNetDevice::GetWireOverhead() const
+{
+    return m_wireOverhead;
+}
+
 Time
 PfcNetDevice::GetFrameTxTime(uint32_t bytes) const
 {

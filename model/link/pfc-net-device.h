@@ -128,6 +128,9 @@ class PfcNetDevice : public NetDevice
      */
     Time GetFrameTxTime(uint32_t bytes) const;
 
+    /** \return bytes a frame occupies on the line beyond itself (preamble, SFD, IFG, FCS) */
+    uint32_t GetWireOverhead() const;
+
     /** \return bytes put on the line (frames, without preamble, IFG and FCS) */
     uint64_t GetTxBytes() const;
 
