@@ -6,6 +6,7 @@
 
 #include "ns3/node.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
 
 namespace ns3
@@ -25,19 +26,8 @@ RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value
 void
 RdmaHelper::SetCongestionControl(const std::string& name)
 {
-    std::string type = name;
-    if (name == "dcqcn")
-    {
-        type = "ns3::DcqcnCongestionControl";
-    }
-    else if (name == "hpcc")
-    {
-        type = "ns3::HpccCongestionControl";
-    }
-    else if (name == "none")
-    {
-        type = "ns3::RdmaCongestionControl";
-    }
+    const std::string known = RdmaCongestionControl::GetAlgorithmTypeName(name);
+    const std::string type = known.empty() ? name : known;
     m_nicFactory.Set("CongestionControl", StringValue(type));
 }
 

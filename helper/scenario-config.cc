@@ -12,6 +12,7 @@
 #include "ns3/job-scheduler.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
 #include "ns3/traffic-class.h"
 #include "ns3/type-id.h"
@@ -42,7 +43,6 @@ using json = nlohmann::json;
 // ---------------------------------------------------------------------------
 
 const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell"};
-const std::vector<std::string> kCongestionControls = {"dcqcn", "hpcc", "none"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives = {"ring-allreduce"};
@@ -623,7 +623,12 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     }
     if (r.Has("cc"))
     {
-        tr.cc = ToOneOf(r["cc"], r.Path("cc"), kCongestionControls);
+        std::vector<std::string> algorithms;
+        for (const auto& algorithm : RdmaCongestionControl::GetAlgorithms())
+        {
+            algorithms.push_back(algorithm.first);
+        }
+        tr.cc = ToOneOf(r["cc"], r.Path("cc"), algorithms);
         const auto& t = cfg.topology;
         if (tr.cc == "hpcc" &&
             !(IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
