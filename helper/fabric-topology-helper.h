@@ -24,7 +24,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-helper
  * \brief Builds lossless RoCE fabrics: leaf-spine, k-ary fat-tree and
  * dumbbell, with FabricSwitches, PFC links, addresses and ECMP routes.
  *

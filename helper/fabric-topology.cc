@@ -8,6 +8,7 @@
 
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/switch-mmu.h"
@@ -15,6 +16,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FabricTopology");
 
 uint32_t
 FabricTopology::GetNHosts() const

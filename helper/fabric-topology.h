@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-helper
  * \brief A fabric built by FabricTopologyHelper: hosts, switches, links and
  * the facts about them that experiments need.
  *

@@ -4,6 +4,7 @@
 
 #include "rdma-helper.h"
 
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/rdma-congestion-control.h"
@@ -11,6 +12,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaHelper");
 
 RdmaHelper::RdmaHelper()
 {

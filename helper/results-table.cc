@@ -4,12 +4,16 @@
 
 #include "results-table.h"
 
+#include "ns3/log.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ResultsTable");
 
 namespace
 {

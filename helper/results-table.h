@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief One table of per-record results (iterations, phases, flows, rate
  * and queue samples): the single definition of its columns, their order
  * and the rounding of their values.

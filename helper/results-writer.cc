@@ -6,6 +6,8 @@
 
 #include "results-table.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -20,6 +22,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ResultsWriter");
 
 namespace
 {

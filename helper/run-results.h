@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_RUN_RESULTS_H
-#define FLUX_RUN_RESULTS_H
+#ifndef RUN_RESULTS_H
+#define RUN_RESULTS_H
 
 #include "ns3/sample-summary.h"
 
@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief The measurements of one run, as plain data.
  *
  * The scenario runner fills it; ResultsWriter turns it into the results JSON
@@ -177,4 +177,4 @@ struct RunResults
 
 } // namespace ns3
 
-#endif /* FLUX_RUN_RESULTS_H */
+#endif /* RUN_RESULTS_H */

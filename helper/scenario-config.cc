@@ -10,6 +10,7 @@
 #include "ns3/global-value.h"
 #include "ns3/int-header.h"
 #include "ns3/job-scheduler.h"
+#include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-congestion-control.h"
@@ -32,6 +33,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ScenarioConfig");
 
 namespace
 {

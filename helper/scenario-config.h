@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_SCENARIO_CONFIG_H
-#define FLUX_SCENARIO_CONFIG_H
+#ifndef SCENARIO_CONFIG_H
+#define SCENARIO_CONFIG_H
 
 /*
  * Scenario file keys (JSON). "required" keys have no default. Units are in
@@ -208,7 +208,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief A validated scenario: the scenario JSON of the runner as plain data.
  *
  * Every field holds its documented default until ParseScenario fills it.
@@ -388,7 +388,7 @@ struct ScenarioConfig
 };
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Parse JSON text, reporting syntax errors and duplicate keys.
  * \param text the JSON text
  * \param source the name used as field in errors (usually the file path)
@@ -400,7 +400,7 @@ struct ScenarioConfig
 nlohmann::json ParseScenarioText(const std::string& text, const std::string& source);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Read a scenario file as JSON, without validating it.
  * \param path the file
  * \return the JSON value
@@ -411,7 +411,7 @@ nlohmann::json ParseScenarioText(const std::string& text, const std::string& sou
 nlohmann::json ReadScenarioJson(const std::string& path);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Validate a scenario and fill a ScenarioConfig.
  * \param scenario the scenario JSON
  * \param baseDir the folder that relative paths (CDF files) are relative to
@@ -422,7 +422,7 @@ nlohmann::json ReadScenarioJson(const std::string& path);
 ScenarioConfig ParseScenario(const nlohmann::json& scenario, const std::string& baseDir);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Read, parse and validate a scenario file.
  * \param path the file; relative paths inside it are relative to its folder
  * \return the configuration
@@ -432,7 +432,7 @@ ScenarioConfig ParseScenario(const nlohmann::json& scenario, const std::string& 
 ScenarioConfig LoadScenarioFile(const std::string& path);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Choose the hosts of a job's ranks.
  * \param job the job; when job.placement is "explicit", job.hosts is returned
  * \param hostCount number of hosts of the topology
@@ -469,4 +469,4 @@ std::vector<uint32_t> ResolvePlacement(const ScenarioConfig::JobConfig& job,
 
 } // namespace ns3
 
-#endif /* FLUX_SCENARIO_CONFIG_H */
+#endif /* SCENARIO_CONFIG_H */

@@ -4,8 +4,12 @@
 
 #include "scenario-error.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ScenarioError");
 
 ScenarioError::ScenarioError(const std::string& field, const std::string& problem)
     : std::runtime_error(field + ": " + problem),

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_SCENARIO_ERROR_H
-#define FLUX_SCENARIO_ERROR_H
+#ifndef SCENARIO_ERROR_H
+#define SCENARIO_ERROR_H
 
 #include <stdexcept>
 #include <string>
@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief A problem with a scenario: what() is one line `<field>: <problem>`.
  *
  * The field is the path of the offending value in the scenario JSON
@@ -43,4 +43,4 @@ class ScenarioError : public std::runtime_error
 
 } // namespace ns3
 
-#endif /* FLUX_SCENARIO_ERROR_H */
+#endif /* SCENARIO_ERROR_H */

@@ -18,7 +18,7 @@ namespace ns3
 class RdmaNic;
 
 /**
- * \ingroup flux
+ * \ingroup flux-helper
  * \brief Builds training jobs: a collective over the ranks' NICs and the
  * TrainingJob that runs it, each from an ObjectFactory.
  *

@@ -2,12 +2,16 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/ethernet-vlan-header.h"
+#include "ethernet-vlan-header.h"
+
+#include "ns3/log.h"
 
 #include <iomanip>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EthernetVlanHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(EthernetVlanHeader);
 

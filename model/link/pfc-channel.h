@@ -16,7 +16,7 @@ namespace ns3
 class PfcNetDevice;
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief A full-duplex point-to-point Ethernet link between two PfcNetDevices.
  *
  * The channel only models propagation: the sending device accounts for

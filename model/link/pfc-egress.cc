@@ -4,8 +4,12 @@
 
 #include "pfc-egress.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfcEgress");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcEgress);
 

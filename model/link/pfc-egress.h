@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief The source a PfcNetDevice pulls its next frame from.
  *
  * A PfcNetDevice never queues data itself: when its line becomes free it

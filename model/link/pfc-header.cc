@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/pfc-header.h"
+#include "pfc-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"

@@ -26,7 +26,7 @@ class PfcChannel;
 class Node;
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief A point-to-point Ethernet port with 802.1Q priorities and 802.1Qbb PFC.
  *
  * Frames are Ethernet II with an 802.1Q tag whose PCP carries the priority

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/vlan-tag-header.h"
+#include "vlan-tag-header.h"
 
 #include "ns3/log.h"
 

@@ -4,10 +4,14 @@
 
 #include "dcqcn-profile.h"
 
+#include "ns3/log.h"
+
 #include <sstream>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("DcqcnProfile");
 
 namespace
 {

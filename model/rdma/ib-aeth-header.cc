@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/ib-aeth-header.h"
+#include "ib-aeth-header.h"
 
 #include "ns3/log.h"
 

@@ -8,6 +8,7 @@
 #include "ib-reth-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
@@ -16,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("IntHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(IntHeader);
 

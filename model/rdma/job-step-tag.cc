@@ -4,8 +4,12 @@
 
 #include "job-step-tag.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("JobStepTag");
 
 NS_OBJECT_ENSURE_REGISTERED(JobStepTag);
 

@@ -19,7 +19,7 @@ namespace ns3
 class IntHeader;
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief Sender-side congestion control of one RDMA queue pair.
  *
  * The NIC paces each queue pair at GetRate() and, when GetWindowBytes() is

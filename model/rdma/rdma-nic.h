@@ -26,7 +26,7 @@ class PfcNetDevice;
 class Packet;
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief A RoCEv2 NIC: reliable-connection queue pairs over one Ethernet port.
  *
  * The NIC is the egress of its PfcNetDevice. When the line is free it sends

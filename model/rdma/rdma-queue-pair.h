@@ -26,7 +26,7 @@ class IbAethHeader;
 class Packet;
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief A reliable-connection (RC) queue pair of a RoCEv2 NIC.
  *
  * Both directions of the connection live here. The send side segments

@@ -4,8 +4,12 @@
 
 #include "rdma-timestamp-tag.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaTimestampTag");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaTimestampTag);
 

@@ -4,8 +4,12 @@
 
 #include "fabric-queue-disc-item.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FabricQueueDiscItem");
 
 namespace
 {

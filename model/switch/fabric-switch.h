@@ -26,7 +26,7 @@ namespace ns3
 class SwitchPortEgress;
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief A shared-buffer Ethernet switch of a lossless RoCE fabric, routing
  * IPv4 by destination with per-flow ECMP.
  *

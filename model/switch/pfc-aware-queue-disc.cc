@@ -4,10 +4,13 @@
 
 #include "pfc-aware-queue-disc.h"
 
+#include "ns3/log.h"
 #include "ns3/traffic-class.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfcAwareQueueDisc");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcAwareQueueDisc);
 

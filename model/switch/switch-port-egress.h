@@ -21,7 +21,7 @@ namespace ns3
 class FabricSwitch;
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief The egress of one FabricSwitch port: the PfcEgress its PfcNetDevice
  * pulls from, wrapping the port's QueueDisc.
  *

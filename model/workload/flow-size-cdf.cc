@@ -4,6 +4,8 @@
 
 #include "flow-size-cdf.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -12,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowSizeCdf");
 
 namespace
 {
