@@ -169,7 +169,8 @@
  *                        both directions), "a->b" (one direction) or "all"
  *                        (every cable); nodes are named as in the results'
  *                        busiest_links ("host3", "leaf0", "spine1",
- *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right")
+ *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right",
+ *                        "ring0")
  *   loss_rate            number in [0, 1]; each frame crossing the link is
  *                        lost with this probability
  *   down_ms              number >= 0 and < stop_ms; the cable goes down
