@@ -148,6 +148,18 @@ FabricTopologyHelper::SetDeviceAttribute(const std::string& name, const Attribut
     m_deviceAttributes.emplace_back(name, value.Copy());
 }
 
+void
+FabricTopologyHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    if (!FabricSwitch::GetTypeId().LookupAttributeByName(name, &info))
+    {
+        m_configError = "switches: FabricSwitch has no attribute \"" + name + "\"";
+        return;
+    }
+    m_switchAttributes.emplace_back(name, value.Copy());
+}
+
 uint32_t
 FabricTopologyHelper::GetHeadroom(DataRate rate) const
 {
@@ -193,6 +205,18 @@ FabricTopologyHelper::CheckCommon() const
             if (!probe->SetAttributeFailSafe(name, *value))
             {
                 return "links: invalid value for PfcNetDevice attribute \"" + name + "\"";
+            }
+        }
+        probe->Dispose();
+    }
+    if (!m_switchAttributes.empty())
+    {
+        Ptr<FabricSwitch> probe = CreateObject<FabricSwitch>();
+        for (const auto& [name, value] : m_switchAttributes)
+        {
+            if (!probe->SetAttributeFailSafe(name, *value))
+            {
+                return "switches: invalid value for FabricSwitch attribute \"" + name + "\"";
             }
         }
         probe->Dispose();
@@ -383,6 +407,30 @@ FabricTopologyHelper::CheckDumbbell(uint32_t hostsPerSide) const
     return error.empty() ? CheckBuffers(MakeDumbbell(hostsPerSide)) : error;
 }
 
+std::string
+FabricTopologyHelper::CheckRing(uint32_t switches, uint32_t hostsPerSwitch) const
+{
+    std::ostringstream os;
+    if (switches < 3)
+    {
+        os << "ring: switches must be at least 3 (got " << switches << ")";
+        return os.str();
+    }
+    if (hostsPerSwitch == 0)
+    {
+        return "ring: hosts per switch must be at least 1";
+    }
+    const uint64_t hosts = static_cast<uint64_t>(switches) * hostsPerSwitch;
+    if (hosts > MAX_HOSTS)
+    {
+        os << "ring: " << hosts << " hosts (switches x hosts per switch) exceed the " << MAX_HOSTS
+           << " host addresses of 10.0.0.0/8";
+        return os.str();
+    }
+    const std::string error = CheckCommon();
+    return error.empty() ? CheckBuffers(MakeRing(switches, hostsPerSwitch)) : error;
+}
+
 FabricTopology
 FabricTopologyHelper::BuildLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
 {
@@ -414,6 +462,17 @@ FabricTopologyHelper::BuildDumbbell(uint32_t hostsPerSide)
         throw std::invalid_argument(error);
     }
     return Build(MakeDumbbell(hostsPerSide));
+}
+
+FabricTopology
+FabricTopologyHelper::BuildRing(uint32_t switches, uint32_t hostsPerSwitch)
+{
+    const std::string error = CheckRing(switches, hostsPerSwitch);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return Build(MakeRing(switches, hostsPerSwitch));
 }
 
 FabricTopologyHelper::Spec
@@ -515,6 +574,27 @@ FabricTopologyHelper::MakeDumbbell(uint32_t hostsPerSide)
     return spec;
 }
 
+FabricTopologyHelper::Spec
+FabricTopologyHelper::MakeRing(uint32_t switches, uint32_t hostsPerSwitch)
+{
+    Spec spec;
+    spec.kind = "ring";
+    spec.nHosts = switches * hostsPerSwitch;
+    for (uint32_t s = 0; s < switches; ++s)
+    {
+        spec.switches.emplace_back("ring" + std::to_string(s), 0);
+    }
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        spec.hostSwitch.push_back(h / hostsPerSwitch);
+    }
+    for (uint32_t s = 0; s < switches; ++s)
+    {
+        spec.fabricCables.emplace_back(s, (s + 1) % switches);
+    }
+    return spec;
+}
+
 FabricTopology
 FabricTopologyHelper::Build(const Spec& spec) const
 {
@@ -527,6 +607,10 @@ FabricTopologyHelper::Build(const Spec& spec) const
     for (uint32_t s = 0; s < spec.switches.size(); ++s)
     {
         Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
+        for (const auto& [name, value] : m_switchAttributes)
+        {
+            sw->SetAttribute(name, *value);
+        }
         sw->SetEcmpSeed(SwitchSeed(s));
         if (m_queueDiscSet)
         {

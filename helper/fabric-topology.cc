@@ -198,4 +198,15 @@ FabricTopology::GetHeadroomDrops() const
     return total;
 }
 
+PfcWatchdog::Counters
+FabricTopology::GetPfcWatchdogCounters() const
+{
+    PfcWatchdog::Counters total;
+    for (const Switch& s : switches)
+    {
+        total += s.sw->GetPfcWatchdogCounters();
+    }
+    return total;
+}
+
 } // namespace ns3

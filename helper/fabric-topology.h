@@ -34,7 +34,7 @@ struct FabricTopology
     {
         Ptr<Node> node;       //!< its node
         Ptr<FabricSwitch> sw; //!< the switch aggregated to the node
-        std::string name;     //!< e.g. "leaf0", "spine1", "pod2-agg1", "core3", "left"
+        std::string name;     //!< e.g. "leaf0", "spine1", "pod2-agg1", "core3", "left", "ring2"
         uint32_t tier; //!< 0 = connects hosts (leaf, edge), 1 = next (spine, aggregation), 2 = core
         std::vector<uint32_t> portLink; //!< per port: index in links of its outgoing direction
     };
@@ -47,7 +47,7 @@ struct FabricTopology
         Ptr<PfcNetDevice> rx; //!< the receiving device
     };
 
-    std::string kind;                           //!< "leaf-spine", "fat-tree" or "dumbbell"
+    std::string kind;                           //!< "leaf-spine", "fat-tree", "dumbbell" or "ring"
     NodeContainer hosts;                        //!< the hosts, in topology order
     std::vector<Ptr<PfcNetDevice>> hostDevices; //!< per host: its port
     std::vector<Ipv4Address> hostAddresses;     //!< per host: its address
@@ -116,6 +116,8 @@ struct FabricTopology
     uint64_t GetPfcPauseFramesSent() const;
     /** \return lossless packets dropped for want of headroom (0 when configured right) */
     uint64_t GetHeadroomDrops() const;
+    /** \return what the switch ports' PFC watchdogs did (zeros without watchdogs) */
+    PfcWatchdog::Counters GetPfcWatchdogCounters() const;
 };
 
 } // namespace ns3

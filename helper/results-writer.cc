@@ -220,6 +220,13 @@ ResultsWriter::ToJson(const RunResults& results)
     network["timeouts"] = n.timeouts;
     network["qp_errors"] = n.qpErrors;
     network["link_losses"] = n.linkLosses;
+    if (n.pfcWatchdog)
+    {
+        network["pfc_watchdog_storms"] = n.pfcWatchdogStorms;
+        network["pfc_watchdog_restorations"] = n.pfcWatchdogRestorations;
+        network["pfc_watchdog_drops"] = n.pfcWatchdogDrops;
+        network["pfc_watchdog_forwarded"] = n.pfcWatchdogForwarded;
+    }
     std::vector<const RunResults::LinkUtilization*> links;
     for (const auto& link : results.links)
     {

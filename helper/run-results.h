@@ -117,6 +117,11 @@ struct RunResults
         uint64_t timeouts{0};                //!< retransmission timer expiries
         uint64_t qpErrors{0};                //!< queue pairs that exhausted their retries
         uint64_t linkLosses{0};              //!< frames lost to link faults (loss_rate, down links)
+        bool pfcWatchdog{false};             //!< the switch ports ran PFC watchdogs
+        uint64_t pfcWatchdogStorms{0};       //!< PFC storms (or deadlocks) the watchdogs detected
+        uint64_t pfcWatchdogRestorations{0}; //!< stormed queues restored
+        uint64_t pfcWatchdogDrops{0};        //!< packets the watchdogs discarded ("drop")
+        uint64_t pfcWatchdogForwarded{0};    //!< packets sent ignoring pauses ("forward")
     };
 
     /// One sample of a sending queue pair's congestion control.
@@ -157,7 +162,9 @@ struct RunResults
         uint64_t events{0};                  //!< simulator events executed
         std::string stopReason{"completed"}; //!< "completed" (all jobs and traffic done),
                                              //!< "job_failed" (all done, some jobs failed),
-                                             //!< "stop_ms" (safety stop) or "cancelled"
+                                             //!< "stop_ms" (safety stop), "stalled" (no
+                                             //!< progress, see ScenarioConfig::stallMs) or
+                                             //!< "cancelled"
     };
 
     std::string policy;                 //!< the scheduling policy that ran

@@ -13,6 +13,7 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfc-watchdog.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
 #include "ns3/traffic-class.h"
@@ -45,7 +46,7 @@ using json = nlohmann::json;
 // The names each key accepts. One place per list: adding a value is one line.
 // ---------------------------------------------------------------------------
 
-const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell"};
+const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell", "ring"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives = {"ring-allreduce"};
@@ -60,6 +61,7 @@ constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 const std::vector<std::string> kRootKeys = {"description",
                                             "seed",
                                             "stop_ms",
+                                            "stall_ms",
                                             "topology",
                                             "transport",
                                             "scheduler",
@@ -67,13 +69,16 @@ const std::vector<std::string> kRootKeys = {"description",
                                             "background",
                                             "ns3_defaults",
                                             "faults",
-                                            "traces"};
+                                            "traces",
+                                            "pfc_watchdog"};
 const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "leaves",
                                                 "spines",
                                                 "hosts_per_leaf",
                                                 "k",
                                                 "hosts_per_side",
+                                                "switches",
+                                                "hosts_per_switch",
                                                 "host_gbps",
                                                 "fabric_gbps",
                                                 "link_delay_us",
@@ -95,6 +100,11 @@ const std::vector<std::string> kDcqcnKeys = {"profile",
                                              "cnp_interval_us"};
 const std::vector<std::string> kFaultKeys = {"link", "loss_rate", "down_ms", "up_ms"};
 const std::vector<std::string> kTracesKeys = {"interval_us", "rates", "links"};
+const std::vector<std::string> kPfcWatchdogKeys = {"enabled",
+                                                   "detection_ms",
+                                                   "restoration_ms",
+                                                   "action"};
+const std::vector<std::string> kPfcWatchdogActions = {"drop", "forward"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
 const std::vector<std::string> kSchedulerKeys = {"policy",
                                                  "classes",
@@ -483,6 +493,12 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     }
     dim("hosts_per_leaf", t.hostsPerLeaf);
     dim("hosts_per_side", t.hostsPerSide);
+    dim("hosts_per_switch", t.hostsPerSwitch);
+    if (r.Has("switches"))
+    {
+        t.switches =
+            static_cast<uint32_t>(ToUInt(r["switches"], r.Path("switches"), 3, kMaxDimension));
+    }
     if (t.kind == "leaf-spine" && t.spines == 0 && t.leaves > 1)
     {
         Fail(r.Path("spines"), "must be at least 1 when there are several leaves");
@@ -523,6 +539,11 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     {
         hosts = uint64_t{t.k} * t.k * t.k / 4;
         key = "k";
+    }
+    else if (t.kind == "ring")
+    {
+        hosts = uint64_t{t.switches} * t.hostsPerSwitch;
+        key = "hosts_per_switch";
     }
     else
     {
@@ -793,6 +814,34 @@ ParseTraces(const json& v, ScenarioConfig& cfg)
             }
             t.links.push_back(link);
         }
+    }
+}
+
+void
+ParsePfcWatchdog(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "pfc_watchdog", kPfcWatchdogKeys);
+    auto& w = cfg.pfcWatchdog;
+    w.enabled = r.Has("enabled") ? ToBool(r["enabled"], r.Path("enabled")) : true;
+    // The model's times have nanosecond resolution; a microsecond is the
+    // least that means anything.
+    const auto time = [&r, &cfg](const char* key, double& out) {
+        if (r.Has(key))
+        {
+            out = ToNumber(r[key], r.Path(key));
+            if (!(out >= 0.001 && out <= cfg.stopMs))
+            {
+                Fail(r.Path(key),
+                     "must be at least 0.001 and at most stop_ms " + Num(cfg.stopMs) + ", got " +
+                         Num(out));
+            }
+        }
+    };
+    time("detection_ms", w.detectionMs);
+    time("restoration_ms", w.restorationMs);
+    if (r.Has("action"))
+    {
+        w.action = ToOneOf(r["action"], r.Path("action"), kPfcWatchdogActions);
     }
 }
 
@@ -1121,6 +1170,10 @@ ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
         if (!IsSettableType(type))
         {
             Fail(path, "attributes of type " + type + " cannot be set from a scenario");
+        }
+        if (name == "ns3::PfcWatchdog::Action" && !PfcWatchdog::IsActionName(text))
+        {
+            Fail(path, Quote(text) + " is not known (known: " + Join(kPfcWatchdogActions) + ")");
         }
         bool valid = false;
         try
@@ -1510,6 +1563,10 @@ ScenarioConfig::HostCount() const
     {
         hosts = 2 * uint64_t{t.hostsPerSide};
     }
+    else if (t.kind == "ring")
+    {
+        hosts = uint64_t{t.switches} * t.hostsPerSwitch;
+    }
     return static_cast<uint32_t>(std::min<uint64_t>(hosts, kU32Max));
 }
 
@@ -1528,6 +1585,10 @@ ScenarioConfig::HostsPerLeaf() const
     if (t.kind == "dumbbell")
     {
         return t.hostsPerSide;
+    }
+    if (t.kind == "ring")
+    {
+        return t.hostsPerSwitch;
     }
     return 0;
 }
@@ -1709,6 +1770,15 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     {
         cfg.stopMs = ToPositive(r["stop_ms"], "stop_ms");
     }
+    if (r.Has("stall_ms"))
+    {
+        cfg.stallMs = ToNonNegative(r["stall_ms"], "stall_ms");
+        if (cfg.stallMs > cfg.stopMs)
+        {
+            Fail("stall_ms",
+                 "must be at most stop_ms " + Num(cfg.stopMs) + ", got " + Num(cfg.stallMs));
+        }
+    }
     ParseTopology(r.Required("topology"), cfg);
     // Parsed also when absent: the DCQCN profile sets the marking defaults.
     ParseTransport(r.Has("transport") ? r["transport"] : json::object(), cfg);
@@ -1723,6 +1793,10 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     if (r.Has("traces"))
     {
         ParseTraces(r["traces"], cfg);
+    }
+    if (r.Has("pfc_watchdog"))
+    {
+        ParsePfcWatchdog(r["pfc_watchdog"], cfg);
     }
     if (r.Has("faults"))
     {

@@ -15,8 +15,14 @@
  *                        random streams and random placement
  * stop_ms                number > 0, default 1000; simulated time at which
  *                        the run stops even if jobs have not finished
+ * stall_ms               number in [0, stop_ms], default 10; the run stops
+ *                        with stop_reason "stalled" when for this long no
+ *                        data packet reached a host while the switches hold
+ *                        packets and some port is paused (a PFC deadlock);
+ *                        with pfc_watchdog on, detection_ms longer; 0: never
  * topology               object, required
- *   kind                 required: "leaf-spine", "fat-tree" or "dumbbell"
+ *   kind                 required: "leaf-spine", "fat-tree", "dumbbell" or
+ *                        "ring"
  *   leaves               integer >= 1, default 4 (leaf-spine)
  *   spines               integer >= 0, default 2 (leaf-spine; 0 only with one
  *                        leaf: a single switch)
@@ -25,14 +31,18 @@
  *                        k pods, k^3/4 hosts, k/2 hosts per edge switch)
  *   hosts_per_side       integer >= 1, default 4 (dumbbell: two switches
  *                        joined by one fabric link, this many hosts each)
+ *   switches             integer >= 3, default 4 (ring: switch i joined to
+ *                        switch i+1 and the last to the first)
+ *   hosts_per_switch     integer >= 1, default 4 (ring)
  *   host_gbps            number > 0, default 100; host-to-switch links
  *   fabric_gbps          number > 0, default 100; switch-to-switch links
  *   link_delay_us        number >= 0, default 1; propagation delay per link
  *   buffer_mb            number > 0, default 16; shared buffer per switch
  *   Keys of the other kinds are accepted and ignored. Host count:
  *   leaf-spine leaves * hosts_per_leaf, fat-tree k^3/4, dumbbell
- *   2 * hosts_per_side; at most 1048576. Hosts are numbered 0..H-1 in
- *   topology order (the hosts of leaf / edge switch / side 0 first).
+ *   2 * hosts_per_side, ring switches * hosts_per_switch; at most 1048576.
+ *   Hosts are numbered 0..H-1 in topology order (the hosts of leaf / edge
+ *   switch / side / ring switch 0 first).
  * transport              object, optional
  *   mtu_bytes            256, 512, 1024, 2048 or 4096 (the InfiniBand path
  *                        MTUs), default 4096; RDMA payload bytes per packet
@@ -159,7 +169,8 @@
  *                        both directions), "a->b" (one direction) or "all"
  *                        (every cable); nodes are named as in the results'
  *                        busiest_links ("host3", "leaf0", "spine1",
- *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right")
+ *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right",
+ *                        "ring0")
  *   loss_rate            number in [0, 1]; each frame crossing the link is
  *                        lost with this probability
  *   down_ms              number >= 0 and < stop_ms; the cable goes down
@@ -168,6 +179,16 @@
  *   up_ms                number > down_ms; the cable comes back (default:
  *                        never)
  *   An entry needs loss_rate or down_ms.
+ * pfc_watchdog           object, optional; a PFC watchdog on every switch
+ *                        port (PfcWatchdog)
+ *   enabled              true or false, default true
+ *   detection_ms         number in [0.001, stop_ms], default 200; a queue
+ *                        paused without a break this long while holding
+ *                        packets is stormed
+ *   restoration_ms       number in [0.001, stop_ms], default 200; a stormed
+ *                        queue without pause frames this long is restored
+ *   action               "drop" (default) or "forward"; what a stormed
+ *                        queue does with its packets (pauses are ignored)
  * traces                 object, optional; time series sampled during the
  *                        run, written as <stem>-rates.csv and
  *                        <stem>-queues.csv
@@ -220,12 +241,14 @@ struct ScenarioConfig
     /// The "topology" object.
     struct TopologyConfig
     {
-        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree" or "dumbbell"
+        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree", "dumbbell" or "ring"
         uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
         uint32_t spines{2};             //!< leaf-spine: number of spine switches
         uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
         uint32_t k{4};                  //!< fat-tree: arity (even)
         uint32_t hostsPerSide{4};       //!< dumbbell: hosts on each side
+        uint32_t switches{4};           //!< ring: number of switches
+        uint32_t hostsPerSwitch{4};     //!< ring: hosts under each switch
         double hostGbps{100};           //!< host link rate, Gb/s
         double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
         double linkDelayUs{1};          //!< propagation delay per link, us
@@ -330,9 +353,20 @@ struct ScenarioConfig
         double intervalMs{0};          //!< time between burst starts, ms
     };
 
+    /// The "pfc_watchdog" object: a PFC watchdog on every switch port.
+    struct PfcWatchdogConfig
+    {
+        bool enabled{false};        //!< install the watchdogs
+        double detectionMs{200};    //!< PfcWatchdog::DetectionTime, ms
+        double restorationMs{200};  //!< PfcWatchdog::RestorationTime, ms
+        std::string action{"drop"}; //!< PfcWatchdog::Action
+    };
+
     std::string description;                  //!< free text
     uint32_t seed{1};                         //!< random seed (>= 1)
     double stopMs{1000};                      //!< safety stop on simulated time, ms
+    double stallMs{10};                       //!< stall detection window, ms (0: off)
+    PfcWatchdogConfig pfcWatchdog;            //!< PFC watchdog of the switch ports
     TopologyConfig topology;                  //!< the topology
     TransportConfig transport;                //!< the transport
     SchedulerConfig scheduler;                //!< the scheduler
@@ -356,7 +390,8 @@ struct ScenarioConfig
     /**
      * \brief Number of hosts of the topology.
      * \return leaf-spine: leaves * hostsPerLeaf; fat-tree: k^3/4;
-     *         dumbbell: 2 * hostsPerSide; 0 for an unknown kind
+     *         dumbbell: 2 * hostsPerSide; ring: switches * hostsPerSwitch;
+     *         0 for an unknown kind
      */
     uint32_t HostCount() const;
 
@@ -364,7 +399,8 @@ struct ScenarioConfig
      * \brief Number of hosts under one edge switch (leaf, fat-tree edge
      * switch, dumbbell side); hosts h and h' share an edge switch iff
      * h / HostsPerLeaf () == h' / HostsPerLeaf ().
-     * \return hostsPerLeaf, k/2 or hostsPerSide; 0 for an unknown kind
+     * \return hostsPerLeaf, k/2, hostsPerSide or hostsPerSwitch; 0 for an
+     *         unknown kind
      */
     uint32_t HostsPerLeaf() const;
 

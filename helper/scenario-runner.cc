@@ -21,6 +21,7 @@
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/pfc-watchdog.h"
 #include "ns3/pointer.h"
 #include "ns3/poisson-traffic.h"
 #include "ns3/ptr.h"
@@ -217,6 +218,16 @@ class ScenarioRun
     void PacketLatency(uint32_t qpn, uint32_t payload, Time latency);
     /// Stop when every job and every flow is done.
     void CheckDone();
+    /**
+     * \brief Stop when the fabric has made no progress for the stall window.
+     * \return true when the run is stopped
+     */
+    bool CheckStall();
+    /**
+     * \return true when some switch holds packets and some port (switch or
+     * host) is paused by its peer: work that waits on PFC
+     */
+    bool WorkWaitsOnPfc() const;
     /// The scenario's stop_ms was reached.
     void SafetyStop();
     /// Periodic progress report and cancellation check.
@@ -255,6 +266,10 @@ class ScenarioRun
     std::string m_stopReason;                      //!< why the run ended
     std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
     double m_lastReport{-1};                       //!< wall time of the last progress report
+    uint64_t m_dataPacketsRx{0};                   //!< data packets that reached a NIC
+    uint64_t m_dataPacketsRxSeen{0};               //!< m_dataPacketsRx at the last stall check
+    Time m_progressAt;                             //!< last stall check that saw progress
+    Time m_stallWindow;                            //!< no progress this long: stalled (0: off)
 };
 
 void
@@ -334,6 +349,17 @@ ScenarioRun::BuildNetwork()
         }
     }
     helper.SetLosslessPriorities(lossless);
+    if (m_cfg.pfcWatchdog.enabled)
+    {
+        const auto& w = m_cfg.pfcWatchdog;
+        ObjectFactory watchdog;
+        watchdog.SetTypeId(PfcWatchdog::GetTypeId());
+        watchdog.Set("DetectionTime", TimeValue(FromMs(w.detectionMs)));
+        watchdog.Set("RestorationTime", TimeValue(FromMs(w.restorationMs)));
+        watchdog.Set("Action", StringValue(w.action));
+        helper.SetSwitchAttribute("PfcWatchdogFactory", ObjectFactoryValue(watchdog));
+        helper.SetSwitchAttribute("PfcWatchdog", BooleanValue(true));
+    }
     try
     {
         if (t.kind == "leaf-spine")
@@ -343,6 +369,10 @@ ScenarioRun::BuildNetwork()
         else if (t.kind == "fat-tree")
         {
             m_topo = helper.BuildFatTree(t.k);
+        }
+        else if (t.kind == "ring")
+        {
+            m_topo = helper.BuildRing(t.switches, t.hostsPerSwitch);
         }
         else
         {
@@ -692,6 +722,7 @@ ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
 void
 ScenarioRun::PacketLatency(uint32_t /* qpn */, uint32_t /* payload */, Time latency)
 {
+    ++m_dataPacketsRx;
     m_latencyUs.Add(latency.GetNanoSeconds() / 1000.0);
 }
 
@@ -717,6 +748,59 @@ ScenarioRun::CheckDone()
     Simulator::Stop();
 }
 
+bool
+ScenarioRun::WorkWaitsOnPfc() const
+{
+    bool held = false;
+    for (const auto& s : m_topo.switches)
+    {
+        if (s.sw->GetMmu()->GetTotalUsed() > 0)
+        {
+            held = true;
+            break;
+        }
+    }
+    if (!held)
+    {
+        return false;
+    }
+    for (const auto& link : m_topo.links)
+    {
+        if (link.tx->GetPausedMask() != 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+ScenarioRun::CheckStall()
+{
+    // Called from Progress(), so that the check adds no event of its own:
+    // results of runs that do not stall stay what they were.
+    if (m_stallWindow.IsZero())
+    {
+        return false;
+    }
+    const Time now = Simulator::Now();
+    if (m_dataPacketsRx != m_dataPacketsRxSeen || !WorkWaitsOnPfc())
+    {
+        m_dataPacketsRxSeen = m_dataPacketsRx;
+        m_progressAt = now;
+        return false;
+    }
+    if (now - m_progressAt < m_stallWindow)
+    {
+        return false;
+    }
+    NS_LOG_INFO("no data packet delivered since " << m_progressAt.As(Time::MS)
+                                                  << " while PFC holds packets: stalled");
+    m_stopReason = "stalled";
+    Simulator::Stop();
+    return true;
+}
+
 void
 ScenarioRun::SafetyStop()
 {
@@ -731,6 +815,10 @@ ScenarioRun::Progress()
     {
         m_stopReason = "cancelled";
         Simulator::Stop();
+        return;
+    }
+    if (CheckStall())
+    {
         return;
     }
     const double wall = WallSince(m_wall0);
@@ -889,6 +977,18 @@ ScenarioRun::Collect(double wallS) const
     r.network.drops = m_topo.GetDrops() + r.network.linkLosses;
     r.network.pfcPauses = m_topo.GetPfcPauses();
     r.network.ecnMarks = m_topo.GetEcnMarks();
+    for (const auto& s : m_topo.switches)
+    {
+        r.network.pfcWatchdog = r.network.pfcWatchdog || s.sw->GetPfcWatchdogEnabled();
+    }
+    if (r.network.pfcWatchdog)
+    {
+        const PfcWatchdog::Counters wd = m_topo.GetPfcWatchdogCounters();
+        r.network.pfcWatchdogStorms = wd.storms;
+        r.network.pfcWatchdogRestorations = wd.restorations;
+        r.network.pfcWatchdogDrops = wd.drops;
+        r.network.pfcWatchdogForwarded = wd.forwarded;
+    }
 
     const double simS = Simulator::Now().GetSeconds();
     if (simS > 0)
@@ -942,6 +1042,23 @@ ScenarioRun::Run()
         }
         const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
         Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
+        // A stall is no progress for stall_ms; with PFC watchdogs, which
+        // act on pauses of DetectionTime, that much longer.
+        if (m_cfg.stallMs > 0)
+        {
+            Time detection;
+            for (const auto& s : m_topo.switches)
+            {
+                for (uint32_t p = 0; p < s.sw->GetNPorts(); ++p)
+                {
+                    if (Ptr<PfcWatchdog> wd = s.sw->GetPortDevice(p)->GetWatchdog())
+                    {
+                        detection = std::max(detection, wd->GetDetectionTime());
+                    }
+                }
+            }
+            m_stallWindow = FromMs(m_cfg.stallMs) + detection;
+        }
         Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
         const auto runStart = std::chrono::steady_clock::now();
         Simulator::Run();

@@ -224,6 +224,28 @@ TEST(ResultsWriter, EmptyResults)
     EXPECT_EQ(ResultsWriter::IterationsCsv(r), "job,iteration,iteration_ms\n");
 }
 
+// The PFC watchdog's counters are written when the switches ran watchdogs,
+// and only then (results of runs without them keep their fields).
+TEST(ResultsWriter, PfcWatchdogCounters)
+{
+    RunResults r;
+    const ojson without = ResultsWriter::ToJson(r);
+    EXPECT_FALSE(without["network"].contains("pfc_watchdog_storms"));
+    r.network.pfcWatchdog = true;
+    r.network.pfcWatchdogStorms = 5;
+    r.network.pfcWatchdogRestorations = 4;
+    r.network.pfcWatchdogDrops = 1200;
+    r.network.pfcWatchdogForwarded = 7;
+    r.sim.stopReason = "stalled";
+    const ojson j = ResultsWriter::ToJson(r);
+    const auto& net = j["network"];
+    EXPECT_EQ(net["pfc_watchdog_storms"], 5);
+    EXPECT_EQ(net["pfc_watchdog_restorations"], 4);
+    EXPECT_EQ(net["pfc_watchdog_drops"], 1200);
+    EXPECT_EQ(net["pfc_watchdog_forwarded"], 7);
+    EXPECT_EQ(j["sim"]["stop_reason"], "stalled");
+}
+
 // The CSV companions hold one row per iteration, phase and flow, quoted as needed.
 TEST(ResultsWriter, Csv)
 {

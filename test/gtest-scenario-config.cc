@@ -952,3 +952,67 @@ TEST(ScenarioConfig, TransportTimerFaultsTraces)
     s["faults"] = json::parse(R"([{"link": "a<->b", "up_ms": 1}])");
     EXPECT_TRUE(FailsWith(s, "faults[0].up_ms:"));
 }
+
+// The ring topology, the PFC watchdog and the stall detector: defaults,
+// values, and bad values naming their field.
+TEST(ScenarioConfig, RingWatchdogStall)
+{
+    const ScenarioConfig defaults = ParseScenario(Minimal(), ".");
+    EXPECT_FALSE(defaults.pfcWatchdog.enabled);
+    EXPECT_DOUBLE_EQ(defaults.pfcWatchdog.detectionMs, 200);
+    EXPECT_DOUBLE_EQ(defaults.pfcWatchdog.restorationMs, 200);
+    EXPECT_EQ(defaults.pfcWatchdog.action, "drop");
+    EXPECT_DOUBLE_EQ(defaults.stallMs, 10);
+
+    json s = Minimal();
+    s["topology"] = {{"kind", "ring"}, {"switches", 5}, {"hosts_per_switch", 2}};
+    s["stall_ms"] = 0;
+    s["pfc_watchdog"] = json::object();
+    ScenarioConfig cfg = ParseScenario(s, ".");
+    EXPECT_EQ(cfg.HostCount(), 10u);
+    EXPECT_EQ(cfg.HostsPerLeaf(), 2u);
+    EXPECT_DOUBLE_EQ(cfg.stallMs, 0);
+    EXPECT_TRUE(cfg.pfcWatchdog.enabled); // the object's presence turns it on
+    s["pfc_watchdog"] = json::parse(
+        R"({"enabled": false, "detection_ms": 0.5, "restoration_ms": 2, "action": "forward"})");
+    cfg = ParseScenario(s, ".");
+    EXPECT_FALSE(cfg.pfcWatchdog.enabled);
+    EXPECT_DOUBLE_EQ(cfg.pfcWatchdog.detectionMs, 0.5);
+    EXPECT_DOUBLE_EQ(cfg.pfcWatchdog.restorationMs, 2);
+    EXPECT_EQ(cfg.pfcWatchdog.action, "forward");
+    s["topology"] = {{"kind", "ring"}};
+    EXPECT_EQ(ParseScenario(s, ".").HostCount(), 16u); // 4 switches x 4 hosts
+
+    s = Minimal();
+    s["topology"] = {{"kind", "ring"}, {"switches", 2}};
+    EXPECT_TRUE(FailsWith(s, "topology.switches:"));
+    s["topology"] = {{"kind", "ring"}, {"hosts_per_switch", 0}};
+    EXPECT_TRUE(FailsWith(s, "topology.hosts_per_switch:"));
+    s["topology"] = {{"kind", "ring"}, {"switches", 65535}, {"hosts_per_switch", 65535}};
+    EXPECT_TRUE(FailsWith(s, "topology.hosts_per_switch:"));
+    s = Minimal();
+    s["stall_ms"] = -1;
+    EXPECT_TRUE(FailsWith(s, "stall_ms:"));
+    s["stall_ms"] = 5000; // beyond stop_ms 1000
+    EXPECT_TRUE(FailsWith(s, "stall_ms:"));
+    s["stall_ms"] = "10";
+    EXPECT_TRUE(FailsWith(s, "stall_ms:"));
+    s = Minimal();
+    s["pfc_watchdog"] = json::parse(R"({"action": "shutdown"})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.action:"));
+    s["pfc_watchdog"] = json::parse(R"({"detection_ms": 0})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.detection_ms:"));
+    s["pfc_watchdog"] = json::parse(R"({"restoration_ms": 2000})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.restoration_ms:"));
+    s["pfc_watchdog"] = json::parse(R"({"enabled": 1})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.enabled:"));
+    s["pfc_watchdog"] = json::parse(R"({"detection": 1})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.detection:"));
+    s["pfc_watchdog"] = true;
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog:"));
+    s = Minimal();
+    s["ns3_defaults"] = {{"ns3::PfcWatchdog::Action", "shutdown"}};
+    EXPECT_TRUE(FailsWith(s, "ns3_defaults[\"ns3::PfcWatchdog::Action\"]:"));
+    s["ns3_defaults"] = {{"ns3::PfcWatchdog::Action", "forward"}};
+    EXPECT_EQ(ParseScenario(s, ".").ns3Defaults.at("ns3::PfcWatchdog::Action"), "forward");
+}

@@ -22,4 +22,16 @@ PfcEgress::GetTypeId()
 
 PfcEgress::~PfcEgress() = default;
 
+Ptr<QueueDiscItem>
+PfcEgress::DequeueForDiscard(uint8_t prioMask)
+{
+    return DequeueForTransmit(static_cast<uint8_t>(~prioMask));
+}
+
+bool
+PfcEgress::HasQueued(uint8_t /* prio */) const
+{
+    return true;
+}
+
 } // namespace ns3

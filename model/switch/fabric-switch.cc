@@ -46,6 +46,15 @@ DefaultQueueDiscFactory()
     factory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
     return factory;
 }
+
+/** \return a factory of PFC watchdogs with their default attributes */
+ObjectFactory
+DefaultWatchdogFactory()
+{
+    ObjectFactory factory;
+    factory.SetTypeId(PfcWatchdog::GetTypeId());
+    return factory;
+}
 } // namespace
 
 TypeId
@@ -77,6 +86,21 @@ FabricSwitch::GetTypeId()
                           "\"ns3::FifoQueueDisc[MaxSize=100000p]\".",
                           ObjectFactoryValue(DefaultQueueDiscFactory()),
                           MakeObjectFactoryAccessor(&FabricSwitch::m_queueDiscFactory),
+                          MakeObjectFactoryChecker())
+            .AddAttribute("PfcWatchdog",
+                          "Give every port a PFC watchdog (PfcWatchdogFactory) that detects "
+                          "queues paused for too long and stops honouring their pauses for "
+                          "a while.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::SetPfcWatchdogEnabled,
+                                              &FabricSwitch::GetPfcWatchdogEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcWatchdogFactory",
+                          "Makes the ports' PFC watchdogs, e.g. "
+                          "\"ns3::PfcWatchdog[DetectionTime=1ms|Action=forward]\"; read when "
+                          "a watchdog is installed.",
+                          ObjectFactoryValue(DefaultWatchdogFactory()),
+                          MakeObjectFactoryAccessor(&FabricSwitch::m_watchdogFactory),
                           MakeObjectFactoryChecker())
             .AddAttribute("Mmu",
                           "The shared-buffer manager (read only; configure it through its "
@@ -114,6 +138,8 @@ FabricSwitch::GetTypeId()
 
 FabricSwitch::FabricSwitch()
     : m_queueDiscFactory(DefaultQueueDiscFactory()),
+      m_pfcWatchdog(false),
+      m_watchdogFactory(DefaultWatchdogFactory()),
       m_markOnDequeue(true),
       m_ecmpSeed(0),
       m_rxPackets(0),
@@ -179,7 +205,45 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
                     "FabricSwitch::AddPort: interface " << ifIndex << " is already a port");
     m_portOfIfIndex[ifIndex] = port;
     dev->SetRxCallback(MakeCallback(&FabricSwitch::Receive, this));
+    if (m_pfcWatchdog)
+    {
+        InstallWatchdog(port);
+    }
     return port;
+}
+
+void
+FabricSwitch::SetPfcWatchdogEnabled(bool enabled)
+{
+    NS_LOG_FUNCTION(this << enabled);
+    if (enabled == m_pfcWatchdog)
+    {
+        return;
+    }
+    m_pfcWatchdog = enabled;
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        if (enabled)
+        {
+            InstallWatchdog(port);
+        }
+        else
+        {
+            m_ports[port].dev->SetWatchdog(nullptr);
+        }
+    }
+}
+
+bool
+FabricSwitch::GetPfcWatchdogEnabled() const
+{
+    return m_pfcWatchdog;
+}
+
+void
+FabricSwitch::InstallWatchdog(uint32_t port)
+{
+    m_ports[port].dev->SetWatchdog(m_watchdogFactory.Create<PfcWatchdog>());
 }
 
 uint32_t
@@ -414,6 +478,14 @@ FabricSwitch::MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t
 }
 
 void
+FabricSwitch::ItemDiscarded(uint32_t port, Ptr<const QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << port << item);
+    Drop(item, port, DROP_PFC_WATCHDOG);
+    Release(port, PeekPointer(item));
+}
+
+void
 FabricSwitch::ItemDroppedByQueueDisc(uint32_t port, Ptr<const QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << port << item);
@@ -478,6 +550,20 @@ FabricSwitch::GetPfcPauseFramesSent() const
     for (const Port& p : m_ports)
     {
         total += p.dev->GetPfcPausesSent();
+    }
+    return total;
+}
+
+PfcWatchdog::Counters
+FabricSwitch::GetPfcWatchdogCounters() const
+{
+    PfcWatchdog::Counters total;
+    for (const Port& p : m_ports)
+    {
+        if (Ptr<PfcWatchdog> wd = p.dev->GetWatchdog())
+        {
+            total += wd->GetCounters();
+        }
     }
     return total;
 }

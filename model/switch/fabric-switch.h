@@ -53,6 +53,11 @@ class SwitchPortEgress;
  * attribute (default ns3::PfcPrioQueueDisc: strict priority over 8 bands,
  * paused bands skipped) when the port is added, and may be replaced with
  * SetQueueDisc() before the simulation starts.
+ *
+ * PFC watchdog: with the PfcWatchdog attribute true, every port's device
+ * gets a PfcWatchdog made by PfcWatchdogFactory, which watches the port's
+ * egress queues (port, priority) for PFC storms and deadlocks; the
+ * packets it discards are drops of reason DROP_PFC_WATCHDOG.
  */
 class FabricSwitch : public Object
 {
@@ -65,6 +70,7 @@ class FabricSwitch : public Object
         DROP_BUFFER_FULL,       //!< lossy priority, shared buffer full
         DROP_HEADROOM_EXCEEDED, //!< lossless priority, PFC headroom full (misconfiguration)
         DROP_QUEUE_DISC,        //!< dropped by the egress queue disc
+        DROP_PFC_WATCHDOG,      //!< discarded by a port's PFC watchdog (Action "drop")
         N_DROP_REASONS          //!< number of reasons
     };
 
@@ -140,6 +146,16 @@ class FabricSwitch : public Object
     Ptr<SwitchMmu> GetMmu() const;
 
     /**
+     * \brief Give every port (those added later too) a PfcWatchdog made by
+     * the PfcWatchdogFactory attribute, or remove them.
+     * \param enabled true to watch the ports
+     */
+    void SetPfcWatchdogEnabled(bool enabled);
+
+    /** \return true when the ports have PFC watchdogs */
+    bool GetPfcWatchdogEnabled() const;
+
+    /**
      * \brief Add a next hop towards a destination host.
      *
      * All ports added for the same destination form its ECMP group; adding
@@ -207,6 +223,8 @@ class FabricSwitch : public Object
     uint64_t GetPfcResumes() const;
     /** \return PFC pause frames sent by all ports, refreshes included */
     uint64_t GetPfcPauseFramesSent() const;
+    /** \return what the ports' PFC watchdogs did (zeros without watchdogs) */
+    PfcWatchdog::Counters GetPfcWatchdogCounters() const;
     /**
      * \param port a port
      * \return packets sent by the port
@@ -265,6 +283,19 @@ class FabricSwitch : public Object
     void MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t prio);
 
     /**
+     * \brief A port's PFC watchdog discarded an item (SwitchPortEgress::DequeueForDiscard).
+     * \param port the port
+     * \param item the item
+     */
+    void ItemDiscarded(uint32_t port, Ptr<const QueueDiscItem> item);
+
+    /**
+     * \brief Give a port's device a watchdog from the factory.
+     * \param port the port
+     */
+    void InstallWatchdog(uint32_t port);
+
+    /**
      * \brief A port's queue disc dropped an item.
      * \param port the port
      * \param item the item
@@ -289,6 +320,8 @@ class FabricSwitch : public Object
     std::vector<int32_t> m_portOfIfIndex; //!< per device interface index: its port, or -1
     Ptr<SwitchMmu> m_mmu;                 //!< the buffer manager
     ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
+    bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
+    ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue
     uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
     std::unordered_map<uint32_t, std::vector<uint32_t>> m_routes; //!< destination -> ECMP group

@@ -22,6 +22,7 @@ __all__ = [
     "leaf_spine",
     "fat_tree",
     "dumbbell",
+    "ring",
     "job",
     "cdf_tenant",
     "incast",
@@ -171,6 +172,17 @@ def fat_tree(k=4, **options):
 def dumbbell(hosts_per_side=4, **options):
     """A ``topology`` object of kind ``dumbbell``."""
     return {"kind": "dumbbell", "hosts_per_side": hosts_per_side, **_options(options)}
+
+
+def ring(switches=4, hosts_per_switch=4, **options):
+    """A ``topology`` object of kind ``ring``: switch i joined to switch
+    i+1 and the last to the first, ``hosts_per_switch`` hosts under each."""
+    return {
+        "kind": "ring",
+        "switches": switches,
+        "hosts_per_switch": hosts_per_switch,
+        **_options(options),
+    }
 
 
 def job(name, ranks, bytes, iterations, **options):

@@ -13,7 +13,7 @@ BAD = [
     # (change to the small scenario, field the message must name)
     ({"jobs[1].ranks": 12}, "jobs[1].ranks"),
     ({"topology.leaves": "two"}, "topology.leaves"),
-    ({"topology.kind": "ring"}, "topology.kind"),
+    ({"topology.kind": "torus"}, "topology.kind"),
     ({"jobs[0].iterations": 0}, "jobs[0].iterations"),
     ({"background[0].load": 1.5}, "background[0].load"),
     ({"scheduler.policy": "no-such-policy"}, "scheduler.policy"),
