@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -117,6 +118,20 @@ struct RunResults
         uint64_t timeouts{0};                //!< retransmission timer expiries
         uint64_t qpErrors{0};                //!< queue pairs that exhausted their retries
         uint64_t linkLosses{0};              //!< frames lost to link faults (loss_rate, down links)
+        uint64_t linkDownDrops{0};    //!< of drops, packets switches dropped for a dead link:
+                                      //!< queued at a port whose link went down, or with no
+                                      //!< live next hop
+        uint64_t linkStateChanges{0}; //!< link changes switches acted on (a port leaving or
+                                      //!< rejoining its ECMP groups)
+        uint64_t routeUpdates{0};     //!< recomputations of all routes (route_convergence_ms)
+        /// PFC pause decisions by kind of the paused link direction (tier of its sender ->
+        /// tier of the switch that paused it, e.g. "host->edge", "agg->edge"), in the
+        /// order the kinds first appear in the topology; every kind that can be paused is listed
+        std::vector<std::pair<std::string, uint64_t>> pfcPausesByTier;
+        /// PFC pause decisions per link direction whose sender was paused at least once
+        /// (e.g. "pod0-agg0->pod0-edge0": the edge switch paused the aggregation switch), in
+        /// topology order
+        std::vector<std::pair<std::string, uint64_t>> pfcPausesByLink;
     };
 
     /// One sample of a sending queue pair's congestion control.

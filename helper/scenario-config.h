@@ -29,6 +29,11 @@
  *   fabric_gbps          number > 0, default 100; switch-to-switch links
  *   link_delay_us        number >= 0, default 1; propagation delay per link
  *   buffer_mb            number > 0, default 16; shared buffer per switch
+ *   route_convergence_ms number >= 0, optional; this long after a cable of
+ *                        faults goes down or comes back, every switch's
+ *                        routes are recomputed over the cables then up
+ *                        (absent: never; the switches at the cable's ends
+ *                        fail over locally in any case)
  *   Keys of the other kinds are accepted and ignored. Host count:
  *   leaf-spine leaves * hosts_per_leaf, fat-tree k^3/4, dumbbell
  *   2 * hosts_per_side; at most 1048576. Hosts are numbered 0..H-1 in
@@ -220,16 +225,18 @@ struct ScenarioConfig
     /// The "topology" object.
     struct TopologyConfig
     {
-        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree" or "dumbbell"
-        uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
-        uint32_t spines{2};             //!< leaf-spine: number of spine switches
-        uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
-        uint32_t k{4};                  //!< fat-tree: arity (even)
-        uint32_t hostsPerSide{4};       //!< dumbbell: hosts on each side
-        double hostGbps{100};           //!< host link rate, Gb/s
-        double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
-        double linkDelayUs{1};          //!< propagation delay per link, us
-        double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
+        std::string kind{"leaf-spine"};           //!< "leaf-spine", "fat-tree" or "dumbbell"
+        uint32_t leaves{4};                       //!< leaf-spine: number of leaf switches
+        uint32_t spines{2};                       //!< leaf-spine: number of spine switches
+        uint32_t hostsPerLeaf{4};                 //!< leaf-spine: hosts under each leaf
+        uint32_t k{4};                            //!< fat-tree: arity (even)
+        uint32_t hostsPerSide{4};                 //!< dumbbell: hosts on each side
+        double hostGbps{100};                     //!< host link rate, Gb/s
+        double fabricGbps{100};                   //!< switch-to-switch link rate, Gb/s
+        double linkDelayUs{1};                    //!< propagation delay per link, us
+        double bufferMb{16};                      //!< shared buffer per switch, MB (10^6 bytes)
+        std::optional<double> routeConvergenceMs; //!< routes recomputed this long after a
+                                                  //!< link change, ms (unset: never)
     };
 
     /// The "transport.ecn" object: RED-like marking thresholds per egress queue.
