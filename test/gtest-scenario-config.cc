@@ -952,3 +952,17 @@ TEST(ScenarioConfig, TransportTimerFaultsTraces)
     s["faults"] = json::parse(R"([{"link": "a<->b", "up_ms": 1}])");
     EXPECT_TRUE(FailsWith(s, "faults[0].up_ms:"));
 }
+
+TEST(ScenarioConfig, RouteConvergence)
+{
+    EXPECT_FALSE(ParseScenario(Minimal(), ".").topology.routeConvergenceMs.has_value());
+    json s = Minimal();
+    s["topology"]["route_convergence_ms"] = 0.5;
+    EXPECT_DOUBLE_EQ(*ParseScenario(s, ".").topology.routeConvergenceMs, 0.5);
+    s["topology"]["route_convergence_ms"] = 0;
+    EXPECT_DOUBLE_EQ(*ParseScenario(s, ".").topology.routeConvergenceMs, 0);
+    s["topology"]["route_convergence_ms"] = -1;
+    EXPECT_TRUE(FailsWith(s, "topology.route_convergence_ms:"));
+    s["topology"]["route_convergence_ms"] = "1";
+    EXPECT_TRUE(FailsWith(s, "topology.route_convergence_ms:"));
+}
