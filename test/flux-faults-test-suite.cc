@@ -594,28 +594,32 @@ class TwoJobFabric
 
 /**
  * \ingroup flux-tests
- * Random loss of 1e-3 on every link direction (PFC off, a 1.05 ms ACK
- * timer; DCQCN and HPCC): every message of every connection of both jobs
- * is delivered to the application exactly once, in posting order, with
- * exactly its posted bytes; both jobs finish every iteration; losses
- * happened and were repaired by go-back-N; no queue pair failed.
+ * Random loss of 1e-3 on every link direction (a 1.05 ms ACK timer; DCQCN
+ * and HPCC without PFC, DCQCN with PFC, whose frames are lost too): every
+ * message of every connection of both jobs is delivered to the application
+ * exactly once, in posting order, with exactly its posted bytes; both jobs
+ * finish every iteration; losses happened and were repaired by go-back-N;
+ * no queue pair failed.
  */
 class ExactlyOnceUnderLossTestCase : public TestCase
 {
   public:
-    /// \param cc congestion control
-    explicit ExactlyOnceUnderLossTestCase(const std::string& cc)
-        : TestCase("1e-3 loss on every link, " + cc +
-                   ": every message delivered once, in "
-                   "order, with its bytes"),
-          m_cc(cc)
+    /**
+     * \param cc congestion control
+     * \param pfc PFC on
+     */
+    ExactlyOnceUnderLossTestCase(const std::string& cc, bool pfc)
+        : TestCase("1e-3 loss on every link, " + cc + (pfc ? ", PFC" : ", no PFC") +
+                   ": every message delivered once, in order, with its bytes"),
+          m_cc(cc),
+          m_pfc(pfc)
     {
     }
 
   private:
     void DoRun() override
     {
-        TwoJobFabric fabric(m_cc, false, 3, 4000000);
+        TwoJobFabric fabric(m_cc, m_pfc, 3, 4000000);
         FabricTopology& topo = fabric.GetTopology();
         int64_t stream = 500;
         for (const auto& link : topo.links)
@@ -641,6 +645,7 @@ class ExactlyOnceUnderLossTestCase : public TestCase
     }
 
     std::string m_cc; //!< congestion control
+    bool m_pfc;       //!< PFC on
 };
 
 /**
@@ -909,8 +914,9 @@ class FluxFaultsTestSuite : public TestSuite
         AddTestCase(new DetectionDelayTestCase);
         AddTestCase(new LinkDownConservationTestCase);
         AddTestCase(new RouteRecomputationTestCase);
-        AddTestCase(new ExactlyOnceUnderLossTestCase("dcqcn"));
-        AddTestCase(new ExactlyOnceUnderLossTestCase("hpcc"));
+        AddTestCase(new ExactlyOnceUnderLossTestCase("dcqcn", false));
+        AddTestCase(new ExactlyOnceUnderLossTestCase("hpcc", false));
+        AddTestCase(new ExactlyOnceUnderLossTestCase("dcqcn", true));
         AddTestCase(new SpineFailoverTwoJobsTestCase);
         AddTestCase(new PfcPropagationTestCase);
     }
