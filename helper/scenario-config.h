@@ -225,18 +225,18 @@ struct ScenarioConfig
     /// The "topology" object.
     struct TopologyConfig
     {
-        std::string kind{"leaf-spine"};           //!< "leaf-spine", "fat-tree" or "dumbbell"
-        uint32_t leaves{4};                       //!< leaf-spine: number of leaf switches
-        uint32_t spines{2};                       //!< leaf-spine: number of spine switches
-        uint32_t hostsPerLeaf{4};                 //!< leaf-spine: hosts under each leaf
-        uint32_t k{4};                            //!< fat-tree: arity (even)
-        uint32_t hostsPerSide{4};                 //!< dumbbell: hosts on each side
-        double hostGbps{100};                     //!< host link rate, Gb/s
-        double fabricGbps{100};                   //!< switch-to-switch link rate, Gb/s
-        double linkDelayUs{1};                    //!< propagation delay per link, us
-        double bufferMb{16};                      //!< shared buffer per switch, MB (10^6 bytes)
-        std::optional<double> routeConvergenceMs; //!< routes recomputed this long after a
-                                                  //!< link change, ms (unset: never)
+        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree" or "dumbbell"
+        uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
+        uint32_t spines{2};             //!< leaf-spine: number of spine switches
+        uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
+        uint32_t k{4};                  //!< fat-tree: arity (even)
+        uint32_t hostsPerSide{4};       //!< dumbbell: hosts on each side
+        double hostGbps{100};           //!< host link rate, Gb/s
+        double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
+        double linkDelayUs{1};          //!< propagation delay per link, us
+        double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
+        /// routes recomputed this long after a link change, ms (unset: never)
+        std::optional<double> routeConvergenceMs;
     };
 
     /// The "transport.ecn" object: RED-like marking thresholds per egress queue.
