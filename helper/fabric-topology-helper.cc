@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -650,7 +649,6 @@ FabricTopologyHelper::Build(const Spec& spec) const
     };
 
     // Host links: each host's port is added to its switch in host order.
-    std::vector<uint32_t> hostPort(spec.nHosts);
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         const uint32_t s = spec.hostSwitch[h];
@@ -660,7 +658,6 @@ FabricTopologyHelper::Build(const Spec& spec) const
         Ptr<PfcNetDevice> swDev = DynamicCast<PfcNetDevice>(devs.Get(1));
         const uint32_t port = sw.sw->AddPort(swDev);
         ConfigureMmuPort(sw.sw->GetMmu(), port, m_hostRate);
-        hostPort[h] = port;
         const std::string hostName = "host" + std::to_string(h);
         topo.hostDevices.push_back(hostDev);
         topo.hostAddresses.push_back(GetHostAddress(h));
@@ -669,8 +666,7 @@ FabricTopologyHelper::Build(const Spec& spec) const
         sw.portLink.push_back(addLink(sw.name + "->" + hostName, swDev, hostDev));
     }
 
-    // Fabric links; adjacency[s] lists (port, neighbour switch).
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adjacency(spec.switches.size());
+    // Fabric links.
     for (const auto& [a, b] : spec.fabricCables)
     {
         FabricTopology::Switch& swA = topo.switches[a];
@@ -684,64 +680,10 @@ FabricTopologyHelper::Build(const Spec& spec) const
         ConfigureMmuPort(swB.sw->GetMmu(), portB, m_fabricRate);
         swA.portLink.push_back(addLink(swA.name + "->" + swB.name, devA, devB));
         swB.portLink.push_back(addLink(swB.name + "->" + swA.name, devB, devA));
-        adjacency[a].emplace_back(portA, b);
-        adjacency[b].emplace_back(portB, a);
     }
 
-    // Routes: per switch with hosts, a breadth-first search over the switch
-    // graph gives every other switch its next hops on shortest paths.
-    std::vector<std::vector<uint32_t>> hostsOf(spec.switches.size());
-    for (uint32_t h = 0; h < spec.nHosts; ++h)
-    {
-        hostsOf[spec.hostSwitch[h]].push_back(h);
-    }
-    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
-    for (uint32_t t = 0; t < spec.switches.size(); ++t)
-    {
-        if (hostsOf[t].empty())
-        {
-            continue;
-        }
-        std::vector<uint32_t> dist(spec.switches.size(), unreached);
-        std::deque<uint32_t> queue{t};
-        dist[t] = 0;
-        while (!queue.empty())
-        {
-            const uint32_t s = queue.front();
-            queue.pop_front();
-            for (const auto& [port, n] : adjacency[s])
-            {
-                if (dist[n] == unreached)
-                {
-                    dist[n] = dist[s] + 1;
-                    queue.push_back(n);
-                }
-            }
-        }
-        for (uint32_t h : hostsOf[t])
-        {
-            topo.switches[t].sw->SetRoute(topo.hostAddresses[h], {hostPort[h]});
-        }
-        for (uint32_t s = 0; s < spec.switches.size(); ++s)
-        {
-            if (s == t || dist[s] == unreached)
-            {
-                continue;
-            }
-            std::vector<uint32_t> group;
-            for (const auto& [port, n] : adjacency[s])
-            {
-                if (dist[n] + 1 == dist[s])
-                {
-                    group.push_back(port);
-                }
-            }
-            for (uint32_t h : hostsOf[t])
-            {
-                topo.switches[s].sw->SetRoute(topo.hostAddresses[h], group);
-            }
-        }
-    }
+    // Routes: ECMP over shortest paths (every cable is up).
+    topo.ComputeRoutes();
 
     // Configuration is checked beforehand; this only guards against a
     // difference between the checked shapes and the built switches.

@@ -227,6 +227,21 @@ ResultsWriter::ToJson(const RunResults& results)
         network["pfc_watchdog_drops"] = n.pfcWatchdogDrops;
         network["pfc_watchdog_forwarded"] = n.pfcWatchdogForwarded;
     }
+    network["link_down_drops"] = n.linkDownDrops;
+    network["link_state_changes"] = n.linkStateChanges;
+    network["route_updates"] = n.routeUpdates;
+    ojson byTier = ojson::object();
+    for (const auto& [kind, pauses] : n.pfcPausesByTier)
+    {
+        byTier[kind] = pauses;
+    }
+    network["pfc_pauses_by_tier"] = std::move(byTier);
+    ojson byLink = ojson::object();
+    for (const auto& [link, pauses] : n.pfcPausesByLink)
+    {
+        byLink[link] = pauses;
+    }
+    network["pfc_pauses_by_link"] = std::move(byLink);
     std::vector<const RunResults::LinkUtilization*> links;
     for (const auto& link : results.links)
     {

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -122,6 +123,20 @@ struct RunResults
         uint64_t pfcWatchdogRestorations{0}; //!< stormed queues restored
         uint64_t pfcWatchdogDrops{0};        //!< packets the watchdogs discarded ("drop")
         uint64_t pfcWatchdogForwarded{0};    //!< packets sent ignoring pauses ("forward")
+        uint64_t linkDownDrops{0};    //!< of drops, packets switches dropped for a dead link:
+                                      //!< queued at a port whose link went down, or with no
+                                      //!< live next hop
+        uint64_t linkStateChanges{0}; //!< link changes switches acted on (a port leaving or
+                                      //!< rejoining its ECMP groups)
+        uint64_t routeUpdates{0};     //!< recomputations of all routes (route_convergence_ms)
+        /// PFC pause decisions by kind of the paused link direction (tier of its sender ->
+        /// tier of the switch that paused it, e.g. "host->edge", "agg->edge"), in the
+        /// order the kinds first appear in the topology; every kind that can be paused is listed
+        std::vector<std::pair<std::string, uint64_t>> pfcPausesByTier;
+        /// PFC pause decisions per link direction whose sender was paused at least once
+        /// (e.g. "pod0-agg0->pod0-edge0": the edge switch paused the aggregation switch), in
+        /// topology order
+        std::vector<std::pair<std::string, uint64_t>> pfcPausesByLink;
     };
 
     /// One sample of a sending queue pair's congestion control.

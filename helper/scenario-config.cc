@@ -82,7 +82,8 @@ const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "host_gbps",
                                                 "fabric_gbps",
                                                 "link_delay_us",
-                                                "buffer_mb"};
+                                                "buffer_mb",
+                                                "route_convergence_ms"};
 const std::vector<std::string> kTransportKeys =
     {"mtu_bytes", "cc", "pfc", "dcqcn", "ecn", "ack_timeout", "retry_cnt"};
 const std::vector<std::string> kDcqcnKeys = {"profile",
@@ -526,6 +527,11 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     if (r.Has("buffer_mb"))
     {
         t.bufferMb = ToPositive(r["buffer_mb"], r.Path("buffer_mb"));
+    }
+    if (r.Has("route_convergence_ms"))
+    {
+        t.routeConvergenceMs =
+            ToNonNegative(r["route_convergence_ms"], r.Path("route_convergence_ms"));
     }
 
     uint64_t hosts = 0;

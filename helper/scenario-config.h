@@ -38,6 +38,11 @@
  *   fabric_gbps          number > 0, default 100; switch-to-switch links
  *   link_delay_us        number >= 0, default 1; propagation delay per link
  *   buffer_mb            number > 0, default 16; shared buffer per switch
+ *   route_convergence_ms number >= 0, optional; this long after a cable of
+ *                        faults goes down or comes back, every switch's
+ *                        routes are recomputed over the cables then up
+ *                        (absent: never; the switches at the cable's ends
+ *                        fail over locally in any case)
  *   Keys of the other kinds are accepted and ignored. Host count:
  *   leaf-spine leaves * hosts_per_leaf, fat-tree k^3/4, dumbbell
  *   2 * hosts_per_side, ring switches * hosts_per_switch; at most 1048576.
@@ -253,6 +258,8 @@ struct ScenarioConfig
         double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
         double linkDelayUs{1};          //!< propagation delay per link, us
         double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
+        /// routes recomputed this long after a link change, ms (unset: never)
+        std::optional<double> routeConvergenceMs;
     };
 
     /// The "transport.ecn" object: RED-like marking thresholds per egress queue.

@@ -183,6 +183,8 @@ class ScenarioRun
     void BuildBackground();
     /// Install the scenario's link faults.
     void ApplyFaults();
+    /// Recompute every switch's routes over the cables that are up (routing converged).
+    void UpdateRoutes();
     /// Resolve the traced links and start sampling.
     void SetupTraces();
     /// Take one sample of the traced rates and queues.
@@ -263,6 +265,7 @@ class ScenarioRun
     std::vector<RunResults::RateSample> m_rates;   //!< sampled rates
     std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
     uint64_t m_totalIterations;                    //!< iterations of all jobs
+    uint64_t m_routeUpdates{0};                    //!< route recomputations
     std::string m_stopReason;                      //!< why the run ended
     std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
     double m_lastReport{-1};                       //!< wall time of the last progress report
@@ -614,14 +617,32 @@ ScenarioRun::ApplyFaults()
         }
         if (f.downMs)
         {
+            // The switches at the cable's ends see it at once (FabricSwitch
+            // failover); the routing converges route_convergence_ms later.
+            const auto& conv = m_cfg.topology.routeConvergenceMs;
             Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(m_topo.links[dirs[0]].tx->GetChannel());
             Simulator::Schedule(FromMs(*f.downMs), &PfcChannel::SetLinkUp, ch, false);
+            if (conv && *f.downMs + *conv < m_cfg.stopMs)
+            {
+                Simulator::Schedule(FromMs(*f.downMs + *conv), &ScenarioRun::UpdateRoutes, this);
+            }
             if (f.upMs && *f.upMs < m_cfg.stopMs)
             {
                 Simulator::Schedule(FromMs(*f.upMs), &PfcChannel::SetLinkUp, ch, true);
+                if (conv && *f.upMs + *conv < m_cfg.stopMs)
+                {
+                    Simulator::Schedule(FromMs(*f.upMs + *conv), &ScenarioRun::UpdateRoutes, this);
+                }
             }
         }
     }
+}
+
+void
+ScenarioRun::UpdateRoutes()
+{
+    m_topo.ComputeRoutes();
+    ++m_routeUpdates;
 }
 
 void
@@ -976,6 +997,57 @@ ScenarioRun::Collect(double wallS) const
     }
     r.network.drops = m_topo.GetDrops() + r.network.linkLosses;
     r.network.pfcPauses = m_topo.GetPfcPauses();
+    for (const auto& s : m_topo.switches)
+    {
+        r.network.linkDownDrops += s.sw->GetDrops(FabricSwitch::DROP_LINK_DOWN);
+        r.network.linkStateChanges += s.sw->GetLinkStateChanges();
+    }
+    r.network.routeUpdates = m_routeUpdates;
+    // PFC pauses per paused link direction, and by the tiers it joins.
+    {
+        static const std::map<std::string, std::vector<std::string>> tierNames = {
+            {"leaf-spine", {"leaf", "spine"}},
+            {"fat-tree", {"edge", "agg", "core"}},
+            {"dumbbell", {"switch"}}};
+        const auto names = tierNames.find(m_topo.kind);
+        auto tierOf = [this, &names](const Ptr<PfcNetDevice>& dev) -> std::string {
+            const uint32_t id = dev->GetNode()->GetId();
+            if (id >= m_topo.switchOfNode.size() || m_topo.switchOfNode[id] < 0)
+            {
+                return "host";
+            }
+            const uint32_t tier = m_topo.switches[m_topo.switchOfNode[id]].tier;
+            if (names == tierNames.end() || tier >= names->second.size())
+            {
+                return "tier" + std::to_string(tier);
+            }
+            return names->second[tier];
+        };
+        for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+        {
+            const auto& link = m_topo.links[l];
+            const std::string rxTier = tierOf(link.rx);
+            if (rxTier == "host")
+            {
+                continue; // hosts never pause
+            }
+            const std::string kind = tierOf(link.tx) + "->" + rxTier;
+            auto it = std::find_if(r.network.pfcPausesByTier.begin(),
+                                   r.network.pfcPausesByTier.end(),
+                                   [&kind](const auto& e) { return e.first == kind; });
+            if (it == r.network.pfcPausesByTier.end())
+            {
+                r.network.pfcPausesByTier.emplace_back(kind, 0);
+                it = r.network.pfcPausesByTier.end() - 1;
+            }
+            const uint64_t pauses = m_topo.GetPfcPauses(l);
+            it->second += pauses;
+            if (pauses > 0)
+            {
+                r.network.pfcPausesByLink.emplace_back(link.name, pauses);
+            }
+        }
+    }
     r.network.ecnMarks = m_topo.GetEcnMarks();
     for (const auto& s : m_topo.switches)
     {

@@ -1016,3 +1016,17 @@ TEST(ScenarioConfig, RingWatchdogStall)
     s["ns3_defaults"] = {{"ns3::PfcWatchdog::Action", "forward"}};
     EXPECT_EQ(ParseScenario(s, ".").ns3Defaults.at("ns3::PfcWatchdog::Action"), "forward");
 }
+
+TEST(ScenarioConfig, RouteConvergence)
+{
+    EXPECT_FALSE(ParseScenario(Minimal(), ".").topology.routeConvergenceMs.has_value());
+    json s = Minimal();
+    s["topology"]["route_convergence_ms"] = 0.5;
+    EXPECT_DOUBLE_EQ(*ParseScenario(s, ".").topology.routeConvergenceMs, 0.5);
+    s["topology"]["route_convergence_ms"] = 0;
+    EXPECT_DOUBLE_EQ(*ParseScenario(s, ".").topology.routeConvergenceMs, 0);
+    s["topology"]["route_convergence_ms"] = -1;
+    EXPECT_TRUE(FailsWith(s, "topology.route_convergence_ms:"));
+    s["topology"]["route_convergence_ms"] = "1";
+    EXPECT_TRUE(FailsWith(s, "topology.route_convergence_ms:"));
+}

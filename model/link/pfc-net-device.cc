@@ -609,6 +609,33 @@ PfcNetDevice::PauseExpired(uint8_t prio)
     Wake();
 }
 
+void
+PfcNetDevice::NotifyLinkChange()
+{
+    NS_LOG_FUNCTION(this);
+    if (!IsLinkUp())
+    {
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            m_pauseExpiry[p].Cancel();
+        }
+        m_pausedMask = 0;
+    }
+    else
+    {
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            if (m_upstreamPausedMask & (1u << p))
+            {
+                m_pauseRefresh[p].Cancel();
+                RefreshPause(p);
+            }
+        }
+    }
+    m_linkChange();
+    Wake();
+}
+
 // NetDevice interface
 
 void

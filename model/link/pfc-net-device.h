@@ -189,6 +189,16 @@ class PfcNetDevice : public NetDevice
     /** \return the peer device, or nullptr when unconnected */
     Ptr<PfcNetDevice> GetPeer() const;
 
+    /**
+     * \brief Called by the channel when the link goes down or comes back.
+     *
+     * Down: pauses received from the peer are void (the device drains what
+     * its egress gives it into the dead link). Up: the pauses this device
+     * holds at its peer are sent again at once. Then the link change
+     * callbacks run.
+     */
+    void NotifyLinkChange();
+
     // NetDevice interface
     void SetIfIndex(const uint32_t index) override;
     uint32_t GetIfIndex() const override;

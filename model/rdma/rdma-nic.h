@@ -99,6 +99,12 @@ class RdmaNic : public PfcEgress
      */
     void DestroyQueuePair(Ptr<RdmaQueuePair> qp);
 
+    /**
+     * \param qpn a local QP number
+     * \return the queue pair, or nullptr when there is none (or it was destroyed)
+     */
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
+
     /** \return the NIC's address */
     Ipv4Address GetAddress() const;
     /** \return the NIC's port */
