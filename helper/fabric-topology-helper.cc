@@ -52,6 +52,7 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_ecmpSeed(1),
       m_queueDiscSet(false)
 {
+    NS_LOG_FUNCTION(this);
     m_queueDiscFactory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
 }
 

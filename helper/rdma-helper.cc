@@ -17,6 +17,7 @@ NS_LOG_COMPONENT_DEFINE("RdmaHelper");
 
 RdmaHelper::RdmaHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_nicFactory.SetTypeId("ns3::RdmaNic");
 }
 

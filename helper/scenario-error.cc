@@ -16,6 +16,7 @@ ScenarioError::ScenarioError(const std::string& field, const std::string& proble
       m_field(field),
       m_problem(problem)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 const std::string&

@@ -14,6 +14,7 @@ NS_LOG_COMPONENT_DEFINE("TrainingJobHelper");
 
 TrainingJobHelper::TrainingJobHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_collectiveFactory.SetTypeId("ns3::RingAllreduce");
     m_jobFactory.SetTypeId("ns3::TrainingJob");
 }

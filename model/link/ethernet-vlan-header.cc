@@ -22,6 +22,7 @@ EthernetVlanHeader::EthernetVlanHeader()
       m_etherType(0),
       m_tagged(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

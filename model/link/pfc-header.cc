@@ -26,6 +26,7 @@ PfcHeader::PfcHeader()
     : m_opcode(OPCODE),
       m_classEnable(0)
 {
+    NS_LOG_FUNCTION(this);
     m_quanta.fill(0);
 }
 

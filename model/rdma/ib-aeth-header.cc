@@ -27,6 +27,7 @@ IbAethHeader::IbAethHeader()
     : m_syndrome(ACK_NO_CREDIT),
       m_msn(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

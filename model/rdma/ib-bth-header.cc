@@ -26,6 +26,7 @@ IbBthHeader::IbBthHeader()
       m_ackReq(false),
       m_psn(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

@@ -20,6 +20,7 @@ IbRethHeader::IbRethHeader()
       m_rkey(0),
       m_dmaLength(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

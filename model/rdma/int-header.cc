@@ -45,6 +45,7 @@ const std::array<uint64_t, 8> IntHop::LINE_RATES = {25000000000ULL,
 IntHop::IntHop()
     : word(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 uint8_t
@@ -132,6 +133,7 @@ IntHeader::IntHeader(uint8_t maxHops, uint8_t multiplier)
       m_maxHops(std::min(maxHops, MAX_HOPS)),
       m_multiplier(std::max<uint8_t>(multiplier, 1))
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

@@ -36,6 +36,7 @@ JobStepTag::JobStepTag()
       m_step(0),
       m_phase(REDUCE_SCATTER)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 JobStepTag::JobStepTag(uint32_t job, uint32_t iteration, Phase phase, uint16_t step, uint32_t chunk)
@@ -45,6 +46,7 @@ JobStepTag::JobStepTag(uint32_t job, uint32_t iteration, Phase phase, uint16_t s
       m_step(step),
       m_phase(phase)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 uint32_t

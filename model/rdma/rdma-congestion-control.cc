@@ -60,6 +60,7 @@ RdmaCongestionControl::RdmaCongestionControl()
       m_rate(100e9),
       m_window(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaCongestionControl::~RdmaCongestionControl() = default;

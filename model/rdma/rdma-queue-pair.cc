@@ -84,6 +84,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_cnpSent(false),
       m_echoInt(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaQueuePair::~RdmaQueuePair() = default;
@@ -91,6 +92,7 @@ RdmaQueuePair::~RdmaQueuePair() = default;
 void
 RdmaQueuePair::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_rto.Cancel();
     m_rtoArmed = false;
     if (m_cc)

@@ -33,12 +33,14 @@ RdmaTimestampTag::RdmaTimestampTag()
     : m_ts(0),
       m_retransmitted(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaTimestampTag::RdmaTimestampTag(Time t, bool retransmitted)
     : m_ts(t.GetTimeStep()),
       m_retransmitted(retransmitted)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 Time

@@ -28,6 +28,7 @@ FabricQueueDiscItem::FabricQueueDiscItem(Ptr<Packet> p,
       m_chargedBytes(chargedBytes),
       m_priority(priority)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FabricQueueDiscItem::~FabricQueueDiscItem() = default;

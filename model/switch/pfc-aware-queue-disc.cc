@@ -26,6 +26,7 @@ PfcAwareQueueDisc::PfcAwareQueueDisc(QueueDiscSizePolicy policy)
     : QueueDisc(policy),
       m_pausedMask(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 PfcAwareQueueDisc::~PfcAwareQueueDisc() = default;
@@ -33,6 +34,7 @@ PfcAwareQueueDisc::~PfcAwareQueueDisc() = default;
 void
 PfcAwareQueueDisc::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_pollCallback = PollCallback();
     QueueDisc::DoDispose();
 }

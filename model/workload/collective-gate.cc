@@ -33,6 +33,7 @@ CollectiveGate::GetTypeId()
 CollectiveGate::CollectiveGate()
     : m_perChunk(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 CollectiveGate::~CollectiveGate() = default;
