@@ -6,6 +6,7 @@
 
 #include "fabric-topology-helper.h"
 #include "fabric-topology.h"
+#include "progress-estimator.h"
 #include "rdma-helper.h"
 #include "scenario-error.h"
 #include "training-job-helper.h"
@@ -38,6 +39,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -160,7 +162,6 @@ class ScenarioRun
         : m_cfg(cfg),
           m_opts(opts),
           m_jobsLeft(0),
-          m_totalIterations(0),
           m_stopReason("completed")
     {
     }
@@ -187,6 +188,10 @@ class ScenarioRun
     void UpdateRoutes();
     /// Resolve the traced links and start sampling.
     void SetupTraces();
+    /// Count the work known up front, for the progress estimate.
+    void SetupProgress();
+    /** \return the work counted by the progress estimate done so far, bytes */
+    double WorkDone() const;
     /// Take one sample of the traced rates and queues.
     void Sample();
     /**
@@ -264,7 +269,6 @@ class ScenarioRun
     std::vector<uint64_t> m_traceWireBytes;        //!< their wire bytes at the last sample
     std::vector<RunResults::RateSample> m_rates;   //!< sampled rates
     std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
-    uint64_t m_totalIterations;                    //!< iterations of all jobs
     uint64_t m_routeUpdates{0};                    //!< route recomputations
     std::string m_stopReason;                      //!< why the run ended
     std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
@@ -273,6 +277,10 @@ class ScenarioRun
     uint64_t m_dataPacketsRxSeen{0};               //!< m_dataPacketsRx at the last stall check
     Time m_progressAt;                             //!< last stall check that saw progress
     Time m_stallWindow;                            //!< no progress this long: stalled (0: off)
+    ProgressEstimator m_eta;                       //!< estimate of the wall time left
+    std::vector<Ptr<RdmaQueuePair>> m_jobQps;      //!< the jobs' queue pairs
+    std::vector<bool> m_tenantCounted;             //!< tenant's traffic is in the work total
+    std::vector<uint64_t> m_tenantFlowBytes;       //!< bytes of each tenant's finished flows
 };
 
 void
@@ -490,7 +498,6 @@ ScenarioRun::BuildJobs()
         info.bottleneckBps = bottleneck;
         m_scheduler->AddJob(info);
         m_jobs.push_back(job);
-        m_totalIterations += jc.iterations;
     }
     m_jobsLeft = static_cast<uint32_t>(m_jobs.size());
 }
@@ -668,6 +675,104 @@ ScenarioRun::SetupTraces()
 }
 
 void
+ScenarioRun::SetupProgress()
+{
+    // The jobs' traffic: every rank's share of every iteration's collective.
+    double total = 0;
+    for (const auto& job : m_jobs)
+    {
+        Ptr<Collective> coll = job->GetCollective();
+        total += static_cast<double>(job->GetNIterations()) * coll->GetNRanks() *
+                 coll->GetBytesSentPerRank(job->GetGradientBytes());
+        for (const auto& qp : coll->GetQueuePairs())
+        {
+            if (qp)
+            {
+                m_jobQps.push_back(qp);
+            }
+        }
+    }
+    // The tenants whose traffic ends on its own: the mean offered load over
+    // their arrival window, the bursts that start before the stop. A tenant
+    // whose arrivals end with the last job is left out: it runs alongside the
+    // jobs, so their share of the work measures its progress too.
+    const double stopMs = m_cfg.stopMs;
+    for (std::size_t i = 0; i < m_cfg.background.size(); ++i)
+    {
+        const auto& bc = m_cfg.background[i];
+        m_tenantCounted.push_back(!m_tenantOpenEnded[i]);
+        m_tenantFlowBytes.push_back(0);
+        if (m_tenantOpenEnded[i])
+        {
+            continue;
+        }
+        if (bc.kind == ScenarioConfig::BackgroundConfig::Kind::CDF)
+        {
+            const double endMs = std::min(stopMs, bc.stopMs.value_or(stopMs));
+            const double windowS = std::max(0.0, endMs - bc.startMs) / 1e3;
+            total += bc.hosts.size() * bc.load * m_cfg.topology.hostGbps * 1e9 / 8 * windowS;
+        }
+        else if (bc.startMs < stopMs)
+        {
+            double bursts = bc.repeat;
+            if (bc.intervalMs > 0)
+            {
+                bursts = std::min(bursts, std::floor((stopMs - bc.startMs) / bc.intervalMs) + 1);
+            }
+            total += bursts * bc.senders.size() * static_cast<double>(bc.bytes);
+        }
+    }
+    m_eta.SetWorkTotal(total);
+    m_eta.SetStopTime(stopMs);
+}
+
+double
+ScenarioRun::WorkDone() const
+{
+    // Payload received in order: the jobs' from their queue pairs, the
+    // tenants' the rest of the NICs' count.
+    uint64_t jobs = 0;
+    for (const auto& qp : m_jobQps)
+    {
+        jobs += qp->GetBytesReceived();
+    }
+    uint64_t all = 0;
+    for (const auto& nic : m_nics)
+    {
+        all += nic->GetBytesReceived();
+    }
+    double tenants = static_cast<double>(all - std::min(all, jobs));
+    // With tenants both in and out of the work total, the share of the
+    // counted ones in the bytes of the finished flows.
+    uint64_t counted = 0;
+    uint64_t finished = 0;
+    bool anyCounted = false;
+    bool anyOther = false;
+    for (std::size_t i = 0; i < m_tenantCounted.size(); ++i)
+    {
+        finished += m_tenantFlowBytes[i];
+        if (m_tenantCounted[i])
+        {
+            counted += m_tenantFlowBytes[i];
+            anyCounted = true;
+        }
+        else
+        {
+            anyOther = true;
+        }
+    }
+    if (!anyCounted)
+    {
+        tenants = 0;
+    }
+    else if (anyOther)
+    {
+        tenants = finished > 0 ? tenants * counted / finished : 0;
+    }
+    return static_cast<double>(jobs) + tenants;
+}
+
+void
 ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp)
 {
     const auto st = qp->GetCongestionControl()->GetState();
@@ -730,6 +835,16 @@ ScenarioRun::JobFailed(Ptr<TrainingJob> job)
 {
     NS_LOG_INFO("job " << job->GetName() << " failed: " << job->GetFailureReason());
     ++m_jobsFailed;
+    // The rest of the job's traffic will not be sent.
+    Ptr<Collective> coll = job->GetCollective();
+    double done = 0;
+    for (const auto& qp : coll->GetQueuePairs())
+    {
+        done += qp ? qp->GetBytesReceived() : 0;
+    }
+    const double total = static_cast<double>(job->GetNIterations()) * coll->GetNRanks() *
+                         coll->GetBytesSentPerRank(job->GetGradientBytes());
+    m_eta.SetWorkTotal(m_eta.GetWorkTotal() - std::max(0.0, total - done));
     JobFinished(job);
 }
 
@@ -737,6 +852,7 @@ void
 ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
 {
     m_flows.emplace_back(tenant, rec);
+    m_tenantFlowBytes[tenant] += rec.bytes;
     CheckDone();
 }
 
@@ -847,20 +963,10 @@ ScenarioRun::Progress()
     {
         m_lastReport = wall;
         const double simMs = Simulator::Now().GetSeconds() * 1e3;
-        // Progress: the larger of the share of iterations done and of the
-        // safety stop reached.
-        uint64_t done = 0;
-        for (const auto& j : m_jobs)
-        {
-            done += j->GetIterations().size();
-        }
-        double frac = simMs / m_cfg.stopMs;
-        if (m_totalIterations > 0)
-        {
-            frac = std::max(frac, static_cast<double>(done) / m_totalIterations);
-        }
-        const double eta = frac > 0 ? wall * (1 - frac) / frac : -1;
-        m_opts.progress(simMs, wall, eta);
+        // The work done against the work known up front, at its recent rate
+        // (ProgressEstimator).
+        m_eta.AddSample(wall, WorkDone(), simMs);
+        m_opts.progress(simMs, wall, m_eta.GetEta());
     }
     Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
 }
@@ -1103,6 +1209,7 @@ ScenarioRun::Run()
         BuildBackground();
         ApplyFaults();
         SetupTraces();
+        SetupProgress();
         m_scheduler->Start();
         for (const auto& j : m_jobs)
         {

@@ -131,6 +131,12 @@ FluxGate::ReleaseAll()
     {
         c->Release(rank);
     }
+    if (m_held.empty())
+    {
+        // Hold the collective only while holding its requests: it holds this
+        // gate, and the cycle would keep both alive unless disposed.
+        m_collective = nullptr;
+    }
 }
 
 void
