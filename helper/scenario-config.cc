@@ -25,6 +25,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <regex>
 #include <set>
@@ -509,7 +510,10 @@ ToReal(const json& v, const std::string& path, const NumberRange& range)
         }
         if (range.kind == NumberRange::Kind::TIME && range.min * range.nsPerUnit == 1 && d > 0)
         {
-            Fail(path, "must be positive and at least 1 ns (" + Num(range.min) + ")" + got);
+            std::ostringstream ns; // 0.000001 (ms), 0.001 (us)
+            ns << std::fixed << std::setprecision(std::lround(std::log10(range.nsPerUnit)))
+               << range.min;
+            Fail(path, "must be positive and at least 1 ns (" + ns.str() + ")" + got);
         }
         if (d <= 0 && range.min > 0)
         {
