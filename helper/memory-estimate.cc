@@ -102,7 +102,7 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
     const double hostBps = t.hostGbps * 1e9;
     const double delayS = t.linkDelayUs * 1e-6;
     const double stopS = cfg.stopMs * 1e-3;
-    double workloadBytes = 0; // what the workloads send, for the switch buffers
+    double inFlight = 0; // what the workloads may have in flight at once, for the buffers
     for (size_t i = 0; i < cfg.jobs.size(); ++i)
     {
         const auto& j = cfg.jobs[i];
@@ -123,7 +123,7 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
         parts.push_back(Part{"jobs[" + std::to_string(i) + "]",
                              what.str(),
                              kStepRecordBytes * records + kQueuePairBytes * 2 * n});
-        workloadBytes += 2 * (n - 1) * static_cast<double>(j.bytes) * iterations;
+        inFlight += static_cast<double>(j.bytes) / j.buckets; // one ring step of every rank
     }
     for (size_t i = 0; i < cfg.background.size(); ++i)
     {
@@ -137,7 +137,7 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
             const double bytes =
                 b.hosts.size() * b.load * hostBps / 8 * std::max(0.0, endS - startS);
             flows = std::ceil(bytes / mean);
-            workloadBytes += bytes;
+            inFlight += 4 * mean * b.hosts.size(); // a few flows per host at once
         }
         else
         {
@@ -149,7 +149,7 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
                              std::floor(std::max(0.0, stopS - startS) / (b.intervalMs * 1e-3)) + 1);
             }
             flows = bursts * b.senders.size();
-            workloadBytes += flows * static_cast<double>(b.bytes);
+            inFlight += static_cast<double>(b.bytes) * b.senders.size(); // one burst
         }
         std::ostringstream what;
         what << std::fixed << std::setprecision(0);
@@ -175,7 +175,7 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
     }
     {
         const double frame = cfg.transport.mtuBytes + 78.0;
-        const double held = std::min(switches * t.bufferMb * 1e6, workloadBytes);
+        const double held = std::min(switches * t.bufferMb * 1e6, inFlight);
         std::ostringstream what;
         what << std::fixed << std::setprecision(0);
         what << "switch buffers: " << std::floor(held / frame) << " frames";

@@ -33,7 +33,9 @@ namespace ns3
  *  - the traces: kSampleBytes per sample (sampled queue pairs and links
  *    times samples before stop_ms);
  *  - the packets switch buffers can hold: kPacketBytes per frame of the
- *    smaller of the buffer and the bytes the workloads send.
+ *    smaller of the switches' buffers and what the workloads can have in
+ *    flight at once (a ring step of every job, a burst of every incast, four
+ *    mean-sized flows per host of every Poisson tenant).
  */
 class MemoryEstimate
 {
