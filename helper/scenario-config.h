@@ -10,10 +10,18 @@
  * the key names: ms and us are milliseconds and microseconds of simulated
  * time, gbps is 10^9 bit/s, KB is 1000 bytes, MB is 10^6 bytes.
  *
+ * Every numeric key's range is in the parser's kNumberRanges table (the
+ * ranges below). Times are at most 10^9 ms (10^15 ns) and, where they must
+ * be positive, at least 1 ns; integers may be written as integral numbers
+ * (5e7), not as fractions, strings or booleans; NaN, infinities and
+ * numbers beyond double are refused. Objects and arrays nest at most 64
+ * levels deep.
+ *
  * description            string, default ""; free text, not interpreted
- * seed                   integer 1..4294967295, default 1; seeds the ns-3
- *                        random streams and random placement
- * stop_ms                number > 0, default 1000; simulated time at which
+ * seed                   integer 1..4294967086, default 1; seeds the ns-3
+ *                        random streams and random placement (ns-3's
+ *                        MRG32k3a needs seeds below 4294967087)
+ * stop_ms                number >= 1 ns, default 1000; simulated time at which
  *                        the run stops even if jobs have not finished
  * stall_ms               number in [0, stop_ms], default 10; the run stops
  *                        with stop_reason "stalled" when for this long no
@@ -34,10 +42,10 @@
  *   switches             integer >= 3, default 4 (ring: switch i joined to
  *                        switch i+1 and the last to the first)
  *   hosts_per_switch     integer >= 1, default 4 (ring)
- *   host_gbps            number > 0, default 100; host-to-switch links
- *   fabric_gbps          number > 0, default 100; switch-to-switch links
+ *   host_gbps            number 0.001..10000, default 100; host-to-switch links
+ *   fabric_gbps          number 0.001..10000, default 100; switch-to-switch links
  *   link_delay_us        number >= 0, default 1; propagation delay per link
- *   buffer_mb            number > 0, default 16; shared buffer per switch
+ *   buffer_mb            number in (0, 10^6], default 16; shared buffer per switch
  *   route_convergence_ms number >= 0, optional; this long after a cable of
  *                        faults goes down or comes back, every switch's
  *                        routes are recomputed over the cables then up
@@ -73,7 +81,7 @@
  *     alpha_interval_us  number > 0; alpha update period
  *     rate_decrease_interval_us  number >= 0; minimum time between cuts
  *     rate_increase_interval_us  number > 0; recovery timer
- *     byte_counter_bytes integer >= 0; recovery byte counter (0: none)
+ *     byte_counter_bytes integer 0..2^63-1; recovery byte counter (0: none)
  *     fast_recovery_stages integer 0..1000; F
  *     ai_mbps, hai_mbps  number >= 0; increase steps at the host link rate
  *     min_rate_mbps      number > 0; floor of the rate
@@ -82,9 +90,9 @@
  *     cnp_interval_us    number >= 0; notification point's CNP spacing per
  *                        queue pair (0: a CNP per marked packet)
  *   ecn                  object, optional; RED-like marking per egress queue
- *     kmin_kb            number >= 0, default the DCQCN profile's (400 at
+ *     kmin_kb            number 0..4x10^6, default the DCQCN profile's (400 at
  *                        100 Gb/s for "nvidia" and "hpcc-sim")
- *     kmax_kb            number > 0 and >= kmin_kb, default the profile's
+ *     kmax_kb            number in (0, 4x10^6], >= kmin_kb, default the profile's
  *                        (1600 at 100 Gb/s)
  *     pmax               number in (0, 1], default the profile's (0.2); the marking
  *                        probability rises linearly from 0 at kmin_kb to
@@ -129,15 +137,16 @@
  *                        when "hosts" is absent; see ResolvePlacement
  *   collective           "ring-allreduce", default "ring-allreduce"
  *   bytes                required integer >= ranks * buckets; gradient bytes
- *                        allreduced per iteration
+ *                        allreduced per iteration; 2 x bytes x (ranks - 1)
+ *                        x iterations at most 2^63 - 1
  *   compute_ms           number >= 0, default 0; compute per iteration,
  *                        before its allreduce
  *   iterations           required integer >= 1
  *   start_ms             number >= 0 and < stop_ms, default 0
  *   chunk_bytes          integer >= 0, default 0; a ring step is sent as
  *                        chunks of at most this size, pipelined (0: one
- *                        message per step)
- *   buckets              integer >= 1, default 1; gradient buckets: the
+ *                        message per step); at most 65536 chunks per step
+ *   buckets              integer 1..8192, default 1; gradient buckets: the
  *                        allreduce of bucket b starts when its share of the
  *                        compute is done, so communication overlaps compute
  *                        (1: no overlap)
@@ -165,9 +174,10 @@
  *   senders              required array of >= 1 distinct host indices, not
  *                        containing the receiver
  *   receiver             required host index
- *   bytes                required integer >= 1; bytes per sender per burst
+ *   bytes                required integer >= 1; bytes per sender per burst;
+ *                        bytes x senders x repeat at most 2^63 - 1
  *   repeat               integer >= 1, default 1; number of bursts
- *   interval_ms          number > 0; time between burst starts; required
+ *   interval_ms          number >= 1 ns; time between burst starts; required
  *                        when repeat > 1
  * faults                 array, default []; link faults, each an object:
  *   link                 required: "a<->b" (the cable between nodes a and b,
@@ -212,8 +222,11 @@
  *                        ns3::RdmaNic::QpArbiter and
  *                        ns3::RdmaNic::CongestionControl are accepted as
  *                        "ns3::Type[attr=value|...]" (checked; no spaces;
- *                        class orders as 3,2,1). RngSeed and RngRun are not
- *                        accepted (use seed).
+ *                        class orders as 3,2,1). Values are checked before
+ *                        ns-3 reads them (times within 10^15 ns, finite
+ *                        doubles, rates up to 10 Tb/s, 32-bit queue
+ *                        sizes, class orders). RngSeed and RngRun are not
+ *                        accepted (use seed), nor SimulatorImplementationType.
  *
  * Any other key is an error.
  */

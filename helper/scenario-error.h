@@ -5,6 +5,7 @@
 #ifndef SCENARIO_ERROR_H
 #define SCENARIO_ERROR_H
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -18,7 +19,9 @@ namespace ns3
  * The field is the path of the offending value in the scenario JSON
  * (`topology.leaves`, `jobs[0].ranks`, `background[1].senders[2]`), or the
  * scenario file itself for problems that concern the whole file (unreadable
- * file, JSON syntax error).
+ * file, JSON syntax error). Field and problem are stored as one printable
+ * line of valid UTF-8: line breaks and tabs become spaces, other control
+ * characters and bytes outside valid UTF-8 sequences become '?'.
  */
 class ScenarioError : public std::runtime_error
 {

@@ -6,6 +6,7 @@
 
 #include "fabric-topology-helper.h"
 #include "fabric-topology.h"
+#include "memory-estimate.h"
 #include "progress-estimator.h"
 #include "rdma-helper.h"
 #include "scenario-error.h"
@@ -300,7 +301,7 @@ ScenarioRun::ResetNs3()
     {
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
-            throw ScenarioError("ns3." + name,
+            throw ScenarioError("ns3_defaults[\"" + name + "\"]",
                                 "not an ns-3 attribute, or the value does not fit it");
         }
     }
@@ -1278,6 +1279,8 @@ ScenarioRun::Run()
 RunResults
 RunScenario(const ScenarioConfig& cfg, const RunOptions& opts)
 {
+    // Before any ns-3 object is built: refuse what this machine cannot hold.
+    MemoryEstimate::Check(cfg);
     ScenarioRun run(cfg, opts);
     return run.Run();
 }

@@ -48,6 +48,11 @@ FlowSizeCdf::FromPoints(std::vector<Point> points, const std::string& source)
         {
             throw std::runtime_error(where + ": size must be a non-negative number of bytes");
         }
+        if (size > 1e15)
+        {
+            // Flow sizes are drawn as 64-bit byte counts.
+            throw std::runtime_error(where + ": size must be at most 10^15 bytes");
+        }
         if (!std::isfinite(pct) || pct < 0 || pct > 100)
         {
             throw std::runtime_error(where + ": percent must be in [0, 100]");
