@@ -4,10 +4,14 @@
 
 #include "progress-estimator.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ProgressEstimator");
 
 void
 ProgressEstimator::SetWorkTotal(double work)

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_PROGRESS_ESTIMATOR_H
-#define FLUX_PROGRESS_ESTIMATOR_H
+#ifndef PROGRESS_ESTIMATOR_H
+#define PROGRESS_ESTIMATOR_H
 
 #include <cstddef>
 #include <deque>
@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Estimates the wall-clock time a run has left from the work it has
  * done and the recent rate of that work.
  *
@@ -107,4 +107,4 @@ class ProgressEstimator
 
 } // namespace ns3
 
-#endif /* FLUX_PROGRESS_ESTIMATOR_H */
+#endif /* PROGRESS_ESTIMATOR_H */

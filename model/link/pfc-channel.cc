@@ -36,7 +36,8 @@ PfcChannel::GetTypeId()
 PfcChannel::PfcChannel()
     : m_nDevices(0),
       m_up(true),
-      m_lost(0)
+      m_lost(0),
+      m_downs(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -73,16 +74,42 @@ PfcChannel::TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime)
     Ptr<PfcNetDevice> dst = (m_dev[0] == src) ? m_dev[1] : m_dev[0];
     Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
                                    txTime + m_delay,
-                                   &PfcNetDevice::Receive,
+                                   &PfcChannel::Deliver,
+                                   this,
                                    dst,
-                                   p);
+                                   p,
+                                   m_downs);
+}
+
+void
+PfcChannel::Deliver(Ptr<PfcNetDevice> dst, Ptr<Packet> p, uint32_t downs)
+{
+    if (downs != m_downs)
+    {
+        // the link went down while the frame was on the wire
+        ++m_lost;
+        return;
+    }
+    dst->Receive(p);
 }
 
 void
 PfcChannel::SetLinkUp(bool up)
 {
     NS_LOG_FUNCTION(this << up);
+    if (up == m_up)
+    {
+        return;
+    }
     m_up = up;
+    if (!up)
+    {
+        ++m_downs;
+    }
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->NotifyLinkChange();
+    }
 }
 
 bool

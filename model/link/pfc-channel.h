@@ -16,7 +16,7 @@ namespace ns3
 class PfcNetDevice;
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief A full-duplex point-to-point Ethernet link between two PfcNetDevices.
  *
  * The channel only models propagation: the sending device accounts for
@@ -24,8 +24,10 @@ class PfcNetDevice;
  * peer receives it one serialisation time plus the propagation delay later.
  *
  * A link can be taken down and up again (a cable cut, a failed optic):
- * while it is down, every frame handed to it is lost and counted; frames
- * already on the wire when it goes down still arrive.
+ * while it is down, every frame handed to it is lost and counted, and so is
+ * every frame that was on the wire (its first bit sent, its last not yet
+ * arrived) when it went down. Both devices are told of each change through
+ * their link change callbacks (NetDevice::AddLinkChangeCallback).
  */
 class PfcChannel : public Channel
 {
@@ -77,7 +79,7 @@ class PfcChannel : public Channel
     /** \return whether the link is up */
     bool IsLinkUp() const;
 
-    /** \return frames lost because the link was down */
+    /** \return frames lost because the link was down, or went down under them */
     uint64_t GetLostFrames() const;
 
     // Channel interface
@@ -88,11 +90,20 @@ class PfcChannel : public Channel
     void DoDispose() override;
 
   private:
+    /**
+     * \brief A frame's last bit reached the peer.
+     * \param dst the receiving device
+     * \param p the frame
+     * \param downs the link's down count when the frame was sent
+     */
+    void Deliver(Ptr<PfcNetDevice> dst, Ptr<Packet> p, uint32_t downs);
+
     Time m_delay;               //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
     std::size_t m_nDevices;     //!< number of attached devices
     bool m_up;                  //!< the link carries frames
     uint64_t m_lost;            //!< frames lost while down
+    uint32_t m_downs;           //!< times the link went down
 };
 
 } // namespace ns3

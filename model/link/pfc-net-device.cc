@@ -72,6 +72,13 @@ PfcNetDevice::GetTypeId()
                           UintegerValue(0xffff),
                           MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute(
+                "Watchdog",
+                "The PFC watchdog of the port's priorities (none by default); "
+                "each device needs its own.",
+                PointerValue(),
+                MakePointerAccessor(&PfcNetDevice::SetWatchdog, &PfcNetDevice::GetWatchdog),
+                MakePointerChecker<PfcWatchdog>())
             .AddAttribute("ReceiveErrorModel",
                           "Loss model of frames arriving at this port (none by default).",
                           PointerValue(),
@@ -121,6 +128,8 @@ PfcNetDevice::PfcNetDevice()
       m_txCarryPs(0),
       m_pausedMask(0),
       m_upstreamPausedMask(0),
+      m_ignoredMask(0),
+      m_discardMask(0),
       m_pfcPausesSent(0),
       m_pfcPausesReceived(0),
       m_rxErrors(0),
@@ -145,6 +154,11 @@ PfcNetDevice::DoDispose()
     m_channel = nullptr;
     m_egress = nullptr;
     m_receiveErrorModel = nullptr;
+    if (m_watchdog)
+    {
+        m_watchdog->Dispose();
+        m_watchdog = nullptr;
+    }
     m_ctrlQueue.clear();
     m_sendQueue.clear();
     m_rxCallback = RxCallback();
@@ -201,6 +215,12 @@ PfcNetDevice::GetDataRate() const
     return m_bps;
 }
 
+uint32_t
+PfcNetDevice::GetWireOverhead() const
+{
+    return m_wireOverhead;
+}
+
 Time
 PfcNetDevice::GetFrameTxTime(uint32_t bytes) const
 {
@@ -224,6 +244,69 @@ uint8_t
 PfcNetDevice::GetUpstreamPausedMask() const
 {
     return m_upstreamPausedMask;
+}
+
+void
+PfcNetDevice::SetWatchdog(Ptr<PfcWatchdog> watchdog)
+{
+    NS_LOG_FUNCTION(this << watchdog);
+    if (m_watchdog == watchdog)
+    {
+        return;
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->SetDevice(nullptr);
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            HonourPause(p);
+        }
+    }
+    m_watchdog = watchdog;
+    if (m_watchdog)
+    {
+        m_watchdog->SetDevice(this);
+    }
+}
+
+Ptr<PfcWatchdog>
+PfcNetDevice::GetWatchdog() const
+{
+    return m_watchdog;
+}
+
+void
+PfcNetDevice::IgnorePause(uint8_t prio, bool discard)
+{
+    NS_LOG_FUNCTION(this << +prio << discard);
+    const uint8_t bit = 1u << prio;
+    m_ignoredMask |= bit;
+    if (discard)
+    {
+        m_discardMask |= bit;
+    }
+    m_pauseExpiry[prio].Cancel();
+    if (m_pausedMask & bit)
+    {
+        m_pausedMask &= ~bit;
+        m_pfcRxTrace(prio, 0);
+    }
+    Wake();
+}
+
+void
+PfcNetDevice::HonourPause(uint8_t prio)
+{
+    NS_LOG_FUNCTION(this << +prio);
+    const uint8_t bit = 1u << prio;
+    m_ignoredMask &= ~bit;
+    m_discardMask &= ~bit;
+}
+
+uint8_t
+PfcNetDevice::GetIgnoredMask() const
+{
+    return m_ignoredMask;
 }
 
 uint64_t
@@ -291,7 +374,11 @@ PfcNetDevice::TryTransmit()
         // Busy while the egress picks: a Wake() from inside it must not
         // start a second transmission.
         m_busy = true;
-        item = m_egress->DequeueForTransmit(m_pausedMask);
+        if (m_discardMask != 0)
+        {
+            DiscardStormed();
+        }
+        item = m_egress->DequeueForTransmit(m_pausedMask | m_discardMask);
         m_busy = false;
     }
     if (!item)
@@ -300,6 +387,10 @@ PfcNetDevice::TryTransmit()
     }
     uint8_t ds = 0;
     item->GetUint8Value(QueueItem::IP_DSFIELD, ds);
+    if (m_ignoredMask != 0 && ((m_ignoredMask >> TrafficClass::FromDsField(ds)) & 1u))
+    {
+        m_watchdog->Forwarded(TrafficClass::FromDsField(ds));
+    }
     item->AddHeader();
     Ptr<Packet> frame = item->GetPacket();
     // Ethernet and 802.1Q tag in one header: one pass over the buffer.
@@ -311,6 +402,16 @@ PfcNetDevice::TryTransmit()
     eth.SetEtherType(ETHERTYPE_IPV4);
     frame->AddHeader(eth);
     TransmitStart(frame);
+}
+
+void
+PfcNetDevice::DiscardStormed()
+{
+    NS_LOG_FUNCTION(this << +m_discardMask);
+    while (Ptr<QueueDiscItem> item = m_egress->DequeueForDiscard(m_discardMask))
+    {
+        m_watchdog->Discarded(item);
+    }
 }
 
 void
@@ -464,6 +565,15 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
             continue;
         }
         const uint16_t quanta = pfc.GetQuanta(p);
+        if (m_ignoredMask & (1u << p))
+        {
+            // a stormed priority: the watchdog notes the pause, nothing stops
+            if (quanta != 0)
+            {
+                m_watchdog->PauseIgnored(p);
+            }
+            continue;
+        }
         m_pfcRxTrace(p, quanta);
         m_pauseExpiry[p].Cancel();
         if (quanta == 0)
@@ -474,9 +584,14 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
         else
         {
             ++m_pfcPausesReceived;
+            const bool started = !(m_pausedMask & (1u << p));
             m_pausedMask |= (1u << p);
             m_pauseExpiry[p] =
                 Simulator::Schedule(QuantaToTime(quanta), &PfcNetDevice::PauseExpired, this, p);
+            if (started && m_watchdog)
+            {
+                m_watchdog->PauseStarted(p);
+            }
         }
     }
     if (resumed)
@@ -491,6 +606,33 @@ PfcNetDevice::PauseExpired(uint8_t prio)
     NS_LOG_FUNCTION(this << +prio);
     m_pausedMask &= ~(1u << prio);
     m_pfcRxTrace(prio, 0);
+    Wake();
+}
+
+void
+PfcNetDevice::NotifyLinkChange()
+{
+    NS_LOG_FUNCTION(this);
+    if (!IsLinkUp())
+    {
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            m_pauseExpiry[p].Cancel();
+        }
+        m_pausedMask = 0;
+    }
+    else
+    {
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            if (m_upstreamPausedMask & (1u << p))
+            {
+                m_pauseRefresh[p].Cancel();
+                RefreshPause(p);
+            }
+        }
+    }
+    m_linkChange();
     Wake();
 }
 

@@ -6,6 +6,7 @@
 #define PFC_NET_DEVICE_H
 
 #include "pfc-egress.h"
+#include "pfc-watchdog.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
@@ -26,7 +27,7 @@ class PfcChannel;
 class Node;
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief A point-to-point Ethernet port with 802.1Q priorities and 802.1Qbb PFC.
  *
  * Frames are Ethernet II with an 802.1Q tag whose PCP carries the priority
@@ -41,6 +42,10 @@ class Node;
  * mask of paused priorities. Received IPv4 packets go to the RxCallback with
  * their priority. Serialisation time counts the 20 bytes of preamble, SFD and
  * inter-frame gap and the 4-byte FCS on top of the frame.
+ *
+ * A PfcWatchdog installed with SetWatchdog() (none by default) watches the
+ * priorities the peer pauses and makes the device ignore the pauses of a
+ * stormed priority (IgnorePause) until it restores it (HonourPause).
  */
 class PfcNetDevice : public NetDevice
 {
@@ -110,6 +115,35 @@ class PfcNetDevice : public NetDevice
     /** \return bit p set while the peer pauses this device's priority p */
     uint8_t GetPausedMask() const;
 
+    /**
+     * \brief Install a PFC watchdog on the device's priorities.
+     *
+     * The device owns it (one watchdog per device: do not share one).
+     * \param watchdog the watchdog, or nullptr to remove it
+     */
+    void SetWatchdog(Ptr<PfcWatchdog> watchdog);
+
+    /** \return the watchdog, or nullptr */
+    Ptr<PfcWatchdog> GetWatchdog() const;
+
+    /**
+     * \brief Stop honouring the peer's pauses of a priority (the watchdog
+     * found it stormed): a pause in force ends now, and pause frames for the
+     * priority are ignored until HonourPause().
+     * \param prio the priority
+     * \param discard also discard its packets instead of sending them
+     */
+    void IgnorePause(uint8_t prio, bool discard);
+
+    /**
+     * \brief Honour the peer's pauses of a priority again.
+     * \param prio the priority
+     */
+    void HonourPause(uint8_t prio);
+
+    /** \return bit p set while pauses of priority p are ignored */
+    uint8_t GetIgnoredMask() const;
+
     /** \return true while a frame is being serialised */
     bool IsBusy() const;
 
@@ -127,6 +161,9 @@ class PfcNetDevice : public NetDevice
      * \return the time the frame occupies the line, with preamble, IFG and FCS
      */
     Time GetFrameTxTime(uint32_t bytes) const;
+
+    /** \return bytes a frame occupies on the line beyond itself (preamble, SFD, IFG, FCS) */
+    uint32_t GetWireOverhead() const;
 
     /** \return bytes put on the line (frames, without preamble, IFG and FCS) */
     uint64_t GetTxBytes() const;
@@ -151,6 +188,16 @@ class PfcNetDevice : public NetDevice
 
     /** \return the peer device, or nullptr when unconnected */
     Ptr<PfcNetDevice> GetPeer() const;
+
+    /**
+     * \brief Called by the channel when the link goes down or comes back.
+     *
+     * Down: pauses received from the peer are void (the device drains what
+     * its egress gives it into the dead link). Up: the pauses this device
+     * holds at its peer are sent again at once. Then the link change
+     * callbacks run.
+     */
+    void NotifyLinkChange();
 
     // NetDevice interface
     void SetIfIndex(const uint32_t index) override;
@@ -224,6 +271,8 @@ class PfcNetDevice : public NetDevice
     void PauseExpired(uint8_t prio);
     /** \return the duration of the given quanta at the line rate */
     Time QuantaToTime(uint16_t quanta) const;
+    /// Discard what the egress holds of the priorities in m_discardMask.
+    void DiscardStormed();
 
     Ptr<Node> m_node;                                 //!< the node
     Ptr<PfcChannel> m_channel;                        //!< the link
@@ -244,6 +293,9 @@ class PfcNetDevice : public NetDevice
     std::deque<Ptr<QueueDiscItem>> m_sendQueue;       //!< packets given through Send()
     uint8_t m_pausedMask;                             //!< priorities paused by the peer
     uint8_t m_upstreamPausedMask;                     //!< priorities we pause at the peer
+    uint8_t m_ignoredMask;                            //!< priorities whose pauses are ignored
+    uint8_t m_discardMask;                            //!< priorities whose packets are discarded
+    Ptr<PfcWatchdog> m_watchdog;                      //!< PFC watchdog, if any
     std::array<EventId, N_PRIORITIES> m_pauseExpiry;  //!< end of received pauses
     std::array<EventId, N_PRIORITIES> m_pauseRefresh; //!< refresh of sent pauses
     uint64_t m_pfcPausesSent;                         //!< PFC pause frames sent

@@ -45,6 +45,7 @@ FluxGate::FluxGate()
       m_decisions(0),
       m_heldCount(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FluxGate::~FluxGate() = default;
@@ -52,6 +53,7 @@ FluxGate::~FluxGate() = default;
 void
 FluxGate::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_timer.Cancel();
     m_collective = nullptr;
     m_controller = nullptr;
