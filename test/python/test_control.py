@@ -158,16 +158,18 @@ def test_runs_in_threads_take_turns(small):
 
 # Two 8-rank jobs of one iteration each on a 4:1 oversubscribed leaf-spine,
 # beside five 6-to-1 bursts, with a safety stop 20 times the run's simulated
-# length (4 to 6 s of wall-clock time in a Release build).
+# length. Progress comes every 0.5 s of wall-clock time, so the run must last
+# several seconds on a fast machine too (6 s on an idle 2-core machine)
+# for the middle half to hold enough reports.
 ETA_SCENARIO = {
     "seed": 1,
-    "stop_ms": 1000,
+    "stop_ms": 4000,
     "topology": {"kind": "leaf-spine", "leaves": 4, "spines": 2, "hosts_per_leaf": 4,
                  "fabric_gbps": 50},
     "jobs": [
-        {"name": "a", "ranks": 8, "placement": "spread", "bytes": 36000000, "compute_ms": 1,
+        {"name": "a", "ranks": 8, "placement": "spread", "bytes": 144000000, "compute_ms": 1,
          "iterations": 1},
-        {"name": "b", "ranks": 8, "placement": "spread", "bytes": 27000000, "compute_ms": 2,
+        {"name": "b", "ranks": 8, "placement": "spread", "bytes": 108000000, "compute_ms": 2,
          "iterations": 1},
     ],
     "background": [{"name": "burst", "pattern": "incast", "receiver": 0,
