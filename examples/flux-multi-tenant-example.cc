@@ -37,10 +37,9 @@
 #include "ns3/nstime.h"
 #include "ns3/poisson-traffic.h"
 #include "ns3/rdma-helper.h"
-#include "ns3/ring-allreduce.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
-#include "ns3/training-job.h"
+#include "ns3/training-job-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -209,14 +208,12 @@ RunOnce(const Params& p, const std::string& jobs, bool rpc)
         {
             rankNics.push_back(nics[h]);
         }
-        Ptr<RingAllreduce> ring = CreateObject<RingAllreduce>();
-        ring->Setup(rankNics, 3, ports.at(name));
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(p.iterations));
-        job->SetAttribute("ComputeTime",
-                          TimeValue(MicroSeconds(static_cast<int64_t>(p.computeMs * 1e3))));
-        job->SetAttribute("GradientBytes", UintegerValue(bytes.at(name)));
-        job->Setup(name, ring);
+        TrainingJobHelper jobHelper;
+        jobHelper.SetJobAttribute("Iterations", UintegerValue(p.iterations));
+        jobHelper.SetJobAttribute("ComputeTime",
+                                  TimeValue(MicroSeconds(static_cast<int64_t>(p.computeMs * 1e3))));
+        jobHelper.SetJobAttribute("GradientBytes", UintegerValue(bytes.at(name)));
+        Ptr<TrainingJob> job = jobHelper.Install(name, rankNics, 3, ports.at(name));
         job->TraceConnectWithoutContext("Iteration", MakeBoundCallback(&IterationEnded, name));
         job->SetFinishedCallback(MakeCallback(&JobFinished));
         job->Start();

@@ -33,9 +33,8 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/rdma-helper.h"
-#include "ns3/ring-allreduce.h"
 #include "ns3/simulator.h"
-#include "ns3/training-job.h"
+#include "ns3/training-job-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -163,19 +162,16 @@ main(int argc, char* argv[])
     // Rank i runs on host i.
     std::vector<Ptr<RdmaNic>> rankNics(nics.begin(), nics.begin() + ranks);
 
-    // 3. The collective: one RC queue pair from every rank to the next one,
-    //    data in traffic class 3, UDP source ports 50000.. (ECMP entropy).
-    Ptr<RingAllreduce> ring = CreateObject<RingAllreduce>();
-    ring->Setup(rankNics, 3, 50000);
-    ring->TraceConnectWithoutContext("Phase", MakeCallback(&PhaseEnded));
-
-    // 4. The training job: compute, then allreduce, every iteration.
-    Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-    job->SetAttribute("Iterations", UintegerValue(iterations));
-    job->SetAttribute("ComputeTime",
-                      TimeValue(MicroSeconds(static_cast<int64_t>(computeMs * 1e3))));
-    job->SetAttribute("GradientBytes", UintegerValue(bytes));
-    job->Setup("job", ring);
+    // 3. The training job: compute, then a ring allreduce over one RC queue
+    //    pair from every rank to the next one, every iteration; data in
+    //    traffic class 3, UDP source ports 50000.. (ECMP entropy).
+    TrainingJobHelper jobs;
+    jobs.SetJobAttribute("Iterations", UintegerValue(iterations));
+    jobs.SetJobAttribute("ComputeTime",
+                         TimeValue(MicroSeconds(static_cast<int64_t>(computeMs * 1e3))));
+    jobs.SetJobAttribute("GradientBytes", UintegerValue(bytes));
+    Ptr<TrainingJob> job = jobs.Install("job", rankNics, 3, 50000);
+    job->GetCollective()->TraceConnectWithoutContext("Phase", MakeCallback(&PhaseEnded));
     job->TraceConnectWithoutContext("Iteration", MakeCallback(&IterationEnded));
     job->SetFinishedCallback(MakeCallback(&JobFinished));
     job->Start();

@@ -95,9 +95,13 @@ Error(int status, const std::string& message)
     std::string line = message;
     for (char& c : line)
     {
-        if (c == '\n' || c == '\r')
+        if (c == '\n' || c == '\r' || c == '\t')
         {
             c = ' ';
+        }
+        else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        {
+            c = '?'; // no control character reaches the terminal
         }
     }
     std::cerr << "flux-run: " << line << std::endl;

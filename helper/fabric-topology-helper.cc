@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -53,6 +52,7 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_ecmpSeed(1),
       m_queueDiscSet(false)
 {
+    NS_LOG_FUNCTION(this);
     m_queueDiscFactory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
 }
 
@@ -148,6 +148,18 @@ FabricTopologyHelper::SetDeviceAttribute(const std::string& name, const Attribut
     m_deviceAttributes.emplace_back(name, value.Copy());
 }
 
+void
+FabricTopologyHelper::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    TypeId::AttributeInformation info;
+    if (!FabricSwitch::GetTypeId().LookupAttributeByName(name, &info))
+    {
+        m_configError = "switches: FabricSwitch has no attribute \"" + name + "\"";
+        return;
+    }
+    m_switchAttributes.emplace_back(name, value.Copy());
+}
+
 uint32_t
 FabricTopologyHelper::GetHeadroom(DataRate rate) const
 {
@@ -193,6 +205,18 @@ FabricTopologyHelper::CheckCommon() const
             if (!probe->SetAttributeFailSafe(name, *value))
             {
                 return "links: invalid value for PfcNetDevice attribute \"" + name + "\"";
+            }
+        }
+        probe->Dispose();
+    }
+    if (!m_switchAttributes.empty())
+    {
+        Ptr<FabricSwitch> probe = CreateObject<FabricSwitch>();
+        for (const auto& [name, value] : m_switchAttributes)
+        {
+            if (!probe->SetAttributeFailSafe(name, *value))
+            {
+                return "switches: invalid value for FabricSwitch attribute \"" + name + "\"";
             }
         }
         probe->Dispose();
@@ -383,6 +407,30 @@ FabricTopologyHelper::CheckDumbbell(uint32_t hostsPerSide) const
     return error.empty() ? CheckBuffers(MakeDumbbell(hostsPerSide)) : error;
 }
 
+std::string
+FabricTopologyHelper::CheckRing(uint32_t switches, uint32_t hostsPerSwitch) const
+{
+    std::ostringstream os;
+    if (switches < 3)
+    {
+        os << "ring: switches must be at least 3 (got " << switches << ")";
+        return os.str();
+    }
+    if (hostsPerSwitch == 0)
+    {
+        return "ring: hosts per switch must be at least 1";
+    }
+    const uint64_t hosts = static_cast<uint64_t>(switches) * hostsPerSwitch;
+    if (hosts > MAX_HOSTS)
+    {
+        os << "ring: " << hosts << " hosts (switches x hosts per switch) exceed the " << MAX_HOSTS
+           << " host addresses of 10.0.0.0/8";
+        return os.str();
+    }
+    const std::string error = CheckCommon();
+    return error.empty() ? CheckBuffers(MakeRing(switches, hostsPerSwitch)) : error;
+}
+
 FabricTopology
 FabricTopologyHelper::BuildLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
 {
@@ -414,6 +462,17 @@ FabricTopologyHelper::BuildDumbbell(uint32_t hostsPerSide)
         throw std::invalid_argument(error);
     }
     return Build(MakeDumbbell(hostsPerSide));
+}
+
+FabricTopology
+FabricTopologyHelper::BuildRing(uint32_t switches, uint32_t hostsPerSwitch)
+{
+    const std::string error = CheckRing(switches, hostsPerSwitch);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return Build(MakeRing(switches, hostsPerSwitch));
 }
 
 FabricTopologyHelper::Spec
@@ -515,6 +574,27 @@ FabricTopologyHelper::MakeDumbbell(uint32_t hostsPerSide)
     return spec;
 }
 
+FabricTopologyHelper::Spec
+FabricTopologyHelper::MakeRing(uint32_t switches, uint32_t hostsPerSwitch)
+{
+    Spec spec;
+    spec.kind = "ring";
+    spec.nHosts = switches * hostsPerSwitch;
+    for (uint32_t s = 0; s < switches; ++s)
+    {
+        spec.switches.emplace_back("ring" + std::to_string(s), 0);
+    }
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        spec.hostSwitch.push_back(h / hostsPerSwitch);
+    }
+    for (uint32_t s = 0; s < switches; ++s)
+    {
+        spec.fabricCables.emplace_back(s, (s + 1) % switches);
+    }
+    return spec;
+}
+
 FabricTopology
 FabricTopologyHelper::Build(const Spec& spec) const
 {
@@ -527,6 +607,10 @@ FabricTopologyHelper::Build(const Spec& spec) const
     for (uint32_t s = 0; s < spec.switches.size(); ++s)
     {
         Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
+        for (const auto& [name, value] : m_switchAttributes)
+        {
+            sw->SetAttribute(name, *value);
+        }
         sw->SetEcmpSeed(SwitchSeed(s));
         if (m_queueDiscSet)
         {
@@ -566,7 +650,6 @@ FabricTopologyHelper::Build(const Spec& spec) const
     };
 
     // Host links: each host's port is added to its switch in host order.
-    std::vector<uint32_t> hostPort(spec.nHosts);
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         const uint32_t s = spec.hostSwitch[h];
@@ -576,7 +659,6 @@ FabricTopologyHelper::Build(const Spec& spec) const
         Ptr<PfcNetDevice> swDev = DynamicCast<PfcNetDevice>(devs.Get(1));
         const uint32_t port = sw.sw->AddPort(swDev);
         ConfigureMmuPort(sw.sw->GetMmu(), port, m_hostRate);
-        hostPort[h] = port;
         const std::string hostName = "host" + std::to_string(h);
         topo.hostDevices.push_back(hostDev);
         topo.hostAddresses.push_back(GetHostAddress(h));
@@ -585,8 +667,7 @@ FabricTopologyHelper::Build(const Spec& spec) const
         sw.portLink.push_back(addLink(sw.name + "->" + hostName, swDev, hostDev));
     }
 
-    // Fabric links; adjacency[s] lists (port, neighbour switch).
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adjacency(spec.switches.size());
+    // Fabric links.
     for (const auto& [a, b] : spec.fabricCables)
     {
         FabricTopology::Switch& swA = topo.switches[a];
@@ -600,64 +681,10 @@ FabricTopologyHelper::Build(const Spec& spec) const
         ConfigureMmuPort(swB.sw->GetMmu(), portB, m_fabricRate);
         swA.portLink.push_back(addLink(swA.name + "->" + swB.name, devA, devB));
         swB.portLink.push_back(addLink(swB.name + "->" + swA.name, devB, devA));
-        adjacency[a].emplace_back(portA, b);
-        adjacency[b].emplace_back(portB, a);
     }
 
-    // Routes: per switch with hosts, a breadth-first search over the switch
-    // graph gives every other switch its next hops on shortest paths.
-    std::vector<std::vector<uint32_t>> hostsOf(spec.switches.size());
-    for (uint32_t h = 0; h < spec.nHosts; ++h)
-    {
-        hostsOf[spec.hostSwitch[h]].push_back(h);
-    }
-    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
-    for (uint32_t t = 0; t < spec.switches.size(); ++t)
-    {
-        if (hostsOf[t].empty())
-        {
-            continue;
-        }
-        std::vector<uint32_t> dist(spec.switches.size(), unreached);
-        std::deque<uint32_t> queue{t};
-        dist[t] = 0;
-        while (!queue.empty())
-        {
-            const uint32_t s = queue.front();
-            queue.pop_front();
-            for (const auto& [port, n] : adjacency[s])
-            {
-                if (dist[n] == unreached)
-                {
-                    dist[n] = dist[s] + 1;
-                    queue.push_back(n);
-                }
-            }
-        }
-        for (uint32_t h : hostsOf[t])
-        {
-            topo.switches[t].sw->SetRoute(topo.hostAddresses[h], {hostPort[h]});
-        }
-        for (uint32_t s = 0; s < spec.switches.size(); ++s)
-        {
-            if (s == t || dist[s] == unreached)
-            {
-                continue;
-            }
-            std::vector<uint32_t> group;
-            for (const auto& [port, n] : adjacency[s])
-            {
-                if (dist[n] + 1 == dist[s])
-                {
-                    group.push_back(port);
-                }
-            }
-            for (uint32_t h : hostsOf[t])
-            {
-                topo.switches[s].sw->SetRoute(topo.hostAddresses[h], group);
-            }
-        }
-    }
+    // Routes: ECMP over shortest paths (every cable is up).
+    topo.ComputeRoutes();
 
     // Configuration is checked beforehand; this only guards against a
     // difference between the checked shapes and the built switches.

@@ -24,9 +24,10 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
- * \brief Builds lossless RoCE fabrics: leaf-spine, k-ary fat-tree and
- * dumbbell, with FabricSwitches, PFC links, addresses and ECMP routes.
+ * \ingroup flux-helper
+ * \brief Builds lossless RoCE fabrics: leaf-spine, k-ary fat-tree,
+ * dumbbell and ring, with FabricSwitches, PFC links, addresses and ECMP
+ * routes.
  *
  * Configure with the setters, then call one of the Build methods. Each
  * returns a FabricTopology whose hosts are numbered 0..H-1 in topology order
@@ -112,6 +113,16 @@ class FabricTopologyHelper
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
 
     /**
+     * \brief Set an attribute of every FabricSwitch (e.g. PfcWatchdog,
+     * PfcWatchdogFactory, MarkOnDequeue), before its ports are added.
+     * EcmpSeed, Mmu and (after SetQueueDisc()) QueueDiscFactory are the
+     * helper's own.
+     * \param name the attribute
+     * \param value its value
+     */
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
      * \brief Choose the egress queue disc of every switch port.
      *
      * Without a call, the helper leaves the switches' QueueDiscFactory
@@ -158,6 +169,12 @@ class FabricTopologyHelper
      * \return an empty string, or one message naming the parameter at fault
      */
     std::string CheckDumbbell(uint32_t hostsPerSide) const;
+    /**
+     * \param switches switches in the ring (at least 3)
+     * \param hostsPerSwitch hosts under each switch
+     * \return an empty string, or one message naming the parameter at fault
+     */
+    std::string CheckRing(uint32_t switches, uint32_t hostsPerSwitch) const;
 
     /**
      * \brief Build a two-tier leaf-spine (Clos) fabric: every leaf joined to
@@ -193,6 +210,20 @@ class FabricTopologyHelper
      */
     FabricTopology BuildDumbbell(uint32_t hostsPerSide);
 
+    /**
+     * \brief Build a ring: switches ring0 … ringN-1, switch i joined to
+     * switch i+1 (and the last to the first) by fabric links, hosts
+     * hostsPerSwitch × i … under switch i. Shortest paths take the short way
+     * round (both ways, as an ECMP group, to the opposite switch of an even
+     * ring). Flows that go more than one hop round the same way make a
+     * cyclic buffer dependency: the topology in which PFC deadlocks.
+     * \param switches number of switches (at least 3)
+     * \param hostsPerSwitch hosts per switch
+     * \return the topology
+     * \throw std::invalid_argument when CheckRing() finds a fault
+     */
+    FabricTopology BuildRing(uint32_t switches, uint32_t hostsPerSwitch);
+
   private:
     /// Abstract description of a fabric, realised by Build().
     struct Spec
@@ -219,6 +250,11 @@ class FabricTopologyHelper
      * \return the dumbbell
      */
     static Spec MakeDumbbell(uint32_t hostsPerSide);
+    /**
+     * \param switches switches \param hostsPerSwitch hosts per switch
+     * \return the ring
+     */
+    static Spec MakeRing(uint32_t switches, uint32_t hostsPerSwitch);
     /** \return a message about the common parameters, or an empty string */
     std::string CheckCommon() const;
     /**
@@ -272,7 +308,9 @@ class FabricTopologyHelper
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>
         m_mmuAttributes; //!< extra MMU attributes
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>
-        m_deviceAttributes;           //!< extra device attributes
+        m_deviceAttributes; //!< extra device attributes
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>>
+        m_switchAttributes;           //!< extra switch attributes
     ObjectFactory m_queueDiscFactory; //!< egress queue discs
     bool m_queueDiscSet;              //!< SetQueueDisc() was called
     std::string m_configError;        //!< error found by a setter, reported by the checks

@@ -8,13 +8,20 @@
 
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/pfc-channel.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/udp-header.h"
 
+#include <deque>
+#include <limits>
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FabricTopology");
 
 uint32_t
 FabricTopology::GetNHosts() const
@@ -104,6 +111,97 @@ FabricTopology::GetPath(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t d
 }
 
 void
+FabricTopology::ComputeRoutes() const
+{
+    const std::size_t nSwitches = switches.size();
+    // Per switch: (port, neighbour switch) over the cables that are up, in
+    // port order, and the hosts on it with their ports.
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adjacency(nSwitches);
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> hostsOf(nSwitches);
+    std::vector<int64_t> hostOfNode(switchOfNode.size(), -1);
+    for (uint32_t h = 0; h < GetNHosts(); ++h)
+    {
+        const uint32_t id = hosts.Get(h)->GetId();
+        if (hostOfNode.size() <= id)
+        {
+            hostOfNode.resize(id + 1, -1);
+        }
+        hostOfNode[id] = h;
+    }
+    for (uint32_t s = 0; s < nSwitches; ++s)
+    {
+        const auto& portLinks = switches[s].portLink;
+        for (uint32_t port = 0; port < portLinks.size(); ++port)
+        {
+            const Link& link = links[portLinks[port]];
+            const uint32_t id = link.rx->GetNode()->GetId();
+            if (id < switchOfNode.size() && switchOfNode[id] >= 0)
+            {
+                Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(link.tx->GetChannel());
+                if (!ch || ch->IsLinkUp())
+                {
+                    adjacency[s].emplace_back(port, switchOfNode[id]);
+                }
+            }
+            else if (id < hostOfNode.size() && hostOfNode[id] >= 0)
+            {
+                hostsOf[s].emplace_back(hostOfNode[id], port);
+            }
+        }
+    }
+    const uint32_t unreached = std::numeric_limits<uint32_t>::max();
+    for (uint32_t t = 0; t < nSwitches; ++t)
+    {
+        if (hostsOf[t].empty())
+        {
+            continue;
+        }
+        std::vector<uint32_t> dist(nSwitches, unreached);
+        std::deque<uint32_t> queue{t};
+        dist[t] = 0;
+        while (!queue.empty())
+        {
+            const uint32_t s = queue.front();
+            queue.pop_front();
+            for (const auto& [port, n] : adjacency[s])
+            {
+                if (dist[n] == unreached)
+                {
+                    dist[n] = dist[s] + 1;
+                    queue.push_back(n);
+                }
+            }
+        }
+        for (const auto& [h, port] : hostsOf[t])
+        {
+            switches[t].sw->SetRoute(hostAddresses[h], {port});
+        }
+        for (uint32_t s = 0; s < nSwitches; ++s)
+        {
+            if (s == t)
+            {
+                continue;
+            }
+            std::vector<uint32_t> group;
+            if (dist[s] != unreached)
+            {
+                for (const auto& [port, n] : adjacency[s])
+                {
+                    if (dist[n] + 1 == dist[s])
+                    {
+                        group.push_back(port);
+                    }
+                }
+            }
+            for (const auto& hp : hostsOf[t])
+            {
+                switches[s].sw->SetRoute(hostAddresses[hp.first], group); // empty: no route
+            }
+        }
+    }
+}
+
+void
 FabricTopology::EnablePcapHosts(const std::string& dir) const
 {
     PfcLinkHelper helper;
@@ -174,6 +272,26 @@ FabricTopology::GetPfcPauses() const
 }
 
 uint64_t
+FabricTopology::GetPfcPauses(uint32_t link) const
+{
+    const Ptr<PfcNetDevice>& rx = links.at(link).rx;
+    const uint32_t id = rx->GetNode()->GetId();
+    if (id >= switchOfNode.size() || switchOfNode[id] < 0)
+    {
+        return 0;
+    }
+    const Switch& s = switches[switchOfNode[id]];
+    for (uint32_t port = 0; port < s.sw->GetNPorts(); ++port)
+    {
+        if (s.sw->GetPortDevice(port) == rx)
+        {
+            return s.sw->GetPfcPauses(port);
+        }
+    }
+    return 0;
+}
+
+uint64_t
 FabricTopology::GetPfcPauseFramesSent() const
 {
     uint64_t total = 0;
@@ -191,6 +309,17 @@ FabricTopology::GetHeadroomDrops() const
     for (const Switch& s : switches)
     {
         total += s.sw->GetDrops(FabricSwitch::DROP_HEADROOM_EXCEEDED);
+    }
+    return total;
+}
+
+PfcWatchdog::Counters
+FabricTopology::GetPfcWatchdogCounters() const
+{
+    PfcWatchdog::Counters total;
+    for (const Switch& s : switches)
+    {
+        total += s.sw->GetPfcWatchdogCounters();
     }
     return total;
 }

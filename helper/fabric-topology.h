@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-helper
  * \brief A fabric built by FabricTopologyHelper: hosts, switches, links and
  * the facts about them that experiments need.
  *
@@ -34,7 +34,7 @@ struct FabricTopology
     {
         Ptr<Node> node;       //!< its node
         Ptr<FabricSwitch> sw; //!< the switch aggregated to the node
-        std::string name;     //!< e.g. "leaf0", "spine1", "pod2-agg1", "core3", "left"
+        std::string name;     //!< e.g. "leaf0", "spine1", "pod2-agg1", "core3", "left", "ring2"
         uint32_t tier; //!< 0 = connects hosts (leaf, edge), 1 = next (spine, aggregation), 2 = core
         std::vector<uint32_t> portLink; //!< per port: index in links of its outgoing direction
     };
@@ -47,7 +47,7 @@ struct FabricTopology
         Ptr<PfcNetDevice> rx; //!< the receiving device
     };
 
-    std::string kind;                           //!< "leaf-spine", "fat-tree" or "dumbbell"
+    std::string kind;                           //!< "leaf-spine", "fat-tree", "dumbbell" or "ring"
     NodeContainer hosts;                        //!< the hosts, in topology order
     std::vector<Ptr<PfcNetDevice>> hostDevices; //!< per host: its port
     std::vector<Ipv4Address> hostAddresses;     //!< per host: its address
@@ -88,6 +88,22 @@ struct FabricTopology
                                   uint16_t dstPort = 4791) const;
 
     /**
+     * \brief Install every switch's routes: for every switch with hosts, a
+     * breadth-first search over the switch graph gives every other switch
+     * all its next hops on shortest paths to it, which form the ECMP group
+     * of each of that switch's hosts; a switch's own hosts have a one-port
+     * group. Only the fabric cables that are up count (PfcChannel::IsLinkUp),
+     * so that calling it again after a link change withdraws the routes
+     * over a dead cable and restores them when it is back, as a routing
+     * protocol would once converged; a switch that no longer reaches a
+     * host's switch loses its route to the host. Routes never move off a
+     * host's own cable (its switch has no other way to it).
+     *
+     * FabricTopologyHelper calls it once with every cable up.
+     */
+    void ComputeRoutes() const;
+
+    /**
      * \brief Write one pcap per host port: DIR/host<i>.pcap.
      * \param dir an existing directory
      */
@@ -112,10 +128,18 @@ struct FabricTopology
     uint64_t GetEcnMarks() const;
     /** \return PFC pause decisions (XOFF) of all switch ports */
     uint64_t GetPfcPauses() const;
+    /**
+     * \param link a link direction (index in links) that ends at a switch
+     * \return PFC pause decisions of that switch port against the link's
+     *         sender (0 when the link ends at a host: hosts never pause)
+     */
+    uint64_t GetPfcPauses(uint32_t link) const;
     /** \return PFC pause frames sent by all switch ports, refreshes included */
     uint64_t GetPfcPauseFramesSent() const;
     /** \return lossless packets dropped for want of headroom (0 when configured right) */
     uint64_t GetHeadroomDrops() const;
+    /** \return what the switch ports' PFC watchdogs did (zeros without watchdogs) */
+    PfcWatchdog::Counters GetPfcWatchdogCounters() const;
 };
 
 } // namespace ns3

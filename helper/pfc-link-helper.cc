@@ -18,6 +18,7 @@ NS_LOG_COMPONENT_DEFINE("PfcLinkHelper");
 
 PfcLinkHelper::PfcLinkHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_deviceFactory.SetTypeId(PfcNetDevice::GetTypeId());
     m_channelFactory.SetTypeId(PfcChannel::GetTypeId());
 }

@@ -19,7 +19,7 @@ class Node;
 class NetDevice;
 
 /**
- * \ingroup flux
+ * \ingroup flux-helper
  * \brief Builds PFC-capable Ethernet links: two PfcNetDevices joined by a
  * PfcChannel, in the manner of PointToPointHelper.
  *

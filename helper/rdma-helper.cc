@@ -4,15 +4,20 @@
 
 #include "rdma-helper.h"
 
+#include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("RdmaHelper");
+
 RdmaHelper::RdmaHelper()
 {
+    NS_LOG_FUNCTION(this);
     m_nicFactory.SetTypeId("ns3::RdmaNic");
 }
 
@@ -25,19 +30,8 @@ RdmaHelper::SetNicAttribute(const std::string& name, const AttributeValue& value
 void
 RdmaHelper::SetCongestionControl(const std::string& name)
 {
-    std::string type = name;
-    if (name == "dcqcn")
-    {
-        type = "ns3::DcqcnCongestionControl";
-    }
-    else if (name == "hpcc")
-    {
-        type = "ns3::HpccCongestionControl";
-    }
-    else if (name == "none")
-    {
-        type = "ns3::RdmaCongestionControl";
-    }
+    const std::string known = RdmaCongestionControl::GetAlgorithmTypeName(name);
+    const std::string type = known.empty() ? name : known;
     m_nicFactory.Set("CongestionControl", StringValue(type));
 }
 

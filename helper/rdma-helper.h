@@ -19,7 +19,7 @@ class Node;
 class PfcNetDevice;
 
 /**
- * \ingroup flux
+ * \ingroup flux-helper
  * \brief Installs RoCEv2 NICs (RdmaNic) on hosts and connects queue pairs.
  */
 class RdmaHelper

@@ -4,6 +4,10 @@
 
 #include "results-writer.h"
 
+#include "results-table.h"
+
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -19,28 +23,17 @@
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("ResultsWriter");
+
 namespace
 {
 
 using ojson = nlohmann::ordered_json;
 
-constexpr int kTimeDigits = 6;  //!< decimals of ms values (ns resolution)
-constexpr int kUsDigits = 3;    //!< decimals of us values (ns resolution)
-constexpr int kRatioDigits = 6; //!< decimals of slowdowns and utilisations
-constexpr int kWallDigits = 3;  //!< decimals of wall-clock seconds
-
-/// x rounded to a number of decimals; NaN and infinities stay as they are.
-double
-Round(double x, int digits)
-{
-    if (!std::isfinite(x))
-    {
-        return x;
-    }
-    const double scale = std::pow(10.0, digits);
-    const double r = std::round(x * scale) / scale;
-    return r == 0.0 ? 0.0 : r; // no "-0.0"
-}
+constexpr int kTimeDigits = ResultsTable::kTimeDigits;   //!< decimals of ms values
+constexpr int kUsDigits = ResultsTable::kUsDigits;       //!< decimals of us values
+constexpr int kRatioDigits = ResultsTable::kRatioDigits; //!< decimals of ratios
+constexpr int kWallDigits = 3;                           //!< decimals of wall-clock seconds
 
 /// A rounded number, or null when it is not finite.
 ojson
@@ -50,38 +43,7 @@ Number(double x, int digits)
     {
         return nullptr;
     }
-    return Round(x, digits);
-}
-
-/// Text of a rounded number for CSV; empty when it is not finite.
-std::string
-CsvNumber(double x, int digits)
-{
-    if (!std::isfinite(x))
-    {
-        return "";
-    }
-    return ojson(Round(x, digits)).dump();
-}
-
-/// A CSV field, quoted when needed (RFC 4180).
-std::string
-CsvField(const std::string& s)
-{
-    if (s.find_first_of(",\"\r\n") == std::string::npos)
-    {
-        return s;
-    }
-    std::string out = "\"";
-    for (char c : s)
-    {
-        out += c;
-        if (c == '"')
-        {
-            out += '"';
-        }
-    }
-    return out + "\"";
+    return ResultsTable::Round(x, digits);
 }
 
 /// {p50, p99, p999} of FCT slowdowns.
@@ -93,17 +55,6 @@ SlowdownJson(const SampleSummary& s)
     j["p99"] = Number(s.P99(), kRatioDigits);
     j["p999"] = Number(s.P999(), kRatioDigits);
     return j;
-}
-
-/// The slowdown of a flow, NaN when its ideal FCT is not positive.
-double
-Slowdown(const RunResults::FlowResult& f)
-{
-    if (!(f.idealFctUs > 0) || !std::isfinite(f.fctUs))
-    {
-        return std::nan("");
-    }
-    return f.fctUs / f.idealFctUs;
 }
 
 /// Write content to a new file; throws std::runtime_error.
@@ -214,7 +165,7 @@ ResultsWriter::ToJson(const RunResults& results)
     std::map<std::string, std::pair<uint64_t, SampleSummary>> tenants;
     for (const auto& flow : results.flows)
     {
-        const double slowdown = Slowdown(flow);
+        const double slowdown = ResultsTable::Slowdown(flow);
         all.Add(slowdown);
         auto& tenant = tenants[flow.tenant];
         ++tenant.first;
@@ -269,6 +220,28 @@ ResultsWriter::ToJson(const RunResults& results)
     network["timeouts"] = n.timeouts;
     network["qp_errors"] = n.qpErrors;
     network["link_losses"] = n.linkLosses;
+    if (n.pfcWatchdog)
+    {
+        network["pfc_watchdog_storms"] = n.pfcWatchdogStorms;
+        network["pfc_watchdog_restorations"] = n.pfcWatchdogRestorations;
+        network["pfc_watchdog_drops"] = n.pfcWatchdogDrops;
+        network["pfc_watchdog_forwarded"] = n.pfcWatchdogForwarded;
+    }
+    network["link_down_drops"] = n.linkDownDrops;
+    network["link_state_changes"] = n.linkStateChanges;
+    network["route_updates"] = n.routeUpdates;
+    ojson byTier = ojson::object();
+    for (const auto& [kind, pauses] : n.pfcPausesByTier)
+    {
+        byTier[kind] = pauses;
+    }
+    network["pfc_pauses_by_tier"] = std::move(byTier);
+    ojson byLink = ojson::object();
+    for (const auto& [link, pauses] : n.pfcPausesByLink)
+    {
+        byLink[link] = pauses;
+    }
+    network["pfc_pauses_by_link"] = std::move(byLink);
     std::vector<const RunResults::LinkUtilization*> links;
     for (const auto& link : results.links)
     {
@@ -308,77 +281,31 @@ ResultsWriter::ToJsonText(const RunResults& results)
 std::string
 ResultsWriter::IterationsCsv(const RunResults& results)
 {
-    std::ostringstream os;
-    os << "job,iteration,iteration_ms\n";
-    for (const auto& job : results.jobs)
-    {
-        for (size_t i = 0; i < job.iterationMs.size(); ++i)
-        {
-            os << CsvField(job.name) << ',' << i << ','
-               << CsvNumber(job.iterationMs[i], kTimeDigits) << '\n';
-        }
-    }
-    return os.str();
+    return ResultsTable::Iterations(results).ToCsv();
 }
 
 std::string
 ResultsWriter::PhasesCsv(const RunResults& results)
 {
-    std::ostringstream os;
-    os << "job,iteration,step,start_ms,duration_ms\n";
-    for (const auto& job : results.jobs)
-    {
-        for (const auto& phase : job.phases)
-        {
-            os << CsvField(job.name) << ',' << phase.iteration << ',' << phase.step << ','
-               << CsvNumber(phase.startMs, kTimeDigits) << ','
-               << CsvNumber(phase.durationMs, kTimeDigits) << '\n';
-        }
-    }
-    return os.str();
+    return ResultsTable::Phases(results).ToCsv();
 }
 
 std::string
 ResultsWriter::FlowsCsv(const RunResults& results)
 {
-    std::ostringstream os;
-    os << "tenant,src,dst,size_bytes,start_ms,fct_us,ideal_fct_us,slowdown\n";
-    for (const auto& f : results.flows)
-    {
-        os << CsvField(f.tenant) << ',' << f.src << ',' << f.dst << ',' << f.sizeBytes << ','
-           << CsvNumber(f.startMs, kTimeDigits) << ',' << CsvNumber(f.fctUs, kUsDigits) << ','
-           << CsvNumber(f.idealFctUs, kUsDigits) << ',' << CsvNumber(Slowdown(f), kRatioDigits)
-           << '\n';
-    }
-    return os.str();
+    return ResultsTable::Flows(results).ToCsv();
 }
 
 std::string
 ResultsWriter::RatesCsv(const RunResults& results)
 {
-    std::ostringstream os;
-    os << "time_us,owner,src,dst,qpn,rate_gbps,target_gbps,alpha,window_bytes\n";
-    for (const auto& s : results.rates)
-    {
-        os << CsvNumber(s.timeUs, kUsDigits) << ',' << CsvField(s.owner) << ',' << s.src << ','
-           << s.dst << ',' << s.qpn << ',' << CsvNumber(s.rateGbps, kRatioDigits) << ','
-           << CsvNumber(s.targetGbps, kRatioDigits) << ',' << CsvNumber(s.alpha, kRatioDigits)
-           << ',' << CsvNumber(s.windowBytes, 0) << '\n';
-    }
-    return os.str();
+    return ResultsTable::Rates(results).ToCsv();
 }
 
 std::string
 ResultsWriter::QueuesCsv(const RunResults& results)
 {
-    std::ostringstream os;
-    os << "time_us,link,queue_bytes,utilization\n";
-    for (const auto& s : results.queues)
-    {
-        os << CsvNumber(s.timeUs, kUsDigits) << ',' << CsvField(s.link) << ',' << s.queueBytes
-           << ',' << CsvNumber(s.utilization, kRatioDigits) << '\n';
-    }
-    return os.str();
+    return ResultsTable::Queues(results).ToCsv();
 }
 
 std::string

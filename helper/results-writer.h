@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_RESULTS_WRITER_H
-#define FLUX_RESULTS_WRITER_H
+#ifndef RESULTS_WRITER_H
+#define RESULTS_WRITER_H
 
 #include "ns3/run-results.h"
 
@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Turns RunResults into the results JSON of the runner and its CSV
  * companions, and writes them atomically.
  *
@@ -124,4 +124,4 @@ class ResultsWriter
 
 } // namespace ns3
 
-#endif /* FLUX_RESULTS_WRITER_H */
+#endif /* RESULTS_WRITER_H */

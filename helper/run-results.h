@@ -2,20 +2,21 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_RUN_RESULTS_H
-#define FLUX_RUN_RESULTS_H
+#ifndef RUN_RESULTS_H
+#define RUN_RESULTS_H
 
 #include "ns3/sample-summary.h"
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief The measurements of one run, as plain data.
  *
  * The scenario runner fills it; ResultsWriter turns it into the results JSON
@@ -117,6 +118,25 @@ struct RunResults
         uint64_t timeouts{0};                //!< retransmission timer expiries
         uint64_t qpErrors{0};                //!< queue pairs that exhausted their retries
         uint64_t linkLosses{0};              //!< frames lost to link faults (loss_rate, down links)
+        bool pfcWatchdog{false};             //!< the switch ports ran PFC watchdogs
+        uint64_t pfcWatchdogStorms{0};       //!< PFC storms (or deadlocks) the watchdogs detected
+        uint64_t pfcWatchdogRestorations{0}; //!< stormed queues restored
+        uint64_t pfcWatchdogDrops{0};        //!< packets the watchdogs discarded ("drop")
+        uint64_t pfcWatchdogForwarded{0};    //!< packets sent ignoring pauses ("forward")
+        uint64_t linkDownDrops{0};    //!< of drops, packets switches dropped for a dead link:
+                                      //!< queued at a port whose link went down, or with no
+                                      //!< live next hop
+        uint64_t linkStateChanges{0}; //!< link changes switches acted on (a port leaving or
+                                      //!< rejoining its ECMP groups)
+        uint64_t routeUpdates{0};     //!< recomputations of all routes (route_convergence_ms)
+        /// PFC pause decisions by kind of the paused link direction (tier of its sender ->
+        /// tier of the switch that paused it, e.g. "host->edge", "agg->edge"), in the
+        /// order the kinds first appear in the topology; every kind that can be paused is listed
+        std::vector<std::pair<std::string, uint64_t>> pfcPausesByTier;
+        /// PFC pause decisions per link direction whose sender was paused at least once
+        /// (e.g. "pod0-agg0->pod0-edge0": the edge switch paused the aggregation switch), in
+        /// topology order
+        std::vector<std::pair<std::string, uint64_t>> pfcPausesByLink;
     };
 
     /// One sample of a sending queue pair's congestion control.
@@ -157,7 +177,9 @@ struct RunResults
         uint64_t events{0};                  //!< simulator events executed
         std::string stopReason{"completed"}; //!< "completed" (all jobs and traffic done),
                                              //!< "job_failed" (all done, some jobs failed),
-                                             //!< "stop_ms" (safety stop) or "cancelled"
+                                             //!< "stop_ms" (safety stop), "stalled" (no
+                                             //!< progress, see ScenarioConfig::stallMs) or
+                                             //!< "cancelled"
     };
 
     std::string policy;                 //!< the scheduling policy that ran
@@ -177,4 +199,4 @@ struct RunResults
 
 } // namespace ns3
 
-#endif /* FLUX_RUN_RESULTS_H */
+#endif /* RUN_RESULTS_H */

@@ -6,12 +6,16 @@
 
 #include "ns3/attribute.h"
 #include "ns3/boolean.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/global-value.h"
 #include "ns3/int-header.h"
 #include "ns3/job-scheduler.h"
+#include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfc-watchdog.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
 #include "ns3/traffic-class.h"
 #include "ns3/type-id.h"
@@ -24,6 +28,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <regex>
 #include <set>
@@ -32,6 +37,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("ScenarioConfig");
 
 namespace
 {
@@ -42,8 +49,7 @@ using json = nlohmann::json;
 // The names each key accepts. One place per list: adding a value is one line.
 // ---------------------------------------------------------------------------
 
-const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell"};
-const std::vector<std::string> kCongestionControls = {"dcqcn", "hpcc", "none"};
+const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell", "ring"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives = {"ring-allreduce"};
@@ -54,10 +60,13 @@ constexpr uint64_t kMaxDimension = 65535;                 //!< largest switch / 
 constexpr uint64_t kMaxPriority = TrafficClass::MAX_DATA; //!< highest data traffic class
 constexpr uint64_t kU32Max = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
+constexpr size_t kMaxNesting = 64; //!< deepest nesting of objects and arrays in a file
+constexpr uintmax_t kMaxCdfFileBytes = 16u << 20; //!< largest CDF file read
 
 const std::vector<std::string> kRootKeys = {"description",
                                             "seed",
                                             "stop_ms",
+                                            "stall_ms",
                                             "topology",
                                             "transport",
                                             "scheduler",
@@ -66,6 +75,7 @@ const std::vector<std::string> kRootKeys = {"description",
                                             "ns3_defaults",
                                             "faults",
                                             "traces",
+                                            "pfc_watchdog",
                                             "event_scheduler"};
 /// "event_scheduler" values and their ns-3 types, the default first.
 const std::vector<std::pair<std::string, std::string>> kEventSchedulers = {
@@ -80,10 +90,13 @@ const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "hosts_per_leaf",
                                                 "k",
                                                 "hosts_per_side",
+                                                "switches",
+                                                "hosts_per_switch",
                                                 "host_gbps",
                                                 "fabric_gbps",
                                                 "link_delay_us",
-                                                "buffer_mb"};
+                                                "buffer_mb",
+                                                "route_convergence_ms"};
 const std::vector<std::string> kTransportKeys =
     {"mtu_bytes", "cc", "pfc", "dcqcn", "ecn", "ack_timeout", "retry_cnt"};
 const std::vector<std::string> kDcqcnKeys = {"profile",
@@ -101,6 +114,11 @@ const std::vector<std::string> kDcqcnKeys = {"profile",
                                              "cnp_interval_us"};
 const std::vector<std::string> kFaultKeys = {"link", "loss_rate", "down_ms", "up_ms"};
 const std::vector<std::string> kTracesKeys = {"interval_us", "rates", "links"};
+const std::vector<std::string> kPfcWatchdogKeys = {"enabled",
+                                                   "detection_ms",
+                                                   "restoration_ms",
+                                                   "action"};
+const std::vector<std::string> kPfcWatchdogActions = {"drop", "forward"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
 const std::vector<std::string> kSchedulerKeys = {"policy",
                                                  "classes",
@@ -131,6 +149,192 @@ const std::vector<std::string> kBackgroundPatternKeys =
     {"pattern", "senders", "receiver", "bytes", "repeat", "interval_ms"};
 
 // ---------------------------------------------------------------------------
+// What each numeric key accepts: the one place where the bounds live. The
+// section parsers read numbers only through ObjectReader's Integer, Number
+// and Read, which look the key up here ("<section>.<key>", array indices
+// written "[]": "jobs[].bytes") and check type, finiteness and range.
+// A new numeric key needs one line here.
+// ---------------------------------------------------------------------------
+
+/// The bounds of one numeric key.
+struct NumberRange
+{
+    /// What the number is.
+    enum class Kind
+    {
+        INTEGER, //!< an integer in [imin, imax] (integral floats accepted)
+        REAL,    //!< a finite number in [min, max] ((min, max] when minOpen)
+        TIME     //!< a finite time in units of nsPerUnit ns, in [min, max]
+    };
+
+    Kind kind{Kind::REAL}; //!< what the number is
+    uint64_t imin{0};      //!< INTEGER: smallest value
+    uint64_t imax{0};      //!< INTEGER: largest value
+    double min{0};         //!< REAL, TIME: smallest value
+    double max{0};         //!< REAL, TIME: largest value
+    bool minOpen{false};   //!< REAL, TIME: the value must be above min
+    bool interval{false};  //!< messages give both bounds ("must be in [a, b]")
+    double nsPerUnit{1};   //!< TIME: nanoseconds per unit (1e6: ms, 1e3: us)
+};
+
+/// Longest simulated time a time key may give: 10^15 ns (about 11.6 days),
+/// so that sums and small multiples of times stay far inside ns-3's int64
+/// nanoseconds (9.2 x 10^18).
+constexpr double kMaxTimeNs = 1e15;
+/// Highest seed: ns-3's MRG32k3a generator needs seeds below m1 = 4294967087.
+constexpr uint64_t kMaxSeed = 4294967086;
+/// Highest link rate, Gb/s (10 Tb/s).
+constexpr double kMaxGbps = 1e4;
+/// Lowest link rate, Gb/s (1 Mb/s).
+constexpr double kMinGbps = 1e-3;
+/// Largest byte count a workload may move in a run (2^63 - 1): counters and
+/// the products of sizes, ranks and repetitions stay inside int64/uint64.
+constexpr uint64_t kMaxTotalBytes = std::numeric_limits<int64_t>::max();
+/// Most pieces a pipelined ring step is sent in (chunk_bytes): every piece
+/// of a step is posted at once.
+constexpr uint64_t kMaxPiecesPerStep = 65536;
+
+/// An integer in [min, max].
+NumberRange
+Int(uint64_t min, uint64_t max)
+{
+    NumberRange r;
+    r.kind = NumberRange::Kind::INTEGER;
+    r.imin = min;
+    r.imax = max;
+    return r;
+}
+
+/// A number in [min, max]; messages name only the bound that is crossed.
+NumberRange
+Real(double min, double max)
+{
+    NumberRange r;
+    r.min = min;
+    r.max = max;
+    return r;
+}
+
+/// A number in (0, max].
+NumberRange
+Positive(double max)
+{
+    NumberRange r = Real(0, max);
+    r.minOpen = true;
+    return r;
+}
+
+/// A number in [min, max], or (min, max] with minOpen; messages give both bounds.
+NumberRange
+Interval(double min, double max, bool minOpen = false)
+{
+    NumberRange r = Real(min, max);
+    r.minOpen = minOpen;
+    r.interval = true;
+    return r;
+}
+
+/// A link rate in Gb/s.
+NumberRange
+Gbps()
+{
+    return Real(kMinGbps, kMaxGbps);
+}
+
+/// A time in ms (nsPerUnit 1e6) or us (1e3): [0, max] or, when positive, at
+/// least 1 ns (shorter positive times would round to 0 ns).
+NumberRange
+TimeIn(double nsPerUnit, bool positive, double max = kMaxTimeNs)
+{
+    NumberRange r;
+    r.kind = NumberRange::Kind::TIME;
+    r.nsPerUnit = nsPerUnit;
+    r.min = positive ? 1 / nsPerUnit : 0;
+    r.max = std::min(max, kMaxTimeNs / nsPerUnit);
+    return r;
+}
+
+/// A time in ms, >= 0 (or >= 1 ns when positive).
+NumberRange
+Ms(bool positive = false)
+{
+    return TimeIn(1e6, positive);
+}
+
+/// A time in us, >= 0 (or >= 1 ns when positive), at most max us.
+NumberRange
+Us(bool positive = false, double max = kMaxTimeNs)
+{
+    return TimeIn(1e3, positive, max);
+}
+
+constexpr bool kPositive = true; //!< Ms / Us: the time must be at least 1 ns
+
+const std::map<std::string, NumberRange> kNumberRanges = {
+    {"seed", Int(1, kMaxSeed)},
+    {"stop_ms", Ms(kPositive)},
+    {"stall_ms", Ms()},
+    // The model's times have nanosecond resolution; a microsecond is the
+    // least that means anything for a watchdog.
+    {"pfc_watchdog.detection_ms", Interval(0.001, 1e12)},
+    {"pfc_watchdog.restoration_ms", Interval(0.001, 1e12)},
+    {"topology.leaves", Int(1, kMaxDimension)},
+    {"topology.spines", Int(0, kMaxDimension)},
+    {"topology.hosts_per_leaf", Int(1, kMaxDimension)},
+    {"topology.hosts_per_side", Int(1, kMaxDimension)},
+    {"topology.switches", Int(3, kMaxDimension)},
+    {"topology.hosts_per_switch", Int(1, kMaxDimension)},
+    {"topology.route_convergence_ms", Ms()},
+    {"topology.k", Int(2, 254)},
+    {"topology.host_gbps", Gbps()},
+    {"topology.fabric_gbps", Gbps()},
+    {"topology.link_delay_us", Us()},
+    {"topology.buffer_mb", Positive(1e6)},
+    {"transport.mtu_bytes", Int(0, kU64Max)},
+    {"transport.ack_timeout", Int(0, 31)},
+    {"transport.retry_cnt", Int(0, 7)},
+    {"transport.dcqcn.g", Interval(1e-9, 1)},
+    {"transport.dcqcn.alpha_interval_us", Interval(0.001, 1e6)},
+    {"transport.dcqcn.rate_decrease_interval_us", Interval(0, 1e6)},
+    {"transport.dcqcn.rate_increase_interval_us", Interval(0.001, 1e6)},
+    {"transport.dcqcn.cnp_interval_us", Interval(0, 1e6)},
+    {"transport.dcqcn.min_rate_mbps", Interval(1e-3, 1e7)},
+    {"transport.dcqcn.ai_mbps", Interval(0, 1e7)},
+    {"transport.dcqcn.hai_mbps", Interval(0, 1e7)},
+    {"transport.dcqcn.byte_counter_bytes", Int(0, kMaxTotalBytes)},
+    {"transport.dcqcn.fast_recovery_stages", Int(0, 1000)},
+    {"transport.ecn.kmin_kb", Real(0, 4e6)},
+    {"transport.ecn.kmax_kb", Positive(4e6)},
+    {"transport.ecn.pmax", Interval(0, 1, true)},
+    {"scheduler.classes", Int(1, TrafficClass::MAX_DATA)},
+    {"scheduler.control_latency_us", Us(false, 1e6)},
+    {"scheduler.replan_us", Us(false, 1e7)},
+    {"scheduler.hysteresis_us", Us(false, 1e7)},
+    {"scheduler.max_hold_us", Us(false, 1e7)},
+    {"scheduler.max_wait_us", Us(false, 1e7)},
+    {"scheduler.min_share", Interval(0, 0.5)},
+    {"faults[].loss_rate", Interval(0, 1)},
+    {"faults[].down_ms", Ms()},
+    {"faults[].up_ms", Ms()},
+    {"traces.interval_us", Us(kPositive)},
+    {"jobs[].ranks", Int(2, kU32Max)},
+    {"jobs[].bytes", Int(1, kMaxTotalBytes)},
+    {"jobs[].compute_ms", Ms()},
+    {"jobs[].iterations", Int(1, kU32Max)},
+    {"jobs[].start_ms", Ms()},
+    {"jobs[].chunk_bytes", Int(0, kMaxTotalBytes)},
+    {"jobs[].buckets", Int(1, 8192)},
+    {"jobs[].priority", Int(0, kMaxPriority)},
+    {"background[].priority", Int(0, kMaxPriority)},
+    {"background[].start_ms", Ms()},
+    {"background[].load", Interval(0, 1, true)},
+    {"background[].stop_ms", Ms()},
+    {"background[].bytes", Int(1, kMaxTotalBytes)},
+    {"background[].repeat", Int(1, kU32Max)},
+    {"background[].interval_ms", Ms(kPositive)},
+};
+
+// ---------------------------------------------------------------------------
 // Formatting helpers
 // ---------------------------------------------------------------------------
 
@@ -143,7 +347,8 @@ Fail(const std::string& path, const std::string& problem)
 std::string
 Quote(const std::string& s)
 {
-    return json(s).dump();
+    // replace: a string cut inside a UTF-8 sequence still prints
+    return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string
@@ -195,6 +400,16 @@ Join(const std::vector<T>& items, const std::string& sep = ", ")
 std::string
 Child(const std::string& path, const std::string& key)
 {
+    // Keys that would make the path ambiguous or not one line are written
+    // as JSON strings in brackets: jobs[0]["a.b"], topology[""].
+    const bool plain = !key.empty() && std::none_of(key.begin(), key.end(), [](char c) {
+        return std::strchr(".[]\": ", c) != nullptr || static_cast<unsigned char>(c) < 0x20 ||
+               c == 0x7f;
+    });
+    if (!plain)
+    {
+        return path + "[" + Quote(key) + "]";
+    }
     return path.empty() ? key : path + "." + key;
 }
 
@@ -236,74 +451,139 @@ TypeFail(const std::string& path, const std::string& expected, const json& v)
     Fail(path, "expected " + expected + ", got " + Describe(v));
 }
 
+/// The text of a number for messages ("got ...").
+std::string
+Got(const json& v)
+{
+    if (v.is_number_float())
+    {
+        return Num(v.get<double>());
+    }
+    return v.dump();
+}
+
+/// Check an integer against its range; integral floats are integers (5e7).
 uint64_t
-ToUInt(const json& v, const std::string& path, uint64_t min, uint64_t max)
+ToInteger(const json& v, const std::string& path, const NumberRange& range)
 {
     if (!v.is_number())
     {
         TypeFail(path, "an integer", v);
     }
-    const double d = v.get<double>();
-    if (v.is_number_float() && d != std::floor(d))
+    const std::string got = Got(v);
+    const std::string atLeast = "must be at least " + std::to_string(range.imin) + ", got " + got;
+    const std::string atMost = "must be at most " + std::to_string(range.imax) + ", got " + got;
+    if (v.is_number_float())
     {
-        TypeFail(path, "an integer", v);
+        const double d = v.get<double>();
+        if (!std::isfinite(d))
+        {
+            Fail(path, "expected an integer, got a number too large to represent");
+        }
+        if (d != std::floor(d))
+        {
+            TypeFail(path, "an integer", v);
+        }
+        if (d < static_cast<double>(range.imin))
+        {
+            Fail(path, atLeast);
+        }
+        // 2^64 and above do not convert; compare in double first.
+        if (d >= 18446744073709551616.0 || static_cast<uint64_t>(d) > range.imax)
+        {
+            Fail(path, atMost);
+        }
+        return static_cast<uint64_t>(d);
     }
-    const bool negative =
-        v.is_number_float() ? d < 0 : (!v.is_number_unsigned() && v.get<int64_t>() < 0);
-    const std::string got = v.is_number_float() ? Num(d) : v.dump();
-    if (negative || (v.is_number_float() ? d < static_cast<double>(min) : v.get<uint64_t>() < min))
+    if (!v.is_number_unsigned() && v.get<int64_t>() < 0)
     {
-        Fail(path, "must be at least " + std::to_string(min) + ", got " + got);
+        Fail(path, atLeast);
     }
-    if (v.is_number_float() ? d > static_cast<double>(max) : v.get<uint64_t>() > max)
+    const uint64_t u = v.get<uint64_t>();
+    if (u < range.imin)
     {
-        Fail(path, "must be at most " + std::to_string(max) + ", got " + got);
+        Fail(path, atLeast);
     }
-    return v.is_number_float() ? static_cast<uint64_t>(d) : v.get<uint64_t>();
+    if (u > range.imax)
+    {
+        Fail(path, atMost);
+    }
+    return u;
 }
 
+/// Check a real number or time against its range.
 double
-ToNumber(const json& v, const std::string& path)
+ToReal(const json& v, const std::string& path, const NumberRange& range)
 {
     if (!v.is_number())
     {
         TypeFail(path, "a number", v);
     }
-    return v.get<double>();
-}
-
-double
-ToPositive(const json& v, const std::string& path)
-{
-    const double d = ToNumber(v, path);
-    if (!(d > 0))
+    const double d = v.get<double>();
+    const std::string got = ", got " + Num(d);
+    if (!std::isfinite(d))
     {
-        Fail(path, "must be positive, got " + Num(d));
+        Fail(path, "expected a finite number, got a number too large to represent");
+    }
+    const bool below = range.minOpen ? !(d > range.min) : !(d >= range.min);
+    const bool above = d > range.max;
+    if (range.interval && (below || above))
+    {
+        Fail(path,
+             "must be in " + std::string(range.minOpen ? "(" : "[") + Num(range.min) + ", " +
+                 Num(range.max) + "]" + got);
+    }
+    if (below)
+    {
+        if (range.min == 0)
+        {
+            Fail(path, (range.minOpen ? "must be positive" : "must not be negative") + got);
+        }
+        if (range.kind == NumberRange::Kind::TIME && range.min * range.nsPerUnit == 1 && d > 0)
+        {
+            std::ostringstream ns; // 0.000001 (ms), 0.001 (us)
+            ns << std::fixed << std::setprecision(std::lround(std::log10(range.nsPerUnit)))
+               << range.min;
+            Fail(path, "must be positive and at least 1 ns (" + ns.str() + ")" + got);
+        }
+        if (d <= 0 && range.min > 0)
+        {
+            Fail(path, "must be positive" + got);
+        }
+        Fail(path, "must be at least " + Num(range.min) + got);
+    }
+    if (above)
+    {
+        Fail(path,
+             "must be at most " + Num(range.max) +
+                 (range.kind == NumberRange::Kind::TIME ? " (the longest simulated time, 10^15 ns)"
+                                                        : std::string()) +
+                 got);
     }
     return d;
 }
 
-double
-ToNonNegative(const json& v, const std::string& path)
+/// The range of a numeric key of the object at path (see kNumberRanges).
+const NumberRange&
+RangeOf(const std::string& path, const std::string& key)
 {
-    const double d = ToNumber(v, path);
-    if (d < 0)
+    // "jobs[3]" -> "jobs[]"
+    std::string section;
+    for (size_t i = 0; i < path.size(); ++i)
     {
-        Fail(path, "must not be negative, got " + Num(d));
+        section += path[i];
+        if (path[i] == '[')
+        {
+            i = path.find(']', i) - 1;
+        }
     }
-    return d;
-}
-
-/// A number in (0, 1].
-double
-ToFraction(const json& v, const std::string& path)
-{
-    const double d = ToNumber(v, path);
-    if (!(d > 0 && d <= 1))
+    const std::string name = section.empty() ? key : section + "." + key;
+    const auto it = kNumberRanges.find(name);
+    if (it == kNumberRanges.end())
     {
-        Fail(path, "must be in (0, 1], got " + Num(d));
+        throw std::logic_error("scenario key " + name + " has no entry in kNumberRanges");
     }
-    return d;
+    return it->second;
 }
 
 bool
@@ -341,7 +621,7 @@ ToOneOf(const json& v, const std::string& path, const std::vector<std::string>& 
 uint32_t
 ToHost(const json& v, const std::string& path, uint32_t hostCount)
 {
-    const uint64_t h = ToUInt(v, path, 0, kU64Max);
+    const uint64_t h = ToInteger(v, path, Int(0, kU64Max));
     if (h >= hostCount)
     {
         Fail(path,
@@ -454,6 +734,78 @@ class ObjectReader
         return Child(m_path, key);
     }
 
+    /**
+     * \param key a numeric key with a kNumberRanges entry
+     * \return its value, checked (required: a missing key is an error)
+     */
+    uint64_t Integer(const std::string& key) const
+    {
+        return ToInteger(Required(key), Path(key), RangeOf(m_path, key));
+    }
+
+    /**
+     * \param key a numeric key with a kNumberRanges entry
+     * \return its value, checked (required: a missing key is an error)
+     */
+    double Number(const std::string& key) const
+    {
+        return ToReal(Required(key), Path(key), RangeOf(m_path, key));
+    }
+
+    /**
+     * \brief Read a numeric key, checked against its kNumberRanges entry,
+     * when the object has it.
+     * \param key the key
+     * \param out receives the value; unchanged when the key is absent
+     * \return whether the object has the key
+     */
+    bool Read(const std::string& key, uint64_t& out) const
+    {
+        if (!Has(key))
+        {
+            return false;
+        }
+        out = Integer(key);
+        return true;
+    }
+
+    /// \copydoc Read(const std::string&,uint64_t&) const
+    bool Read(const std::string& key, uint32_t& out) const
+    {
+        if (!Has(key))
+        {
+            return false;
+        }
+        if (RangeOf(m_path, key).imax > kU32Max)
+        {
+            throw std::logic_error("scenario key " + Path(key) + " is read as a uint32_t");
+        }
+        out = static_cast<uint32_t>(Integer(key));
+        return true;
+    }
+
+    /// \copydoc Read(const std::string&,uint64_t&) const
+    bool Read(const std::string& key, double& out) const
+    {
+        if (!Has(key))
+        {
+            return false;
+        }
+        out = Number(key);
+        return true;
+    }
+
+    /// \copydoc Read(const std::string&,uint64_t&) const
+    bool Read(const std::string& key, std::optional<double>& out) const
+    {
+        if (!Has(key))
+        {
+            return false;
+        }
+        out = Number(key);
+        return true;
+    }
+
     /// \return the path of the object
     const std::string& GetPath() const
     {
@@ -475,48 +827,25 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     ObjectReader r(v, "topology", kTopologyKeys);
     auto& t = cfg.topology;
     t.kind = ToOneOf(r.Required("kind"), r.Path("kind"), kTopologyKinds);
-    auto dim = [&r](const char* key, uint32_t& out) {
-        if (r.Has(key))
-        {
-            out = static_cast<uint32_t>(ToUInt(r[key], r.Path(key), 1, kMaxDimension));
-        }
-    };
-    dim("leaves", t.leaves);
-    if (r.Has("spines"))
-    {
-        // One leaf and no spine is a single switch.
-        t.spines = static_cast<uint32_t>(ToUInt(r["spines"], r.Path("spines"), 0, kMaxDimension));
-    }
-    dim("hosts_per_leaf", t.hostsPerLeaf);
-    dim("hosts_per_side", t.hostsPerSide);
+    r.Read("leaves", t.leaves);
+    r.Read("spines", t.spines); // one leaf and no spine is a single switch
+    r.Read("hosts_per_leaf", t.hostsPerLeaf);
+    r.Read("hosts_per_side", t.hostsPerSide);
+    r.Read("hosts_per_switch", t.hostsPerSwitch);
+    r.Read("switches", t.switches);
     if (t.kind == "leaf-spine" && t.spines == 0 && t.leaves > 1)
     {
         Fail(r.Path("spines"), "must be at least 1 when there are several leaves");
     }
-    if (r.Has("k"))
+    if (r.Read("k", t.k) && t.k % 2 != 0)
     {
-        t.k = static_cast<uint32_t>(ToUInt(r["k"], r.Path("k"), 2, 254));
-        if (t.k % 2 != 0)
-        {
-            Fail(r.Path("k"), "must be even, got " + std::to_string(t.k));
-        }
+        Fail(r.Path("k"), "must be even, got " + std::to_string(t.k));
     }
-    if (r.Has("host_gbps"))
-    {
-        t.hostGbps = ToPositive(r["host_gbps"], r.Path("host_gbps"));
-    }
-    if (r.Has("fabric_gbps"))
-    {
-        t.fabricGbps = ToPositive(r["fabric_gbps"], r.Path("fabric_gbps"));
-    }
-    if (r.Has("link_delay_us"))
-    {
-        t.linkDelayUs = ToNonNegative(r["link_delay_us"], r.Path("link_delay_us"));
-    }
-    if (r.Has("buffer_mb"))
-    {
-        t.bufferMb = ToPositive(r["buffer_mb"], r.Path("buffer_mb"));
-    }
+    r.Read("host_gbps", t.hostGbps);
+    r.Read("fabric_gbps", t.fabricGbps);
+    r.Read("link_delay_us", t.linkDelayUs);
+    r.Read("buffer_mb", t.bufferMb);
+    r.Read("route_convergence_ms", t.routeConvergenceMs);
 
     uint64_t hosts = 0;
     std::string key;
@@ -529,6 +858,11 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     {
         hosts = uint64_t{t.k} * t.k * t.k / 4;
         key = "k";
+    }
+    else if (t.kind == "ring")
+    {
+        hosts = uint64_t{t.switches} * t.hostsPerSwitch;
+        key = "hosts_per_switch";
     }
     else
     {
@@ -563,23 +897,12 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
             }
             d = *DcqcnProfile::Find(ToOneOf(r["profile"], r.Path("profile"), names));
         }
-        const auto number = [&r](const char* key, double& out, double min, double max) {
-            if (r.Has(key))
-            {
-                out = ToNumber(r[key], r.Path(key));
-                if (!(out >= min && out <= max))
-                {
-                    Fail(r.Path(key),
-                         "must be in [" + Num(min) + ", " + Num(max) + "], got " + Num(out));
-                }
-            }
-        };
-        number("g", d.g, 1e-9, 1);
-        number("alpha_interval_us", d.alphaIntervalUs, 0.001, 1e6);
-        number("rate_decrease_interval_us", d.decreaseIntervalUs, 0, 1e6);
-        number("rate_increase_interval_us", d.increaseIntervalUs, 0.001, 1e6);
-        number("cnp_interval_us", d.cnpIntervalUs, 0, 1e6);
-        number("min_rate_mbps", d.minRateMbps, 1e-3, 1e7);
+        r.Read("g", d.g);
+        r.Read("alpha_interval_us", d.alphaIntervalUs);
+        r.Read("rate_decrease_interval_us", d.decreaseIntervalUs);
+        r.Read("rate_increase_interval_us", d.increaseIntervalUs);
+        r.Read("cnp_interval_us", d.cnpIntervalUs);
+        r.Read("min_rate_mbps", d.minRateMbps);
         // Steps given in the scenario are at the host link rate: no scaling.
         if (r.Has("ai_mbps") || r.Has("hai_mbps"))
         {
@@ -588,18 +911,10 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
             d.haiMbps *= scale;
             d.scaleSteps = false;
         }
-        number("ai_mbps", d.aiMbps, 0, 1e7);
-        number("hai_mbps", d.haiMbps, 0, 1e7);
-        if (r.Has("byte_counter_bytes"))
-        {
-            d.byteCounter =
-                ToUInt(r["byte_counter_bytes"], r.Path("byte_counter_bytes"), 0, kU64Max);
-        }
-        if (r.Has("fast_recovery_stages"))
-        {
-            d.fastRecoveryStages = static_cast<uint32_t>(
-                ToUInt(r["fast_recovery_stages"], r.Path("fast_recovery_stages"), 0, 1000));
-        }
+        r.Read("ai_mbps", d.aiMbps);
+        r.Read("hai_mbps", d.haiMbps);
+        r.Read("byte_counter_bytes", d.byteCounter);
+        r.Read("fast_recovery_stages", d.fastRecoveryStages);
         if (r.Has("clamp_target_rate"))
         {
             d.clampTargetRate = ToBool(r["clamp_target_rate"], r.Path("clamp_target_rate"));
@@ -622,7 +937,7 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     auto& tr = cfg.transport;
     if (r.Has("mtu_bytes"))
     {
-        const uint64_t mtu = ToUInt(r["mtu_bytes"], r.Path("mtu_bytes"), 0, kU64Max);
+        const uint64_t mtu = r.Integer("mtu_bytes");
         if (std::find(kMtus.begin(), kMtus.end(), mtu) == kMtus.end())
         {
             Fail(r.Path("mtu_bytes"),
@@ -632,7 +947,12 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     }
     if (r.Has("cc"))
     {
-        tr.cc = ToOneOf(r["cc"], r.Path("cc"), kCongestionControls);
+        std::vector<std::string> algorithms;
+        for (const auto& algorithm : RdmaCongestionControl::GetAlgorithms())
+        {
+            algorithms.push_back(algorithm.first);
+        }
+        tr.cc = ToOneOf(r["cc"], r.Path("cc"), algorithms);
         const auto& t = cfg.topology;
         if (tr.cc == "hpcc" &&
             !(IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
@@ -648,30 +968,14 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
         tr.pfc = ToBool(r["pfc"], r.Path("pfc"));
     }
     ParseDcqcn(r.Has("dcqcn") ? &r["dcqcn"] : nullptr, r.Path("dcqcn"), cfg);
-    if (r.Has("ack_timeout"))
-    {
-        tr.ackTimeout =
-            static_cast<uint32_t>(ToUInt(r["ack_timeout"], r.Path("ack_timeout"), 0, 31));
-    }
-    if (r.Has("retry_cnt"))
-    {
-        tr.retryCnt = static_cast<uint32_t>(ToUInt(r["retry_cnt"], r.Path("retry_cnt"), 0, 7));
-    }
+    r.Read("ack_timeout", tr.ackTimeout);
+    r.Read("retry_cnt", tr.retryCnt);
     if (r.Has("ecn"))
     {
         ObjectReader e(r["ecn"], r.Path("ecn"), kEcnKeys);
-        if (e.Has("kmin_kb"))
-        {
-            tr.ecn.kminKb = ToNonNegative(e["kmin_kb"], e.Path("kmin_kb"));
-        }
-        if (e.Has("kmax_kb"))
-        {
-            tr.ecn.kmaxKb = ToPositive(e["kmax_kb"], e.Path("kmax_kb"));
-        }
-        if (e.Has("pmax"))
-        {
-            tr.ecn.pmax = ToFraction(e["pmax"], e.Path("pmax"));
-        }
+        e.Read("kmin_kb", tr.ecn.kminKb);
+        e.Read("kmax_kb", tr.ecn.kmaxKb);
+        e.Read("pmax", tr.ecn.pmax);
         if (tr.ecn.kminKb > tr.ecn.kmaxKb)
         {
             // Blame the key the user wrote (kmax_kb if both were given).
@@ -715,21 +1019,14 @@ ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
                                  "b, \"a->b\" for one direction, or \"all\")");
         }
     }
-    if (r.Has("loss_rate"))
-    {
-        f.lossRate = ToNumber(r["loss_rate"], r.Path("loss_rate"));
-        if (!(f.lossRate >= 0 && f.lossRate <= 1))
-        {
-            Fail(r.Path("loss_rate"), "must be in [0, 1], got " + Num(f.lossRate));
-        }
-    }
+    r.Read("loss_rate", f.lossRate);
     if (r.Has("down_ms"))
     {
         if (f.link == "all" || arrow != std::string::npos)
         {
             Fail(r.Path("down_ms"), "a cable goes down as a whole: name it as \"a<->b\"");
         }
-        f.downMs = ToNonNegative(r["down_ms"], r.Path("down_ms"));
+        r.Read("down_ms", f.downMs);
         if (*f.downMs >= cfg.stopMs)
         {
             Fail(r.Path("down_ms"),
@@ -742,7 +1039,7 @@ ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
         {
             Fail(r.Path("up_ms"), "needs down_ms");
         }
-        f.upMs = ToNumber(r["up_ms"], r.Path("up_ms"));
+        r.Read("up_ms", f.upMs);
         if (!(*f.upMs > *f.downMs))
         {
             Fail(r.Path("up_ms"),
@@ -762,9 +1059,8 @@ ParseTraces(const json& v, ScenarioConfig& cfg)
     ObjectReader r(v, "traces", kTracesKeys);
     auto& t = cfg.traces;
     t.enabled = true;
-    if (r.Has("interval_us"))
+    if (r.Read("interval_us", t.intervalUs))
     {
-        t.intervalUs = ToPositive(r["interval_us"], r.Path("interval_us"));
         if (t.intervalUs < 0.001 || t.intervalUs > cfg.stopMs * 1000)
         {
             Fail(r.Path("interval_us"),
@@ -798,6 +1094,28 @@ ParseTraces(const json& v, ScenarioConfig& cfg)
 }
 
 void
+ParsePfcWatchdog(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "pfc_watchdog", kPfcWatchdogKeys);
+    auto& w = cfg.pfcWatchdog;
+    w.enabled = r.Has("enabled") ? ToBool(r["enabled"], r.Path("enabled")) : true;
+    // The model's times have nanosecond resolution; a microsecond is the
+    // least that means anything.
+    for (const char* key : {"detection_ms", "restoration_ms"})
+    {
+        double& out = std::string(key) == "detection_ms" ? w.detectionMs : w.restorationMs;
+        if (r.Read(key, out) && out > cfg.stopMs)
+        {
+            Fail(r.Path(key), "must be at most stop_ms " + Num(cfg.stopMs) + ", got " + Num(out));
+        }
+    }
+    if (r.Has("action"))
+    {
+        w.action = ToOneOf(r["action"], r.Path("action"), kPfcWatchdogActions);
+    }
+}
+
+void
 ParsePolicy(const json& v, ScenarioConfig& cfg)
 {
     ObjectReader r(v, "scheduler", kSchedulerKeys);
@@ -814,11 +1132,7 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
         }
         sc.policy = policy;
     }
-    if (r.Has("classes"))
-    {
-        sc.classes = static_cast<uint32_t>(
-            ToUInt(r["classes"], r.Path("classes"), 1, TrafficClass::MAX_DATA));
-    }
+    r.Read("classes", sc.classes);
     if (r.Has("granularity"))
     {
         sc.granularity = ToString(r["granularity"], r.Path("granularity"));
@@ -829,33 +1143,16 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
                  Quote(sc.granularity) + " is not one of " + Join(kGranularities));
         }
     }
-    auto time = [&r](const char* key, double& out, double max) {
-        if (r.Has(key))
-        {
-            out = ToNonNegative(r[key], r.Path(key));
-            if (out > max)
-            {
-                Fail(r.Path(key), "must be at most " + Num(max) + ", got " + Num(out));
-            }
-        }
-    };
-    time("control_latency_us", sc.controlLatencyUs, 1e6);
-    time("replan_us", sc.replanUs, 1e7);
-    time("hysteresis_us", sc.hysteresisUs, 1e7);
-    time("max_hold_us", sc.maxHoldUs, 1e7);
-    time("max_wait_us", sc.maxWaitUs, 1e7);
+    r.Read("control_latency_us", sc.controlLatencyUs);
+    r.Read("replan_us", sc.replanUs);
+    r.Read("hysteresis_us", sc.hysteresisUs);
+    r.Read("max_hold_us", sc.maxHoldUs);
+    r.Read("max_wait_us", sc.maxWaitUs);
     if (r.Has("background_first"))
     {
         sc.backgroundFirst = ToBool(r["background_first"], r.Path("background_first"));
     }
-    if (r.Has("min_share"))
-    {
-        sc.minShare = ToNonNegative(r["min_share"], r.Path("min_share"));
-        if (sc.minShare > 0.5)
-        {
-            Fail(r.Path("min_share"), "must be in [0, 0.5], got " + Num(sc.minShare));
-        }
-    }
+    r.Read("min_share", sc.minShare);
 }
 
 /// The policy must find its classes where the background tenants leave room.
@@ -886,30 +1183,6 @@ IsSettableType(const std::string& type)
     return std::find(kSettableTypes.begin(), kSettableTypes.end(), type) != kSettableTypes.end();
 }
 
-/// Whether text has the syntax ns-3 needs to parse a value of this type
-/// without aborting (the range is checked by the attribute's checker).
-bool
-HasValidSyntax(const std::string& type, const std::string& text)
-{
-    static const std::regex integer("[+-]?[0-9]{1,18}");
-    static const std::regex real("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?");
-    static const std::regex time("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?"
-                                 "(s|ms|us|ns|ps|fs|min|h|d|y)?");
-    if (type == "IntegerValue" || type == "UintegerValue")
-    {
-        return std::regex_match(text, integer);
-    }
-    if (type == "DoubleValue")
-    {
-        return std::regex_match(text, real);
-    }
-    if (type == "TimeValue")
-    {
-        return std::regex_match(text, time);
-    }
-    return true;
-}
-
 /**
  * \param text an Order attribute of a class-ordered queue disc or arbiter
  * \return true for distinct classes 0..7 (TrafficClass::ParseOrder)
@@ -932,6 +1205,176 @@ IsClassOrder(const std::string& text)
         seen |= TrafficClass::Bit(c);
     }
     return true;
+}
+
+/// Nanoseconds per unit of an ns-3 time string ("" is seconds); 0 if unknown.
+double
+TimeUnitNs(const std::string& unit)
+{
+    static const std::map<std::string, double> units = {{"", 1e9},
+                                                        {"s", 1e9},
+                                                        {"ms", 1e6},
+                                                        {"us", 1e3},
+                                                        {"ns", 1},
+                                                        {"ps", 1e-3},
+                                                        {"fs", 1e-6},
+                                                        {"min", 60e9},
+                                                        {"h", 3600e9},
+                                                        {"d", 86400e9},
+                                                        {"y", 365 * 86400e9}};
+    const auto it = units.find(unit);
+    return it == units.end() ? 0 : it->second;
+}
+
+/**
+ * \brief The leading number of a DataRate or QueueSize string, as ns-3
+ * reads it (the characters "0123456789." up to the unit), and the power of
+ * 1024 its unit's prefix may stand for (k/K 1, M 2, G 3).
+ * \param text the value
+ * \param number receives the number
+ * \param scale receives 1024^prefix, times 8 when the unit counts bytes
+ *        and bytesTimes8
+ * \param bytesTimes8 whether a unit with "B" counts 8 per unit (rates)
+ * \return false when there is no number
+ */
+bool
+LeadingNumber(const std::string& text, double& number, double& scale, bool bytesTimes8)
+{
+    const auto n = text.find_first_not_of("0123456789.");
+    const std::string digits = text.substr(0, n);
+    if (digits.empty() || digits == ".")
+    {
+        return false;
+    }
+    number = std::strtod(digits.c_str(), nullptr);
+    scale = 1;
+    const std::string unit = n == std::string::npos ? "" : text.substr(n);
+    if (!unit.empty())
+    {
+        const char prefix = unit[0];
+        scale = prefix == 'k' || prefix == 'K' ? 1024.0
+                : prefix == 'M'                ? 1048576.0
+                : prefix == 'G'                ? 1073741824.0
+                                               : 1.0;
+        if (bytesTimes8 && unit.find('B') != std::string::npos)
+        {
+            scale *= 8;
+        }
+    }
+    return std::isfinite(number);
+}
+
+/**
+ * \brief Whether an attribute value text is one that ns-3 parses without
+ * aborting or overflowing, before its checker sees it: the syntax of the
+ * type, finite numbers, times within 10^15 ns (as the scenario's own
+ * times), rates up to 10 Tb/s, queue sizes that fit 32 bits.
+ * \param type the value type ("TimeValue", ...)
+ * \param text the value
+ * \return true when it is safe to hand to the checker
+ */
+bool
+IsSafeAttributeText(const std::string& type, const std::string& text)
+{
+    static const std::regex integer("[+-]?[0-9]{1,18}");
+    static const std::regex real("[+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?");
+    static const std::regex time("([+-]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]{1,3})?)"
+                                 "(s|ms|us|ns|ps|fs|min|h|d|y)?");
+    std::smatch m;
+    if (type == "IntegerValue" || type == "UintegerValue")
+    {
+        return std::regex_match(text, integer);
+    }
+    if (type == "DoubleValue")
+    {
+        return std::regex_match(text, real) && std::isfinite(std::strtod(text.c_str(), nullptr));
+    }
+    if (type == "TimeValue")
+    {
+        if (!std::regex_match(text, m, time))
+        {
+            return false;
+        }
+        const double ns = std::strtod(m[1].str().c_str(), nullptr) * TimeUnitNs(m[4].str());
+        return std::isfinite(ns) && std::fabs(ns) <= kMaxTimeNs;
+    }
+    double number = 0;
+    double scale = 1;
+    if (type == "DataRateValue")
+    {
+        return LeadingNumber(text, number, scale, true) && number * scale <= kMaxGbps * 1.1e9;
+    }
+    if (type == "QueueSizeValue")
+    {
+        return LeadingNumber(text, number, scale, false) && number * scale <= kU32Max;
+    }
+    return true;
+}
+
+/// String attributes whose text is parsed when an object is created: how
+/// to check it first ("order": a class order, "time": an ns-3 time).
+const std::map<std::string, std::string> kParsedStringAttributes = {
+    {"ns3::ClassQpArbiter::Order", "order"},
+    {"ns3::FluxQueueDisc::Order", "order"},
+    {"ns3::FqCoDelQueueDisc::Interval", "time"},
+    {"ns3::FqCoDelQueueDisc::Target", "time"},
+    {"ns3::FqCobaltQueueDisc::Interval", "time"},
+    {"ns3::FqCobaltQueueDisc::Target", "time"},
+};
+
+/// Global values a scenario may not set, and why.
+const std::map<std::string, std::string> kFixedGlobals = {
+    {"RngSeed", "is set by the scenario's \"seed\""},
+    {"RngRun", "is set by the scenario's \"seed\""},
+    {"SimulatorImplementationType", "is fixed by the runner (the default simulator)"},
+};
+
+/**
+ * \brief Whether a value is valid for an attribute, checked without letting
+ * ns-3 abort: safe text (IsSafeAttributeText), the module's parsed strings
+ * (kParsedStringAttributes), then the attribute's checker.
+ * \param name the attribute's full name "ns3::Type::Attribute" (or a global)
+ * \param type its value type without "ns3::"
+ * \param checker its checker
+ * \param text the value
+ * \return true when the value can be set
+ */
+bool
+IsValidAttributeValue(const std::string& name,
+                      const std::string& type,
+                      const Ptr<const AttributeChecker>& checker,
+                      const std::string& text)
+{
+    const auto parsed = kParsedStringAttributes.find(name);
+    if (parsed != kParsedStringAttributes.end() &&
+        !(parsed->second == "order" ? IsClassOrder(text) : IsSafeAttributeText("TimeValue", text)))
+    {
+        return false;
+    }
+    try
+    {
+        if (!IsSettableType(type) || !IsSafeAttributeText(type, text))
+        {
+            return false;
+        }
+        Ptr<AttributeValue> value = checker->CreateValidValue(StringValue(text));
+        if (!value)
+        {
+            return false;
+        }
+        // What ns-3 made of the text must be in range too (its own parsers
+        // wrap out-of-range numbers instead of refusing them).
+        if (type == "DataRateValue")
+        {
+            const auto* rate = dynamic_cast<const DataRateValue*>(PeekPointer(value));
+            return rate && rate->Get().GetBitRate() <= kMaxGbps * 1e9;
+        }
+        return true;
+    }
+    catch (const std::exception&)
+    {
+        return false;
+    }
 }
 
 /// Factory attributes a scenario may set, with the base type they make.
@@ -1013,17 +1456,7 @@ CheckFactory(const std::string& name, const std::string& text, const std::string
                  Quote(value) + " is not a class order (distinct classes 0..7 separated by "
                                 "commas, e.g. 3,2,1)");
         }
-        bool valid = false;
-        try
-        {
-            valid = IsSettableType(type) && HasValidSyntax(type, value) &&
-                    info.checker->CreateValidValue(StringValue(value));
-        }
-        catch (const std::exception&)
-        {
-            valid = false;
-        }
-        if (!valid)
+        if (!IsValidAttributeValue(typeName + "::" + attr, type, info.checker, value))
         {
             Fail(path, Quote(value) + " is not a valid value of " + typeName + "::" + attr);
         }
@@ -1070,9 +1503,10 @@ ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
         const auto sep = name.rfind("::");
         if (sep == std::string::npos)
         {
-            if (name == "RngSeed" || name == "RngRun")
+            const auto fixed = kFixedGlobals.find(name);
+            if (fixed != kFixedGlobals.end())
             {
-                Fail(path, "is set by the scenario's \"seed\"");
+                Fail(path, fixed->second);
             }
             for (auto g = GlobalValue::Begin(); g != GlobalValue::End(); ++g)
             {
@@ -1123,18 +1557,13 @@ ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
         {
             Fail(path, "attributes of type " + type + " cannot be set from a scenario");
         }
-        bool valid = false;
-        try
+        if (name == "ns3::PfcWatchdog::Action" && !PfcWatchdog::IsActionName(text))
         {
-            // ns-3 aborts the process on some malformed numbers and times:
-            // check their syntax first.
-            valid = HasValidSyntax(type, text) && checker->CreateValidValue(StringValue(text));
+            Fail(path, Quote(text) + " is not known (known: " + Join(kPfcWatchdogActions) + ")");
         }
-        catch (const std::exception&)
-        {
-            valid = false;
-        }
-        if (!valid)
+        // ns-3 aborts the process on some malformed numbers and times:
+        // IsValidAttributeValue checks them before ns-3 parses them.
+        if (!IsValidAttributeValue(name, type, checker, text))
         {
             Fail(path,
                  Quote(text) + " is not a valid value (expected " + type +
@@ -1180,7 +1609,7 @@ ParseStart(const ObjectReader& r, const ScenarioConfig& cfg)
     {
         return 0;
     }
-    const double start = ToNonNegative(r["start_ms"], r.Path("start_ms"));
+    const double start = r.Number("start_ms");
     if (start >= cfg.stopMs)
     {
         Fail(r.Path("start_ms"), Num(start) + " is not before stop_ms " + Num(cfg.stopMs));
@@ -1191,11 +1620,9 @@ ParseStart(const ObjectReader& r, const ScenarioConfig& cfg)
 uint32_t
 ParsePriority(const ObjectReader& r)
 {
-    if (!r.Has("priority"))
-    {
-        return 3;
-    }
-    return static_cast<uint32_t>(ToUInt(r["priority"], r.Path("priority"), 0, kMaxPriority));
+    uint32_t priority = 3;
+    r.Read("priority", priority);
+    return priority;
 }
 
 ScenarioConfig::JobConfig
@@ -1209,7 +1636,7 @@ ParseJob(const json& v,
     const uint32_t hostCount = cfg.HostCount();
     job.name = ParseName(r, owners);
 
-    job.ranks = static_cast<uint32_t>(ToUInt(r.Required("ranks"), r.Path("ranks"), 2, kU32Max));
+    job.ranks = static_cast<uint32_t>(r.Integer("ranks"));
     if (job.ranks > hostCount)
     {
         Fail(r.Path("ranks"),
@@ -1239,33 +1666,50 @@ ParseJob(const json& v,
     {
         job.collective = ToOneOf(r["collective"], r.Path("collective"), kCollectives);
     }
-    job.bytes = ToUInt(r.Required("bytes"), r.Path("bytes"), 1, kU64Max);
+    job.bytes = r.Integer("bytes");
     if (job.bytes < job.ranks)
     {
         Fail(r.Path("bytes"),
              std::to_string(job.bytes) + " bytes cannot be split among " +
                  std::to_string(job.ranks) + " ranks");
     }
-    if (r.Has("compute_ms"))
-    {
-        job.computeMs = ToNonNegative(r["compute_ms"], r.Path("compute_ms"));
-    }
-    job.iterations =
-        static_cast<uint32_t>(ToUInt(r.Required("iterations"), r.Path("iterations"), 1, kU32Max));
+    r.Read("compute_ms", job.computeMs);
+    job.iterations = static_cast<uint32_t>(r.Integer("iterations"));
     job.startMs = ParseStart(r, cfg);
-    if (r.Has("chunk_bytes"))
+    r.Read("chunk_bytes", job.chunkBytes);
+    if (r.Read("buckets", job.buckets))
     {
-        job.chunkBytes = ToUInt(r["chunk_bytes"], r.Path("chunk_bytes"), 0, kU64Max);
-    }
-    if (r.Has("buckets"))
-    {
-        job.buckets = static_cast<uint32_t>(ToUInt(r["buckets"], r.Path("buckets"), 1, kU32Max));
         if (uint64_t{job.buckets} * job.ranks > job.bytes)
         {
             Fail(r.Path("buckets"),
                  std::to_string(job.buckets) + " buckets of " + std::to_string(job.ranks) +
                      " ranks need at least " + std::to_string(uint64_t{job.buckets} * job.ranks) +
                      " bytes, bytes is " + std::to_string(job.bytes));
+        }
+    }
+    // Each rank sends 2 (N - 1) / N of the gradient per iteration: what the
+    // job moves must fit the byte counters.
+    const double moved = 2.0 * static_cast<double>(job.bytes) * (job.ranks - 1) * job.iterations;
+    if (moved > static_cast<double>(kMaxTotalBytes))
+    {
+        Fail(r.Path("bytes"),
+             "the job would move 2 x bytes x (ranks - 1) x iterations = " + Num(moved) +
+                 " bytes, more than 2^63 - 1");
+    }
+    if (job.chunkBytes > 0)
+    {
+        // Every piece of a ring step is posted at once (RingAllreduce).
+        const uint64_t bucketBytes = job.bytes / job.buckets + job.bytes % job.buckets;
+        const uint64_t chunk = std::max<uint64_t>(1, bucketBytes / job.ranks);
+        const uint64_t pieces = chunk / job.chunkBytes + (chunk % job.chunkBytes ? 1 : 0);
+        if (pieces > kMaxPiecesPerStep)
+        {
+            const uint64_t least = chunk / kMaxPiecesPerStep + (chunk % kMaxPiecesPerStep ? 1 : 0);
+            Fail(r.Path("chunk_bytes"),
+                 std::to_string(job.chunkBytes) + " would split a ring step of " +
+                     std::to_string(chunk) + " bytes into " + std::to_string(pieces) +
+                     " pieces, more than " + std::to_string(kMaxPiecesPerStep) + " (use at least " +
+                     std::to_string(least) + ")");
         }
     }
     job.priority = ParsePriority(r);
@@ -1353,6 +1797,10 @@ ParseBackground(const json& v,
     {
         const std::string cdfPath = r.Path("cdf");
         bg.cdf = ToString(r["cdf"], cdfPath);
+        if (bg.cdf.find('\0') != std::string::npos)
+        {
+            Fail(cdfPath, "a file name cannot hold a NUL character");
+        }
         if (FlowSizeCdf::IsBuiltin(bg.cdf))
         {
             bg.flowSizes = FlowSizeCdf::Builtin(bg.cdf);
@@ -1375,6 +1823,19 @@ ParseBackground(const json& v,
                          Join(FlowSizeCdf::BuiltinNames()) + ") nor a readable file (" +
                          bg.cdfPath + ")");
             }
+            // Only regular files of a sane size: a device (/dev/zero) or a
+            // pipe would be read forever.
+            if (!fs::is_regular_file(bg.cdfPath, ec))
+            {
+                Fail(cdfPath, bg.cdfPath + " is not a regular file");
+            }
+            const auto size = fs::file_size(bg.cdfPath, ec);
+            if (!ec && size > kMaxCdfFileBytes)
+            {
+                Fail(cdfPath,
+                     bg.cdfPath + " has " + std::to_string(size) + " bytes, more than " +
+                         std::to_string(kMaxCdfFileBytes) + " (a CDF file is a short table)");
+            }
             try
             {
                 bg.flowSizes = FlowSizeCdf::LoadFile(bg.cdfPath);
@@ -1384,7 +1845,7 @@ ParseBackground(const json& v,
                 Fail(cdfPath, e.what());
             }
         }
-        bg.load = ToFraction(r.Required("load"), r.Path("load"));
+        bg.load = r.Number("load");
         if (r.Has("hosts"))
         {
             bg.hosts = ToHostList(r["hosts"], r.Path("hosts"), hostCount);
@@ -1408,7 +1869,7 @@ ParseBackground(const json& v,
         }
         if (r.Has("stop_ms"))
         {
-            const double stop = ToNumber(r["stop_ms"], r.Path("stop_ms"));
+            const double stop = r.Number("stop_ms");
             if (!(stop > bg.startMs))
             {
                 Fail(r.Path("stop_ms"), Num(stop) + " is not after start_ms " + Num(bg.startMs));
@@ -1433,16 +1894,16 @@ ParseBackground(const json& v,
                      "host " + std::to_string(bg.receiver) + " is the receiver");
             }
         }
-        bg.bytes = ToUInt(r.Required("bytes"), r.Path("bytes"), 1, kU64Max);
-        if (r.Has("repeat"))
+        bg.bytes = r.Integer("bytes");
+        r.Read("repeat", bg.repeat);
+        const double moved = static_cast<double>(bg.bytes) * bg.senders.size() * bg.repeat;
+        if (moved > static_cast<double>(kMaxTotalBytes))
         {
-            bg.repeat = static_cast<uint32_t>(ToUInt(r["repeat"], r.Path("repeat"), 1, kU32Max));
+            Fail(r.Path("bytes"),
+                 "the pattern would send bytes x senders x repeat = " + Num(moved) +
+                     " bytes, more than 2^63 - 1");
         }
-        if (r.Has("interval_ms"))
-        {
-            bg.intervalMs = ToPositive(r["interval_ms"], r.Path("interval_ms"));
-        }
-        else if (bg.repeat > 1)
+        if (!r.Read("interval_ms", bg.intervalMs) && bg.repeat > 1)
         {
             Fail(r.Path("interval_ms"), "required when repeat > 1");
         }
@@ -1511,6 +1972,10 @@ ScenarioConfig::HostCount() const
     {
         hosts = 2 * uint64_t{t.hostsPerSide};
     }
+    else if (t.kind == "ring")
+    {
+        hosts = uint64_t{t.switches} * t.hostsPerSwitch;
+    }
     return static_cast<uint32_t>(std::min<uint64_t>(hosts, kU32Max));
 }
 
@@ -1529,6 +1994,10 @@ ScenarioConfig::HostsPerLeaf() const
     if (t.kind == "dumbbell")
     {
         return t.hostsPerSide;
+    }
+    if (t.kind == "ring")
+    {
+        return t.hostsPerSwitch;
     }
     return 0;
 }
@@ -1633,7 +2102,7 @@ ParseScenarioText(const std::string& text, const std::string& source)
             }
             else
             {
-                p += (p.empty() ? "" : ".") + f.key;
+                p = Child(p, f.key);
             }
         }
         return p;
@@ -1649,10 +2118,15 @@ ParseScenarioText(const std::string& text, const std::string& source)
         switch (event)
         {
         case json::parse_event_t::object_start:
-            stack.push_back(Frame{false, 0, "", {}});
-            break;
         case json::parse_event_t::array_start:
-            stack.push_back(Frame{true, 0, "", {}});
+            if (stack.size() >= kMaxNesting)
+            {
+                const std::string path = pathOf();
+                Fail(path.empty() ? source : path,
+                     "nested too deeply (more than " + std::to_string(kMaxNesting) +
+                         " levels of objects and arrays)");
+            }
+            stack.push_back(Frame{event == json::parse_event_t::array_start, 0, "", {}});
             break;
         case json::parse_event_t::key: {
             auto& top = stack.back();
@@ -1675,6 +2149,11 @@ ParseScenarioText(const std::string& text, const std::string& source)
         return true;
     };
 
+    const auto nul = text.find('\0');
+    if (nul != std::string::npos)
+    {
+        Fail(source, "a NUL byte at byte " + std::to_string(nul) + ": the file is not JSON text");
+    }
     try
     {
         return json::parse(text, callback, true, false);
@@ -1690,6 +2169,22 @@ ParseScenarioText(const std::string& text, const std::string& source)
             Fail(source, "line " + m[1].str() + ", column " + m[2].str() + ": " + m[3].str());
         }
         Fail(source, "invalid JSON at byte " + std::to_string(e.byte) + ": " + what);
+    }
+    catch (const json::out_of_range& e)
+    {
+        // A number beyond the range of double (1e400): name the key it is for.
+        const std::string path = pathOf();
+        static const std::regex pattern("number overflow parsing '(.*)'");
+        std::smatch m;
+        const std::string what = e.what();
+        Fail(path.empty() ? source : path,
+             std::regex_search(what, m, pattern)
+                 ? "the number " + m[1].str().substr(0, 40) + " is too large to represent"
+                 : what);
+    }
+    catch (const json::exception& e)
+    {
+        Fail(source, e.what());
     }
 }
 
@@ -1726,13 +2221,12 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     {
         cfg.description = ToString(r["description"], "description");
     }
-    if (r.Has("seed"))
+    r.Read("seed", cfg.seed);
+    r.Read("stop_ms", cfg.stopMs);
+    if (r.Read("stall_ms", cfg.stallMs) && cfg.stallMs > cfg.stopMs)
     {
-        cfg.seed = static_cast<uint32_t>(ToUInt(r["seed"], "seed", 1, kU32Max));
-    }
-    if (r.Has("stop_ms"))
-    {
-        cfg.stopMs = ToPositive(r["stop_ms"], "stop_ms");
+        Fail("stall_ms",
+             "must be at most stop_ms " + Num(cfg.stopMs) + ", got " + Num(cfg.stallMs));
     }
     ParseTopology(r.Required("topology"), cfg);
     // Parsed also when absent: the DCQCN profile sets the marking defaults.
@@ -1748,6 +2242,10 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     if (r.Has("traces"))
     {
         ParseTraces(r["traces"], cfg);
+    }
+    if (r.Has("pfc_watchdog"))
+    {
+        ParsePfcWatchdog(r["pfc_watchdog"], cfg);
     }
     if (r.Has("event_scheduler"))
     {

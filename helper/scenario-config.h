@@ -2,21 +2,35 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_SCENARIO_CONFIG_H
-#define FLUX_SCENARIO_CONFIG_H
+#ifndef SCENARIO_CONFIG_H
+#define SCENARIO_CONFIG_H
 
 /*
  * Scenario file keys (JSON). "required" keys have no default. Units are in
  * the key names: ms and us are milliseconds and microseconds of simulated
  * time, gbps is 10^9 bit/s, KB is 1000 bytes, MB is 10^6 bytes.
  *
+ * Every numeric key's range is in the parser's kNumberRanges table (the
+ * ranges below). Times are at most 10^9 ms (10^15 ns) and, where they must
+ * be positive, at least 1 ns; integers may be written as integral numbers
+ * (5e7), not as fractions, strings or booleans; NaN, infinities and
+ * numbers beyond double are refused. Objects and arrays nest at most 64
+ * levels deep.
+ *
  * description            string, default ""; free text, not interpreted
- * seed                   integer 1..4294967295, default 1; seeds the ns-3
- *                        random streams and random placement
- * stop_ms                number > 0, default 1000; simulated time at which
+ * seed                   integer 1..4294967086, default 1; seeds the ns-3
+ *                        random streams and random placement (ns-3's
+ *                        MRG32k3a needs seeds below 4294967087)
+ * stop_ms                number >= 1 ns, default 1000; simulated time at which
  *                        the run stops even if jobs have not finished
+ * stall_ms               number in [0, stop_ms], default 10; the run stops
+ *                        with stop_reason "stalled" when for this long no
+ *                        data packet reached a host while the switches hold
+ *                        packets and some port is paused (a PFC deadlock);
+ *                        with pfc_watchdog on, detection_ms longer; 0: never
  * topology               object, required
- *   kind                 required: "leaf-spine", "fat-tree" or "dumbbell"
+ *   kind                 required: "leaf-spine", "fat-tree", "dumbbell" or
+ *                        "ring"
  *   leaves               integer >= 1, default 4 (leaf-spine)
  *   spines               integer >= 0, default 2 (leaf-spine; 0 only with one
  *                        leaf: a single switch)
@@ -25,14 +39,23 @@
  *                        k pods, k^3/4 hosts, k/2 hosts per edge switch)
  *   hosts_per_side       integer >= 1, default 4 (dumbbell: two switches
  *                        joined by one fabric link, this many hosts each)
- *   host_gbps            number > 0, default 100; host-to-switch links
- *   fabric_gbps          number > 0, default 100; switch-to-switch links
+ *   switches             integer >= 3, default 4 (ring: switch i joined to
+ *                        switch i+1 and the last to the first)
+ *   hosts_per_switch     integer >= 1, default 4 (ring)
+ *   host_gbps            number 0.001..10000, default 100; host-to-switch links
+ *   fabric_gbps          number 0.001..10000, default 100; switch-to-switch links
  *   link_delay_us        number >= 0, default 1; propagation delay per link
- *   buffer_mb            number > 0, default 16; shared buffer per switch
+ *   buffer_mb            number in (0, 10^6], default 16; shared buffer per switch
+ *   route_convergence_ms number >= 0, optional; this long after a cable of
+ *                        faults goes down or comes back, every switch's
+ *                        routes are recomputed over the cables then up
+ *                        (absent: never; the switches at the cable's ends
+ *                        fail over locally in any case)
  *   Keys of the other kinds are accepted and ignored. Host count:
  *   leaf-spine leaves * hosts_per_leaf, fat-tree k^3/4, dumbbell
- *   2 * hosts_per_side; at most 1048576. Hosts are numbered 0..H-1 in
- *   topology order (the hosts of leaf / edge switch / side 0 first).
+ *   2 * hosts_per_side, ring switches * hosts_per_switch; at most 1048576.
+ *   Hosts are numbered 0..H-1 in topology order (the hosts of leaf / edge
+ *   switch / side / ring switch 0 first).
  * transport              object, optional
  *   mtu_bytes            256, 512, 1024, 2048 or 4096 (the InfiniBand path
  *                        MTUs), default 4096; RDMA payload bytes per packet
@@ -58,7 +81,7 @@
  *     alpha_interval_us  number > 0; alpha update period
  *     rate_decrease_interval_us  number >= 0; minimum time between cuts
  *     rate_increase_interval_us  number > 0; recovery timer
- *     byte_counter_bytes integer >= 0; recovery byte counter (0: none)
+ *     byte_counter_bytes integer 0..2^63-1; recovery byte counter (0: none)
  *     fast_recovery_stages integer 0..1000; F
  *     ai_mbps, hai_mbps  number >= 0; increase steps at the host link rate
  *     min_rate_mbps      number > 0; floor of the rate
@@ -67,9 +90,9 @@
  *     cnp_interval_us    number >= 0; notification point's CNP spacing per
  *                        queue pair (0: a CNP per marked packet)
  *   ecn                  object, optional; RED-like marking per egress queue
- *     kmin_kb            number >= 0, default the DCQCN profile's (400 at
+ *     kmin_kb            number 0..4x10^6, default the DCQCN profile's (400 at
  *                        100 Gb/s for "nvidia" and "hpcc-sim")
- *     kmax_kb            number > 0 and >= kmin_kb, default the profile's
+ *     kmax_kb            number in (0, 4x10^6], >= kmin_kb, default the profile's
  *                        (1600 at 100 Gb/s)
  *     pmax               number in (0, 1], default the profile's (0.2); the marking
  *                        probability rises linearly from 0 at kmin_kb to
@@ -114,15 +137,16 @@
  *                        when "hosts" is absent; see ResolvePlacement
  *   collective           "ring-allreduce", default "ring-allreduce"
  *   bytes                required integer >= ranks * buckets; gradient bytes
- *                        allreduced per iteration
+ *                        allreduced per iteration; 2 x bytes x (ranks - 1)
+ *                        x iterations at most 2^63 - 1
  *   compute_ms           number >= 0, default 0; compute per iteration,
  *                        before its allreduce
  *   iterations           required integer >= 1
  *   start_ms             number >= 0 and < stop_ms, default 0
  *   chunk_bytes          integer >= 0, default 0; a ring step is sent as
  *                        chunks of at most this size, pipelined (0: one
- *                        message per step)
- *   buckets              integer >= 1, default 1; gradient buckets: the
+ *                        message per step); at most 65536 chunks per step
+ *   buckets              integer 1..8192, default 1; gradient buckets: the
  *                        allreduce of bucket b starts when its share of the
  *                        compute is done, so communication overlaps compute
  *                        (1: no overlap)
@@ -150,16 +174,18 @@
  *   senders              required array of >= 1 distinct host indices, not
  *                        containing the receiver
  *   receiver             required host index
- *   bytes                required integer >= 1; bytes per sender per burst
+ *   bytes                required integer >= 1; bytes per sender per burst;
+ *                        bytes x senders x repeat at most 2^63 - 1
  *   repeat               integer >= 1, default 1; number of bursts
- *   interval_ms          number > 0; time between burst starts; required
+ *   interval_ms          number >= 1 ns; time between burst starts; required
  *                        when repeat > 1
  * faults                 array, default []; link faults, each an object:
  *   link                 required: "a<->b" (the cable between nodes a and b,
  *                        both directions), "a->b" (one direction) or "all"
  *                        (every cable); nodes are named as in the results'
  *                        busiest_links ("host3", "leaf0", "spine1",
- *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right")
+ *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right",
+ *                        "ring0")
  *   loss_rate            number in [0, 1]; each frame crossing the link is
  *                        lost with this probability
  *   down_ms              number >= 0 and < stop_ms; the cable goes down
@@ -168,6 +194,16 @@
  *   up_ms                number > down_ms; the cable comes back (default:
  *                        never)
  *   An entry needs loss_rate or down_ms.
+ * pfc_watchdog           object, optional; a PFC watchdog on every switch
+ *                        port (PfcWatchdog)
+ *   enabled              true or false, default true
+ *   detection_ms         number in [0.001, stop_ms], default 200; a queue
+ *                        paused without a break this long while holding
+ *                        packets is stormed
+ *   restoration_ms       number in [0.001, stop_ms], default 200; a stormed
+ *                        queue without pause frames this long is restored
+ *   action               "drop" (default) or "forward"; what a stormed
+ *                        queue does with its packets (pauses are ignored)
  * traces                 object, optional; time series sampled during the
  *                        run, written as <stem>-rates.csv and
  *                        <stem>-queues.csv
@@ -192,8 +228,11 @@
  *                        ns3::RdmaNic::QpArbiter and
  *                        ns3::RdmaNic::CongestionControl are accepted as
  *                        "ns3::Type[attr=value|...]" (checked; no spaces;
- *                        class orders as 3,2,1). RngSeed and RngRun are not
- *                        accepted (use seed).
+ *                        class orders as 3,2,1). Values are checked before
+ *                        ns-3 reads them (times within 10^15 ns, finite
+ *                        doubles, rates up to 10 Tb/s, 32-bit queue
+ *                        sizes, class orders). RngSeed and RngRun are not
+ *                        accepted (use seed), nor SimulatorImplementationType.
  *
  * Any other key is an error.
  */
@@ -214,7 +253,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief A validated scenario: the scenario JSON of the runner as plain data.
  *
  * Every field holds its documented default until ParseScenario fills it.
@@ -226,16 +265,20 @@ struct ScenarioConfig
     /// The "topology" object.
     struct TopologyConfig
     {
-        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree" or "dumbbell"
+        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree", "dumbbell" or "ring"
         uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
         uint32_t spines{2};             //!< leaf-spine: number of spine switches
         uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
         uint32_t k{4};                  //!< fat-tree: arity (even)
         uint32_t hostsPerSide{4};       //!< dumbbell: hosts on each side
+        uint32_t switches{4};           //!< ring: number of switches
+        uint32_t hostsPerSwitch{4};     //!< ring: hosts under each switch
         double hostGbps{100};           //!< host link rate, Gb/s
         double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
         double linkDelayUs{1};          //!< propagation delay per link, us
         double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
+        /// routes recomputed this long after a link change, ms (unset: never)
+        std::optional<double> routeConvergenceMs;
     };
 
     /// The "transport.ecn" object: RED-like marking thresholds per egress queue.
@@ -336,9 +379,20 @@ struct ScenarioConfig
         double intervalMs{0};          //!< time between burst starts, ms
     };
 
+    /// The "pfc_watchdog" object: a PFC watchdog on every switch port.
+    struct PfcWatchdogConfig
+    {
+        bool enabled{false};        //!< install the watchdogs
+        double detectionMs{200};    //!< PfcWatchdog::DetectionTime, ms
+        double restorationMs{200};  //!< PfcWatchdog::RestorationTime, ms
+        std::string action{"drop"}; //!< PfcWatchdog::Action
+    };
+
     std::string description;                  //!< free text
     uint32_t seed{1};                         //!< random seed (>= 1)
     double stopMs{1000};                      //!< safety stop on simulated time, ms
+    double stallMs{10};                       //!< stall detection window, ms (0: off)
+    PfcWatchdogConfig pfcWatchdog;            //!< PFC watchdog of the switch ports
     TopologyConfig topology;                  //!< the topology
     TransportConfig transport;                //!< the transport
     SchedulerConfig scheduler;                //!< the scheduler
@@ -373,7 +427,8 @@ struct ScenarioConfig
     /**
      * \brief Number of hosts of the topology.
      * \return leaf-spine: leaves * hostsPerLeaf; fat-tree: k^3/4;
-     *         dumbbell: 2 * hostsPerSide; 0 for an unknown kind
+     *         dumbbell: 2 * hostsPerSide; ring: switches * hostsPerSwitch;
+     *         0 for an unknown kind
      */
     uint32_t HostCount() const;
 
@@ -381,7 +436,8 @@ struct ScenarioConfig
      * \brief Number of hosts under one edge switch (leaf, fat-tree edge
      * switch, dumbbell side); hosts h and h' share an edge switch iff
      * h / HostsPerLeaf () == h' / HostsPerLeaf ().
-     * \return hostsPerLeaf, k/2 or hostsPerSide; 0 for an unknown kind
+     * \return hostsPerLeaf, k/2, hostsPerSide or hostsPerSwitch; 0 for an
+     *         unknown kind
      */
     uint32_t HostsPerLeaf() const;
 
@@ -405,7 +461,7 @@ struct ScenarioConfig
 };
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Parse JSON text, reporting syntax errors and duplicate keys.
  * \param text the JSON text
  * \param source the name used as field in errors (usually the file path)
@@ -417,7 +473,7 @@ struct ScenarioConfig
 nlohmann::json ParseScenarioText(const std::string& text, const std::string& source);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Read a scenario file as JSON, without validating it.
  * \param path the file
  * \return the JSON value
@@ -428,7 +484,7 @@ nlohmann::json ParseScenarioText(const std::string& text, const std::string& sou
 nlohmann::json ReadScenarioJson(const std::string& path);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Validate a scenario and fill a ScenarioConfig.
  * \param scenario the scenario JSON
  * \param baseDir the folder that relative paths (CDF files) are relative to
@@ -439,7 +495,7 @@ nlohmann::json ReadScenarioJson(const std::string& path);
 ScenarioConfig ParseScenario(const nlohmann::json& scenario, const std::string& baseDir);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Read, parse and validate a scenario file.
  * \param path the file; relative paths inside it are relative to its folder
  * \return the configuration
@@ -449,7 +505,7 @@ ScenarioConfig ParseScenario(const nlohmann::json& scenario, const std::string& 
 ScenarioConfig LoadScenarioFile(const std::string& path);
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Choose the hosts of a job's ranks.
  * \param job the job; when job.placement is "explicit", job.hosts is returned
  * \param hostCount number of hosts of the topology
@@ -486,4 +542,4 @@ std::vector<uint32_t> ResolvePlacement(const ScenarioConfig::JobConfig& job,
 
 } // namespace ns3
 
-#endif /* FLUX_SCENARIO_CONFIG_H */
+#endif /* SCENARIO_CONFIG_H */

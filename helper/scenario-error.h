@@ -2,9 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_SCENARIO_ERROR_H
-#define FLUX_SCENARIO_ERROR_H
+#ifndef SCENARIO_ERROR_H
+#define SCENARIO_ERROR_H
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -12,13 +13,15 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief A problem with a scenario: what() is one line `<field>: <problem>`.
  *
  * The field is the path of the offending value in the scenario JSON
  * (`topology.leaves`, `jobs[0].ranks`, `background[1].senders[2]`), or the
  * scenario file itself for problems that concern the whole file (unreadable
- * file, JSON syntax error).
+ * file, JSON syntax error). Field and problem are stored as one printable
+ * line of valid UTF-8: line breaks and tabs become spaces, other control
+ * characters and bytes outside valid UTF-8 sequences become '?'.
  */
 class ScenarioError : public std::runtime_error
 {
@@ -43,4 +46,4 @@ class ScenarioError : public std::runtime_error
 
 } // namespace ns3
 
-#endif /* FLUX_SCENARIO_ERROR_H */
+#endif /* SCENARIO_ERROR_H */

@@ -6,19 +6,24 @@
 
 #include "fabric-topology-helper.h"
 #include "fabric-topology.h"
+#include "memory-estimate.h"
+#include "progress-estimator.h"
 #include "rdma-helper.h"
 #include "scenario-error.h"
+#include "training-job-helper.h"
 
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
+#include "ns3/ib-bth-header.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/int-header.h"
 #include "ns3/job-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/pfc-watchdog.h"
 #include "ns3/pointer.h"
 #include "ns3/poisson-traffic.h"
 #include "ns3/ptr.h"
@@ -35,10 +40,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
+#include <tuple>
 
 namespace ns3
 {
@@ -53,6 +61,33 @@ constexpr int64_t STREAM_FABRIC = 1000;
 constexpr int64_t STREAM_PORTS = 100;
 constexpr int64_t STREAM_TENANTS = 2000;
 constexpr int64_t STREAM_FAULTS = 100000;
+
+/// The phases of one job as its collective traces them ("Phase").
+struct PhaseLog
+{
+    uint32_t buckets{1};                      //!< collective runs per iteration
+    uint32_t steps{0};                        //!< steps per run
+    std::vector<RunResults::PhaseTime> times; //!< finished phases, in finishing order
+};
+
+/**
+ * \brief Collective "Phase" sink: the last rank finished a step.
+ * \param log the job's phases
+ * \param run the collective run (iteration x buckets + bucket)
+ * \param step the step within the run
+ * \param start when the first rank started the step
+ * \param end now
+ */
+void
+PhaseEnded(PhaseLog* log, uint32_t run, uint32_t step, Time start, Time end)
+{
+    RunResults::PhaseTime pt;
+    pt.iteration = run / log->buckets;
+    pt.step = (run % log->buckets) * log->steps + step;
+    pt.startMs = start.GetSeconds() * 1e3;
+    pt.durationMs = (end - start).GetSeconds() * 1e3;
+    log->times.push_back(pt);
+}
 
 /// Simulated time of a number of milliseconds.
 Time
@@ -136,7 +171,6 @@ class ScenarioRun
         : m_cfg(cfg),
           m_opts(opts),
           m_jobsLeft(0),
-          m_totalIterations(0),
           m_stopReason("completed")
     {
     }
@@ -164,8 +198,14 @@ class ScenarioRun
     void BuildBackground();
     /// Install the scenario's link faults.
     void ApplyFaults();
+    /// Recompute every switch's routes over the cables that are up (routing converged).
+    void UpdateRoutes();
     /// Resolve the traced links and start sampling.
     void SetupTraces();
+    /// Count the work known up front, for the progress estimate.
+    void SetupProgress();
+    /** \return the work counted by the progress estimate done so far, bytes */
+    double WorkDone() const;
     /// Take one sample of the traced rates and queues.
     void Sample();
     /**
@@ -199,6 +239,16 @@ class ScenarioRun
     void PacketLatency(uint32_t qpn, uint32_t payload, Time latency);
     /// Stop when every job and every flow is done.
     void CheckDone();
+    /**
+     * \brief Stop when the fabric has made no progress for the stall window.
+     * \return true when the run is stopped
+     */
+    bool CheckStall();
+    /**
+     * \return true when some switch holds packets and some port (switch or
+     * host) is paused by its peer: work that waits on PFC
+     */
+    bool WorkWaitsOnPfc() const;
     /// The scenario's stop_ms was reached.
     void SafetyStop();
     /// Periodic progress report and cancellation check.
@@ -216,14 +266,15 @@ class ScenarioRun
      */
     RunResults Collect(double wallS) const;
 
-    const ScenarioConfig& m_cfg;             //!< the scenario
-    const RunOptions& m_opts;                //!< run options
-    FabricTopology m_topo;                   //!< the network
-    std::vector<Ptr<RdmaNic>> m_nics;        //!< NIC of each host
-    std::vector<Ptr<TrainingJob>> m_jobs;    //!< the jobs, scenario order
-    Ptr<JobScheduler> m_scheduler;           //!< the policy
-    std::vector<Ptr<FlowTraffic>> m_tenants; //!< background tenants, scenario order
-    std::vector<bool> m_tenantOpenEnded;     //!< arrivals end with the last job
+    const ScenarioConfig& m_cfg;                     //!< the scenario
+    const RunOptions& m_opts;                        //!< run options
+    FabricTopology m_topo;                           //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
+    std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
+    std::vector<std::unique_ptr<PhaseLog>> m_phases; //!< each job's traced phases
+    Ptr<JobScheduler> m_scheduler;                   //!< the policy
+    std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
+    std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
     SampleSummary m_latencyUs;                     //!< one-way packet latency, us
     uint32_t m_jobsLeft;                           //!< jobs neither finished nor failed
@@ -232,10 +283,18 @@ class ScenarioRun
     std::vector<uint64_t> m_traceWireBytes;        //!< their wire bytes at the last sample
     std::vector<RunResults::RateSample> m_rates;   //!< sampled rates
     std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
-    uint64_t m_totalIterations;                    //!< iterations of all jobs
+    uint64_t m_routeUpdates{0};                    //!< route recomputations
     std::string m_stopReason;                      //!< why the run ended
     std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
     double m_lastReport{-1};                       //!< wall time of the last progress report
+    uint64_t m_dataPacketsRx{0};                   //!< data packets that reached a NIC
+    uint64_t m_dataPacketsRxSeen{0};               //!< m_dataPacketsRx at the last stall check
+    Time m_progressAt;                             //!< last stall check that saw progress
+    Time m_stallWindow;                            //!< no progress this long: stalled (0: off)
+    ProgressEstimator m_eta;                       //!< estimate of the wall time left
+    std::vector<Ptr<RdmaQueuePair>> m_jobQps;      //!< the jobs' queue pairs
+    std::vector<bool> m_tenantCounted;             //!< tenant's traffic is in the work total
+    std::vector<uint64_t> m_tenantFlowBytes;       //!< bytes of each tenant's finished flows
 };
 
 void
@@ -258,7 +317,7 @@ ScenarioRun::ResetNs3()
     {
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
-            throw ScenarioError("ns3." + name,
+            throw ScenarioError("ns3_defaults[\"" + name + "\"]",
                                 "not an ns-3 attribute, or the value does not fit it");
         }
     }
@@ -318,6 +377,17 @@ ScenarioRun::BuildNetwork()
         }
     }
     helper.SetLosslessPriorities(lossless);
+    if (m_cfg.pfcWatchdog.enabled)
+    {
+        const auto& w = m_cfg.pfcWatchdog;
+        ObjectFactory watchdog;
+        watchdog.SetTypeId(PfcWatchdog::GetTypeId());
+        watchdog.Set("DetectionTime", TimeValue(FromMs(w.detectionMs)));
+        watchdog.Set("RestorationTime", TimeValue(FromMs(w.restorationMs)));
+        watchdog.Set("Action", StringValue(w.action));
+        helper.SetSwitchAttribute("PfcWatchdogFactory", ObjectFactoryValue(watchdog));
+        helper.SetSwitchAttribute("PfcWatchdog", BooleanValue(true));
+    }
     try
     {
         if (t.kind == "leaf-spine")
@@ -327,6 +397,10 @@ ScenarioRun::BuildNetwork()
         else if (t.kind == "fat-tree")
         {
             m_topo = helper.BuildFatTree(t.k);
+        }
+        else if (t.kind == "ring")
+        {
+            m_topo = helper.BuildRing(t.switches, t.hostsPerSwitch);
         }
         else
         {
@@ -399,23 +473,26 @@ ScenarioRun::BuildJobs()
         {
             nics.push_back(m_nics[h]);
         }
-        Ptr<RingAllreduce> ring =
-            CreateObjectWithAttributes<RingAllreduce>("PipelineBytes",
-                                                      UintegerValue(jc.chunkBytes));
+        TrainingJobHelper jobs;
+        jobs.SetCollectiveAttribute("PipelineBytes", UintegerValue(jc.chunkBytes));
+        jobs.SetJobAttribute("Iterations", UintegerValue(jc.iterations));
+        jobs.SetJobAttribute("ComputeTime",
+                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
+        jobs.SetJobAttribute("GradientBytes", UintegerValue(jc.bytes));
+        jobs.SetJobAttribute("Buckets", UintegerValue(jc.buckets));
+        jobs.SetJobAttribute("StartTime",
+                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
         const auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
-        ring->Setup(nics, static_cast<uint8_t>(jc.priority), base);
-        ring->SetJobId(static_cast<uint32_t>(m_jobs.size()));
-        Ptr<TrainingJob> job = CreateObject<TrainingJob>();
-        job->SetAttribute("Iterations", UintegerValue(jc.iterations));
-        job->SetAttribute("ComputeTime",
-                          TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
-        job->SetAttribute("GradientBytes", UintegerValue(jc.bytes));
-        job->SetAttribute("Buckets", UintegerValue(jc.buckets));
-        job->SetAttribute("StartTime",
-                          TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
-        job->Setup(jc.name, ring);
+        Ptr<TrainingJob> job = jobs.Install(jc.name, nics, static_cast<uint8_t>(jc.priority), base);
+        job->GetCollective()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
         job->SetFailedCallback(MakeCallback(&ScenarioRun::JobFailed, this));
+        m_phases.push_back(std::make_unique<PhaseLog>());
+        m_phases.back()->buckets = job->GetNBuckets();
+        m_phases.back()->steps = job->GetCollective()->GetNSteps();
+        job->GetCollective()->TraceConnectWithoutContext(
+            "Phase",
+            MakeBoundCallback(&PhaseEnded, m_phases.back().get()));
         // What the scheduler may know: the link directions each rank's sends
         // cross under the fabric's ECMP hashing, and the slowest of their rates.
         JobScheduler::JobInfo info;
@@ -438,7 +515,6 @@ ScenarioRun::BuildJobs()
         info.bottleneckBps = bottleneck;
         m_scheduler->AddJob(info);
         m_jobs.push_back(job);
-        m_totalIterations += jc.iterations;
     }
     m_jobsLeft = static_cast<uint32_t>(m_jobs.size());
 }
@@ -565,14 +641,32 @@ ScenarioRun::ApplyFaults()
         }
         if (f.downMs)
         {
+            // The switches at the cable's ends see it at once (FabricSwitch
+            // failover); the routing converges route_convergence_ms later.
+            const auto& conv = m_cfg.topology.routeConvergenceMs;
             Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(m_topo.links[dirs[0]].tx->GetChannel());
             Simulator::Schedule(FromMs(*f.downMs), &PfcChannel::SetLinkUp, ch, false);
+            if (conv && *f.downMs + *conv < m_cfg.stopMs)
+            {
+                Simulator::Schedule(FromMs(*f.downMs + *conv), &ScenarioRun::UpdateRoutes, this);
+            }
             if (f.upMs && *f.upMs < m_cfg.stopMs)
             {
                 Simulator::Schedule(FromMs(*f.upMs), &PfcChannel::SetLinkUp, ch, true);
+                if (conv && *f.upMs + *conv < m_cfg.stopMs)
+                {
+                    Simulator::Schedule(FromMs(*f.upMs + *conv), &ScenarioRun::UpdateRoutes, this);
+                }
             }
         }
     }
+}
+
+void
+ScenarioRun::UpdateRoutes()
+{
+    m_topo.ComputeRoutes();
+    ++m_routeUpdates;
 }
 
 void
@@ -595,6 +689,104 @@ ScenarioRun::SetupTraces()
         m_traceWireBytes.push_back(0);
     }
     Simulator::Schedule(Time(0), &ScenarioRun::Sample, this);
+}
+
+void
+ScenarioRun::SetupProgress()
+{
+    // The jobs' traffic: every rank's share of every iteration's collective.
+    double total = 0;
+    for (const auto& job : m_jobs)
+    {
+        Ptr<Collective> coll = job->GetCollective();
+        total += static_cast<double>(job->GetNIterations()) * coll->GetNRanks() *
+                 coll->GetBytesSentPerRank(job->GetGradientBytes());
+        for (const auto& qp : coll->GetQueuePairs())
+        {
+            if (qp)
+            {
+                m_jobQps.push_back(qp);
+            }
+        }
+    }
+    // The tenants whose traffic ends on its own: the mean offered load over
+    // their arrival window, the bursts that start before the stop. A tenant
+    // whose arrivals end with the last job is left out: it runs alongside the
+    // jobs, so their share of the work measures its progress too.
+    const double stopMs = m_cfg.stopMs;
+    for (std::size_t i = 0; i < m_cfg.background.size(); ++i)
+    {
+        const auto& bc = m_cfg.background[i];
+        m_tenantCounted.push_back(!m_tenantOpenEnded[i]);
+        m_tenantFlowBytes.push_back(0);
+        if (m_tenantOpenEnded[i])
+        {
+            continue;
+        }
+        if (bc.kind == ScenarioConfig::BackgroundConfig::Kind::CDF)
+        {
+            const double endMs = std::min(stopMs, bc.stopMs.value_or(stopMs));
+            const double windowS = std::max(0.0, endMs - bc.startMs) / 1e3;
+            total += bc.hosts.size() * bc.load * m_cfg.topology.hostGbps * 1e9 / 8 * windowS;
+        }
+        else if (bc.startMs < stopMs)
+        {
+            double bursts = bc.repeat;
+            if (bc.intervalMs > 0)
+            {
+                bursts = std::min(bursts, std::floor((stopMs - bc.startMs) / bc.intervalMs) + 1);
+            }
+            total += bursts * bc.senders.size() * static_cast<double>(bc.bytes);
+        }
+    }
+    m_eta.SetWorkTotal(total);
+    m_eta.SetStopTime(stopMs);
+}
+
+double
+ScenarioRun::WorkDone() const
+{
+    // Payload received in order: the jobs' from their queue pairs, the
+    // tenants' the rest of the NICs' count.
+    uint64_t jobs = 0;
+    for (const auto& qp : m_jobQps)
+    {
+        jobs += qp->GetBytesReceived();
+    }
+    uint64_t all = 0;
+    for (const auto& nic : m_nics)
+    {
+        all += nic->GetBytesReceived();
+    }
+    double tenants = static_cast<double>(all - std::min(all, jobs));
+    // With tenants both in and out of the work total, the share of the
+    // counted ones in the bytes of the finished flows.
+    uint64_t counted = 0;
+    uint64_t finished = 0;
+    bool anyCounted = false;
+    bool anyOther = false;
+    for (std::size_t i = 0; i < m_tenantCounted.size(); ++i)
+    {
+        finished += m_tenantFlowBytes[i];
+        if (m_tenantCounted[i])
+        {
+            counted += m_tenantFlowBytes[i];
+            anyCounted = true;
+        }
+        else
+        {
+            anyOther = true;
+        }
+    }
+    if (!anyCounted)
+    {
+        tenants = 0;
+    }
+    else if (anyOther)
+    {
+        tenants = finished > 0 ? tenants * counted / finished : 0;
+    }
+    return static_cast<double>(jobs) + tenants;
 }
 
 void
@@ -660,6 +852,16 @@ ScenarioRun::JobFailed(Ptr<TrainingJob> job)
 {
     NS_LOG_INFO("job " << job->GetName() << " failed: " << job->GetFailureReason());
     ++m_jobsFailed;
+    // The rest of the job's traffic will not be sent.
+    Ptr<Collective> coll = job->GetCollective();
+    double done = 0;
+    for (const auto& qp : coll->GetQueuePairs())
+    {
+        done += qp ? qp->GetBytesReceived() : 0;
+    }
+    const double total = static_cast<double>(job->GetNIterations()) * coll->GetNRanks() *
+                         coll->GetBytesSentPerRank(job->GetGradientBytes());
+    m_eta.SetWorkTotal(m_eta.GetWorkTotal() - std::max(0.0, total - done));
     JobFinished(job);
 }
 
@@ -667,12 +869,14 @@ void
 ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
 {
     m_flows.emplace_back(tenant, rec);
+    m_tenantFlowBytes[tenant] += rec.bytes;
     CheckDone();
 }
 
 void
 ScenarioRun::PacketLatency(uint32_t /* qpn */, uint32_t /* payload */, Time latency)
 {
+    ++m_dataPacketsRx;
     m_latencyUs.Add(latency.GetNanoSeconds() / 1000.0);
 }
 
@@ -698,6 +902,59 @@ ScenarioRun::CheckDone()
     Simulator::Stop();
 }
 
+bool
+ScenarioRun::WorkWaitsOnPfc() const
+{
+    bool held = false;
+    for (const auto& s : m_topo.switches)
+    {
+        if (s.sw->GetMmu()->GetTotalUsed() > 0)
+        {
+            held = true;
+            break;
+        }
+    }
+    if (!held)
+    {
+        return false;
+    }
+    for (const auto& link : m_topo.links)
+    {
+        if (link.tx->GetPausedMask() != 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+ScenarioRun::CheckStall()
+{
+    // Called from Progress(), so that the check adds no event of its own:
+    // results of runs that do not stall stay what they were.
+    if (m_stallWindow.IsZero())
+    {
+        return false;
+    }
+    const Time now = Simulator::Now();
+    if (m_dataPacketsRx != m_dataPacketsRxSeen || !WorkWaitsOnPfc())
+    {
+        m_dataPacketsRxSeen = m_dataPacketsRx;
+        m_progressAt = now;
+        return false;
+    }
+    if (now - m_progressAt < m_stallWindow)
+    {
+        return false;
+    }
+    NS_LOG_INFO("no data packet delivered since " << m_progressAt.As(Time::MS)
+                                                  << " while PFC holds packets: stalled");
+    m_stopReason = "stalled";
+    Simulator::Stop();
+    return true;
+}
+
 void
 ScenarioRun::SafetyStop()
 {
@@ -714,25 +971,19 @@ ScenarioRun::Progress()
         Simulator::Stop();
         return;
     }
+    if (CheckStall())
+    {
+        return;
+    }
     const double wall = WallSince(m_wall0);
     if (m_opts.progress && wall - m_lastReport >= 0.5)
     {
         m_lastReport = wall;
         const double simMs = Simulator::Now().GetSeconds() * 1e3;
-        // Progress: the larger of the share of iterations done and of the
-        // safety stop reached.
-        uint64_t done = 0;
-        for (const auto& j : m_jobs)
-        {
-            done += j->GetIterations().size();
-        }
-        double frac = simMs / m_cfg.stopMs;
-        if (m_totalIterations > 0)
-        {
-            frac = std::max(frac, static_cast<double>(done) / m_totalIterations);
-        }
-        const double eta = frac > 0 ? wall * (1 - frac) / frac : -1;
-        m_opts.progress(simMs, wall, eta);
+        // The work done against the work known up front, at its recent rate
+        // (ProgressEstimator).
+        m_eta.AddSample(wall, WorkDone(), simMs);
+        m_opts.progress(simMs, wall, m_eta.GetEta());
     }
     Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
 }
@@ -744,23 +995,31 @@ ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
     // the slowest hop.
     const uint32_t mtu = m_cfg.transport.mtuBytes;
     const uint64_t packets = rec.bytes == 0 ? 1 : (rec.bytes + mtu - 1) / mtu;
-    const uint32_t overhead = 62; // Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4
+    // A data packet's headers: Ethernet+VLAN, IPv4, UDP, BTH and ICRC.
+    const uint32_t overhead =
+        WireBytes::L2 + WireBytes::IP_UDP + IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES;
     const uint64_t firstFrame = std::min<uint64_t>(rec.bytes, mtu) + overhead;
     const uint64_t restBytes = rec.bytes - std::min<uint64_t>(rec.bytes, mtu);
     const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
     Time t;
     Time slowest;
+    uint32_t slowestWire = 0; // preamble, IFG and FCS of the slowest hop's device
     for (uint32_t l : path)
     {
         const auto& link = m_topo.links[l];
         t += link.tx->GetFrameTxTime(static_cast<uint32_t>(firstFrame));
         t += DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
-        slowest = std::max(slowest, link.tx->GetFrameTxTime(mtu + overhead));
+        const Time frame = link.tx->GetFrameTxTime(mtu + overhead);
+        if (frame > slowest)
+        {
+            slowest = frame;
+            slowestWire = link.tx->GetWireOverhead();
+        }
     }
     if (packets > 1)
     {
-        const double perByte = slowest.GetSeconds() / (mtu + overhead + 24);
-        t += Seconds(perByte * (restBytes + (packets - 1) * (overhead + 24)));
+        const double perByte = slowest.GetSeconds() / (mtu + overhead + slowestWire);
+        t += Seconds(perByte * (restBytes + (packets - 1) * (overhead + slowestWire)));
     }
     return t;
 }
@@ -803,36 +1062,13 @@ ScenarioRun::Collect(double wallS) const
         {
             jr.iterationMs.push_back((it.end - it.start).GetSeconds() * 1e3);
         }
-        // Phases from the per-rank step records: first start to last end.
-        Ptr<Collective> coll = job->GetCollective();
-        const uint32_t n = coll->GetNRanks();
-        const uint32_t steps = coll->GetNSteps();
-        const uint32_t buckets = job->GetNBuckets();
-        const auto& rec = coll->GetStepRecords();
-        for (std::size_t base = 0; base + n <= rec.size(); base += n)
-        {
-            Time start = Time::Max();
-            Time end;
-            bool complete = true;
-            for (uint32_t k = 0; k < n; ++k)
-            {
-                const auto& s = rec[base + k];
-                complete = complete && s.end > Time(0);
-                start = std::min(start, s.start);
-                end = std::max(end, s.end);
-            }
-            if (!complete)
-            {
-                continue;
-            }
-            const auto& s = rec[base];
-            RunResults::PhaseTime pt;
-            pt.iteration = s.run / buckets;
-            pt.step = (s.run % buckets) * steps + s.step;
-            pt.startMs = start.GetSeconds() * 1e3;
-            pt.durationMs = (end - start).GetSeconds() * 1e3;
-            jr.phases.push_back(pt);
-        }
+        // Phases as the collective traced them, in (iteration, step) order.
+        jr.phases = m_phases[r.jobs.size()]->times;
+        std::sort(jr.phases.begin(),
+                  jr.phases.end(),
+                  [](const RunResults::PhaseTime& x, const RunResults::PhaseTime& y) {
+                      return std::tie(x.iteration, x.step) < std::tie(y.iteration, y.step);
+                  });
         r.jobs.push_back(jr);
     }
     for (const auto& [tenant, rec] : m_flows)
@@ -884,7 +1120,70 @@ ScenarioRun::Collect(double wallS) const
     }
     r.network.drops = m_topo.GetDrops() + r.network.linkLosses;
     r.network.pfcPauses = m_topo.GetPfcPauses();
+    for (const auto& s : m_topo.switches)
+    {
+        r.network.linkDownDrops += s.sw->GetDrops(FabricSwitch::DROP_LINK_DOWN);
+        r.network.linkStateChanges += s.sw->GetLinkStateChanges();
+    }
+    r.network.routeUpdates = m_routeUpdates;
+    // PFC pauses per paused link direction, and by the tiers it joins.
+    {
+        static const std::map<std::string, std::vector<std::string>> tierNames = {
+            {"leaf-spine", {"leaf", "spine"}},
+            {"fat-tree", {"edge", "agg", "core"}},
+            {"dumbbell", {"switch"}}};
+        const auto names = tierNames.find(m_topo.kind);
+        auto tierOf = [this, &names](const Ptr<PfcNetDevice>& dev) -> std::string {
+            const uint32_t id = dev->GetNode()->GetId();
+            if (id >= m_topo.switchOfNode.size() || m_topo.switchOfNode[id] < 0)
+            {
+                return "host";
+            }
+            const uint32_t tier = m_topo.switches[m_topo.switchOfNode[id]].tier;
+            if (names == tierNames.end() || tier >= names->second.size())
+            {
+                return "tier" + std::to_string(tier);
+            }
+            return names->second[tier];
+        };
+        for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+        {
+            const auto& link = m_topo.links[l];
+            const std::string rxTier = tierOf(link.rx);
+            if (rxTier == "host")
+            {
+                continue; // hosts never pause
+            }
+            const std::string kind = tierOf(link.tx) + "->" + rxTier;
+            auto it = std::find_if(r.network.pfcPausesByTier.begin(),
+                                   r.network.pfcPausesByTier.end(),
+                                   [&kind](const auto& e) { return e.first == kind; });
+            if (it == r.network.pfcPausesByTier.end())
+            {
+                r.network.pfcPausesByTier.emplace_back(kind, 0);
+                it = r.network.pfcPausesByTier.end() - 1;
+            }
+            const uint64_t pauses = m_topo.GetPfcPauses(l);
+            it->second += pauses;
+            if (pauses > 0)
+            {
+                r.network.pfcPausesByLink.emplace_back(link.name, pauses);
+            }
+        }
+    }
     r.network.ecnMarks = m_topo.GetEcnMarks();
+    for (const auto& s : m_topo.switches)
+    {
+        r.network.pfcWatchdog = r.network.pfcWatchdog || s.sw->GetPfcWatchdogEnabled();
+    }
+    if (r.network.pfcWatchdog)
+    {
+        const PfcWatchdog::Counters wd = m_topo.GetPfcWatchdogCounters();
+        r.network.pfcWatchdogStorms = wd.storms;
+        r.network.pfcWatchdogRestorations = wd.restorations;
+        r.network.pfcWatchdogDrops = wd.drops;
+        r.network.pfcWatchdogForwarded = wd.forwarded;
+    }
 
     const double simS = Simulator::Now().GetSeconds();
     if (simS > 0)
@@ -945,6 +1244,7 @@ ScenarioRun::Run()
         BuildBackground();
         ApplyFaults();
         SetupTraces();
+        SetupProgress();
         m_scheduler->Start();
         for (const auto& j : m_jobs)
         {
@@ -956,6 +1256,23 @@ ScenarioRun::Run()
         }
         const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
         Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
+        // A stall is no progress for stall_ms; with PFC watchdogs, which
+        // act on pauses of DetectionTime, that much longer.
+        if (m_cfg.stallMs > 0)
+        {
+            Time detection;
+            for (const auto& s : m_topo.switches)
+            {
+                for (uint32_t p = 0; p < s.sw->GetNPorts(); ++p)
+                {
+                    if (Ptr<PfcWatchdog> wd = s.sw->GetPortDevice(p)->GetWatchdog())
+                    {
+                        detection = std::max(detection, wd->GetDetectionTime());
+                    }
+                }
+            }
+            m_stallWindow = FromMs(m_cfg.stallMs) + detection;
+        }
         Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
         const auto runStart = std::chrono::steady_clock::now();
         const double cpuStart = ProcessCpuSeconds();
@@ -1000,6 +1317,8 @@ ScenarioRun::Run()
 RunResults
 RunScenario(const ScenarioConfig& cfg, const RunOptions& opts)
 {
+    // Before any ns-3 object is built: refuse what this machine cannot hold.
+    MemoryEstimate::Check(cfg);
     ScenarioRun run(cfg, opts);
     return run.Run();
 }

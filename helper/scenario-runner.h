@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_SCENARIO_RUNNER_H
-#define FLUX_SCENARIO_RUNNER_H
+#ifndef SCENARIO_RUNNER_H
+#define SCENARIO_RUNNER_H
 
 #include "ns3/run-results.h"
 #include "ns3/scenario-config.h"
@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Wall-clock time of each phase of RunScenario, in seconds.
  *
  * The simulation proper is run; everything else is the runner's own work.
@@ -33,7 +33,7 @@ struct RunTimings
 };
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief How RunScenario runs, beyond the scenario itself.
  */
 struct RunOptions
@@ -55,7 +55,7 @@ struct RunOptions
 };
 
 /**
- * \ingroup flux
+ * \ingroup flux-scenario
  * \brief Build the topology, jobs and background traffic of a scenario, run
  * the simulation and collect the measurements.
  * \param cfg a scenario validated by ParseScenario
@@ -73,4 +73,4 @@ RunResults RunScenario(const ScenarioConfig& cfg, const RunOptions& opts);
 
 } // namespace ns3
 
-#endif /* FLUX_SCENARIO_RUNNER_H */
+#endif /* SCENARIO_RUNNER_H */

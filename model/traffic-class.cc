@@ -4,8 +4,13 @@
 
 #include "traffic-class.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("TrafficClass");
+
 namespace TrafficClass
 {
 

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_TRAFFIC_CLASS_H
-#define FLUX_TRAFFIC_CLASS_H
+#ifndef TRAFFIC_CLASS_H
+#define TRAFFIC_CLASS_H
 
 #include <cstdint>
 #include <string>
@@ -135,4 +135,4 @@ constexpr uint32_t PREAMBLE_IFG = 20;
 
 } // namespace ns3
 
-#endif /* FLUX_TRAFFIC_CLASS_H */
+#endif /* TRAFFIC_CLASS_H */

@@ -36,6 +36,7 @@
  * reset.
  */
 
+#include "ns3/results-table.h"
 #include "ns3/results-writer.h"
 #include "ns3/run-results.h"
 #include "ns3/scenario-config.h"
@@ -59,6 +60,7 @@ namespace py = pybind11;
 namespace
 {
 
+using ns3::ResultsTable;
 using ns3::RunResults;
 using ns3::ScenarioConfig;
 using ns3::ScenarioError;
@@ -85,27 +87,6 @@ std::atomic<std::thread::id> g_runThread{std::thread::id()};
 
 /// Minimum wall-clock time between two signal checks during a run.
 constexpr std::chrono::milliseconds kCheckInterval{50};
-
-/// Decimals of the CSV values, as ResultsWriter writes them.
-constexpr int kTimeDigits = 6;  //!< ms values
-constexpr int kUsDigits = 3;    //!< us values
-constexpr int kRatioDigits = 6; //!< slowdowns
-
-/**
- * A number as the runner's CSV files hold it: rounded like ResultsWriter
- * rounds it, None when it is not finite (an empty CSV field).
- */
-py::object
-CsvNumber(double x, int digits)
-{
-    if (!std::isfinite(x))
-    {
-        return py::none();
-    }
-    const double scale = std::pow(10.0, digits);
-    const double r = std::round(x * scale) / scale;
-    return py::float_(r == 0.0 ? 0.0 : r);
-}
 
 /// A JSON value as the corresponding Python value.
 py::object
@@ -147,72 +128,53 @@ ToPython(const nlohmann::ordered_json& j)
     }
 }
 
+/// One ResultsTable column by column: {"column": [values...], ...}.
+py::dict
+Columns(const ResultsTable& table)
+{
+    std::vector<py::list> columns(table.columns.size());
+    for (const auto& row : table.rows)
+    {
+        for (size_t i = 0; i < row.size(); ++i)
+        {
+            const ResultsTable::Cell& c = row[i];
+            switch (c.kind)
+            {
+            case ResultsTable::Cell::Kind::TEXT:
+                columns[i].append(py::str(c.text));
+                break;
+            case ResultsTable::Cell::Kind::INTEGER:
+                columns[i].append(py::int_(c.integer));
+                break;
+            case ResultsTable::Cell::Kind::NUMBER:
+                columns[i].append(py::float_(c.number));
+                break;
+            case ResultsTable::Cell::Kind::EMPTY:
+                columns[i].append(py::none());
+                break;
+            }
+        }
+    }
+    py::dict dict;
+    for (size_t i = 0; i < columns.size(); ++i)
+    {
+        dict[py::str(table.columns[i])] = columns[i];
+    }
+    return dict;
+}
+
 /**
- * The rows of the runner's three CSV files (see ResultsWriter), column by
- * column: {"iterations": {"job": [...], ...}, "phases": {...}, "flows": {...}}.
+ * The rows of the runner's three CSV files, column by column, from the same
+ * ResultsTable that ResultsWriter writes:
+ * {"iterations": {"job": [...], ...}, "phases": {...}, "flows": {...}}.
  */
 py::dict
 Records(const RunResults& results)
 {
-    py::list itJob, itIndex, itMs;
-    py::list phJob, phIteration, phStep, phStart, phDuration;
-    for (const auto& job : results.jobs)
-    {
-        py::str name(job.name);
-        for (size_t i = 0; i < job.iterationMs.size(); ++i)
-        {
-            itJob.append(name);
-            itIndex.append(i);
-            itMs.append(CsvNumber(job.iterationMs[i], kTimeDigits));
-        }
-        for (const auto& phase : job.phases)
-        {
-            phJob.append(name);
-            phIteration.append(phase.iteration);
-            phStep.append(phase.step);
-            phStart.append(CsvNumber(phase.startMs, kTimeDigits));
-            phDuration.append(CsvNumber(phase.durationMs, kTimeDigits));
-        }
-    }
-    py::list flTenant, flSrc, flDst, flSize, flStart, flFct, flIdeal, flSlowdown;
-    for (const auto& f : results.flows)
-    {
-        flTenant.append(f.tenant);
-        flSrc.append(f.src);
-        flDst.append(f.dst);
-        flSize.append(f.sizeBytes);
-        flStart.append(CsvNumber(f.startMs, kTimeDigits));
-        flFct.append(CsvNumber(f.fctUs, kUsDigits));
-        flIdeal.append(CsvNumber(f.idealFctUs, kUsDigits));
-        const double slowdown =
-            (f.idealFctUs > 0 && std::isfinite(f.fctUs)) ? f.fctUs / f.idealFctUs : std::nan("");
-        flSlowdown.append(CsvNumber(slowdown, kRatioDigits));
-    }
-
-    py::dict iterations;
-    iterations["job"] = itJob;
-    iterations["iteration"] = itIndex;
-    iterations["iteration_ms"] = itMs;
-    py::dict phases;
-    phases["job"] = phJob;
-    phases["iteration"] = phIteration;
-    phases["step"] = phStep;
-    phases["start_ms"] = phStart;
-    phases["duration_ms"] = phDuration;
-    py::dict flows;
-    flows["tenant"] = flTenant;
-    flows["src"] = flSrc;
-    flows["dst"] = flDst;
-    flows["size_bytes"] = flSize;
-    flows["start_ms"] = flStart;
-    flows["fct_us"] = flFct;
-    flows["ideal_fct_us"] = flIdeal;
-    flows["slowdown"] = flSlowdown;
-
     py::dict records;
-    records["iterations"] = iterations;
-    records["phases"] = phases;
-    records["flows"] = flows;
+    records["iterations"] = Columns(ResultsTable::Iterations(results));
+    records["phases"] = Columns(ResultsTable::Phases(results));
+    records["flows"] = Columns(ResultsTable::Flows(results));
     return records;
 }
 

@@ -212,10 +212,28 @@ jct=$(python3 -c 'import json, sys; print("%.3f" % json.load(open(sys.argv[1]))[
 t_run=$(flux_elapsed "$t0")
 flux_log "$flux_run: single-job JCT $jct ms ($(flux_fmt_time "$t_run"))"
 
+# The examples that ./test.py runs (contrib/flux/test/examples-to-run.py),
+# each run once here with its arguments.
+stage="examples"
+flux_section "ns-3 $ns3ver in-tree: the examples of test/examples-to-run.py"
+mapfile -t examples < <(python3 -c 'import sys
+ns = {}
+exec(open(sys.argv[1]).read(), ns)
+print("\n".join(e for e, run, _ in ns["cpp_examples"] if run == "True"))' contrib/flux/test/examples-to-run.py)
+[ ${#examples[@]} -gt 0 ] || flux_die "test/examples-to-run.py lists no example"
+for line in "${examples[@]}"; do
+    read -r -a argv <<<"$line"
+    exe=$(find build -type f -perm -u+x -name "*${argv[0]}*" | head -n 1)
+    [ -n "$exe" ] || flux_die "example ${argv[0]} was not built"
+    "$exe" "${argv[@]:1}" >"$logdir/ns-$ns3ver-${argv[0]}.log" 2>&1 ||
+        flux_die "example failed: $line (log: $logdir/ns-$ns3ver-${argv[0]}.log)"
+    flux_log "example passed: $line"
+done
+
 stage="report"
 passed=$((${#suites[@]} - ${#failed[@]}))
 echo "${passed} passed, ${#failed[@]} failed"
-detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests"), flux-run single-job JCT $jct ms"
+detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests"), ${#examples[@]} examples, flux-run single-job JCT $jct ms"
 trap - EXIT
 if [ ${#failed[@]} -ne 0 ]; then
     result_line FAIL "$detail; failed suites: ${failed[*]}"

@@ -52,8 +52,8 @@ packages=(
     python3 python3-dev python3-pytest python3-numpy python3-pandas
     python3-matplotlib python3-tqdm python3-nbclient python3-ipykernel
     jupyter-nbconvert python3-distributed
-    # pcap decoding in tests, code formatting check
-    tshark clang-format
+    # pcap decoding in tests, code formatting check, documentation diagrams
+    tshark clang-format graphviz
 )
 for arg in "$@"; do
     case "$arg" in

@@ -9,6 +9,8 @@
 #   waf-3.31         ns-3 3.31 source tree, ./waf, test.py per suite
 #   fresh-bookworm   the README's two commands in a debootstrap'd Debian
 #                    bookworm root (scripts/fresh-machine.sh; needs root)
+#   sanitizers       Debian bookworm's libns3-dev 3.37, every test and every
+#                    shipped scenario under ASan+UBSan (scripts/sanitize.sh)
 #
 #   scripts/matrix.sh                        all entries
 #   scripts/matrix.sh in-tree-3.48 waf-3.31  some
@@ -24,7 +26,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-all=(standalone-3.37 in-tree-3.37 in-tree-3.48 waf-3.31 fresh-bookworm)
+all=(standalone-3.37 in-tree-3.37 in-tree-3.48 waf-3.31 fresh-bookworm sanitizers)
 entries=("$@")
 [ ${#entries[@]} -gt 0 ] || entries=("${all[@]}")
 for e in "${entries[@]}"; do
@@ -56,9 +58,14 @@ for e in "${entries[@]}"; do
         "$FLUX_ROOT/scripts/fresh-machine.sh" >"$log" 2>&1 && rc=0 || rc=$?
         ver=3.37
         ;;
+    sanitizers)
+        FLUX_BUILD_DIR=build-asan \
+            "$FLUX_ROOT/scripts/sanitize.sh" --no-deps >"$log" 2>&1 && rc=0 || rc=$?
+        ver=3.37
+        ;;
     esac
     dt=$(flux_fmt_time "$(flux_elapsed "$t0")")
-    if [ "$kind" = standalone ]; then
+    if [ "$kind" = standalone ] || [ "$kind" = sanitizers ]; then
         # build times, ctest's and pytest's closing lines
         detail=$(grep -E '^(configure .*total|[0-9]+% tests passed|=* ?[0-9]+ passed.* in [0-9.]+s)' "$log" |
             sed -E 's/^=+ //; s/ =+$//' | tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)

@@ -17,6 +17,7 @@
 #include "ns3/switch-mmu.h"
 #include "ns3/system-path.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -318,6 +319,17 @@ class TopologyErrorsTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(h.CheckLeafSpine(4, 2, 8), "", "leaf-spine is fine");
             NS_TEST_ASSERT_MSG_EQ(h.CheckDumbbell(4), "", "dumbbell is fine");
             NS_TEST_ASSERT_MSG_EQ(h.CheckLeafSpine(1, 0, 17), "", "a single switch is fine");
+            NS_TEST_ASSERT_MSG_EQ(h.CheckRing(3, 1), "", "a ring of three is fine");
+            const std::string ring = h.CheckRing(2, 4);
+            NS_TEST_ASSERT_MSG_EQ((Has(ring, "ring") && Has(ring, "at least 3")),
+                                  true,
+                                  "a ring of two: " << ring);
+            NS_TEST_ASSERT_MSG_EQ(Has(h.CheckRing(5, 0), "hosts per switch"), true, "no host");
+            FabricTopologyHelper badSwitch;
+            badSwitch.SetSwitchAttribute("NoSuchAttribute", BooleanValue(true));
+            NS_TEST_ASSERT_MSG_EQ(Has(badSwitch.CheckRing(3, 1), "NoSuchAttribute"),
+                                  true,
+                                  "an unknown switch attribute");
             const std::string odd = h.CheckFatTree(5);
             NS_TEST_ASSERT_MSG_EQ((Has(odd, "k") && Has(odd, "even")), true, "k odd: " << odd);
             NS_TEST_ASSERT_MSG_EQ(Has(h.CheckFatTree(0), "even"), true, "k = 0");
@@ -631,6 +643,14 @@ class FluxTopologyTestSuite : public TestSuite
             [](FabricTopologyHelper& h) { return h.BuildDumbbell(3); },
             [](uint32_t a, uint32_t b) { return a / 3 == b / 3 ? 1u : 2u; },
             6));
+        AddTestCase(new AllPairsTestCase(
+            "ring 6x2",
+            [](FabricTopologyHelper& h) { return h.BuildRing(6, 2); },
+            [](uint32_t a, uint32_t b) {
+                const uint32_t d = a / 2 > b / 2 ? a / 2 - b / 2 : b / 2 - a / 2;
+                return std::min(d, 6 - d) + 1;
+            },
+            12));
         AddTestCase(new AllPairsTestCase(
             "single switch",
             [](FabricTopologyHelper& h) { return h.BuildLeafSpine(1, 0, 5); },

@@ -16,6 +16,7 @@
 #include "ns3/ring-allreduce.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/training-job-helper.h"
 #include "ns3/training-job.h"
 
 #include <numeric>
@@ -127,6 +128,68 @@ class AlphaBetaTestCase : public TestCase
 
     uint32_t m_n;     //!< ranks
     uint64_t m_bytes; //!< gradient bytes
+};
+
+/**
+ * TrainingJobHelper builds what it was told: the collective with its
+ * attributes, the job with its attributes, and the job runs every iteration
+ * as compute plus an allreduce within 10 % of the alpha-beta time.
+ */
+class TrainingJobHelperTestCase : public TestCase
+{
+  public:
+    TrainingJobHelperTestCase()
+        : TestCase("TrainingJobHelper builds a job with the attributes given, which runs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FabricTopologyHelper fabric;
+        fabric.SetHostRate(DataRate("100Gbps"));
+        fabric.SetLinkDelay(MicroSeconds(1));
+        FabricTopology topo = fabric.BuildLeafSpine(1, 0, 4);
+        RdmaHelper rdma;
+        rdma.SetNicAttribute("Mtu", UintegerValue(static_cast<uint32_t>(MTU)));
+        std::vector<Ptr<RdmaNic>> nics;
+        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+        {
+            nics.push_back(
+                rdma.Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
+        }
+        const uint64_t bytes = 1000000;
+        const double computeMs = 0.1;
+        TrainingJobHelper helper;
+        helper.SetCollectiveAttribute("PipelineBytes", UintegerValue(65536));
+        helper.SetJobAttribute("Iterations", UintegerValue(3));
+        helper.SetJobAttribute("GradientBytes", UintegerValue(bytes));
+        helper.SetJobAttribute("ComputeTime", TimeValue(MicroSeconds(100)));
+        Ptr<TrainingJob> job = helper.Install("j", nics, 3, 50000);
+
+        Ptr<RingAllreduce> ring = DynamicCast<RingAllreduce>(job->GetCollective());
+        NS_TEST_ASSERT_MSG_NE(ring, nullptr, "the default collective is a ring allreduce");
+        UintegerValue pipeline;
+        ring->GetAttribute("PipelineBytes", pipeline);
+        NS_TEST_ASSERT_MSG_EQ(pipeline.Get(), 65536, "collective attribute applied");
+        NS_TEST_ASSERT_MSG_EQ(job->GetNIterations(), 3, "job attribute applied");
+
+        job->Start();
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(job->IsFinished(), true, "the job finished");
+        const auto& its = job->GetIterations();
+        NS_TEST_ASSERT_MSG_EQ(its.size(), 3, "three iterations");
+        const double expected = computeMs + AlphaBetaMs(4, bytes);
+        for (const auto& it : its)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL((it.end - it.start).GetSeconds() * 1e3,
+                                      expected,
+                                      0.1 * expected,
+                                      "compute + alpha-beta allreduce");
+        }
+        Simulator::Destroy();
+    }
 };
 
 /**
@@ -429,6 +492,7 @@ class FluxWorkloadTestSuite : public TestSuite
                 AddTestCase(new AlphaBetaTestCase(n, bytes));
             }
         }
+        AddTestCase(new TrainingJobHelperTestCase);
         AddTestCase(new BucketOverlapTestCase);
         AddTestCase(new ContentionTestCase);
         AddTestCase(new BackgroundLoadTestCase);

@@ -224,6 +224,61 @@ TEST(ResultsWriter, EmptyResults)
     EXPECT_EQ(ResultsWriter::IterationsCsv(r), "job,iteration,iteration_ms\n");
 }
 
+// The PFC watchdog's counters are written when the switches ran watchdogs,
+// and only then (results of runs without them keep their fields).
+TEST(ResultsWriter, PfcWatchdogCounters)
+{
+    RunResults r;
+    const ojson without = ResultsWriter::ToJson(r);
+    EXPECT_FALSE(without["network"].contains("pfc_watchdog_storms"));
+    r.network.pfcWatchdog = true;
+    r.network.pfcWatchdogStorms = 5;
+    r.network.pfcWatchdogRestorations = 4;
+    r.network.pfcWatchdogDrops = 1200;
+    r.network.pfcWatchdogForwarded = 7;
+    r.sim.stopReason = "stalled";
+    const ojson j = ResultsWriter::ToJson(r);
+    const auto& net = j["network"];
+    EXPECT_EQ(net["pfc_watchdog_storms"], 5);
+    EXPECT_EQ(net["pfc_watchdog_restorations"], 4);
+    EXPECT_EQ(net["pfc_watchdog_drops"], 1200);
+    EXPECT_EQ(net["pfc_watchdog_forwarded"], 7);
+    EXPECT_EQ(j["sim"]["stop_reason"], "stalled");
+}
+
+// Link-fault counters and the PFC breakdowns: written as given, the
+// breakdowns as objects in the order given (empty objects when none).
+TEST(ResultsWriter, LinkFaultsAndPfcBreakdowns)
+{
+    RunResults r;
+    ojson j = ResultsWriter::ToJson(r);
+    EXPECT_EQ(j["network"]["link_down_drops"], 0);
+    EXPECT_EQ(j["network"]["route_updates"], 0);
+    EXPECT_TRUE(j["network"]["pfc_pauses_by_tier"].is_object());
+    EXPECT_TRUE(j["network"]["pfc_pauses_by_tier"].empty());
+    EXPECT_TRUE(j["network"]["pfc_pauses_by_link"].is_object());
+
+    r.network.linkDownDrops = 5;
+    r.network.linkStateChanges = 4;
+    r.network.routeUpdates = 2;
+    r.network.pfcPausesByTier = {{"host->edge", 3}, {"edge->agg", 0}, {"agg->edge", 9}};
+    r.network.pfcPausesByLink = {{"pod0-agg1->pod0-edge0", 9}, {"host5->pod0-edge2", 3}};
+    j = ResultsWriter::ToJson(r);
+    const auto& net = j["network"];
+    EXPECT_EQ(net["link_down_drops"], 5);
+    EXPECT_EQ(net["link_state_changes"], 4);
+    EXPECT_EQ(net["route_updates"], 2);
+    std::vector<std::string> kinds;
+    for (auto it = net["pfc_pauses_by_tier"].begin(); it != net["pfc_pauses_by_tier"].end(); ++it)
+    {
+        kinds.push_back(it.key());
+    }
+    EXPECT_EQ(kinds, (std::vector<std::string>{"host->edge", "edge->agg", "agg->edge"}));
+    EXPECT_EQ(net["pfc_pauses_by_tier"]["agg->edge"], 9);
+    EXPECT_EQ(net["pfc_pauses_by_link"].begin().key(), "pod0-agg1->pod0-edge0");
+    EXPECT_EQ(net["pfc_pauses_by_link"]["host5->pod0-edge2"], 3);
+}
+
 // The CSV companions hold one row per iteration, phase and flow, quoted as needed.
 TEST(ResultsWriter, Csv)
 {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <limits>
 #include <set>
 #include <string>
 #include <unistd.h>
@@ -430,7 +431,7 @@ TEST(ScenarioConfigErrors, OutOfRangeValues)
     s["seed"] = 0;
     EXPECT_TRUE(FailsWith(s, "seed: must be at least 1"));
     s["seed"] = 4294967296.0;
-    EXPECT_TRUE(FailsWith(s, "seed: must be at most 4294967295"));
+    EXPECT_TRUE(FailsWith(s, "seed: must be at most 4294967086"));
     s = Minimal();
     s["stop_ms"] = 0;
     EXPECT_TRUE(FailsWith(s, "stop_ms: must be positive"));
@@ -449,7 +450,10 @@ TEST(ScenarioConfigErrors, OutOfRangeValues)
     EXPECT_TRUE(FailsWith(job("start_ms", 1000), "jobs[0].start_ms: 1000 is not before stop_ms"));
     EXPECT_TRUE(FailsWith(job("priority", 7), "jobs[0].priority: must be at most 6"));
     EXPECT_TRUE(FailsWith(job("buckets", 0), "jobs[0].buckets: must be at least 1"));
-    EXPECT_TRUE(FailsWith(job("buckets", 300000), "jobs[0].buckets: 300000 buckets of 4 ranks"));
+    EXPECT_TRUE(FailsWith(job("buckets", 300000), "jobs[0].buckets: must be at most 8192"));
+    json few = job("bytes", 1000);
+    few["jobs"][0]["buckets"] = 300;
+    EXPECT_TRUE(FailsWith(few, "jobs[0].buckets: 300 buckets of 4 ranks"));
     EXPECT_TRUE(FailsWith(job("chunk_bytes", -1), "jobs[0].chunk_bytes: must be at least 0"));
     EXPECT_TRUE(FailsWith(job("placement", "best"), "jobs[0].placement: \"best\" is not known"));
     EXPECT_TRUE(FailsWith(job("collective", "tree"), "jobs[0].collective: \"tree\" is not known"));
@@ -951,4 +955,348 @@ TEST(ScenarioConfig, TransportTimerFaultsTraces)
     EXPECT_TRUE(FailsWith(s, "faults[0].down_ms:"));
     s["faults"] = json::parse(R"([{"link": "a<->b", "up_ms": 1}])");
     EXPECT_TRUE(FailsWith(s, "faults[0].up_ms:"));
+}
+
+// The ring topology, the PFC watchdog and the stall detector: defaults,
+// values, and bad values naming their field.
+TEST(ScenarioConfig, RingWatchdogStall)
+{
+    const ScenarioConfig defaults = ParseScenario(Minimal(), ".");
+    EXPECT_FALSE(defaults.pfcWatchdog.enabled);
+    EXPECT_DOUBLE_EQ(defaults.pfcWatchdog.detectionMs, 200);
+    EXPECT_DOUBLE_EQ(defaults.pfcWatchdog.restorationMs, 200);
+    EXPECT_EQ(defaults.pfcWatchdog.action, "drop");
+    EXPECT_DOUBLE_EQ(defaults.stallMs, 10);
+
+    json s = Minimal();
+    s["topology"] = {{"kind", "ring"}, {"switches", 5}, {"hosts_per_switch", 2}};
+    s["stall_ms"] = 0;
+    s["pfc_watchdog"] = json::object();
+    ScenarioConfig cfg = ParseScenario(s, ".");
+    EXPECT_EQ(cfg.HostCount(), 10u);
+    EXPECT_EQ(cfg.HostsPerLeaf(), 2u);
+    EXPECT_DOUBLE_EQ(cfg.stallMs, 0);
+    EXPECT_TRUE(cfg.pfcWatchdog.enabled); // the object's presence turns it on
+    s["pfc_watchdog"] = json::parse(
+        R"({"enabled": false, "detection_ms": 0.5, "restoration_ms": 2, "action": "forward"})");
+    cfg = ParseScenario(s, ".");
+    EXPECT_FALSE(cfg.pfcWatchdog.enabled);
+    EXPECT_DOUBLE_EQ(cfg.pfcWatchdog.detectionMs, 0.5);
+    EXPECT_DOUBLE_EQ(cfg.pfcWatchdog.restorationMs, 2);
+    EXPECT_EQ(cfg.pfcWatchdog.action, "forward");
+    s["topology"] = {{"kind", "ring"}};
+    EXPECT_EQ(ParseScenario(s, ".").HostCount(), 16u); // 4 switches x 4 hosts
+
+    s = Minimal();
+    s["topology"] = {{"kind", "ring"}, {"switches", 2}};
+    EXPECT_TRUE(FailsWith(s, "topology.switches:"));
+    s["topology"] = {{"kind", "ring"}, {"hosts_per_switch", 0}};
+    EXPECT_TRUE(FailsWith(s, "topology.hosts_per_switch:"));
+    s["topology"] = {{"kind", "ring"}, {"switches", 65535}, {"hosts_per_switch", 65535}};
+    EXPECT_TRUE(FailsWith(s, "topology.hosts_per_switch:"));
+    s = Minimal();
+    s["stall_ms"] = -1;
+    EXPECT_TRUE(FailsWith(s, "stall_ms:"));
+    s["stall_ms"] = 5000; // beyond stop_ms 1000
+    EXPECT_TRUE(FailsWith(s, "stall_ms:"));
+    s["stall_ms"] = "10";
+    EXPECT_TRUE(FailsWith(s, "stall_ms:"));
+    s = Minimal();
+    s["pfc_watchdog"] = json::parse(R"({"action": "shutdown"})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.action:"));
+    s["pfc_watchdog"] = json::parse(R"({"detection_ms": 0})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.detection_ms:"));
+    s["pfc_watchdog"] = json::parse(R"({"restoration_ms": 2000})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.restoration_ms:"));
+    s["pfc_watchdog"] = json::parse(R"({"enabled": 1})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.enabled:"));
+    s["pfc_watchdog"] = json::parse(R"({"detection": 1})");
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog.detection:"));
+    s["pfc_watchdog"] = true;
+    EXPECT_TRUE(FailsWith(s, "pfc_watchdog:"));
+    s = Minimal();
+    s["ns3_defaults"] = {{"ns3::PfcWatchdog::Action", "shutdown"}};
+    EXPECT_TRUE(FailsWith(s, "ns3_defaults[\"ns3::PfcWatchdog::Action\"]:"));
+    s["ns3_defaults"] = {{"ns3::PfcWatchdog::Action", "forward"}};
+    EXPECT_EQ(ParseScenario(s, ".").ns3Defaults.at("ns3::PfcWatchdog::Action"), "forward");
+}
+
+TEST(ScenarioConfig, RouteConvergence)
+{
+    EXPECT_FALSE(ParseScenario(Minimal(), ".").topology.routeConvergenceMs.has_value());
+    json s = Minimal();
+    s["topology"]["route_convergence_ms"] = 0.5;
+    EXPECT_DOUBLE_EQ(*ParseScenario(s, ".").topology.routeConvergenceMs, 0.5);
+    s["topology"]["route_convergence_ms"] = 0;
+    EXPECT_DOUBLE_EQ(*ParseScenario(s, ".").topology.routeConvergenceMs, 0);
+    s["topology"]["route_convergence_ms"] = -1;
+    EXPECT_TRUE(FailsWith(s, "topology.route_convergence_ms:"));
+    s["topology"]["route_convergence_ms"] = "1";
+    EXPECT_TRUE(FailsWith(s, "topology.route_convergence_ms:"));
+}
+
+// ---------------------------------------------------------------------------
+// Ranges: what the simulation can represent
+// ---------------------------------------------------------------------------
+
+/// A scenario with every numeric key, each at a valid value.
+json
+EveryNumericKey()
+{
+    return json::parse(R"({
+      "seed": 7, "stop_ms": 50,
+      "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 4,
+                   "k": 4, "hosts_per_side": 3, "host_gbps": 100, "fabric_gbps": 100,
+                   "link_delay_us": 1, "buffer_mb": 16},
+      "transport": {"mtu_bytes": 4096, "ack_timeout": 20, "retry_cnt": 7,
+                    "dcqcn": {"g": 0.5, "alpha_interval_us": 55,
+                              "rate_decrease_interval_us": 4,
+                              "rate_increase_interval_us": 300, "cnp_interval_us": 50,
+                              "min_rate_mbps": 100, "ai_mbps": 40, "hai_mbps": 200,
+                              "byte_counter_bytes": 10000000, "fast_recovery_stages": 5},
+                    "ecn": {"kmin_kb": 100, "kmax_kb": 400, "pmax": 0.2}},
+      "scheduler": {"policy": "flux", "classes": 3, "control_latency_us": 5, "replan_us": 1000,
+                    "hysteresis_us": 50, "max_hold_us": 10, "min_share": 0.05,
+                    "max_wait_us": 10},
+      "faults": [{"link": "leaf0<->spine0", "loss_rate": 0.01, "down_ms": 1, "up_ms": 2}],
+      "traces": {"interval_us": 10},
+      "jobs": [{"name": "a", "ranks": 2, "bytes": 1000000, "compute_ms": 1, "iterations": 2,
+                "start_ms": 1, "chunk_bytes": 65536, "buckets": 2, "priority": 2}],
+      "background": [
+        {"name": "r", "cdf": "websearch", "load": 0.1, "priority": 5, "start_ms": 1,
+         "stop_ms": 5},
+        {"name": "i", "pattern": "incast", "senders": [5, 6], "receiver": 4, "bytes": 1000,
+         "repeat": 2, "interval_ms": 1, "priority": 5, "start_ms": 2}]
+    })");
+}
+
+/// The scenario with one value replaced; path is "section.key" or "jobs.key"
+/// (first entry of an array).
+json
+With(const std::string& section, const std::string& key, const json& value)
+{
+    json s = EveryNumericKey();
+    if (section.empty())
+    {
+        s[key] = value;
+    }
+    else if (s[section].is_array())
+    {
+        s[section][0][key] = value;
+    }
+    else
+    {
+        s[section][key] = value;
+    }
+    return s;
+}
+
+// Every numeric key has an entry in the range table (a key read without one
+// would be a programming error, reported as std::logic_error), and valid
+// values at the ends of the ranges pass.
+TEST(ScenarioConfigRanges, EveryNumericKeyHasARange)
+{
+    EXPECT_EQ(ErrorOf([] { ParseScenario(EveryNumericKey(), "."); }), "");
+    EXPECT_NO_THROW(ParseScenario(EveryNumericKey(), "."));
+    EXPECT_NO_THROW(ParseScenario(With("", "stop_ms", 1e9), "."));
+    EXPECT_NO_THROW(ParseScenario(With("jobs", "compute_ms", 1e9), "."));
+    EXPECT_NO_THROW(ParseScenario(With("topology", "host_gbps", 10000), "."));
+    EXPECT_NO_THROW(ParseScenario(With("topology", "host_gbps", 0.001), "."));
+    EXPECT_NO_THROW(ParseScenario(With("", "seed", 4294967086.0), "."));
+    EXPECT_NO_THROW(ParseScenario(With("topology", "link_delay_us", 1e12), "."));
+}
+
+// The failure that motivated the table: a compute time of 2^64 ms (nlohmann
+// reads it as a double) used to reach ns-3's Time attribute as a negative
+// number and abort the process; now it names the field.
+TEST(ScenarioConfigRanges, TimesFitNs3Time)
+{
+    json s = Minimal();
+    s["jobs"][0]["compute_ms"] = json::parse("18446744073709551616");
+    EXPECT_TRUE(FailsWith(s,
+                          "jobs[0].compute_ms: must be at most 1000000000 (the longest simulated "
+                          "time, 10^15 ns), got 1.844674407e+19"));
+    EXPECT_TRUE(FailsWith(With("", "stop_ms", 1.000001e9), "stop_ms: must be at most 1000000000"));
+    EXPECT_TRUE(FailsWith(With("topology", "link_delay_us", 1e13),
+                          "topology.link_delay_us: must be at most 1000000000000"));
+    EXPECT_TRUE(FailsWith(With("jobs", "start_ms", -1e-300), "jobs[0].start_ms: must not be "));
+    // Positive times must be at least 1 ns (shorter ones would be 0 ns).
+    json inc = EveryNumericKey();
+    inc["background"][1]["interval_ms"] = 1e-7;
+    EXPECT_TRUE(
+        FailsWith(inc, "background[1].interval_ms: must be positive and at least 1 ns (0.000001)"));
+    EXPECT_TRUE(
+        FailsWith(With("", "stop_ms", 1e-7), "stop_ms: must be positive and at least 1 ns"));
+    EXPECT_TRUE(FailsWith(With("", "stop_ms", -1), "stop_ms: must be positive, got -1"));
+}
+
+// NaN and infinities (which JSON text cannot hold, but a json value can)
+// are refused like any value out of range.
+TEST(ScenarioConfigRanges, NanAndInfinity)
+{
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const double inf = std::numeric_limits<double>::infinity();
+    EXPECT_TRUE(
+        FailsWith(With("jobs", "compute_ms", nan), "jobs[0].compute_ms: expected a finite number"));
+    EXPECT_TRUE(FailsWith(With("", "stop_ms", inf), "stop_ms: expected a finite number"));
+    EXPECT_TRUE(FailsWith(With("topology", "host_gbps", -inf),
+                          "topology.host_gbps: expected a finite number"));
+    EXPECT_TRUE(
+        FailsWith(With("faults", "loss_rate", nan), "faults[0].loss_rate: expected a finite"));
+    EXPECT_TRUE(FailsWith(With("topology", "leaves", inf), "topology.leaves: expected an integer"));
+    EXPECT_TRUE(FailsWith(With("jobs", "bytes", nan), "jobs[0].bytes: expected an integer"));
+    // From text: 1e400 is beyond double; the parser names the key.
+    EXPECT_EQ(ErrorOf([] { ParseScenarioText(R"({"topology": {"host_gbps": 1e400}})", "s.json"); }),
+              "topology.host_gbps: the number 1e400 is too large to represent");
+}
+
+// Integers: fractions, booleans, strings and numbers beyond uint64 are
+// refused; so are negative values and values beyond the key's range.
+TEST(ScenarioConfigRanges, Integers)
+{
+    EXPECT_TRUE(FailsWith(With("topology", "leaves", 1.5),
+                          "topology.leaves: expected an integer, got 1.5"));
+    EXPECT_TRUE(FailsWith(With("topology", "leaves", true),
+                          "topology.leaves: expected an integer, got true"));
+    EXPECT_TRUE(FailsWith(With("topology", "leaves", "2"),
+                          "topology.leaves: expected an integer, got \"2\""));
+    EXPECT_TRUE(
+        FailsWith(With("topology", "leaves", 1e30), "topology.leaves: must be at most 65535"));
+    EXPECT_TRUE(FailsWith(With("jobs", "bytes", json::parse("18446744073709551616")),
+                          "jobs[0].bytes: must be at most 9223372036854775807"));
+    EXPECT_TRUE(FailsWith(With("jobs", "bytes", json::parse("18446744073709551615")),
+                          "jobs[0].bytes: must be at most 9223372036854775807"));
+    EXPECT_TRUE(FailsWith(With("jobs", "iterations", json::parse("-9223372036854775809")),
+                          "jobs[0].iterations: must be at least 1"));
+    EXPECT_TRUE(FailsWith(With("jobs", "buckets", 8193), "jobs[0].buckets: must be at most 8192"));
+    EXPECT_TRUE(FailsWith(With("", "seed", 4294967087.0), "seed: must be at most 4294967086"));
+    EXPECT_TRUE(FailsWith(With("topology", "k", 256), "topology.k: must be at most 254"));
+    EXPECT_TRUE(
+        FailsWith(With("transport", "pfc", 1), "transport.pfc: expected true or false, got 1"));
+}
+
+// Rates: positive, finite, 1 Mb/s ... 10 Tb/s; probabilities in their interval.
+TEST(ScenarioConfigRanges, RatesAndProbabilities)
+{
+    EXPECT_TRUE(FailsWith(With("topology", "host_gbps", 10001),
+                          "topology.host_gbps: must be at most 10000"));
+    EXPECT_TRUE(FailsWith(With("topology", "fabric_gbps", 1e-4),
+                          "topology.fabric_gbps: must be at least 0.001"));
+    EXPECT_TRUE(
+        FailsWith(With("topology", "fabric_gbps", 0), "topology.fabric_gbps: must be positive"));
+    EXPECT_TRUE(FailsWith(With("faults", "loss_rate", 1.0000001),
+                          "faults[0].loss_rate: must be in [0, 1]"));
+    EXPECT_TRUE(FailsWith(With("background", "load", 0), "background[0].load: must be in (0, 1]"));
+    EXPECT_TRUE(FailsWith(With("topology", "buffer_mb", 1e7),
+                          "topology.buffer_mb: must be at most 1000000"));
+}
+
+// Products of sizes, ranks and repetitions stay inside the byte counters;
+// a pipelined ring step is not split into more pieces than are posted at once.
+TEST(ScenarioConfigRanges, OverflowingProducts)
+{
+    json s = With("jobs", "bytes", 4e18);
+    s["jobs"][0]["buckets"] = 1;
+    s["jobs"][0]["chunk_bytes"] = 0;
+    EXPECT_TRUE(FailsWith(s,
+                          "jobs[0].bytes: the job would move 2 x bytes x (ranks - 1) x "
+                          "iterations = 1.6e+19 bytes, more than 2^63 - 1"));
+    s["jobs"][0]["bytes"] = 1e18;
+    s["jobs"][0]["iterations"] = 4;
+    EXPECT_NO_THROW(ParseScenario(s, "."));
+    s["jobs"][0]["iterations"] = 5;
+    EXPECT_TRUE(FailsWith(s, "jobs[0].bytes: the job would move"));
+
+    json i = EveryNumericKey();
+    i["background"][1]["bytes"] = 3e18;
+    EXPECT_TRUE(
+        FailsWith(i, "background[1].bytes: the pattern would send bytes x senders x repeat"));
+
+    json c = With("jobs", "chunk_bytes", 1);
+    c["jobs"][0]["bytes"] = 1e9;
+    EXPECT_TRUE(FailsWith(c,
+                          "jobs[0].chunk_bytes: 1 would split a ring step of 250000000 bytes "
+                          "into 250000000 pieces, more than 65536 (use at least 3815)"));
+    c["jobs"][0]["chunk_bytes"] = 3815;
+    EXPECT_NO_THROW(ParseScenario(c, "."));
+}
+
+// ns3_defaults values that ns-3 would abort on, or overflow with, are
+// refused before ns-3 parses them.
+TEST(ScenarioConfigRanges, Ns3DefaultsValues)
+{
+    auto with = [](const std::string& name, const json& value) {
+        json s = Minimal();
+        s["ns3_defaults"] = {{name, value}};
+        return s;
+    };
+    for (const char* bad : {"1e400s", "1e20s", "-1e400ms", "9300000000000000000ns", "1e10y"})
+    {
+        EXPECT_TRUE(FailsWith(with("ns3::RdmaNic::RetransmitTimeout", bad),
+                              "ns3_defaults[\"ns3::RdmaNic::RetransmitTimeout\"]: \"" +
+                                  std::string(bad) + "\" is not a valid value"))
+            << bad;
+    }
+    EXPECT_NO_THROW(ParseScenario(with("ns3::RdmaNic::RetransmitTimeout", "100ms"), "."));
+    EXPECT_TRUE(FailsWith(with("ns3::FluxQueueDisc::MinShare", "1e400"),
+                          "ns3_defaults[\"ns3::FluxQueueDisc::MinShare\"]: \"1e400\" is not"));
+    for (const char* bad : {"99999999999999999999Gbps", "10001Gbps", "2000GBps", "1e400Gbps"})
+    {
+        EXPECT_TRUE(FailsWith(with("ns3::PfcNetDevice::DataRate", bad),
+                              "ns3_defaults[\"ns3::PfcNetDevice::DataRate\"]: \"" +
+                                  std::string(bad) + "\" is not a valid value"))
+            << bad;
+    }
+    EXPECT_NO_THROW(ParseScenario(with("ns3::PfcNetDevice::DataRate", "400Gbps"), "."));
+    EXPECT_TRUE(
+        FailsWith(with("ns3::FluxQueueDisc::MaxSize", "99999999999999999999p"),
+                  "ns3_defaults[\"ns3::FluxQueueDisc::MaxSize\"]: \"99999999999999999999p\""));
+    EXPECT_TRUE(FailsWith(with("SimulatorImplementationType", "ns3::RealtimeSimulatorImpl"),
+                          "ns3_defaults[\"SimulatorImplementationType\"]: is fixed by the runner"));
+    EXPECT_TRUE(FailsWith(with("ns3::ClassQpArbiter::Order", "9"),
+                          "ns3_defaults[\"ns3::ClassQpArbiter::Order\"]: \"9\" is not"));
+    EXPECT_TRUE(FailsWith(with("ns3::FqCoDelQueueDisc::Interval", "1e400s"),
+                          "ns3_defaults[\"ns3::FqCoDelQueueDisc::Interval\"]: \"1e400s\" is not"));
+    EXPECT_TRUE(
+        FailsWith(with("ns3::FabricSwitch::QueueDiscFactory", "ns3::FluxQueueDisc[MaxWait=1e400s]"),
+                  "ns3_defaults[\"ns3::FabricSwitch::QueueDiscFactory\"]: "
+                  "\"1e400s\" is not a valid value"));
+    EXPECT_TRUE(FailsWith(with("ns3::FluxQueueDisc::Quantum", 4294967295u),
+                          "ns3_defaults[\"ns3::FluxQueueDisc::Quantum\"]: \"4294967295\" is not"));
+}
+
+// JSON text: nesting beyond 64 levels, NUL bytes; keys that would make a
+// path ambiguous are written in brackets.
+TEST(ScenarioConfigRanges, JsonTextLimits)
+{
+    const std::string deep = std::string(65, '[') + std::string(65, ']');
+    std::string path;
+    for (int i = 0; i < 64; ++i)
+    {
+        path += "[0]";
+    }
+    EXPECT_EQ(ErrorOf([&] { ParseScenarioText(deep, "s.json"); }),
+              path + ": nested too deeply (more than 64 levels of objects and arrays)");
+    const std::string ok = std::string(64, '[') + std::string(64, ']');
+    EXPECT_EQ(ErrorOf([&] { ParseScenarioText(ok, "s.json"); }), "");
+    EXPECT_EQ(ErrorOf([&] { ParseScenarioText(std::string("{\"seed\": 1}\0", 12), "s.json"); }),
+              "s.json: a NUL byte at byte 11: the file is not JSON text");
+
+    json s = Minimal();
+    s["topology"]["a.b"] = 1;
+    EXPECT_TRUE(FailsWith(s, "topology[\"a.b\"]: unknown key"));
+    s = Minimal();
+    s["jobs"][0][""] = 1;
+    EXPECT_TRUE(FailsWith(s, "jobs[0][\"\"]: unknown key"));
+    s = Minimal();
+    s["jobs"][0]["x\ny"] = 1;
+    EXPECT_TRUE(FailsWith(s, "jobs[0][\"x\\ny\"]: unknown key"));
+}
+
+// Messages are one printable line of valid UTF-8, whatever the parser quotes.
+TEST(ScenarioConfigRanges, MessagesAreOneLineOfUtf8)
+{
+    const ScenarioError e("f", "a\nb\tc\x01 \xff\xc3 \xc3\xa9 \xed\xa0\x80");
+    EXPECT_STREQ(e.what(), "f: a b c? ?? \xc3\xa9 ???");
+    EXPECT_EQ(e.GetProblem(), "a b c? ?? \xc3\xa9 ???");
 }

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_TEST_TWO_HOSTS_H
-#define FLUX_TEST_TWO_HOSTS_H
+#ifndef TWO_HOSTS_H
+#define TWO_HOSTS_H
 
 // Test-only fixture of the RDMA suites: two hosts with RoCEv2 NICs joined
 // by one PFC link.
@@ -57,4 +57,4 @@ struct TwoHosts
 } // namespace fluxtest
 } // namespace ns3
 
-#endif /* FLUX_TEST_TWO_HOSTS_H */
+#endif /* TWO_HOSTS_H */

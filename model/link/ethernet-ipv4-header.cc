@@ -4,8 +4,12 @@
 
 #include "ns3/ethernet-ipv4-header.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EthernetIpv4Header");
 
 NS_OBJECT_ENSURE_REGISTERED(EthernetIpv4Header);
 

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_ETHERNET_IPV4_HEADER_H
-#define FLUX_ETHERNET_IPV4_HEADER_H
+#ifndef ETHERNET_IPV4_HEADER_H
+#define ETHERNET_IPV4_HEADER_H
 
 #include "ethernet-vlan-header.h"
 
@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  *
  * \brief The link header of a PfcNetDevice frame (an EthernetVlanHeader)
  * and, in an IPv4 frame, the IPv4 header that follows it, added to and
@@ -79,4 +79,4 @@ class EthernetIpv4Header : public EthernetVlanHeader
 
 } // namespace ns3
 
-#endif /* FLUX_ETHERNET_IPV4_HEADER_H */
+#endif /* ETHERNET_IPV4_HEADER_H */

@@ -2,12 +2,16 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/ethernet-vlan-header.h"
+#include "ethernet-vlan-header.h"
+
+#include "ns3/log.h"
 
 #include <iomanip>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EthernetVlanHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(EthernetVlanHeader);
 
@@ -18,6 +22,7 @@ EthernetVlanHeader::EthernetVlanHeader()
       m_etherType(0),
       m_tagged(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_ETHERNET_VLAN_HEADER_H
-#define FLUX_ETHERNET_VLAN_HEADER_H
+#ifndef ETHERNET_VLAN_HEADER_H
+#define ETHERNET_VLAN_HEADER_H
 
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  *
  * \brief An Ethernet II header with an optional IEEE 802.1Q tag, written and
  * read in one pass: the framing of PfcNetDevice.
@@ -123,4 +123,4 @@ class EthernetVlanHeader : public Header
 
 } // namespace ns3
 
-#endif /* FLUX_ETHERNET_VLAN_HEADER_H */
+#endif /* ETHERNET_VLAN_HEADER_H */

@@ -43,7 +43,8 @@ PfcChannel::PfcChannel()
     : m_context{NO_CONTEXT, NO_CONTEXT},
       m_nDevices(0),
       m_up(true),
-      m_lost(0)
+      m_lost(0),
+      m_downs(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -95,7 +96,7 @@ PfcChannel::TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime)
     // channel and the node keep the device until the simulator is
     // destroyed), and taking one would touch the peer's memory at every send.
     ArrivalEvent* ev = FreeArrivalEvent();
-    ev->Load(dst, p);
+    ev->Load(dst, p, m_downs);
     // The simulator releases one reference after the event has run (or when
     // it is destroyed); the channel keeps its own.
     ev->Ref();
@@ -121,10 +122,11 @@ PfcChannel::ArrivalEvent::ArrivalEvent(PfcChannel* channel)
 }
 
 void
-PfcChannel::ArrivalEvent::Load(PfcNetDevice* dst, Ptr<Packet> frame)
+PfcChannel::ArrivalEvent::Load(PfcNetDevice* dst, Ptr<Packet> frame, uint32_t downs)
 {
     m_dst = dst;
     m_frame = frame;
+    m_downs = downs;
 }
 
 void
@@ -148,6 +150,12 @@ PfcChannel::ArrivalEvent::Notify()
     // it may reuse the event (the simulator's reference is released after
     // this call, and the new scheduling takes one of its own).
     m_channel->m_freeArrivals.push_back(this);
+    if (m_downs != m_channel->m_downs)
+    {
+        // the link went down while the frame was on the wire
+        ++m_channel->m_lost;
+        return;
+    }
     m_dst->Receive(frame);
 }
 
@@ -155,7 +163,19 @@ void
 PfcChannel::SetLinkUp(bool up)
 {
     NS_LOG_FUNCTION(this << up);
+    if (up == m_up)
+    {
+        return;
+    }
     m_up = up;
+    if (!up)
+    {
+        ++m_downs;
+    }
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_dev[i]->NotifyLinkChange();
+    }
 }
 
 bool

@@ -19,7 +19,7 @@ namespace ns3
 class PfcNetDevice;
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief A full-duplex point-to-point Ethernet link between two PfcNetDevices.
  *
  * The channel only models propagation: the sending device accounts for
@@ -27,8 +27,10 @@ class PfcNetDevice;
  * peer receives it one serialisation time plus the propagation delay later.
  *
  * A link can be taken down and up again (a cable cut, a failed optic):
- * while it is down, every frame handed to it is lost and counted; frames
- * already on the wire when it goes down still arrive.
+ * while it is down, every frame handed to it is lost and counted, and so is
+ * every frame that was on the wire (its first bit sent, its last not yet
+ * arrived) when it went down. Both devices are told of each change through
+ * their link change callbacks (NetDevice::AddLinkChangeCallback).
  */
 class PfcChannel : public Channel
 {
@@ -80,7 +82,7 @@ class PfcChannel : public Channel
     /** \return whether the link is up */
     bool IsLinkUp() const;
 
-    /** \return frames lost because the link was down */
+    /** \return frames lost because the link was down, or went down under them */
     uint64_t GetLostFrames() const;
 
     // Channel interface
@@ -109,8 +111,9 @@ class PfcChannel : public Channel
          * \brief Load the event with a frame (before scheduling it).
          * \param dst the receiving device
          * \param frame the frame
+         * \param downs the link's down count when the frame was sent
          */
-        void Load(PfcNetDevice* dst, Ptr<Packet> frame);
+        void Load(PfcNetDevice* dst, Ptr<Packet> frame, uint32_t downs);
         /** \brief Forget the channel, the device and the frame (the channel is disposed). */
         void Clear();
 
@@ -121,6 +124,7 @@ class PfcChannel : public Channel
         PfcChannel* m_channel;        //!< the channel
         PfcNetDevice* m_dst{nullptr}; //!< the receiving device
         Ptr<Packet> m_frame;          //!< the frame
+        uint32_t m_downs{0};          //!< the link's down count when the frame was sent
     };
 
     /** \return an arrival event that is not pending (a new one if all are) */
@@ -134,6 +138,7 @@ class PfcChannel : public Channel
     std::size_t m_nDevices; //!< number of attached devices
     bool m_up;              //!< the link carries frames
     uint64_t m_lost;        //!< frames lost while down
+    uint32_t m_downs;       //!< times the link went down
 };
 
 } // namespace ns3

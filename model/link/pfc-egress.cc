@@ -4,8 +4,12 @@
 
 #include "pfc-egress.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfcEgress");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcEgress);
 
@@ -17,5 +21,17 @@ PfcEgress::GetTypeId()
 }
 
 PfcEgress::~PfcEgress() = default;
+
+Ptr<QueueDiscItem>
+PfcEgress::DequeueForDiscard(uint8_t prioMask)
+{
+    return DequeueForTransmit(static_cast<uint8_t>(~prioMask));
+}
+
+bool
+PfcEgress::HasQueued(uint8_t /* prio */) const
+{
+    return true;
+}
 
 } // namespace ns3

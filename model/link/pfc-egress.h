@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief The source a PfcNetDevice pulls its next frame from.
  *
  * A PfcNetDevice never queues data itself: when its line becomes free it
@@ -42,6 +42,30 @@ class PfcEgress : public Object
      * \return the item, or nullptr when nothing may be sent now
      */
     virtual Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) = 0;
+
+    /**
+     * \brief Hand over the next item of some priorities to be discarded
+     * (the PfcWatchdog's "drop" action).
+     *
+     * The default serves DequeueForTransmit with every other priority
+     * paused; an egress that accounts for what it sends (such as a switch
+     * port) overrides it to account for a drop instead.
+     *
+     * \param prioMask bit p set for priority p
+     * \return the item, or nullptr when none of those priorities is ready
+     */
+    virtual Ptr<QueueDiscItem> DequeueForDiscard(uint8_t prioMask);
+
+    /**
+     * \brief Whether items of a priority are waiting (the PfcWatchdog declares
+     * a storm only on a paused priority that holds packets back).
+     *
+     * The default, for an egress that cannot tell, says yes.
+     *
+     * \param prio the priority
+     * \return true when items of the priority are waiting
+     */
+    virtual bool HasQueued(uint8_t prio) const;
 };
 
 } // namespace ns3

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/pfc-header.h"
+#include "pfc-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -26,6 +26,7 @@ PfcHeader::PfcHeader()
     : m_opcode(OPCODE),
       m_classEnable(0)
 {
+    NS_LOG_FUNCTION(this);
     m_quanta.fill(0);
 }
 

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_PFC_HEADER_H
-#define FLUX_PFC_HEADER_H
+#ifndef PFC_HEADER_H
+#define PFC_HEADER_H
 
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  *
  * \brief IEEE 802.1Qbb priority-based flow control (PFC) frame: the MAC
  * control payload that follows an Ethernet II header of type 0x8808 sent to
@@ -127,4 +127,4 @@ static_assert(PfcHeader::PRIORITIES == TrafficClass::N_CLASSES,
 
 } // namespace ns3
 
-#endif /* FLUX_PFC_HEADER_H */
+#endif /* PFC_HEADER_H */

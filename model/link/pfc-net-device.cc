@@ -134,6 +134,13 @@ PfcNetDevice::GetTypeId()
                           UintegerValue(0xffff),
                           MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute(
+                "Watchdog",
+                "The PFC watchdog of the port's priorities (none by default); "
+                "each device needs its own.",
+                PointerValue(),
+                MakePointerAccessor(&PfcNetDevice::SetWatchdog, &PfcNetDevice::GetWatchdog),
+                MakePointerChecker<PfcWatchdog>())
             .AddAttribute("ReceiveErrorModel",
                           "Loss model of frames arriving at this port (none by default).",
                           PointerValue(),
@@ -190,6 +197,8 @@ PfcNetDevice::PfcNetDevice()
       m_txCarryPs(0),
       m_pausedMask(0),
       m_upstreamPausedMask(0),
+      m_ignoredMask(0),
+      m_discardMask(0),
       m_pfcPausesSent(0),
       m_pfcPausesReceived(0),
       m_rxErrors(0),
@@ -235,6 +244,11 @@ PfcNetDevice::DoDispose()
     m_egress = nullptr;
     m_txCompleteEvent = nullptr;
     m_receiveErrorModel = nullptr;
+    if (m_watchdog)
+    {
+        m_watchdog->Dispose();
+        m_watchdog = nullptr;
+    }
     m_ctrlQueue.clear();
     m_sendQueue.clear();
     m_rxCallback = RxCallback();
@@ -305,6 +319,12 @@ PfcNetDevice::GetDataRate() const
     return m_bps;
 }
 
+uint32_t
+PfcNetDevice::GetWireOverhead() const
+{
+    return m_wireOverhead;
+}
+
 Time
 PfcNetDevice::GetFrameTxTime(uint32_t bytes) const
 {
@@ -328,6 +348,69 @@ uint8_t
 PfcNetDevice::GetUpstreamPausedMask() const
 {
     return m_upstreamPausedMask;
+}
+
+void
+PfcNetDevice::SetWatchdog(Ptr<PfcWatchdog> watchdog)
+{
+    NS_LOG_FUNCTION(this << watchdog);
+    if (m_watchdog == watchdog)
+    {
+        return;
+    }
+    if (m_watchdog)
+    {
+        m_watchdog->SetDevice(nullptr);
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            HonourPause(p);
+        }
+    }
+    m_watchdog = watchdog;
+    if (m_watchdog)
+    {
+        m_watchdog->SetDevice(this);
+    }
+}
+
+Ptr<PfcWatchdog>
+PfcNetDevice::GetWatchdog() const
+{
+    return m_watchdog;
+}
+
+void
+PfcNetDevice::IgnorePause(uint8_t prio, bool discard)
+{
+    NS_LOG_FUNCTION(this << +prio << discard);
+    const uint8_t bit = 1u << prio;
+    m_ignoredMask |= bit;
+    if (discard)
+    {
+        m_discardMask |= bit;
+    }
+    m_pauseExpiry[prio].Cancel();
+    if (m_pausedMask & bit)
+    {
+        m_pausedMask &= ~bit;
+        m_pfcRxTrace(prio, 0);
+    }
+    Wake();
+}
+
+void
+PfcNetDevice::HonourPause(uint8_t prio)
+{
+    NS_LOG_FUNCTION(this << +prio);
+    const uint8_t bit = 1u << prio;
+    m_ignoredMask &= ~bit;
+    m_discardMask &= ~bit;
+}
+
+uint8_t
+PfcNetDevice::GetIgnoredMask() const
+{
+    return m_ignoredMask;
 }
 
 uint64_t
@@ -401,7 +484,11 @@ PfcNetDevice::TryTransmit()
         // Busy while the egress picks: a Wake() from inside it must not
         // start a second transmission.
         m_busy = true;
-        item = m_egress->DequeueForTransmit(m_pausedMask);
+        if (m_discardMask != 0)
+        {
+            DiscardStormed();
+        }
+        item = m_egress->DequeueForTransmit(m_pausedMask | m_discardMask);
         m_busy = false;
     }
     if (!item)
@@ -416,6 +503,10 @@ PfcNetDevice::TryTransmit()
     header.SetSourceBits(m_addressBits);
     header.SetDestinationBits(m_peerAddressBits);
     const uint8_t cls = TrafficClass::FromDsField(ds);
+    if (m_ignoredMask != 0 && ((m_ignoredMask >> cls) & 1u))
+    {
+        m_watchdog->Forwarded(cls);
+    }
     ++m_txClassFrames[cls];
     header.SetVlanTag(TrafficClass::ToPcp(cls));
     header.SetEtherType(ETHERTYPE_IPV4);
@@ -433,6 +524,16 @@ PfcNetDevice::TryTransmit()
     }
     frame->AddHeader(header);
     TransmitStart(frame);
+}
+
+void
+PfcNetDevice::DiscardStormed()
+{
+    NS_LOG_FUNCTION(this << +m_discardMask);
+    while (Ptr<QueueDiscItem> item = m_egress->DequeueForDiscard(m_discardMask))
+    {
+        m_watchdog->Discarded(item);
+    }
 }
 
 void
@@ -611,6 +712,15 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
             continue;
         }
         const uint16_t quanta = pfc.GetQuanta(p);
+        if (m_ignoredMask & (1u << p))
+        {
+            // a stormed priority: the watchdog notes the pause, nothing stops
+            if (quanta != 0)
+            {
+                m_watchdog->PauseIgnored(p);
+            }
+            continue;
+        }
         m_pfcRxTrace(p, quanta);
         m_pauseExpiry[p].Cancel();
         if (quanta == 0)
@@ -621,9 +731,14 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
         else
         {
             ++m_pfcPausesReceived;
+            const bool started = !(m_pausedMask & (1u << p));
             m_pausedMask |= (1u << p);
             m_pauseExpiry[p] =
                 Simulator::Schedule(QuantaToTime(quanta), &PfcNetDevice::PauseExpired, this, p);
+            if (started && m_watchdog)
+            {
+                m_watchdog->PauseStarted(p);
+            }
         }
     }
     if (resumed)
@@ -638,6 +753,33 @@ PfcNetDevice::PauseExpired(uint8_t prio)
     NS_LOG_FUNCTION(this << +prio);
     m_pausedMask &= ~(1u << prio);
     m_pfcRxTrace(prio, 0);
+    Wake();
+}
+
+void
+PfcNetDevice::NotifyLinkChange()
+{
+    NS_LOG_FUNCTION(this);
+    if (!IsLinkUp())
+    {
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            m_pauseExpiry[p].Cancel();
+        }
+        m_pausedMask = 0;
+    }
+    else
+    {
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            if (m_upstreamPausedMask & (1u << p))
+            {
+                m_pauseRefresh[p].Cancel();
+                RefreshPause(p);
+            }
+        }
+    }
+    m_linkChange();
     Wake();
 }
 

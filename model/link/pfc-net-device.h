@@ -6,6 +6,7 @@
 #define PFC_NET_DEVICE_H
 
 #include "pfc-egress.h"
+#include "pfc-watchdog.h"
 
 #include "ns3/compact-fifo.h"
 #include "ns3/data-rate.h"
@@ -30,7 +31,7 @@ class PfcChannel;
 class Node;
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  * \brief A point-to-point Ethernet port with 802.1Q priorities and 802.1Qbb PFC.
  *
  * Frames are Ethernet II with an 802.1Q tag whose PCP carries the priority
@@ -51,6 +52,10 @@ class Node;
  * Frames are built with one EthernetIpv4Header (the link header and, for
  * IPv4 items whose header is still apart, the IPv4 header) and read the
  * same way: the bytes are those of the two headers.
+ *
+ * A PfcWatchdog installed with SetWatchdog() (none by default) watches the
+ * priorities the peer pauses and makes the device ignore the pauses of a
+ * stormed priority (IgnorePause) until it restores it (HonourPause).
  */
 class PfcNetDevice : public NetDevice
 {
@@ -134,6 +139,35 @@ class PfcNetDevice : public NetDevice
     /** \return bit p set while the peer pauses this device's priority p */
     uint8_t GetPausedMask() const;
 
+    /**
+     * \brief Install a PFC watchdog on the device's priorities.
+     *
+     * The device owns it (one watchdog per device: do not share one).
+     * \param watchdog the watchdog, or nullptr to remove it
+     */
+    void SetWatchdog(Ptr<PfcWatchdog> watchdog);
+
+    /** \return the watchdog, or nullptr */
+    Ptr<PfcWatchdog> GetWatchdog() const;
+
+    /**
+     * \brief Stop honouring the peer's pauses of a priority (the watchdog
+     * found it stormed): a pause in force ends now, and pause frames for the
+     * priority are ignored until HonourPause().
+     * \param prio the priority
+     * \param discard also discard its packets instead of sending them
+     */
+    void IgnorePause(uint8_t prio, bool discard);
+
+    /**
+     * \brief Honour the peer's pauses of a priority again.
+     * \param prio the priority
+     */
+    void HonourPause(uint8_t prio);
+
+    /** \return bit p set while pauses of priority p are ignored */
+    uint8_t GetIgnoredMask() const;
+
     /** \return true while a frame is being serialised */
     bool IsBusy() const;
 
@@ -151,6 +185,9 @@ class PfcNetDevice : public NetDevice
      * \return the time the frame occupies the line, with preamble, IFG and FCS
      */
     Time GetFrameTxTime(uint32_t bytes) const;
+
+    /** \return bytes a frame occupies on the line beyond itself (preamble, SFD, IFG, FCS) */
+    uint32_t GetWireOverhead() const;
 
     /** \return bytes put on the line (frames, without preamble, IFG and FCS) */
     uint64_t GetTxBytes() const;
@@ -181,6 +218,16 @@ class PfcNetDevice : public NetDevice
 
     /** \return the peer device, or nullptr when unconnected */
     Ptr<PfcNetDevice> GetPeer() const;
+
+    /**
+     * \brief Called by the channel when the link goes down or comes back.
+     *
+     * Down: pauses received from the peer are void (the device drains what
+     * its egress gives it into the dead link). Up: the pauses this device
+     * holds at its peer are sent again at once. Then the link change
+     * callbacks run.
+     */
+    void NotifyLinkChange();
 
     // NetDevice interface
     void SetIfIndex(const uint32_t index) override;
@@ -260,6 +307,8 @@ class PfcNetDevice : public NetDevice
      * \return the item as an Ipv4QueueDiscItem, or null when it is not one
      */
     const Ipv4QueueDiscItem* AsIpv4Item(const QueueDiscItem* item);
+    /// Discard what the egress holds of the priorities in m_discardMask.
+    void DiscardStormed();
 
     Ptr<Node> m_node;                    //!< the node
     Ptr<PfcChannel> m_channel;           //!< the link
@@ -281,20 +330,23 @@ class PfcNetDevice : public NetDevice
     Ptr<EventImpl> m_txCompleteEvent;     //!< TransmitComplete(), made once and scheduled per frame
     int64_t m_txCarryPs;                  //!< sub-resolution remainder of tx times
     CompactFifo<Ptr<Packet>> m_ctrlQueue; //!< PFC frames waiting for the line
-    CompactFifo<Ptr<QueueDiscItem>> m_sendQueue;           //!< packets given through Send()
-    uint8_t m_pausedMask;                                  //!< priorities paused by the peer
-    uint8_t m_upstreamPausedMask;                          //!< priorities we pause at the peer
-    std::array<EventId, N_PRIORITIES> m_pauseExpiry;       //!< end of received pauses
-    std::array<EventId, N_PRIORITIES> m_pauseRefresh;      //!< refresh of sent pauses
-    uint64_t m_pfcPausesSent;                              //!< PFC pause frames sent
-    uint64_t m_pfcPausesReceived;                          //!< PFC pause frames received
-    uint64_t m_rxErrors;                                   //!< frames lost by the error model
-    uint64_t m_txBytes;                                    //!< bytes sent
-    uint64_t m_txFrames;                                   //!< frames sent
-    std::array<uint64_t, N_PRIORITIES> m_txClassFrames;    //!< IPv4 frames sent per traffic class
-    RxCallback m_rxCallback;                               //!< receive handler
-    Ipv4RxCallback m_ipv4RxCallback;                       //!< receive handler, IPv4 apart
-    NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
+    CompactFifo<Ptr<QueueDiscItem>> m_sendQueue;        //!< packets given through Send()
+    uint8_t m_pausedMask;                               //!< priorities paused by the peer
+    uint8_t m_upstreamPausedMask;                       //!< priorities we pause at the peer
+    uint8_t m_ignoredMask;                              //!< priorities whose pauses are ignored
+    uint8_t m_discardMask;                              //!< priorities whose packets are discarded
+    Ptr<PfcWatchdog> m_watchdog;                        //!< PFC watchdog, if any
+    std::array<EventId, N_PRIORITIES> m_pauseExpiry;    //!< end of received pauses
+    std::array<EventId, N_PRIORITIES> m_pauseRefresh;   //!< refresh of sent pauses
+    uint64_t m_pfcPausesSent;                           //!< PFC pause frames sent
+    uint64_t m_pfcPausesReceived;                       //!< PFC pause frames received
+    uint64_t m_rxErrors;                                //!< frames lost by the error model
+    uint64_t m_txBytes;                                 //!< bytes sent
+    uint64_t m_txFrames;                                //!< frames sent
+    std::array<uint64_t, N_PRIORITIES> m_txClassFrames; //!< IPv4 frames sent per traffic class
+    RxCallback m_rxCallback;                            //!< receive handler
+    Ipv4RxCallback m_ipv4RxCallback;                    //!< receive handler, IPv4 apart
+    NetDevice::ReceiveCallback m_stdRxCallback;         //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler
     TracedCallback<> m_linkChange;                         //!< link change callbacks
 

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/vlan-tag-header.h"
+#include "vlan-tag-header.h"
 
 #include "ns3/log.h"
 
@@ -21,6 +21,7 @@ VlanTagHeader::VlanTagHeader()
       m_vid(0),
       m_etherType(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 VlanTagHeader::VlanTagHeader(uint8_t pcp, uint16_t vid, uint16_t etherType)
@@ -29,6 +30,7 @@ VlanTagHeader::VlanTagHeader(uint8_t pcp, uint16_t vid, uint16_t etherType)
       m_vid(vid & 0x0fff),
       m_etherType(etherType)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

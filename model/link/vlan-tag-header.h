@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_VLAN_TAG_HEADER_H
-#define FLUX_VLAN_TAG_HEADER_H
+#ifndef VLAN_TAG_HEADER_H
+#define VLAN_TAG_HEADER_H
 
 #include "ns3/header.h"
 
@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-link
  *
  * \brief IEEE 802.1Q tag: the four bytes that follow an Ethernet II header
  * whose type field is the tag protocol identifier 0x8100.
@@ -105,4 +105,4 @@ class VlanTagHeader : public Header
 
 } // namespace ns3
 
-#endif /* FLUX_VLAN_TAG_HEADER_H */
+#endif /* VLAN_TAG_HEADER_H */

@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief A queue-pair arbiter by traffic class: strict precedence between
  * classes, deficit round robin among the queue pairs of one class.
  *

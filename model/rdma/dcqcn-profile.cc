@@ -4,20 +4,34 @@
 
 #include "dcqcn-profile.h"
 
+#include "ns3/log.h"
+
+#include <cmath>
+#include <iomanip>
 #include <sstream>
 
 namespace ns3
 {
 
+NS_LOG_COMPONENT_DEFINE("DcqcnProfile");
+
 namespace
 {
 
-/// A number in the form ns-3's attribute parsers read.
+/// A number in the form ns-3's attribute parsers read (DataRate reads no
+/// exponent: large values are written out in full).
 std::string
 Str(double v)
 {
     std::ostringstream os;
-    os.precision(12);
+    if (std::fabs(v) >= 1e12)
+    {
+        os << std::fixed << std::setprecision(0);
+    }
+    else
+    {
+        os.precision(12);
+    }
     os << v;
     return os.str();
 }

@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief A named set of DCQCN parameters as a source publishes them: the
  * reaction point's (DcqcnCongestionControl), the notification point's CNP
  * pacing (RdmaNic CnpInterval) and the switches' ECN marking.

@@ -145,6 +145,7 @@ DcqcnCongestionControl::~DcqcnCongestionControl() = default;
 void
 DcqcnCongestionControl::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_timer.Cancel();
     RdmaCongestionControl::DoDispose();
 }

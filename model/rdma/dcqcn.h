@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief DCQCN reaction point (Zhu et al., SIGCOMM 2015).
  *
  * On a CNP the current rate Rc is cut by a factor (1 - alpha/2), at most once

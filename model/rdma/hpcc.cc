@@ -77,6 +77,7 @@ HpccCongestionControl::HpccCongestionControl()
       m_havePrev(false),
       m_prevHops(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 HpccCongestionControl::~HpccCongestionControl() = default;

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_HPCC_H
-#define FLUX_HPCC_H
+#ifndef HPCC_H
+#define HPCC_H
 
 #include "int-header.h"
 #include "rdma-congestion-control.h"
@@ -16,7 +16,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief HPCC sender (Li et al., SIGCOMM 2019): window and pacing from
  * in-band network telemetry.
  *
@@ -84,4 +84,4 @@ class HpccCongestionControl : public RdmaCongestionControl
 
 } // namespace ns3
 
-#endif /* FLUX_HPCC_H */
+#endif /* HPCC_H */

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/ib-aeth-header.h"
+#include "ib-aeth-header.h"
 
 #include "ns3/log.h"
 
@@ -27,6 +27,7 @@ IbAethHeader::IbAethHeader()
     : m_syndrome(ACK_NO_CREDIT),
       m_msn(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_IB_AETH_HEADER_H
-#define FLUX_IB_AETH_HEADER_H
+#ifndef IB_AETH_HEADER_H
+#define IB_AETH_HEADER_H
 
 #include "ns3/header.h"
 
@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  *
  * \brief InfiniBand ACK Extended Transport Header (AETH), 4 bytes after the
  * BTH of an Acknowledge packet (IbBthHeader::ACKNOWLEDGE).
@@ -104,4 +104,4 @@ class IbAethHeader : public Header
 
 } // namespace ns3
 
-#endif /* FLUX_IB_AETH_HEADER_H */
+#endif /* IB_AETH_HEADER_H */

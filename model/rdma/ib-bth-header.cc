@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/ib-bth-header.h"
+#include "ib-bth-header.h"
 
 #include "ns3/log.h"
 
@@ -26,6 +26,7 @@ IbBthHeader::IbBthHeader()
       m_ackReq(false),
       m_psn(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_IB_BTH_HEADER_H
-#define FLUX_IB_BTH_HEADER_H
+#ifndef IB_BTH_HEADER_H
+#define IB_BTH_HEADER_H
 
 #include "ns3/header.h"
 
@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  *
  * \brief InfiniBand Base Transport Header (BTH), the first header of every
  * RoCEv2 packet after UDP (destination port 4791).
@@ -228,4 +228,4 @@ class IbBthHeader : public Header
 
 } // namespace ns3
 
-#endif /* FLUX_IB_BTH_HEADER_H */
+#endif /* IB_BTH_HEADER_H */

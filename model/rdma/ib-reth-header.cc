@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "ns3/ib-reth-header.h"
+#include "ib-reth-header.h"
 
 #include "ns3/log.h"
 
@@ -20,6 +20,7 @@ IbRethHeader::IbRethHeader()
       m_rkey(0),
       m_dmaLength(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

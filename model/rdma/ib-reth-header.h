@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_IB_RETH_HEADER_H
-#define FLUX_IB_RETH_HEADER_H
+#ifndef IB_RETH_HEADER_H
+#define IB_RETH_HEADER_H
 
 #include "ns3/header.h"
 
@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  *
  * \brief InfiniBand RDMA Extended Transport Header (RETH), 16 bytes after the
  * BTH of the first (or only) packet of an RDMA WRITE
@@ -79,4 +79,4 @@ class IbRethHeader : public Header
 
 } // namespace ns3
 
-#endif /* FLUX_IB_RETH_HEADER_H */
+#endif /* IB_RETH_HEADER_H */

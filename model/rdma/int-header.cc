@@ -8,6 +8,7 @@
 #include "ib-reth-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
@@ -16,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("IntHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(IntHeader);
 
@@ -42,6 +45,7 @@ const std::array<uint64_t, 8> IntHop::LINE_RATES = {25000000000ULL,
 IntHop::IntHop()
     : word(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 uint8_t
@@ -129,6 +133,7 @@ IntHeader::IntHeader(uint8_t maxHops, uint8_t multiplier)
       m_maxHops(std::min(maxHops, MAX_HOPS)),
       m_multiplier(std::max<uint8_t>(multiplier, 1))
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TypeId

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_INT_HEADER_H
-#define FLUX_INT_HEADER_H
+#ifndef INT_HEADER_H
+#define INT_HEADER_H
 
 #include "ns3/header.h"
 #include "ns3/nstime.h"
@@ -17,7 +17,7 @@ namespace ns3
 class Packet;
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief One hop's in-band network telemetry record, 8 bytes on the wire.
  *
  * The layout and units are those of the HPCC authors' simulator (HPCC,
@@ -109,7 +109,7 @@ class IntHop
 };
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief In-band network telemetry (INT) of HPCC: a 4-byte fixed part and
  * room for MaxHops IntHop records of 8 bytes.
  *
@@ -211,4 +211,4 @@ class IntHeader : public Header
 
 } // namespace ns3
 
-#endif /* FLUX_INT_HEADER_H */
+#endif /* INT_HEADER_H */

@@ -4,8 +4,12 @@
 
 #include "job-step-tag.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("JobStepTag");
 
 NS_OBJECT_ENSURE_REGISTERED(JobStepTag);
 
@@ -32,6 +36,7 @@ JobStepTag::JobStepTag()
       m_step(0),
       m_phase(REDUCE_SCATTER)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 JobStepTag::JobStepTag(uint32_t job, uint32_t iteration, Phase phase, uint16_t step, uint32_t chunk)
@@ -41,6 +46,7 @@ JobStepTag::JobStepTag(uint32_t job, uint32_t iteration, Phase phase, uint16_t s
       m_step(step),
       m_phase(phase)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 uint32_t

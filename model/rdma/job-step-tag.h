@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief Packet tag naming the piece of a training job's collective a
  * packet carries: job, iteration, phase, ring step and chunk.
  *

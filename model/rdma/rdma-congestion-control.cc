@@ -31,11 +31,36 @@ RdmaCongestionControl::GetTypeId()
     return tid;
 }
 
+const std::vector<std::pair<std::string, std::string>>&
+RdmaCongestionControl::GetAlgorithms()
+{
+    static const std::vector<std::pair<std::string, std::string>> algorithms = {
+        {"dcqcn", "ns3::DcqcnCongestionControl"},
+        {"hpcc", "ns3::HpccCongestionControl"},
+        {"none", "ns3::RdmaCongestionControl"},
+    };
+    return algorithms;
+}
+
+std::string
+RdmaCongestionControl::GetAlgorithmTypeName(const std::string& name)
+{
+    for (const auto& [known, type] : GetAlgorithms())
+    {
+        if (known == name)
+        {
+            return type;
+        }
+    }
+    return "";
+}
+
 RdmaCongestionControl::RdmaCongestionControl()
     : m_lineRate(100e9),
       m_rate(100e9),
       m_window(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaCongestionControl::~RdmaCongestionControl() = default;

@@ -9,13 +9,17 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace ns3
 {
 
 class IntHeader;
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief Sender-side congestion control of one RDMA queue pair.
  *
  * The NIC paces each queue pair at GetRate() and, when GetWindowBytes() is
@@ -33,6 +37,19 @@ class RdmaCongestionControl : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /**
+     * \brief The algorithms known by name: "dcqcn", "hpcc" and "none", with
+     * the TypeId name of each, in that order.
+     * \return (name, TypeId name) pairs
+     */
+    static const std::vector<std::pair<std::string, std::string>>& GetAlgorithms();
+
+    /**
+     * \param name an algorithm's name (GetAlgorithms)
+     * \return its TypeId name, or "" when the name is unknown
+     */
+    static std::string GetAlgorithmTypeName(const std::string& name);
 
     RdmaCongestionControl();
     ~RdmaCongestionControl() override;

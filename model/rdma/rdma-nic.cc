@@ -329,6 +329,12 @@ RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
     Simulator::ScheduleNow(&RdmaQueuePair::Dispose, qp);
 }
 
+Ptr<RdmaQueuePair>
+RdmaNic::GetQueuePair(uint32_t qpn) const
+{
+    return Lookup(qpn);
+}
+
 RdmaQueuePair*
 RdmaNic::Lookup(uint32_t qpn) const
 {

@@ -27,7 +27,7 @@ class PfcNetDevice;
 class Packet;
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief A RoCEv2 NIC: reliable-connection queue pairs over one Ethernet port.
  *
  * The NIC is the egress of its PfcNetDevice. When the line is free it sends
@@ -99,6 +99,12 @@ class RdmaNic : public PfcEgress
      * \param qp the queue pair
      */
     void DestroyQueuePair(Ptr<RdmaQueuePair> qp);
+
+    /**
+     * \param qpn a local QP number
+     * \return the queue pair, or nullptr when there is none (or it was destroyed)
+     */
+    Ptr<RdmaQueuePair> GetQueuePair(uint32_t qpn) const;
 
     /** \return the NIC's address */
     Ipv4Address GetAddress() const;

@@ -4,8 +4,12 @@
 
 #include "rdma-qp-arbiter.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaQpArbiter");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaQpArbiter);
 

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief The policy by which an RdmaNic picks the queue pair whose data
  * packet goes next.
  *

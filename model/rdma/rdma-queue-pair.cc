@@ -33,7 +33,19 @@ constexpr uint64_t NO_NAK = std::numeric_limits<uint64_t>::max();
 TypeId
 RdmaQueuePair::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::RdmaQueuePair").SetParent<Object>().SetGroupName("Flux");
+    static TypeId tid =
+        TypeId("ns3::RdmaQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("Flux")
+            .AddTraceSource("Posted",
+                            "A message was posted for sending (sequence number, bytes).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_postedTrace),
+                            "ns3::RdmaQueuePair::MessageTracedCallback")
+            .AddTraceSource("Delivered",
+                            "A message was fully received, in order, and handed to the "
+                            "receive completion handler (sequence number, bytes).",
+                            MakeTraceSourceAccessor(&RdmaQueuePair::m_deliveredTrace),
+                            "ns3::RdmaQueuePair::MessageTracedCallback");
     return tid;
 }
 
@@ -72,6 +84,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_cnpSent(false),
       m_echoInt(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaQueuePair::~RdmaQueuePair() = default;
@@ -79,6 +92,7 @@ RdmaQueuePair::~RdmaQueuePair() = default;
 void
 RdmaQueuePair::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_rto.Cancel();
     m_rtoArmed = false;
     if (m_cc)
@@ -137,6 +151,7 @@ RdmaQueuePair::Post(uint64_t bytes, bool rdmaWrite, const JobStepTag* tag)
 {
     NS_LOG_FUNCTION(this << bytes << rdmaWrite);
     const uint64_t seq = m_nextSeq++;
+    m_postedTrace(seq, bytes);
     if (m_state == ERR)
     {
         // A queue pair in error completes new work requests as flushed.
@@ -645,6 +660,7 @@ RdmaQueuePair::ReceiveData(const IbBthHeader& bth,
             const uint64_t bytes = m_rxMsgBytes;
             const uint64_t seq = m_rxSeq++;
             m_rxMsgBytes = 0;
+            m_deliveredTrace(seq, bytes);
             if (!m_recvDone.IsNull())
             {
                 m_recvDone(this, seq, bytes);

@@ -14,6 +14,7 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <deque>
 
@@ -26,7 +27,7 @@ class IbAethHeader;
 class Packet;
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief A reliable-connection (RC) queue pair of a RoCEv2 NIC.
  *
  * Both directions of the connection live here. The send side segments
@@ -83,6 +84,13 @@ class RdmaQueuePair : public Object
      * number, its size in bytes, and the status.
      */
     typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t, WcStatus> ErrorCallback;
+
+    /**
+     * TracedCallback signature for messages.
+     * \param [in] seq the message's sequence number on the queue pair
+     * \param [in] bytes its size in bytes
+     */
+    typedef void (*MessageTracedCallback)(uint64_t seq, uint64_t bytes);
 
     /// Transport counters of a queue pair, addable over queue pairs.
     struct Counters
@@ -359,6 +367,9 @@ class RdmaQueuePair : public Object
     bool m_echoInt;                //!< ACKs echo INT (data arrived with INT)
     IntHeader m_rxInt;             //!< INT of the latest data packet, echoed in ACKs
     CompletionCallback m_recvDone; //!< receiver CQE
+
+    TracedCallback<uint64_t, uint64_t> m_postedTrace;    //!< a message was posted
+    TracedCallback<uint64_t, uint64_t> m_deliveredTrace; //!< a message was received
 };
 
 } // namespace ns3

@@ -4,8 +4,12 @@
 
 #include "rdma-timestamp-tag.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("RdmaTimestampTag");
 
 NS_OBJECT_ENSURE_REGISTERED(RdmaTimestampTag);
 
@@ -29,12 +33,14 @@ RdmaTimestampTag::RdmaTimestampTag()
     : m_ts(0),
       m_retransmitted(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RdmaTimestampTag::RdmaTimestampTag(Time t, bool retransmitted)
     : m_ts(t.GetTimeStep()),
       m_retransmitted(retransmitted)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 Time

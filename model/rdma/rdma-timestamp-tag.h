@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief Simulation metadata: when the sending NIC put a data packet on its
  * port, for one-way latency measurement, and whether the packet is a copy
  * sent again by go-back-N, so that the receiver can tell retransmissions

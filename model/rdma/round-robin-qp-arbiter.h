@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-rdma
  * \brief The default queue-pair arbiter of an RdmaNic: one packet per
  * eligible queue pair in turn, whatever their classes.
  *

@@ -44,6 +44,7 @@ CassiniScheduler::CassiniScheduler()
     : m_slots(64),
       m_maxCircle(16)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 CassiniScheduler::~CassiniScheduler() = default;

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scheduler
  * \brief The `cassini` baseline (Rajasekaran et al., NSDI 2024): one time
  * shift per job, chosen from the jobs' periods on shared links so that their
  * communication phases interleave, applied at iteration starts.

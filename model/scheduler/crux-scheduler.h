@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scheduler
  * \brief The `crux` baseline (Cao et al., SIGCOMM 2024): a static priority
  * per job by GPU intensity, compressed to the available classes; no gate.
  *

@@ -4,8 +4,12 @@
 
 #include "fifo-scheduler.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FifoScheduler");
 
 NS_OBJECT_ENSURE_REGISTERED(FifoScheduler);
 

@@ -11,7 +11,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scheduler
  * \brief The `fifo` policy: no scheduling. Every job keeps its scenario
  * class, nothing is held, and jobs share links as the transport (DCQCN,
  * HPCC) and the switches' FIFO per class make them.

@@ -84,6 +84,7 @@ FluxController::FluxController()
       m_minShare(0.05),
       m_ewma(0.5)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FluxController::~FluxController() = default;
@@ -91,6 +92,7 @@ FluxController::~FluxController() = default;
 void
 FluxController::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_periodic.Cancel();
     for (auto& g : m_gates)
     {

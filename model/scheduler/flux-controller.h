@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scheduler
  * \brief The `flux` policy: a logically central controller that plans, per
  * ring step, which job's communication crosses each contended link when, and
  * the gates (FluxGate) in the jobs' ranks that carry the plan out.

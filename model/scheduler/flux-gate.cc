@@ -45,6 +45,7 @@ FluxGate::FluxGate()
       m_decisions(0),
       m_heldCount(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FluxGate::~FluxGate() = default;
@@ -52,6 +53,7 @@ FluxGate::~FluxGate() = default;
 void
 FluxGate::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_timer.Cancel();
     m_collective = nullptr;
     m_controller = nullptr;
@@ -128,6 +130,12 @@ FluxGate::ReleaseAll()
     for (uint32_t rank : ranks)
     {
         c->Release(rank);
+    }
+    if (m_held.empty())
+    {
+        // Hold the collective only while holding its requests: it holds this
+        // gate, and the cycle would keep both alive unless disposed.
+        m_collective = nullptr;
     }
 }
 

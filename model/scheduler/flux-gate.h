@@ -18,7 +18,7 @@ namespace ns3
 class FluxController;
 
 /**
- * \ingroup flux
+ * \ingroup flux-scheduler
  * \brief The Flux gate in a job's ranks: releases a ring step (or chunk) to
  * the NIC when the controller's plan allows.
  *

@@ -56,10 +56,11 @@ FluxQueueDisc::GetTypeId()
                           MakeUintegerAccessor(&FluxQueueDisc::m_flowsPerClass),
                           MakeUintegerChecker<uint32_t>(1, 1024))
             .AddAttribute("Quantum",
-                          "Bytes a flow may send per DRR round.",
+                          "Bytes a flow may send per DRR round (at most 10^9: the "
+                          "deficit counters are 32-bit).",
                           UintegerValue(4200),
                           MakeUintegerAccessor(&FluxQueueDisc::m_quantum),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeUintegerChecker<uint32_t>(1, 1000000000))
             .AddAttribute("Perturbation",
                           "Perturbation of the flow hash.",
                           UintegerValue(0),

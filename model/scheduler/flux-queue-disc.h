@@ -21,7 +21,7 @@ namespace ns3
 class UniformRandomVariable;
 
 /**
- * \ingroup flux
+ * \ingroup flux-scheduler
  * \brief The queue discipline of the Flux scheduler: per-class queues served
  * in a controller-set order, deficit round robin among the flows of a class,
  * a starvation guard, optional per-class ECN marking, and PFC awareness.

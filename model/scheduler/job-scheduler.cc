@@ -46,6 +46,7 @@ JobScheduler::JobScheduler()
       m_backgroundFirst(false),
       m_reserved(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 JobScheduler::~JobScheduler() = default;
@@ -53,6 +54,7 @@ JobScheduler::~JobScheduler() = default;
 void
 JobScheduler::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_jobs.clear();
     m_links.clear();
     Object::DoDispose();

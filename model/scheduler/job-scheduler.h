@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-scheduler
  * \brief Base of the multi-tenant communication schedulers (the policies of
  * scheduler.policy): it decides the traffic classes of the training jobs and
  * when their communication may go.

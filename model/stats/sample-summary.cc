@@ -4,12 +4,16 @@
 
 #include "sample-summary.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("SampleSummary");
 
 void
 SampleSummary::Add(double value)

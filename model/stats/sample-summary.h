@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_SAMPLE_SUMMARY_H
-#define FLUX_SAMPLE_SUMMARY_H
+#ifndef SAMPLE_SUMMARY_H
+#define SAMPLE_SUMMARY_H
 
 #include <cstdint>
 #include <vector>
@@ -12,7 +12,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-stats
  * \brief Exact order statistics of a set of samples (FCTs, phase times,
  * packet latencies).
  *
@@ -93,4 +93,4 @@ class SampleSummary
 
 } // namespace ns3
 
-#endif /* FLUX_SAMPLE_SUMMARY_H */
+#endif /* SAMPLE_SUMMARY_H */

@@ -5,46 +5,34 @@
 #include "ecmp-route-table.h"
 
 #include "ns3/abort.h"
-
-#include <limits>
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("EcmpRouteTable");
 
 EcmpRouteTable::EcmpRouteTable()
     : m_base(0),
       m_size(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 EcmpRouteTable::ConstIterator
 EcmpRouteTable::FindSparse(uint32_t dst) const
 {
     auto it = m_sparse.find(dst);
-    return it == m_sparse.end() ? end() : ConstIterator(dst, m_groups[it->second - 1]);
-}
-
-uint16_t
-EcmpRouteTable::Intern(const std::vector<uint32_t>& group)
-{
-    auto it = m_groupNumber.find(group);
-    if (it != m_groupNumber.end())
-    {
-        return it->second;
-    }
-    NS_ABORT_MSG_IF(m_groups.size() >= std::numeric_limits<uint16_t>::max(),
-                    "EcmpRouteTable: more than 65535 distinct ECMP groups in one switch");
-    m_groups.push_back(group);
-    const auto number = static_cast<uint16_t>(m_groups.size());
-    m_groupNumber.emplace(group, number);
-    return number;
+    return it == m_sparse.end() ? end() : ConstIterator(dst, it->second - 1u);
 }
 
 void
-EcmpRouteTable::Set(uint32_t dst, const std::vector<uint32_t>& group)
+EcmpRouteTable::Set(uint32_t dst, uint32_t group)
 {
-    NS_ABORT_MSG_IF(group.empty(), "EcmpRouteTable::Set: empty group (use erase)");
-    const uint16_t number = Intern(group);
+    NS_ABORT_MSG_IF(group > MAX_GROUP,
+                    "EcmpRouteTable: more than " << MAX_GROUP + 1
+                                                 << " distinct ECMP groups in one switch");
+    const auto number = static_cast<uint16_t>(group + 1);
     if (m_slots.empty() && m_sparse.empty())
     {
         m_base = dst;
@@ -91,8 +79,6 @@ EcmpRouteTable::clear()
     m_slots.clear();
     m_slots.shrink_to_fit();
     m_sparse.clear();
-    m_groups.clear();
-    m_groupNumber.clear();
     m_size = 0;
 }
 
@@ -100,12 +86,6 @@ std::size_t
 EcmpRouteTable::size() const
 {
     return m_size;
-}
-
-std::size_t
-EcmpRouteTable::GetNGroups() const
-{
-    return m_groups.size();
 }
 
 } // namespace ns3

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -15,34 +14,37 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
- * \brief A switch's routes: destination IPv4 address -> ECMP group (the
- * egress ports), compact for fabrics of thousands of hosts.
+ * \ingroup flux-switch
+ * \brief A switch's routes: destination IPv4 address -> the number of its
+ * ECMP group, compact for fabrics of thousands of hosts.
  *
  * Every switch of a fabric routes to every host, so the tables hold
  * switches x hosts entries, but a switch has only a handful of distinct
  * groups (an edge switch of a k-ary fat-tree: one port per local host and
- * the k/2 uplinks for everything else). The table stores each distinct
- * group once and, per destination, a 16-bit group number in an array
- * indexed by the address's distance from the lowest routed address (the
- * hosts' addresses are consecutive): 2 bytes per route and one array read
- * per lookup, where a hash map of vectors costs about 100 bytes and three
- * dependent memory reads. Destinations far outside the array's span (more
- * than 2^22 addresses away) go to a hash map.
+ * the k/2 uplinks for everything else), which it stores once (FabricSwitch
+ * keeps each group's members and live members). The table holds, per
+ * destination, a 16-bit group number in an array indexed by the address's
+ * distance from the lowest routed address (the hosts' addresses are
+ * consecutive): 2 bytes per route and one array read per lookup, where a
+ * hash map costs tens of bytes and dependent memory reads. Destinations far
+ * outside the array's span (more than 2^22 addresses away) go to a hash map.
  *
- * The interface is the part of std::unordered_map<uint32_t,
- * std::vector<uint32_t>> that a switch uses for lookups: find(), end(),
- * size(), erase(), clear(); an iterator's `->second` is the group.
- * Groups are set whole with Set().
+ * The interface is the part of std::unordered_map<uint32_t, uint32_t> that
+ * a switch uses: find(), end(), size(), erase(), clear(); an iterator's
+ * `->first` is the destination and `->second` the group number. Routes are
+ * set with Set().
  */
 class EcmpRouteTable
 {
   public:
-    /// A route: `first` the destination address, `second` its ECMP group.
+    /// Largest group number the table holds.
+    static constexpr uint32_t MAX_GROUP = 0xfffe;
+
+    /// A route: `first` the destination address, `second` its group number.
     struct Route
     {
-        uint32_t first;                      //!< destination address (host order)
-        const std::vector<uint32_t>& second; //!< egress ports
+        uint32_t first;  //!< destination address (host order)
+        uint32_t second; //!< group number
     };
 
     /// Points at a route, or at end().
@@ -51,9 +53,9 @@ class EcmpRouteTable
       public:
         /**
          * \param dst the destination
-         * \param group its group
+         * \param group its group number, or NONE for end()
          */
-        ConstIterator(uint32_t dst, const std::vector<uint32_t>& group)
+        ConstIterator(uint32_t dst, uint32_t group)
             : m_route{dst, group}
         {
         }
@@ -72,11 +74,12 @@ class EcmpRouteTable
 
         /**
          * \param o another iterator
-         * \return whether both point at the same group (end() has its own)
+         * \return whether both point at the same route (or both at end())
          */
         bool operator==(const ConstIterator& o) const
         {
-            return &m_route.second == &o.m_route.second;
+            return m_route.second == o.m_route.second &&
+                   (m_route.second == NONE || m_route.first == o.m_route.first);
         }
 
         /**
@@ -104,7 +107,7 @@ class EcmpRouteTable
         if (offset < m_slots.size())
         {
             const uint16_t slot = m_slots[offset];
-            return slot == 0 ? end() : ConstIterator(dst, m_groups[slot - 1]);
+            return slot == 0 ? end() : ConstIterator(dst, slot - 1u);
         }
         return FindSparse(dst);
     }
@@ -112,15 +115,15 @@ class EcmpRouteTable
     /** \return the iterator that find() returns for an unknown destination */
     ConstIterator end() const
     {
-        return ConstIterator(0, m_none);
+        return ConstIterator(0, NONE);
     }
 
     /**
      * \brief Set the group of a destination, replacing its route.
      * \param dst the destination address (host order)
-     * \param group the egress ports (not empty)
+     * \param group the group number (at most MAX_GROUP)
      */
-    void Set(uint32_t dst, const std::vector<uint32_t>& group);
+    void Set(uint32_t dst, uint32_t group);
 
     /**
      * \brief Remove the route to a destination, if any.
@@ -134,32 +137,23 @@ class EcmpRouteTable
     /** \return the number of destinations with a route */
     std::size_t size() const;
 
-    /** \return the number of distinct groups stored */
-    std::size_t GetNGroups() const;
-
   private:
+    /// end()'s group number.
+    static constexpr uint32_t NONE = 0xffffffff;
+
     /**
      * \param dst a destination outside the array
      * \return its route in the hash map, or end()
      */
     ConstIterator FindSparse(uint32_t dst) const;
 
-    /**
-     * \param group a group
-     * \return its number (1-based), stored once
-     */
-    uint16_t Intern(const std::vector<uint32_t>& group);
-
     /// Largest span of addresses the array covers.
     static constexpr uint32_t MAX_SPAN = 1u << 22;
 
     uint32_t m_base;               //!< address of m_slots[0]
-    std::vector<uint16_t> m_slots; //!< per address from m_base: group number, 0 none
-    std::unordered_map<uint32_t, uint16_t> m_sparse;         //!< destinations outside the array
-    std::vector<std::vector<uint32_t>> m_groups;             //!< the distinct groups
-    std::map<std::vector<uint32_t>, uint16_t> m_groupNumber; //!< group -> its number
-    std::size_t m_size;                                      //!< routes
-    std::vector<uint32_t> m_none;                            //!< end()'s empty group
+    std::vector<uint16_t> m_slots; //!< per address from m_base: group number + 1, 0 none
+    std::unordered_map<uint32_t, uint16_t> m_sparse; //!< destinations outside the array
+    std::size_t m_size;                              //!< routes
 };
 
 } // namespace ns3

@@ -4,8 +4,12 @@
 
 #include "fabric-queue-disc-item.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FabricQueueDiscItem");
 
 namespace
 {
@@ -24,6 +28,7 @@ FabricQueueDiscItem::FabricQueueDiscItem(Ptr<Packet> p,
       m_chargedBytes(chargedBytes),
       m_priority(priority)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 FabricQueueDiscItem::~FabricQueueDiscItem() = default;

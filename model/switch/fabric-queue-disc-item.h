@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief An IPv4 packet held by a FabricSwitch between ingress and egress.
  *
  * Besides the packet and its IPv4 header (kept apart, as in any

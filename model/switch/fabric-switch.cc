@@ -5,6 +5,7 @@
 #include "fabric-switch.h"
 
 #include "fabric-queue-disc-item.h"
+#include "pfc-aware-queue-disc.h"
 #include "pfc-prio-queue-disc.h"
 #include "switch-port-egress.h"
 
@@ -14,6 +15,7 @@
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/traffic-class.h"
@@ -46,6 +48,15 @@ DefaultQueueDiscFactory()
     factory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
     return factory;
 }
+
+/** \return a factory of PFC watchdogs with their default attributes */
+ObjectFactory
+DefaultWatchdogFactory()
+{
+    ObjectFactory factory;
+    factory.SetTypeId(PfcWatchdog::GetTypeId());
+    return factory;
+}
 } // namespace
 
 TypeId
@@ -63,6 +74,26 @@ FabricSwitch::GetTypeId()
                 UintegerValue(0),
                 MakeUintegerAccessor(&FabricSwitch::SetEcmpSeed, &FabricSwitch::GetEcmpSeed),
                 MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Failover",
+                          "Follow the link state of the ports: a port whose link is down "
+                          "leaves its ECMP groups (its queued packets are dropped) and rejoins "
+                          "them when the link is back. False: keep routing onto dead links.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_failover),
+                          MakeBooleanChecker())
+            .AddAttribute("LinkDownDelay",
+                          "Time from a port's link going down to the switch acting on it "
+                          "(loss-of-signal detection; a BFD session would take about three "
+                          "of its intervals). What is routed to the port meanwhile is lost.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&FabricSwitch::m_linkDownDelay),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("LinkUpDelay",
+                          "Time from a port's link coming back to the switch routing over it "
+                          "again (a hold-down against flapping links).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&FabricSwitch::m_linkUpDelay),
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("MarkOnDequeue",
                           "Decide ECN marking when a packet leaves the egress queue, from the "
                           "queue length it leaves behind (as the HPCC simulator and many "
@@ -77,6 +108,21 @@ FabricSwitch::GetTypeId()
                           "\"ns3::FifoQueueDisc[MaxSize=100000p]\".",
                           ObjectFactoryValue(DefaultQueueDiscFactory()),
                           MakeObjectFactoryAccessor(&FabricSwitch::m_queueDiscFactory),
+                          MakeObjectFactoryChecker())
+            .AddAttribute("PfcWatchdog",
+                          "Give every port a PFC watchdog (PfcWatchdogFactory) that detects "
+                          "queues paused for too long and stops honouring their pauses for "
+                          "a while.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::SetPfcWatchdogEnabled,
+                                              &FabricSwitch::GetPfcWatchdogEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcWatchdogFactory",
+                          "Makes the ports' PFC watchdogs, e.g. "
+                          "\"ns3::PfcWatchdog[DetectionTime=1ms|Action=forward]\"; read when "
+                          "a watchdog is installed.",
+                          ObjectFactoryValue(DefaultWatchdogFactory()),
+                          MakeObjectFactoryAccessor(&FabricSwitch::m_watchdogFactory),
                           MakeObjectFactoryChecker())
             .AddAttribute("Mmu",
                           "The shared-buffer manager (read only; configure it through its "
@@ -108,14 +154,22 @@ FabricSwitch::GetTypeId()
             .AddTraceSource("PfcResume",
                             "An ingress port decided to resume a priority at its peer (XON).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_resumeTrace),
-                            "ns3::FabricSwitch::PfcTracedCallback");
+                            "ns3::FabricSwitch::PfcTracedCallback")
+            .AddTraceSource("LinkState",
+                            "The switch acted on a port's link going down or up (port, up).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_linkStateTrace),
+                            "ns3::FabricSwitch::LinkStateTracedCallback");
     return tid;
 }
 
 FabricSwitch::FabricSwitch()
     : m_queueDiscFactory(DefaultQueueDiscFactory()),
+      m_pfcWatchdog(false),
+      m_watchdogFactory(DefaultWatchdogFactory()),
       m_markOnDequeue(true),
       m_ecmpSeed(0),
+      m_failover(true),
+      m_linkStateChanges(0),
       m_rxPackets(0),
       m_ecnMarks(0)
 {
@@ -138,6 +192,8 @@ FabricSwitch::DoDispose()
     m_ports.clear();
     m_portOfIfIndex.clear();
     m_routes.clear();
+    m_groups.clear();
+    m_groupOfPorts.clear();
     if (m_mmu)
     {
         m_mmu->Dispose();
@@ -179,7 +235,46 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
                     "FabricSwitch::AddPort: interface " << ifIndex << " is already a port");
     m_portOfIfIndex[ifIndex] = port;
     dev->SetIpv4RxCallback(MakeCallback(&FabricSwitch::Receive, this));
+    if (m_pfcWatchdog)
+    {
+        InstallWatchdog(port);
+    }
+    dev->AddLinkChangeCallback(MakeBoundCallback(&FabricSwitch::LinkChanged, this, port));
     return port;
+}
+
+void
+FabricSwitch::SetPfcWatchdogEnabled(bool enabled)
+{
+    NS_LOG_FUNCTION(this << enabled);
+    if (enabled == m_pfcWatchdog)
+    {
+        return;
+    }
+    m_pfcWatchdog = enabled;
+    for (uint32_t port = 0; port < m_ports.size(); ++port)
+    {
+        if (enabled)
+        {
+            InstallWatchdog(port);
+        }
+        else
+        {
+            m_ports[port].dev->SetWatchdog(nullptr);
+        }
+    }
+}
+
+bool
+FabricSwitch::GetPfcWatchdogEnabled() const
+{
+    return m_pfcWatchdog;
+}
+
+void
+FabricSwitch::InstallWatchdog(uint32_t port)
+{
+    m_ports[port].dev->SetWatchdog(m_watchdogFactory.Create<PfcWatchdog>());
 }
 
 uint32_t
@@ -213,16 +308,39 @@ FabricSwitch::GetMmu() const
     return m_mmu;
 }
 
+uint32_t
+FabricSwitch::InternGroup(const std::vector<uint32_t>& ports)
+{
+    auto it = m_groupOfPorts.find(ports);
+    if (it != m_groupOfPorts.end())
+    {
+        return it->second;
+    }
+    EcmpGroup group;
+    group.members = ports;
+    for (uint32_t port : ports)
+    {
+        if (m_ports[port].up)
+        {
+            group.live.push_back(port);
+        }
+    }
+    m_groups.push_back(group);
+    const uint32_t index = m_groups.size() - 1;
+    m_groupOfPorts.emplace(ports, index);
+    return index;
+}
+
 void
 FabricSwitch::AddRoute(Ipv4Address dst, uint32_t port)
 {
     NS_LOG_FUNCTION(this << dst << port);
     NS_ABORT_MSG_IF(port >= m_ports.size(), "FabricSwitch::AddRoute: no port " << port);
-    std::vector<uint32_t> group = GetRoute(dst);
-    if (std::find(group.begin(), group.end(), port) == group.end())
+    std::vector<uint32_t> ports = GetRoute(dst);
+    if (std::find(ports.begin(), ports.end(), port) == ports.end())
     {
-        group.push_back(port);
-        m_routes.Set(dst.Get(), group);
+        ports.push_back(port);
+        m_routes.Set(dst.Get(), InternGroup(ports));
     }
 }
 
@@ -239,20 +357,35 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
     {
         NS_ABORT_MSG_IF(port >= m_ports.size(), "FabricSwitch::SetRoute: no port " << port);
     }
-    m_routes.Set(dst.Get(), ports);
+    m_routes.Set(dst.Get(), InternGroup(ports));
 }
 
 void
 FabricSwitch::ClearRoutes()
 {
     m_routes.clear();
+    m_groups.clear();
+    m_groupOfPorts.clear();
 }
 
 std::vector<uint32_t>
 FabricSwitch::GetRoute(Ipv4Address dst) const
 {
     auto it = m_routes.find(dst.Get());
-    return it == m_routes.end() ? std::vector<uint32_t>() : it->second;
+    return it == m_routes.end() ? std::vector<uint32_t>() : m_groups[it->second].members;
+}
+
+std::vector<uint32_t>
+FabricSwitch::GetLiveRoute(Ipv4Address dst) const
+{
+    auto it = m_routes.find(dst.Get());
+    return it == m_routes.end() ? std::vector<uint32_t>() : m_groups[it->second].live;
+}
+
+bool
+FabricSwitch::IsPortUp(uint32_t port) const
+{
+    return m_ports.at(port).up;
 }
 
 uint32_t
@@ -261,16 +394,129 @@ FabricSwitch::GetNRoutes() const
     return m_routes.size();
 }
 
+bool
+FabricSwitch::SelectMember(const EcmpGroup& group, const QueueDiscItem* item, uint32_t& out) const
+{
+    const std::vector<uint32_t>& members = group.members;
+    const std::size_t n = members.size();
+    if (n == 1)
+    {
+        out = members[0];
+        return m_ports[out].up;
+    }
+    // Resilient hashing: the member the hash picks among all members, or,
+    // when that one is down, one of the live members by the same hash.
+    const uint32_t hash = item->Hash(m_ecmpSeed);
+    out = members[hash % n];
+    if (m_ports[out].up)
+    {
+        return true;
+    }
+    const std::vector<uint32_t>& live = group.live;
+    if (live.empty())
+    {
+        return false;
+    }
+    out = live[(hash / n) % live.size()];
+    return true;
+}
+
 int64_t
 FabricSwitch::GetEgressPort(Ptr<const Ipv4QueueDiscItem> item) const
 {
     auto it = m_routes.find(item->GetHeader().GetDestination().Get());
-    if (it == m_routes.end() || it->second.empty())
+    if (it == m_routes.end())
     {
         return -1;
     }
-    const std::vector<uint32_t>& group = it->second;
-    return group.size() == 1 ? group[0] : group[item->Hash(m_ecmpSeed) % group.size()];
+    uint32_t out;
+    return SelectMember(m_groups[it->second], PeekPointer(item), out) ? int64_t(out) : -1;
+}
+
+void
+FabricSwitch::UpdateLiveMembers()
+{
+    for (EcmpGroup& group : m_groups)
+    {
+        group.live.clear();
+        for (uint32_t port : group.members)
+        {
+            if (m_ports[port].up)
+            {
+                group.live.push_back(port);
+            }
+        }
+    }
+}
+
+void
+FabricSwitch::LinkChanged(FabricSwitch* self, uint32_t port)
+{
+    if (!self->m_failover || port >= self->m_ports.size())
+    {
+        return;
+    }
+    Port& p = self->m_ports[port];
+    Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(p.dev->GetChannel());
+    const bool up = !ch || ch->IsLinkUp();
+    if (up == p.linkSeen)
+    {
+        return;
+    }
+    p.linkSeen = up;
+    const Time delay = up ? self->m_linkUpDelay : self->m_linkDownDelay;
+    if (delay.IsZero())
+    {
+        self->ApplyLinkState(port);
+    }
+    else
+    {
+        Simulator::Schedule(delay, &FabricSwitch::ApplyLinkState, self, port);
+    }
+}
+
+void
+FabricSwitch::ApplyLinkState(uint32_t port)
+{
+    NS_LOG_FUNCTION(this << port);
+    if (port >= m_ports.size())
+    {
+        return;
+    }
+    Port& p = m_ports[port];
+    // The state now: a link that came back (or went down again) within the
+    // detection delay is acted on by its own, later, event.
+    if (p.linkSeen == p.up)
+    {
+        return;
+    }
+    p.up = p.linkSeen;
+    ++m_linkStateChanges;
+    UpdateLiveMembers();
+    if (!p.up)
+    {
+        FlushPort(port);
+    }
+    m_linkStateTrace(port, p.up);
+}
+
+void
+FabricSwitch::FlushPort(uint32_t port)
+{
+    NS_LOG_FUNCTION(this << port);
+    Ptr<QueueDisc> qdisc = m_ports[port].egress->GetQueueDisc();
+    Ptr<PfcAwareQueueDisc> pfcAware = DynamicCast<PfcAwareQueueDisc>(qdisc);
+    if (pfcAware)
+    {
+        pfcAware->SetPausedMask(0);
+    }
+    // A queue disc that holds an item back (a gate) keeps it: it goes to
+    // the dead link later and is lost there.
+    while (Ptr<QueueDiscItem> item = qdisc->Dequeue())
+    {
+        Drop(item, port, DROP_LINK_DOWN);
+        Release(port, PeekPointer(item));
+    }
 }
 
 void
@@ -313,9 +559,12 @@ FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint
         Drop(item, port, DROP_NO_ROUTE);
         return;
     }
-    const std::vector<uint32_t>& group = route->second;
-    const uint32_t out =
-        group.size() == 1 ? group[0] : group[item->Hash(m_ecmpSeed) % group.size()];
+    uint32_t out;
+    if (!SelectMember(m_groups[route->second], PeekPointer(item), out))
+    {
+        Drop(item, port, DROP_LINK_DOWN);
+        return;
+    }
 
     switch (m_mmu->Admit(port, out, prio, bytes))
     {
@@ -330,6 +579,7 @@ FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint
     }
     if (m_mmu->CheckXoff(port, prio))
     {
+        ++m_ports[port].pfcPauses;
         dev->SetPauseUpstream(prio, true);
         m_pauseTrace(port, prio);
     }
@@ -413,6 +663,14 @@ FabricSwitch::MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t
 }
 
 void
+FabricSwitch::ItemDiscarded(uint32_t port, Ptr<const QueueDiscItem> item)
+{
+    NS_LOG_FUNCTION(this << port << item);
+    Drop(item, port, DROP_PFC_WATCHDOG);
+    Release(port, PeekPointer(item));
+}
+
+void
 FabricSwitch::ItemDroppedByQueueDisc(uint32_t port, Ptr<const QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << port << item);
@@ -479,6 +737,32 @@ FabricSwitch::GetPfcPauseFramesSent() const
         total += p.dev->GetPfcPausesSent();
     }
     return total;
+}
+
+PfcWatchdog::Counters
+FabricSwitch::GetPfcWatchdogCounters() const
+{
+    PfcWatchdog::Counters total;
+    for (const Port& p : m_ports)
+    {
+        if (Ptr<PfcWatchdog> wd = p.dev->GetWatchdog())
+        {
+            total += wd->GetCounters();
+        }
+    }
+    return total;
+}
+
+uint64_t
+FabricSwitch::GetPfcPauses(uint32_t port) const
+{
+    return m_ports.at(port).pfcPauses;
+}
+
+uint64_t
+FabricSwitch::GetLinkStateChanges() const
+{
+    return m_linkStateChanges;
 }
 
 uint64_t

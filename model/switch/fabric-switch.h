@@ -10,6 +10,7 @@
 
 #include "ns3/ipv4-address.h"
 #include "ns3/ipv4-queue-disc-item.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/pfc-net-device.h"
@@ -18,7 +19,7 @@
 
 #include <array>
 #include <cstdint>
-#include <unordered_map>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -27,7 +28,7 @@ namespace ns3
 class SwitchPortEgress;
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief A shared-buffer Ethernet switch of a lossless RoCE fabric, routing
  * IPv4 by destination with per-flow ECMP.
  *
@@ -54,6 +55,23 @@ class SwitchPortEgress;
  * attribute (default ns3::PfcPrioQueueDisc: strict priority over 8 bands,
  * paused bands skipped) when the port is added, and may be replaced with
  * SetQueueDisc() before the simulation starts.
+ *
+ * PFC watchdog: with the PfcWatchdog attribute true, every port's device
+ * gets a PfcWatchdog made by PfcWatchdogFactory, which watches the port's
+ * egress queues (port, priority) for PFC storms and deadlocks; the
+ * packets it discards are drops of reason DROP_PFC_WATCHDOG.
+ *
+ * Local failover (attribute Failover, on by default): the switch follows
+ * the link state of its ports' PfcChannels, as loss-of-signal detection
+ * does, after LinkDownDelay (down) or LinkUpDelay (up). A port seen down
+ * leaves every ECMP group it belongs to, and the packets queued for it are
+ * dropped (DROP_LINK_DOWN); a port seen up again rejoins them. Each group
+ * keeps the array of its live members, updated at link changes, so the
+ * choice stays O(1) per packet; it is resilient: a flow keeps the member
+ * its hash picks among all configured members while that member is up, and
+ * only the flows of a dead member are spread (by the same hash) over the
+ * live ones. A packet whose group has no live member is dropped
+ * (DROP_LINK_DOWN).
  */
 class FabricSwitch : public Object
 {
@@ -66,6 +84,9 @@ class FabricSwitch : public Object
         DROP_BUFFER_FULL,       //!< lossy priority, shared buffer full
         DROP_HEADROOM_EXCEEDED, //!< lossless priority, PFC headroom full (misconfiguration)
         DROP_QUEUE_DISC,        //!< dropped by the egress queue disc
+        DROP_PFC_WATCHDOG,      //!< discarded by a port's PFC watchdog (Action "drop")
+        DROP_LINK_DOWN,         //!< its egress port's link went down (queued there, or
+                                //!< no live next hop)
         N_DROP_REASONS          //!< number of reasons
     };
 
@@ -92,6 +113,13 @@ class FabricSwitch : public Object
      * \param [in] prio the priority
      */
     typedef void (*PfcTracedCallback)(uint32_t port, uint8_t prio);
+
+    /**
+     * TracedCallback signature for link state changes the switch acts on.
+     * \param [in] port the port
+     * \param [in] up its new state
+     */
+    typedef void (*LinkStateTracedCallback)(uint32_t port, bool up);
 
     /**
      * \brief Get the type ID.
@@ -141,6 +169,16 @@ class FabricSwitch : public Object
     Ptr<SwitchMmu> GetMmu() const;
 
     /**
+     * \brief Give every port (those added later too) a PfcWatchdog made by
+     * the PfcWatchdogFactory attribute, or remove them.
+     * \param enabled true to watch the ports
+     */
+    void SetPfcWatchdogEnabled(bool enabled);
+
+    /** \return true when the ports have PFC watchdogs */
+    bool GetPfcWatchdogEnabled() const;
+
+    /**
      * \brief Add a next hop towards a destination host.
      *
      * All ports added for the same destination form its ECMP group; adding
@@ -163,9 +201,22 @@ class FabricSwitch : public Object
 
     /**
      * \param dst a destination address
-     * \return its ECMP group (empty when there is no route)
+     * \return its ECMP group as configured, dead members included (empty
+     *         when there is no route)
      */
     std::vector<uint32_t> GetRoute(Ipv4Address dst) const;
+
+    /**
+     * \param dst a destination address
+     * \return the members of its ECMP group that the switch sees up
+     */
+    std::vector<uint32_t> GetLiveRoute(Ipv4Address dst) const;
+
+    /**
+     * \param port a port
+     * \return whether the switch sees the port's link up (and routes over it)
+     */
+    bool IsPortUp(uint32_t port) const;
 
     /** \return the number of destinations with a route */
     uint32_t GetNRoutes() const;
@@ -173,7 +224,7 @@ class FabricSwitch : public Object
     /**
      * \brief The port a packet would leave by (the ECMP choice).
      * \param item the packet, IPv4 header apart, starting at its UDP/TCP header
-     * \return the egress port, or -1 when there is no route
+     * \return the egress port, or -1 when there is no route or no live next hop
      */
     int64_t GetEgressPort(Ptr<const Ipv4QueueDiscItem> item) const;
 
@@ -208,6 +259,15 @@ class FabricSwitch : public Object
     uint64_t GetPfcResumes() const;
     /** \return PFC pause frames sent by all ports, refreshes included */
     uint64_t GetPfcPauseFramesSent() const;
+    /** \return what the ports' PFC watchdogs did (zeros without watchdogs) */
+    PfcWatchdog::Counters GetPfcWatchdogCounters() const;
+    /**
+     * \param port a port
+     * \return PFC pause decisions (XOFF) of the port: how often it paused its peer
+     */
+    uint64_t GetPfcPauses(uint32_t port) const;
+    /** \return link state changes the switch acted on (ports down or up) */
+    uint64_t GetLinkStateChanges() const;
     /**
      * \param port a port
      * \return packets sent by the port
@@ -232,6 +292,16 @@ class FabricSwitch : public Object
         Ptr<SwitchPortEgress> egress; //!< its egress
         uint64_t txPackets{0};        //!< packets sent
         uint64_t txBytes{0};          //!< IPv4 bytes sent
+        uint64_t pfcPauses{0};        //!< XOFF decisions of the port as ingress
+        bool linkSeen{true};          //!< the link state last reported by the channel
+        bool up{true};                //!< the link state the routes follow
+    };
+
+    /// An ECMP group: its configured members and those that are up.
+    struct EcmpGroup
+    {
+        std::vector<uint32_t> members; //!< egress ports, as configured
+        std::vector<uint32_t> live;    //!< members whose port is up, in order
     };
 
     /**
@@ -242,6 +312,43 @@ class FabricSwitch : public Object
      * \param pcp the priority of the frame's VLAN tag
      */
     void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp);
+
+    /**
+     * \brief The ECMP choice of a packet in a group.
+     * \param group the group
+     * \param item the packet
+     * \param [out] out the egress port
+     * \return false when no member is up
+     */
+    bool SelectMember(const EcmpGroup& group, const QueueDiscItem* item, uint32_t& out) const;
+
+    /**
+     * \param ports the members of a group
+     * \return the index of the group with these members (created if needed)
+     */
+    uint32_t InternGroup(const std::vector<uint32_t>& ports);
+
+    /// Rebuild the live members of every group from the ports' state.
+    void UpdateLiveMembers();
+
+    /**
+     * \brief The link of a port changed state (link change callback of its device).
+     * \param self the switch
+     * \param port the port
+     */
+    static void LinkChanged(FabricSwitch* self, uint32_t port);
+
+    /**
+     * \brief Make the routes follow a port's link state (after the detection delay).
+     * \param port the port
+     */
+    void ApplyLinkState(uint32_t port);
+
+    /**
+     * \brief Drop what is queued at a port whose link went down.
+     * \param port the port
+     */
+    void FlushPort(uint32_t port);
 
     /**
      * \brief Count and trace a drop.
@@ -265,6 +372,19 @@ class FabricSwitch : public Object
      * \param prio its priority
      */
     void MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t prio);
+
+    /**
+     * \brief A port's PFC watchdog discarded an item (SwitchPortEgress::DequeueForDiscard).
+     * \param port the port
+     * \param item the item
+     */
+    void ItemDiscarded(uint32_t port, Ptr<const QueueDiscItem> item);
+
+    /**
+     * \brief Give a port's device a watchdog from the factory.
+     * \param port the port
+     */
+    void InstallWatchdog(uint32_t port);
 
     /**
      * \brief A port's queue disc dropped an item.
@@ -291,9 +411,17 @@ class FabricSwitch : public Object
     std::vector<int32_t> m_portOfIfIndex; //!< per device interface index: its port, or -1
     Ptr<SwitchMmu> m_mmu;                 //!< the buffer manager
     ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
+    bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
+    ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue
     uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
-    EcmpRouteTable m_routes;              //!< destination -> ECMP group
+    bool m_failover;                      //!< follow the ports' link state
+    Time m_linkDownDelay;                 //!< link-down detection time
+    Time m_linkUpDelay;                   //!< link-up detection (hold-down) time
+    EcmpRouteTable m_routes;              //!< destination -> group index
+    std::vector<EcmpGroup> m_groups;      //!< the ECMP groups in use
+    std::map<std::vector<uint32_t>, uint32_t> m_groupOfPorts; //!< members -> group index
+    uint64_t m_linkStateChanges;                              //!< link changes acted on
 
     uint64_t m_rxPackets;                         //!< packets received
     std::array<uint64_t, N_DROP_REASONS> m_drops; //!< drops per reason
@@ -305,6 +433,7 @@ class FabricSwitch : public Object
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t, uint8_t> m_dropTrace; //!< packet dropped
     TracedCallback<uint32_t, uint8_t> m_pauseTrace;                          //!< XOFF decided
     TracedCallback<uint32_t, uint8_t> m_resumeTrace;                         //!< XON decided
+    TracedCallback<uint32_t, bool> m_linkStateTrace; //!< routes follow a link change
 };
 
 } // namespace ns3

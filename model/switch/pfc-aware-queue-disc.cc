@@ -4,10 +4,13 @@
 
 #include "pfc-aware-queue-disc.h"
 
+#include "ns3/log.h"
 #include "ns3/traffic-class.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfcAwareQueueDisc");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcAwareQueueDisc);
 
@@ -23,6 +26,7 @@ PfcAwareQueueDisc::PfcAwareQueueDisc(QueueDiscSizePolicy policy)
     : QueueDisc(policy),
       m_pausedMask(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 PfcAwareQueueDisc::~PfcAwareQueueDisc() = default;
@@ -30,6 +34,7 @@ PfcAwareQueueDisc::~PfcAwareQueueDisc() = default;
 void
 PfcAwareQueueDisc::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_pollCallback = PollCallback();
     QueueDisc::DoDispose();
 }

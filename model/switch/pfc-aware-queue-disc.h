@@ -15,7 +15,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief Base of queue discs that know which priorities the link peer has
  * paused with PFC.
  *

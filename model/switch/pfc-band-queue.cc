@@ -5,9 +5,12 @@
 #include "pfc-band-queue.h"
 
 #include "ns3/abort.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("PfcBandQueue");
 
 NS_OBJECT_ENSURE_REGISTERED(PfcBandQueue);
 
@@ -21,7 +24,7 @@ PfcBandQueue::GetTypeId()
     return tid;
 }
 
-// No NS_LOG here: inside a Queue subclass the log macros would name the
+// No NS_LOG_FUNCTION in the members: inside a Queue subclass the log macros would name the
 // base class's private log component (builds with logging enabled).
 
 PfcBandQueue::PfcBandQueue()

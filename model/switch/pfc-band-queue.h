@@ -18,7 +18,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief One queue holding eight FIFO bands, one per priority, for the
  * internal queue of a strict-priority queue disc (PfcPrioQueueDisc).
  *

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief Eight FIFO bands, one per 802.1p priority, served in strict
  * priority (band 7 first), skipping the bands paused by PFC.
  *

@@ -17,7 +17,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief The shared-buffer memory manager of a FabricSwitch: admission,
  * 802.1Qbb PFC thresholds with headroom, and RED-like ECN marking.
  *

@@ -153,6 +153,42 @@ SwitchPortEgress::DequeueForTransmit(uint8_t pausedMask)
     return item;
 }
 
+Ptr<QueueDiscItem>
+SwitchPortEgress::DequeueForDiscard(uint8_t prioMask)
+{
+    NS_LOG_FUNCTION(this << +prioMask);
+    if (!m_switch)
+    {
+        return nullptr;
+    }
+    Ptr<QueueDiscItem> item;
+    if (m_pfcAware)
+    {
+        m_pfcAware->SetPausedMask(static_cast<uint8_t>(~prioMask));
+        item = m_qdisc->Dequeue();
+    }
+    else
+    {
+        Ptr<const QueueDiscItem> head = m_qdisc->Peek();
+        if (!head || !((prioMask >> PfcAwareQueueDisc::GetItemPriority(head)) & 1u))
+        {
+            return nullptr;
+        }
+        item = m_qdisc->Dequeue();
+    }
+    if (item)
+    {
+        m_switch->ItemDiscarded(m_port, item);
+    }
+    return item;
+}
+
+bool
+SwitchPortEgress::HasQueued(uint8_t prio) const
+{
+    return m_switch && m_switch->GetMmu()->GetEgressBytes(m_port, prio) > 0;
+}
+
 void
 SwitchPortEgress::RequestPoll(Time delay)
 {

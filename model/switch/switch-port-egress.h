@@ -21,7 +21,7 @@ namespace ns3
 class FabricSwitch;
 
 /**
- * \ingroup flux
+ * \ingroup flux-switch
  * \brief The egress of one FabricSwitch port: the PfcEgress its PfcNetDevice
  * pulls from, wrapping the port's QueueDisc.
  *
@@ -33,8 +33,9 @@ class FabricSwitch;
  *   nothing is sent while the head item's priority is paused (head-of-line
  *   blocking, as a single hardware FIFO would have).
  *
- * Every item leaving the queue disc, sent or dropped by it (its "Drop" trace
- * source), is reported to the switch, which gives its buffer space back.
+ * Every item leaving the queue disc, sent, dropped by it (its "Drop" trace
+ * source) or discarded by the port's PfcWatchdog (DequeueForDiscard), is
+ * reported to the switch, which gives its buffer space back.
  * A PfcAwareQueueDisc that holds packets back asks for another dequeue
  * attempt with PfcAwareQueueDisc::RequestPoll(); the egress serves it with
  * RequestPoll(): one pending wake-up of the port's device, the earliest
@@ -100,6 +101,23 @@ class SwitchPortEgress : public PfcEgress
     bool Enqueue(Ptr<QueueDiscItem> item);
 
     Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
+
+    /**
+     * \brief Take out the next item of some priorities for the PfcWatchdog to
+     * discard: the switch counts it as a DROP_PFC_WATCHDOG drop and gives its
+     * buffer space back. A queue disc that is not a PfcAwareQueueDisc gives
+     * its head item only when it is of one of those priorities.
+     * \param prioMask bit p set for priority p
+     * \return the item, or nullptr
+     */
+    Ptr<QueueDiscItem> DequeueForDiscard(uint8_t prioMask) override;
+
+    /**
+     * \param prio a priority
+     * \return true when the switch's buffer holds packets of the priority
+     * for this port (SwitchMmu::GetEgressBytes)
+     */
+    bool HasQueued(uint8_t prio) const override;
 
     /**
      * \brief Wake the port's device after a delay, so that it asks the

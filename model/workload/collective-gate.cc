@@ -5,9 +5,12 @@
 #include "collective-gate.h"
 
 #include "ns3/boolean.h"
+#include "ns3/log.h"
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("CollectiveGate");
 
 NS_OBJECT_ENSURE_REGISTERED(CollectiveGate);
 
@@ -30,6 +33,7 @@ CollectiveGate::GetTypeId()
 CollectiveGate::CollectiveGate()
     : m_perChunk(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 CollectiveGate::~CollectiveGate() = default;

@@ -16,7 +16,7 @@ namespace ns3
 class Collective;
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief The hook a scheduler puts in front of a collective: asked before a
  * rank posts a ring step (or one chunk of it), it decides when it goes.
  *

@@ -37,6 +37,7 @@ Collective::Collective()
       m_nSteps(0),
       m_failed(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 Collective::~Collective() = default;
@@ -44,6 +45,7 @@ Collective::~Collective() = default;
 void
 Collective::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_nics.clear();
     m_gate = nullptr;
     m_rankGates.clear();

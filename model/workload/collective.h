@@ -23,7 +23,7 @@ namespace ns3
 class RdmaNic;
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief A collective operation among ranks, run over RDMA queue pairs.
  *
  * A collective is made of steps; in each step every rank sends to and

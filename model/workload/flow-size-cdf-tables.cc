@@ -6,8 +6,12 @@
 
 #include "flow-size-cdf.h"
 
+#include "ns3/log.h"
+
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowSizeCdfTables");
 
 namespace
 {

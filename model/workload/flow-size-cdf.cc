@@ -4,6 +4,8 @@
 
 #include "flow-size-cdf.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -12,6 +14,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("FlowSizeCdf");
 
 namespace
 {
@@ -43,6 +47,11 @@ FlowSizeCdf::FromPoints(std::vector<Point> points, const std::string& source)
         if (!std::isfinite(size) || size < 0)
         {
             throw std::runtime_error(where + ": size must be a non-negative number of bytes");
+        }
+        if (size > 1e15)
+        {
+            // Flow sizes are drawn as 64-bit byte counts.
+            throw std::runtime_error(where + ": size must be at most 10^15 bytes");
         }
         if (!std::isfinite(pct) || pct < 0 || pct > 100)
         {

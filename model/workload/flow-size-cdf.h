@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef FLUX_FLOW_SIZE_CDF_H
-#define FLUX_FLOW_SIZE_CDF_H
+#ifndef FLOW_SIZE_CDF_H
+#define FLOW_SIZE_CDF_H
 
 #include <cstdint>
 #include <string>
@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief An empirical flow-size distribution given as a piecewise-linear CDF.
  *
  * The distribution is a list of points (size in bytes, cumulative percent)
@@ -140,4 +140,4 @@ class FlowSizeCdf
 
 } // namespace ns3
 
-#endif /* FLUX_FLOW_SIZE_CDF_H */
+#endif /* FLOW_SIZE_CDF_H */

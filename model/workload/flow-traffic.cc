@@ -43,6 +43,7 @@ FlowTraffic::FlowTraffic()
       m_firstActive(0),
       m_bytesStarted(0)
 {
+    NS_LOG_FUNCTION(this);
     m_port = CreateObject<UniformRandomVariable>();
 }
 
@@ -51,6 +52,7 @@ FlowTraffic::~FlowTraffic() = default;
 void
 FlowTraffic::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_nics.clear();
     m_flows.clear();
     m_port = nullptr;

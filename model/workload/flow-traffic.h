@@ -21,7 +21,7 @@ namespace ns3
 class RdmaNic;
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief A tenant that sends flows over RDMA: each flow is one message on a
  * fresh, connected pair of queue pairs, torn down once acknowledged.
  *

@@ -46,6 +46,7 @@ IncastTraffic::IncastTraffic()
       m_repeat(1),
       m_bursts(0)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 IncastTraffic::~IncastTraffic() = default;
@@ -53,6 +54,7 @@ IncastTraffic::~IncastTraffic() = default;
 void
 IncastTraffic::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_next.Cancel();
     FlowTraffic::DoDispose();
 }

@@ -13,7 +13,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief Synchronised bursts: every sender starts a flow of the same size to
  * one receiver at the same time, Repeat times, every Interval.
  */

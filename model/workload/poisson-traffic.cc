@@ -41,6 +41,7 @@ PoissonTraffic::PoissonTraffic()
     : m_arrivalRate(0),
       m_stopped(false)
 {
+    NS_LOG_FUNCTION(this);
     m_gap = CreateObject<ExponentialRandomVariable>();
     m_pick = CreateObject<UniformRandomVariable>();
 }
@@ -50,6 +51,7 @@ PoissonTraffic::~PoissonTraffic() = default;
 void
 PoissonTraffic::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_next.Cancel();
     m_gap = nullptr;
     m_pick = nullptr;

@@ -14,7 +14,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief Open-loop background tenant: Poisson flow arrivals among a set of
  * hosts, sizes drawn from a flow-size CDF, at a target load of the hosts'
  * links.

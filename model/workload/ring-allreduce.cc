@@ -43,6 +43,7 @@ RingAllreduce::RingAllreduce()
       m_ranksDone(0),
       m_running(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 RingAllreduce::~RingAllreduce() = default;
@@ -50,6 +51,7 @@ RingAllreduce::~RingAllreduce() = default;
 void
 RingAllreduce::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_sendQp.clear();
     m_recvQp.clear();
     m_done = DoneCallback();

@@ -17,7 +17,7 @@ namespace ns3
 class RdmaQueuePair;
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief Ring allreduce over RDMA: N-1 reduce-scatter then N-1 all-gather steps.
  *
  * The buffer of S bytes is cut into N chunks. In reduce-scatter step k rank

@@ -64,6 +64,7 @@ TrainingJob::TrainingJob()
       m_reducing(false),
       m_failed(false)
 {
+    NS_LOG_FUNCTION(this);
 }
 
 TrainingJob::~TrainingJob() = default;
@@ -71,6 +72,7 @@ TrainingJob::~TrainingJob() = default;
 void
 TrainingJob::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     for (auto& e : m_events)
     {
         e.Cancel();

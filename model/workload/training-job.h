@@ -19,7 +19,7 @@ namespace ns3
 {
 
 /**
- * \ingroup flux
+ * \ingroup flux-workload
  * \brief A data-parallel training job: iterations of compute, then allreduce.
  *
  * Each iteration computes for ComputeTime and allreduces GradientBytes with

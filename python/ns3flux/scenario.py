@@ -22,6 +22,7 @@ __all__ = [
     "leaf_spine",
     "fat_tree",
     "dumbbell",
+    "ring",
     "job",
     "cdf_tenant",
     "incast",
@@ -33,17 +34,32 @@ __all__ = [
 
 
 def _join(path, key):
-    return f"{path}.{key}" if path else str(key)
+    """The path of a key, written as the C++ parser writes it: keys that
+    would make the path ambiguous or not one line in brackets as JSON
+    strings (``jobs[0]["a.b"]``)."""
+    key = str(key)
+    if not key or any(c in '.[]": ' or ord(c) < 0x20 or ord(c) == 0x7F for c in key):
+        return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+    return f"{path}.{key}" if path else key
 
 
-def to_plain(value, path=""):
+# Deepest nesting of dicts and lists accepted, as the C++ parser accepts it.
+MAX_NESTING = 64
+
+
+def to_plain(value, path="", depth=0):
     """A deep copy of ``value`` made only of dict, list, str, int, float,
     bool and None, ready for JSON.
 
     Tuples become lists, NumPy scalars and arrays their Python values,
     ``os.PathLike`` values strings. Raises ScenarioError naming the field for
-    a non-string key, a NaN or infinite number, or a value JSON cannot hold.
+    a non-string key, a NaN or infinite number, a value JSON cannot hold, or
+    dicts and lists nested more than MAX_NESTING levels deep.
     """
+    if depth >= MAX_NESTING and isinstance(value, (Mapping, list, tuple)):
+        raise ScenarioError(
+            path or "scenario",
+            f"nested too deeply (more than {MAX_NESTING} levels of objects and arrays)")
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
@@ -59,18 +75,18 @@ def to_plain(value, path=""):
                 raise ScenarioError(
                     _join(path, key), f"keys must be strings, got {type(key).__name__} {key!r}"
                 )
-            out[key] = to_plain(item, _join(path, key))
+            out[key] = to_plain(item, _join(path, key), depth + 1)
         return out
     if isinstance(value, (list, tuple)):
-        return [to_plain(item, f"{path}[{i}]") for i, item in enumerate(value)]
+        return [to_plain(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     if type(value).__module__ == "numpy":
         # NumPy scalars (item) and arrays (tolist), without importing NumPy.
         if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
-            return to_plain(value.item(), path)
+            return to_plain(value.item(), path, depth)
         if hasattr(value, "tolist"):
-            return to_plain(value.tolist(), path)
+            return to_plain(value.tolist(), path, depth)
     raise ScenarioError(
         path or "scenario", f"a {type(value).__name__} cannot be written in a scenario (JSON)"
     )
@@ -171,6 +187,17 @@ def fat_tree(k=4, **options):
 def dumbbell(hosts_per_side=4, **options):
     """A ``topology`` object of kind ``dumbbell``."""
     return {"kind": "dumbbell", "hosts_per_side": hosts_per_side, **_options(options)}
+
+
+def ring(switches=4, hosts_per_switch=4, **options):
+    """A ``topology`` object of kind ``ring``: switch i joined to switch
+    i+1 and the last to the first, ``hosts_per_switch`` hosts under each."""
+    return {
+        "kind": "ring",
+        "switches": switches,
+        "hosts_per_switch": hosts_per_switch,
+        **_options(options),
+    }
 
 
 def job(name, ranks, bytes, iterations, **options):

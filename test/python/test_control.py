@@ -2,6 +2,7 @@
 
 import os
 import signal
+import statistics
 import threading
 import time
 
@@ -153,3 +154,62 @@ def test_runs_in_threads_take_turns(small):
     for t in threads:
         t.join()
     assert out == [expected] * 3
+
+
+# Two 8-rank jobs of one iteration each on a 4:1 oversubscribed leaf-spine,
+# beside five 6-to-1 bursts, with a safety stop 20 times the run's simulated
+# length. Progress comes every 0.5 s of wall-clock time, so the run must last
+# several seconds on a fast machine too (6 s on an idle 2-core machine)
+# for the middle half to hold enough reports.
+ETA_SCENARIO = {
+    "seed": 1,
+    "stop_ms": 4000,
+    "topology": {"kind": "leaf-spine", "leaves": 4, "spines": 2, "hosts_per_leaf": 4,
+                 "fabric_gbps": 50},
+    "jobs": [
+        {"name": "a", "ranks": 8, "placement": "spread", "bytes": 144000000, "compute_ms": 1,
+         "iterations": 1},
+        {"name": "b", "ranks": 8, "placement": "spread", "bytes": 108000000, "compute_ms": 2,
+         "iterations": 1},
+    ],
+    "background": [{"name": "burst", "pattern": "incast", "receiver": 0,
+                    "senders": [5, 6, 7, 9, 10, 11], "bytes": 1000000, "repeat": 5,
+                    "interval_ms": 3}],
+}
+
+
+def test_eta_mid_run_is_within_2x_of_the_time_left():
+    """The ETA reported in the middle half of a run (by wall-clock time) is
+    within a factor 2 of the wall-clock time the run actually had left (the
+    median over those reports, as other work on the machine changes the
+    run's speed): it comes from the traffic delivered against the traffic
+    known up front. The former estimate, wall time x (1 - f) / f with f the
+    larger of the share of iterations done and of stop_ms reached, is far
+    off on this run (each job has one iteration, and stop_ms is 20 times the
+    simulated run), which the test checks too, so that it could not pass
+    with it."""
+    calls = []
+
+    def progress(sim_ms, wall_s, eta_s):
+        calls.append((sim_ms, wall_s, eta_s))
+
+    r = ns3flux.run(ETA_SCENARIO, progress=progress)
+    assert r["sim"]["stop_reason"] == "completed"
+    total = r["sim"]["wall_s"]
+    # when each job's one iteration ended, for the former estimate
+    ends = [j["jct_ms"] for j in r["jobs"]]
+    mid = [c for c in calls if 0.25 * total <= c[1] <= 0.75 * total]
+    assert len(mid) >= 3, f"too few reports in the middle of a {total:.1f} s run: {calls}"
+    ratios = []
+    former = []
+    for sim_ms, wall_s, eta_s in mid:
+        left = total - wall_s
+        assert eta_s >= 0, f"ETA unknown at {sim_ms} ms"
+        ratios.append(eta_s / left)
+        frac = max(sim_ms / ETA_SCENARIO["stop_ms"], sum(e <= sim_ms for e in ends) / len(ends))
+        former.append(wall_s * (1 - frac) / frac / left)
+    print(f"run {total:.1f} s; ETA / time left in the middle half: "
+          + " ".join(f"{x:.2f}" for x in ratios) + "; former: "
+          + " ".join(f"{x:.0f}" for x in former))
+    assert 0.5 <= statistics.median(ratios) <= 2, ratios
+    assert not 0.5 <= statistics.median(former) <= 2, former

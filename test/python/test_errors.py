@@ -3,6 +3,8 @@ message, and leave the interpreter able to run again."""
 
 import json
 import math
+import re
+import time
 
 import pytest
 
@@ -13,7 +15,7 @@ BAD = [
     # (change to the small scenario, field the message must name)
     ({"jobs[1].ranks": 12}, "jobs[1].ranks"),
     ({"topology.leaves": "two"}, "topology.leaves"),
-    ({"topology.kind": "ring"}, "topology.kind"),
+    ({"topology.kind": "torus"}, "topology.kind"),
     ({"jobs[0].iterations": 0}, "jobs[0].iterations"),
     ({"background[0].load": 1.5}, "background[0].load"),
     ({"scheduler.policy": "no-such-policy"}, "scheduler.policy"),
@@ -99,3 +101,103 @@ def test_errors_pickle():
     assert (e.field, e.problem, str(e)) == ("jobs[0].ranks", "too many", "jobs[0].ranks: too many")
     r = pickle.loads(pickle.dumps(ns3flux.RunError("run failed: x")))
     assert str(r) == "run failed: x"
+
+
+# Values the simulation cannot represent: (change, field, start of the problem)
+UNREPRESENTABLE = [
+    # 2^64 ms: used to abort inside ns-3's Time attribute (status 134)
+    ({"jobs[0].compute_ms": 18446744073709551616}, "jobs[0].compute_ms", "must be at most"),
+    ({"stop_ms": -1}, "stop_ms", "must be positive"),
+    ({"jobs[0].start_ms": 1e-300 * -1}, "jobs[0].start_ms", "must not be negative"),
+    ({"topology.leaves": 2**64 + 1}, "topology.leaves", "must be at most 65535"),
+    ({"topology.leaves": 1.5}, "topology.leaves", "expected an integer"),
+    ({"topology.host_gbps": 1e6}, "topology.host_gbps", "must be at most 10000"),
+    ({"jobs[0].bytes": 4 * 10**18}, "jobs[0].bytes", "the job would move"),
+    ({"seed": 2**32 - 1}, "seed", "must be at most 4294967086"),
+    ({"ns3_defaults": {"ns3::RdmaNic::RetransmitTimeout": "1e400s"}},
+     'ns3_defaults["ns3::RdmaNic::RetransmitTimeout"]', '"1e400s" is not a valid value'),
+]
+
+
+@pytest.mark.parametrize("change,field,problem", UNREPRESENTABLE,
+                         ids=[f for _, f, _ in UNREPRESENTABLE])
+def test_unrepresentable_values_exit_2(change, field, problem, tmp_path, flux_run):
+    """Values beyond what ns-3 and the counters can hold are refused naming
+    the field, by flux-run (status 2, one line, no file) and ns3flux.run
+    (ScenarioError with the same message)."""
+    bad = ns3flux.variant(SMALL, {k: v for k, v in change.items() if k != "ns3_defaults"})
+    if "ns3_defaults" in change:
+        bad["ns3_defaults"] = change["ns3_defaults"]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    proc = flux_run(path, "--out", tmp_path / "out.json", "--quiet")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(f"flux-run: {field}: {problem}"), proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+    with pytest.raises(ns3flux.ScenarioError) as info:
+        ns3flux.run(bad)
+    assert info.value.field == field
+    assert proc.stderr.strip() == f"flux-run: {info.value}"
+
+
+def test_numbers_beyond_double_name_the_field(tmp_path, flux_run):
+    """1e400 in the file (beyond double) names its key; NaN is not JSON."""
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(SMALL).replace('"compute_ms": 1', '"compute_ms": 1e400', 1))
+    proc = flux_run(path, "--quiet")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "flux-run: jobs[0].compute_ms: the number 1e400 is too large to represent\n")
+    path.write_text(json.dumps(SMALL).replace('"compute_ms": 1', '"compute_ms": NaN', 1))
+    proc = flux_run(path, "--quiet")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"flux-run: {path}: line 1, column ")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.json"]
+
+
+def test_memory_estimate_refuses_before_building(tmp_path, flux_run, monkeypatch):
+    """A scenario whose estimated memory exceeds what is available
+    (FLUX_MEMORY_LIMIT_MB here) exits 2 with one message giving both
+    figures, quickly (nothing is built) and without a results file; through
+    ns3flux.run it is a ScenarioError with the same message."""
+    big = ns3flux.variant(SMALL, {"topology": {"kind": "fat-tree", "k": 16, "buffer_mb": 1000}})
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(big))
+    monkeypatch.setenv("FLUX_MEMORY_LIMIT_MB", "50")
+    t0 = time.monotonic()
+    proc = flux_run(path, "--out", tmp_path / "out.json", "--quiet")
+    assert time.monotonic() - t0 < 10
+    assert proc.returncode == 2
+    assert re.fullmatch(
+        r"flux-run: topology: the scenario needs an estimated 1[89]\d MB of memory \(178 MB "
+        r"for the fabric: 1024 hosts, 320 switches, 3072 cables\), more than the 50 MB "
+        r"available \(FLUX_MEMORY_LIMIT_MB\)\n", proc.stderr), proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.json"]
+    with pytest.raises(ns3flux.ScenarioError) as info:
+        ns3flux.run(big)
+    assert info.value.field == "topology"
+    assert proc.stderr.strip() == f"flux-run: {info.value}"
+    # the same scenario runs when the memory is there
+    monkeypatch.setenv("FLUX_MEMORY_LIMIT_MB", "2000")
+    ok = ns3flux.run(ns3flux.variant(big, {"stop_ms": 0.05}), records=False)
+    assert ok["sim"]["stop_reason"] == "stop_ms"
+
+
+def test_deep_nesting_is_refused(tmp_path):
+    """Nesting deeper than 64 levels is a ScenarioError naming where, from a
+    dict as from a file."""
+    deep = inner = {}
+    for _ in range(80):
+        inner["x"] = {}
+        inner = inner["x"]
+    bad = ns3flux.variant(SMALL, {"description": "d"})
+    bad["description"] = deep
+    with pytest.raises(ns3flux.ScenarioError) as info:
+        ns3flux.run(bad)
+    assert info.value.field == "description" + ".x" * 63
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps(bad))
+    with pytest.raises(ns3flux.ScenarioError) as again:
+        ns3flux.run(path)
+    assert str(again.value) == str(info.value)

@@ -1,0 +1,167 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The memory estimate: its parts grow with what the scenario builds, it is
+// close to the peak memory measured for a few sizes, and a scenario whose
+// estimate exceeds the available memory (FLUX_MEMORY_LIMIT_MB) is refused
+// with one message naming the field of the largest part.
+
+#include "ns3/memory-estimate.h"
+#include "ns3/scenario-config.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <string>
+
+using namespace ns3;
+using json = nlohmann::json;
+
+namespace
+{
+
+/// A scenario with one small job on a topology.
+ScenarioConfig
+Scenario(const json& topology)
+{
+    json s = {{"stop_ms", 0.01},
+              {"topology", topology},
+              {"jobs", json::parse(R"([{"name": "j", "ranks": 2, "bytes": 1000,
+                                        "iterations": 1}])")}};
+    return ParseScenario(s, ".");
+}
+
+/// Sets FLUX_MEMORY_LIMIT_MB for the lifetime of the object.
+class MemoryLimit
+{
+  public:
+    explicit MemoryLimit(const char* value)
+    {
+        ::setenv("FLUX_MEMORY_LIMIT_MB", value, 1);
+    }
+
+    ~MemoryLimit()
+    {
+        ::unsetenv("FLUX_MEMORY_LIMIT_MB");
+    }
+};
+
+/// The message of the ScenarioError of MemoryEstimate::Check, or "".
+std::string
+CheckError(const ScenarioConfig& cfg)
+{
+    try
+    {
+        MemoryEstimate::Check(cfg);
+    }
+    catch (const ScenarioError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+// Against peak resident memory measured with /usr/bin/time -v (flux-run,
+// release build, stop_ms 0.01, one 2-rank job): the estimate is within
+// -5 % ... +25 % of each (it errs on the large side).
+TEST(MemoryEstimate, CloseToMeasuredPeaks)
+{
+    struct Point
+    {
+        json topology;
+        double measuredMb;
+    };
+
+    const Point points[] = {
+        {{{"kind", "leaf-spine"},
+          {"leaves", 64},
+          {"spines", 32},
+          {"hosts_per_leaf", 64},
+          {"buffer_mb", 100000}},
+         255.2},
+        {{{"kind", "fat-tree"}, {"k", 16}, {"buffer_mb", 100000}}, 151.6},
+        {{{"kind", "dumbbell"}, {"hosts_per_side", 16384}, {"buffer_mb", 100000}}, 800.2},
+        {{{"kind", "leaf-spine"},
+          {"leaves", 128},
+          {"spines", 16},
+          {"hosts_per_leaf", 16},
+          {"buffer_mb", 100000}},
+         180.6},
+    };
+    for (const auto& p : points)
+    {
+        const double mb = MemoryEstimate::Bytes(Scenario(p.topology)) / 1e6;
+        EXPECT_GT(mb, 0.95 * p.measuredMb) << p.topology.dump();
+        EXPECT_LT(mb, 1.25 * p.measuredMb) << p.topology.dump();
+    }
+}
+
+// The parts: the fabric grows with hosts and routes, a job with its ring
+// steps (bounded by what can run before stop_ms), traces with their samples.
+TEST(MemoryEstimate, PartsGrowWithTheScenario)
+{
+    const json small = {{"kind", "leaf-spine"}};
+    const json large = {{"kind", "leaf-spine"}, {"leaves", 64}, {"hosts_per_leaf", 64}};
+    EXPECT_LT(MemoryEstimate::Bytes(Scenario(small)), 25e6);
+    EXPECT_GT(MemoryEstimate::Bytes(Scenario(large)), 5 * MemoryEstimate::Bytes(Scenario(small)));
+
+    json s = {{"stop_ms", 1000},
+              {"topology", large},
+              {"jobs", json::parse(R"([{"name": "j", "ranks": 1024, "bytes": 1048576,
+                                        "iterations": 100}])")}};
+    auto parts = MemoryEstimate::Parts(ParseScenario(s, "."));
+    ASSERT_EQ(parts.size(), 3u); // fabric, job, switch buffers
+    EXPECT_EQ(parts[1].field, "jobs[0]");
+    // 1024 ranks x 2046 steps x 100 iterations, 80 bytes each
+    EXPECT_NEAR(parts[1].bytes, 80.0 * 1024 * 2046 * 100 + 2e3 * 2048, 1);
+    // only what can run before stop_ms: 1 ms leaves time for few iterations
+    s["stop_ms"] = 1;
+    parts = MemoryEstimate::Parts(ParseScenario(s, "."));
+    EXPECT_LT(parts[1].bytes, 80.0 * 1024 * 2046 * 2);
+
+    s["stop_ms"] = 1000;
+    s["jobs"][0]["iterations"] = 1;
+    s["traces"] = {{"interval_us", 0.001}};
+    parts = MemoryEstimate::Parts(ParseScenario(s, "."));
+    ASSERT_EQ(parts.size(), 4u);
+    EXPECT_EQ(parts[2].field, "traces.interval_us");
+    EXPECT_NEAR(parts[2].bytes, 128.0 * (1e9 + 1) * 1024, 1e6);
+}
+
+// Over the limit: one message with the estimate and the available memory,
+// naming the field of the largest part; FLUX_MEMORY_LIMIT_MB=0 turns the
+// check off and a malformed value is refused.
+TEST(MemoryEstimate, RefusesWhatDoesNotFit)
+{
+    const ScenarioConfig big =
+        Scenario({{"kind", "fat-tree"}, {"k", 16}, {"buffer_mb", 100000}}); // ~178 MB
+    {
+        MemoryLimit limit("50");
+        EXPECT_EQ(CheckError(big),
+                  "topology: the scenario needs an estimated 178 MB of memory (178 MB for the "
+                  "fabric: 1024 hosts, 320 switches, 3072 cables), more than the 50 MB "
+                  "available (FLUX_MEMORY_LIMIT_MB)");
+    }
+    {
+        MemoryLimit limit("500");
+        EXPECT_EQ(CheckError(big), "");
+    }
+    {
+        MemoryLimit limit("0");
+        EXPECT_EQ(CheckError(big), "");
+    }
+    {
+        MemoryLimit limit("lots");
+        EXPECT_EQ(CheckError(big),
+                  "FLUX_MEMORY_LIMIT_MB: expected a number of MB (0: no check), got \"lots\"");
+    }
+    // Without the variable: MemAvailable. A million hosts need far more than
+    // any test machine has.
+    const ScenarioConfig huge = Scenario(
+        {{"kind", "leaf-spine"}, {"leaves", 1024}, {"spines", 2}, {"hosts_per_leaf", 1024}});
+    const std::string err = CheckError(huge);
+    EXPECT_EQ(err.rfind("topology: the scenario needs an estimated ", 0), 0u) << err;
+    EXPECT_NE(err.find(" available ("), std::string::npos) << err;
+}
