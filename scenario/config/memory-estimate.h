@@ -5,7 +5,7 @@
 #ifndef MEMORY_ESTIMATE_H
 #define MEMORY_ESTIMATE_H
 
-#include "ns3/scenario-config.h"
+#include "scenario-config.h"
 
 #include <string>
 #include <vector>
