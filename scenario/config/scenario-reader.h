@@ -80,6 +80,7 @@ std::vector<uint32_t> ToHostList(const nlohmann::json& v,
                                  uint32_t hostCount);
 
 /**
+ * \ingroup flux-scenario
  * The keys of one JSON object: checks the object's type and that it holds
  * only known keys, then gives access to them by name.
  */

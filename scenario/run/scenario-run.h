@@ -54,6 +54,7 @@ Time FromMs(double ms);
 double WallSince(std::chrono::steady_clock::time_point t0);
 
 /**
+ * \ingroup flux-scenario
  * \brief One run of a scenario: builds the network and workload, runs the
  * simulation, and gathers the results.
  *
