@@ -172,13 +172,11 @@ ScenarioRun::Collect(double wallS) const
             r.network.linkLosses += ch->GetLostFrames();
         }
     }
-    r.network.drops = m_topo.GetDrops() + r.network.linkLosses;
-    r.network.pfcPauses = m_topo.GetPfcPauses();
-    for (const auto& s : m_topo.switches)
-    {
-        r.network.linkDownDrops += s.sw->GetDrops(FabricSwitch::DROP_LINK_DOWN);
-        r.network.linkStateChanges += s.sw->GetLinkStateChanges();
-    }
+    const FabricSwitch::Stats fabric = m_topo.GetSwitchStats();
+    r.network.drops = fabric.GetNDroppedPackets() + r.network.linkLosses;
+    r.network.pfcPauses = fabric.nPfcPauses;
+    r.network.linkDownDrops = fabric.GetNDroppedPackets(FabricSwitch::DROP_LINK_DOWN);
+    r.network.linkStateChanges = fabric.nLinkStateChanges;
     r.network.routeUpdates = m_routeUpdates;
     // PFC pauses per paused link direction, and by the tiers it joins.
     {
@@ -225,14 +223,14 @@ ScenarioRun::Collect(double wallS) const
             }
         }
     }
-    r.network.ecnMarks = m_topo.GetEcnMarks();
+    r.network.ecnMarks = fabric.nEcnMarks;
     for (const auto& s : m_topo.switches)
     {
         r.network.pfcWatchdog = r.network.pfcWatchdog || s.sw->GetPfcWatchdogEnabled();
     }
     if (r.network.pfcWatchdog)
     {
-        const PfcWatchdog::Counters wd = m_topo.GetPfcWatchdogCounters();
+        const PfcWatchdog::Counters& wd = fabric.watchdog;
         r.network.pfcWatchdogStorms = wd.storms;
         r.network.pfcWatchdogRestorations = wd.restorations;
         r.network.pfcWatchdogDrops = wd.drops;
