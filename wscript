@@ -9,7 +9,7 @@
 #   ./waf --run "flux-run contrib/flux/examples/scenarios/single-job.json"
 #
 # It mirrors CMakeLists.txt: the same globbed sources (model/*.cc,
-# model/*/*.cc, helper/*.cc), the ns-3 TestSuites test/*-test-suite.cc in the
+# model/*/*.cc, helper/*.cc, scenario/*/*.cc), the ns-3 TestSuites test/*-test-suite.cc in the
 # module's test library, and one program per examples/*.cc (the scenario
 # runner flux-run and the teaching examples), all in C++17, against the ns-3
 # modules core, network, internet and traffic-control, with nlohmann-json
@@ -37,8 +37,10 @@ def _glob(base, patterns):
 def select_sources(base):
     """The module's files, as CMakeLists.txt globs them."""
     return {
-        'sources': _glob(base, ['model/*.cc', 'model/*/*.cc', 'helper/*.cc']),
-        'headers': _glob(base, ['model/*.h', 'model/*/*.h', 'helper/*.h']),
+        'sources': _glob(base, ['model/*.cc', 'model/*/*.cc', 'helper/*.cc',
+                                 'scenario/*/*.cc']),
+        'headers': _glob(base, ['model/*.h', 'model/*/*.h', 'helper/*.h',
+                                 'scenario/*/*.h']),
         'tests': _glob(base, ['test/*-test-suite.cc']),
         'examples': _glob(base, ['examples/*.cc']),
     }

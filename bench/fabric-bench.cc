@@ -669,8 +669,8 @@ RunFlux(const Options& o, const std::vector<Flow>& flows, double rate)
     }
     m.delivered = completion.delivered;
     m.expected = static_cast<uint64_t>(flows.size()) * o.packets;
-    m.drops += topo.GetDrops();
-    m.pfcPauses = topo.GetPfcPauseFramesSent();
+    m.drops += topo.GetSwitchStats().GetNDroppedPackets();
+    m.pfcPauses = topo.GetSwitchStats().nPfcPauseFramesSent;
     nics.clear();
     topo = FabricTopology();
     Simulator::Destroy();

@@ -231,10 +231,11 @@ main(int argc, char* argv[])
         std::printf("%s%lu", h > 1 ? " " : "", static_cast<unsigned long>(g_pfcXoff[h]));
     }
     std::printf(")\n");
+    const FabricSwitch::Stats switches = topo.GetSwitchStats();
     std::printf("  switch: PFC pauses %lu, ECN marks %lu, drops %lu\n",
-                static_cast<unsigned long>(topo.GetPfcPauses()),
-                static_cast<unsigned long>(topo.GetEcnMarks()),
-                static_cast<unsigned long>(topo.GetDrops()));
+                static_cast<unsigned long>(switches.nPfcPauses),
+                static_cast<unsigned long>(switches.nEcnMarks),
+                static_cast<unsigned long>(switches.GetNDroppedPackets()));
     std::printf("  CNPs at the senders %lu, retransmitted packets %lu\n",
                 static_cast<unsigned long>(cnps),
                 static_cast<unsigned long>(retransmissions));

@@ -223,11 +223,12 @@ main(int argc, char* argv[])
     {
         cnps += nic->GetCnpsSent();
     }
+    const FabricSwitch::Stats switches = topo.GetSwitchStats();
     std::printf("  PFC pauses %lu, ECN marks %lu, CNPs %lu, drops %lu\n",
-                static_cast<unsigned long>(topo.GetPfcPauses()),
-                static_cast<unsigned long>(topo.GetEcnMarks()),
+                static_cast<unsigned long>(switches.nPfcPauses),
+                static_cast<unsigned long>(switches.nEcnMarks),
                 static_cast<unsigned long>(cnps),
-                static_cast<unsigned long>(topo.GetDrops()));
+                static_cast<unsigned long>(switches.GetNDroppedPackets()));
 
     Simulator::Destroy();
     return 0;

@@ -238,35 +238,13 @@ FabricTopology::AssignStreams(int64_t stream) const
     return used;
 }
 
-uint64_t
-FabricTopology::GetDrops() const
+FabricSwitch::Stats
+FabricTopology::GetSwitchStats() const
 {
-    uint64_t total = 0;
+    FabricSwitch::Stats total;
     for (const Switch& s : switches)
     {
-        total += s.sw->GetDrops();
-    }
-    return total;
-}
-
-uint64_t
-FabricTopology::GetEcnMarks() const
-{
-    uint64_t total = 0;
-    for (const Switch& s : switches)
-    {
-        total += s.sw->GetEcnMarks();
-    }
-    return total;
-}
-
-uint64_t
-FabricTopology::GetPfcPauses() const
-{
-    uint64_t total = 0;
-    for (const Switch& s : switches)
-    {
-        total += s.sw->GetPfcPauses();
+        total += s.sw->GetStats();
     }
     return total;
 }
@@ -289,39 +267,6 @@ FabricTopology::GetPfcPauses(uint32_t link) const
         }
     }
     return 0;
-}
-
-uint64_t
-FabricTopology::GetPfcPauseFramesSent() const
-{
-    uint64_t total = 0;
-    for (const Switch& s : switches)
-    {
-        total += s.sw->GetPfcPauseFramesSent();
-    }
-    return total;
-}
-
-uint64_t
-FabricTopology::GetHeadroomDrops() const
-{
-    uint64_t total = 0;
-    for (const Switch& s : switches)
-    {
-        total += s.sw->GetDrops(FabricSwitch::DROP_HEADROOM_EXCEEDED);
-    }
-    return total;
-}
-
-PfcWatchdog::Counters
-FabricTopology::GetPfcWatchdogCounters() const
-{
-    PfcWatchdog::Counters total;
-    for (const Switch& s : switches)
-    {
-        total += s.sw->GetPfcWatchdogCounters();
-    }
-    return total;
 }
 
 } // namespace ns3

@@ -122,24 +122,14 @@ struct FabricTopology
      */
     int64_t AssignStreams(int64_t stream) const;
 
-    /** \return packets dropped by all switches */
-    uint64_t GetDrops() const;
-    /** \return packets marked CE by all switches */
-    uint64_t GetEcnMarks() const;
-    /** \return PFC pause decisions (XOFF) of all switch ports */
-    uint64_t GetPfcPauses() const;
+    /** \return the counters of all switches, added up (peak buffer: the largest) */
+    FabricSwitch::Stats GetSwitchStats() const;
     /**
      * \param link a link direction (index in links) that ends at a switch
      * \return PFC pause decisions of that switch port against the link's
      *         sender (0 when the link ends at a host: hosts never pause)
      */
     uint64_t GetPfcPauses(uint32_t link) const;
-    /** \return PFC pause frames sent by all switch ports, refreshes included */
-    uint64_t GetPfcPauseFramesSent() const;
-    /** \return lossless packets dropped for want of headroom (0 when configured right) */
-    uint64_t GetHeadroomDrops() const;
-    /** \return what the switch ports' PFC watchdogs did (zeros without watchdogs) */
-    PfcWatchdog::Counters GetPfcWatchdogCounters() const;
 };
 
 } // namespace ns3

@@ -90,9 +90,13 @@ if [ $build_step = 1 ]; then
         -DCMAKE_MODULE_LINKER_FLAGS="$san_flags" ${FLUX_CMAKE_ARGS:-}
     t_conf=$(flux_elapsed "$t0")
 
-    # What the tests run: not the teaching examples nor the benchmarks.
+    # What the tests run: flux-run, the test programs, the teaching
+    # examples (test_examples.py runs them), not the benchmarks.
     targets=(flux-run flux-test-runner flux-gtest)
     known=$(cmake --build "$build" --target help)
+    while read -r example; do
+        targets+=("$example")
+    done < <(sed -nE 's/^(\.\.\. )?(flux-[a-z0-9-]+-example)(:.*)?$/\2/p' <<<"$known")
     if grep -qE '^(\.\.\. )?_ns3flux(:|$)' <<<"$known"; then
         targets+=(_ns3flux)
     fi

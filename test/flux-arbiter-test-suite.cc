@@ -564,7 +564,7 @@ class SetPriorityFabricTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(nics[0]->GetRetransmittedPackets(), 0, "no retransmission");
         NS_TEST_ASSERT_MSG_EQ(a->GetPriorityChanges(), 1, "the change took effect");
         NS_TEST_ASSERT_MSG_EQ(+a->GetPriority(), 5, "in class 5 at the end");
-        NS_TEST_ASSERT_MSG_EQ(topo.GetDrops(), 0, "no drop");
+        NS_TEST_ASSERT_MSG_EQ(topo.GetSwitchStats().GetNDroppedPackets(), 0, "no drop");
         Simulator::Destroy();
     }
 };

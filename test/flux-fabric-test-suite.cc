@@ -131,17 +131,25 @@ class IncastTestCase : public TestCase
                               "NICs received exactly the bytes sent");
         if (m_pfc)
         {
-            NS_TEST_ASSERT_MSG_EQ(net.topo.GetDrops(), 0, "lossless: zero drops");
-            NS_TEST_ASSERT_MSG_GT(net.topo.GetPfcPauses(), 0, "PFC paused the senders");
+            NS_TEST_ASSERT_MSG_EQ(net.topo.GetSwitchStats().GetNDroppedPackets(),
+                                  0,
+                                  "lossless: zero drops");
+            NS_TEST_ASSERT_MSG_GT(net.topo.GetSwitchStats().nPfcPauses,
+                                  0,
+                                  "PFC paused the senders");
             NS_TEST_ASSERT_MSG_EQ(net.Retransmissions(), 0, "nothing to retransmit");
         }
         else
         {
-            NS_TEST_ASSERT_MSG_GT(net.topo.GetDrops(), 0, "lossy: the buffer overflows");
-            NS_TEST_ASSERT_MSG_EQ(net.topo.GetPfcPauses(), 0, "no PFC");
+            NS_TEST_ASSERT_MSG_GT(net.topo.GetSwitchStats().GetNDroppedPackets(),
+                                  0,
+                                  "lossy: the buffer overflows");
+            NS_TEST_ASSERT_MSG_EQ(net.topo.GetSwitchStats().nPfcPauses, 0, "no PFC");
             NS_TEST_ASSERT_MSG_GT(net.Retransmissions(), 0, "go-back-N recovered the losses");
         }
-        NS_TEST_ASSERT_MSG_GT(net.topo.GetEcnMarks(), 0, "the congested queue marks ECN");
+        NS_TEST_ASSERT_MSG_GT(net.topo.GetSwitchStats().nEcnMarks,
+                              0,
+                              "the congested queue marks ECN");
         Simulator::Destroy();
     }
 
@@ -211,7 +219,9 @@ class DcqcnFairnessTestCase : public TestCase
         }
         if (m_flows > 1)
         {
-            NS_TEST_ASSERT_MSG_GT(net.topo.GetEcnMarks(), 0, "the bottleneck marks ECN");
+            NS_TEST_ASSERT_MSG_GT(net.topo.GetSwitchStats().nEcnMarks,
+                                  0,
+                                  "the bottleneck marks ECN");
             NS_TEST_ASSERT_MSG_GT(cnps, 0, "receivers send CNPs");
         }
         else

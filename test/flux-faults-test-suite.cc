@@ -196,7 +196,9 @@ class EcmpFailoverTestCase : public TestCase
         Cable(topo, "leaf0->spine1")->SetLinkUp(true);
         const std::vector<int64_t> after = EgressOfFlows(topo, leaf0, 0, 2);
         NS_TEST_ASSERT_MSG_EQ((after == before), true, "every flow back on its own port");
-        NS_TEST_ASSERT_MSG_EQ(sw->GetLinkStateChanges(), 2, "down and up, acted on once each");
+        NS_TEST_ASSERT_MSG_EQ(sw->GetStats().nLinkStateChanges,
+                              2,
+                              "down and up, acted on once each");
         Simulator::Destroy();
         Config::Reset();
     }
@@ -253,7 +255,7 @@ class DetectionDelayTestCase : public TestCase
                                   static_cast<bool>(expected[i]),
                                   "sample " << i);
         }
-        NS_TEST_ASSERT_MSG_EQ(m_sw->GetLinkStateChanges(), 2, "the flap was never acted on");
+        NS_TEST_ASSERT_MSG_EQ(m_sw->GetStats().nLinkStateChanges, 2, "the flap was never acted on");
         m_sw = nullptr;
         Simulator::Destroy();
         Config::Reset();
@@ -330,9 +332,9 @@ class LinkDownConservationTestCase : public TestCase
         uint64_t residual = 0;
         for (const auto& s : topo.switches)
         {
-            drops += s.sw->GetDrops();
-            linkDownDrops += s.sw->GetDrops(FabricSwitch::DROP_LINK_DOWN);
-            bufferDrops += s.sw->GetDrops(FabricSwitch::DROP_BUFFER_FULL);
+            drops += s.sw->GetStats().GetNDroppedPackets();
+            linkDownDrops += s.sw->GetStats().GetNDroppedPackets(FabricSwitch::DROP_LINK_DOWN);
+            bufferDrops += s.sw->GetStats().GetNDroppedPackets(FabricSwitch::DROP_BUFFER_FULL);
             Ptr<SwitchMmu> mmu = s.sw->GetMmu();
             residual += mmu->GetTotalUsed() + mmu->GetSharedUsed();
         }
@@ -575,8 +577,9 @@ class TwoJobFabric
         }
         for (const auto& s : m_topo.switches)
         {
-            r.linkDownDrops += s.sw->GetDrops(FabricSwitch::DROP_LINK_DOWN);
-            r.otherDrops += s.sw->GetDrops() - s.sw->GetDrops(FabricSwitch::DROP_LINK_DOWN);
+            r.linkDownDrops += s.sw->GetStats().GetNDroppedPackets(FabricSwitch::DROP_LINK_DOWN);
+            r.otherDrops += s.sw->GetStats().GetNDroppedPackets() -
+                            s.sw->GetStats().GetNDroppedPackets(FabricSwitch::DROP_LINK_DOWN);
         }
         m_jobs.clear();
         m_nics.clear();
@@ -686,7 +689,7 @@ class SpineFailoverTwoJobsTestCase : public TestCase
         s.down = m_spine0->GetTxBytes(m_downPort);
         for (const auto& sw : m_switches)
         {
-            s.lost += sw->GetDrops();
+            s.lost += sw->GetStats().GetNDroppedPackets();
         }
         s.lost += m_cable->GetLostFrames();
         m_samples.push_back(s);
@@ -865,7 +868,7 @@ class PfcPropagationTestCase : public TestCase
         {
             sent += e->GetSentBytes();
         }
-        NS_TEST_ASSERT_MSG_EQ(topo.GetDrops(), 0, "no drop");
+        NS_TEST_ASSERT_MSG_EQ(topo.GetSwitchStats().GetNDroppedPackets(), 0, "no drop");
         NS_TEST_ASSERT_MSG_EQ(sink->m_bytes, sent, "every byte arrives");
         NS_TEST_ASSERT_MSG_EQ(sink->m_reordered, 0, "in order");
         for (uint32_t h = 0; h <= 4; ++h)
@@ -883,7 +886,7 @@ class PfcPropagationTestCase : public TestCase
         {
             tiers += topo.GetPfcPauses(l);
         }
-        NS_TEST_ASSERT_MSG_EQ(tiers, topo.GetPfcPauses(), "per-link pauses add up");
+        NS_TEST_ASSERT_MSG_EQ(tiers, topo.GetSwitchStats().nPfcPauses, "per-link pauses add up");
         NS_TEST_ASSERT_MSG_GT(topo.hostDevices[1]->GetPfcPausesReceived() +
                                   topo.hostDevices[15]->GetPfcPausesReceived(),
                               0,

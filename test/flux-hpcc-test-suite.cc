@@ -357,13 +357,14 @@ class HpccIncastTestCase : public TestCase
         const double avgQ = static_cast<double>(m_qSum) / m_qSamples;
         std::cout << "hpcc N=" << m_n << " utilisation " << total / capacity << " jain " << jain
                   << " queue avg " << avgQ << " B max " << m_qMax << " B pauses "
-                  << net.topo.GetPfcPauses() << " marks " << net.topo.GetEcnMarks();
+                  << net.topo.GetSwitchStats().nPfcPauses << " marks "
+                  << net.topo.GetSwitchStats().nEcnMarks;
         for (double g : got)
         {
             std::cout << " " << g / capacity;
         }
         std::cout << std::endl;
-        const uint64_t pauses = net.topo.GetPfcPauses();
+        const uint64_t pauses = net.topo.GetSwitchStats().nPfcPauses;
         Simulator::Destroy();
         Config::Reset();
         const double minUtil = m_n == 1 ? 0.93 : 0.85;

@@ -114,7 +114,7 @@ class AllPairsTestCase : public TestCase
                                   true,
                                   "TTLs at host " << d << " match the shortest paths");
         }
-        NS_TEST_ASSERT_MSG_EQ(topo.GetDrops(), 0, "no drop");
+        NS_TEST_ASSERT_MSG_EQ(topo.GetSwitchStats().GetNDroppedPackets(), 0, "no drop");
         Simulator::Destroy();
     }
 

@@ -160,8 +160,9 @@ class PfcStormTestCase : public TestCase
         Simulator::Run();
 
         const Ipv4Address sender = topo.hostAddresses[0];
-        const uint64_t stormDrops = sw->GetDrops(FabricSwitch::DROP_PFC_WATCHDOG);
-        const PfcWatchdog::Counters c = sw->GetPfcWatchdogCounters();
+        const uint64_t stormDrops =
+            sw->GetStats().GetNDroppedPackets(FabricSwitch::DROP_PFC_WATCHDOG);
+        const PfcWatchdog::Counters c = sw->GetStats().watchdog;
         NS_TEST_ASSERT_MSG_EQ(early->GetSentPackets(), STORM_PACKETS, "the first flow was sent");
         NS_TEST_ASSERT_MSG_EQ(sink->GetFlow(sender, 2).packets,
                               LATE_PACKETS,
@@ -187,7 +188,9 @@ class PfcStormTestCase : public TestCase
                                   0,
                                   "stormed queue delivers none");
             NS_TEST_ASSERT_MSG_EQ(stormDrops, STORM_PACKETS, "every packet of the storm dropped");
-            NS_TEST_ASSERT_MSG_EQ(sw->GetDrops(), stormDrops, "no drop of another reason");
+            NS_TEST_ASSERT_MSG_EQ(sw->GetStats().GetNDroppedPackets(),
+                                  stormDrops,
+                                  "no drop of another reason");
             NS_TEST_ASSERT_MSG_EQ(c.forwarded, 0, "nothing forwarded");
             break;
         case WatchdogMode::FORWARD:
@@ -195,7 +198,7 @@ class PfcStormTestCase : public TestCase
                                   STORM_PACKETS,
                                   "forwarded to the pausing host during the storm");
             NS_TEST_ASSERT_MSG_EQ(c.forwarded, STORM_PACKETS, "every packet counted as forwarded");
-            NS_TEST_ASSERT_MSG_EQ(sw->GetDrops(), 0, "no drop");
+            NS_TEST_ASSERT_MSG_EQ(sw->GetStats().GetNDroppedPackets(), 0, "no drop");
             break;
         }
         if (m_mode != WatchdogMode::NONE)
@@ -291,8 +294,10 @@ class PausedEmptyQueueTestCase : public TestCase
         Simulator::Stop(MilliSeconds(3));
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(m_stormsBeforeTraffic, 0, "paused 1.5 ms with nothing queued");
-        NS_TEST_ASSERT_MSG_EQ(sw->GetPfcWatchdogCounters().storms, 1, "stormed once packets wait");
-        NS_TEST_ASSERT_MSG_EQ(sw->GetDrops(FabricSwitch::DROP_PFC_WATCHDOG), 10, "and dropped");
+        NS_TEST_ASSERT_MSG_EQ(sw->GetStats().watchdog.storms, 1, "stormed once packets wait");
+        NS_TEST_ASSERT_MSG_EQ(sw->GetStats().GetNDroppedPackets(FabricSwitch::DROP_PFC_WATCHDOG),
+                              10,
+                              "and dropped");
         NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 0, "nothing passes");
         Simulator::Destroy();
     }
@@ -302,7 +307,7 @@ class PausedEmptyQueueTestCase : public TestCase
      */
     void Snapshot(Ptr<FabricSwitch> sw)
     {
-        m_stormsBeforeTraffic = sw->GetPfcWatchdogCounters().storms;
+        m_stormsBeforeTraffic = sw->GetStats().watchdog.storms;
     }
 
     uint64_t m_stormsBeforeTraffic{99}; //!< storms before any packet was queued
@@ -387,10 +392,11 @@ class RingDeadlockTestCase : public TestCase
             received += sinks[h]->m_packets;
             NS_TEST_ASSERT_MSG_EQ(sinks[h]->m_misdelivered, 0, "no packet at the wrong host");
         }
-        const PfcWatchdog::Counters c = topo.GetPfcWatchdogCounters();
+        const PfcWatchdog::Counters c = topo.GetSwitchStats().watchdog;
         const uint64_t stormDrops = c.drops;
-        const uint64_t headroomDrops = topo.GetHeadroomDrops();
-        NS_TEST_ASSERT_MSG_EQ(topo.GetDrops(),
+        const uint64_t headroomDrops =
+            topo.GetSwitchStats().GetNDroppedPackets(FabricSwitch::DROP_HEADROOM_EXCEEDED);
+        NS_TEST_ASSERT_MSG_EQ(topo.GetSwitchStats().GetNDroppedPackets(),
                               stormDrops + headroomDrops,
                               "drops: only the watchdog's and, forwarding, headroom");
         if (m_mode == WatchdogMode::NONE)
@@ -399,12 +405,14 @@ class RingDeadlockTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(m_received[1], m_received[0], "no progress from 5 to 10 ms");
             NS_TEST_ASSERT_MSG_GT(m_buffered[1], 0, "packets stuck in the buffers");
             NS_TEST_ASSERT_MSG_EQ(m_pausedRingPorts[1], N, "every ring port paused by the next");
-            NS_TEST_ASSERT_MSG_EQ(topo.GetDrops(), 0, "lossless: no drop");
+            NS_TEST_ASSERT_MSG_EQ(topo.GetSwitchStats().GetNDroppedPackets(),
+                                  0,
+                                  "lossless: no drop");
         }
         else
         {
             NS_TEST_ASSERT_MSG_EQ(sent, N * PACKETS, "every packet sent");
-            NS_TEST_ASSERT_MSG_EQ(received + topo.GetDrops(),
+            NS_TEST_ASSERT_MSG_EQ(received + topo.GetSwitchStats().GetNDroppedPackets(),
                                   sent,
                                   "every packet delivered or dropped");
             NS_TEST_ASSERT_MSG_EQ(BufferedBytes(topo), 0, "the buffers empty");
@@ -517,7 +525,7 @@ class NoStormNoChangeTestCase : public TestCase
         Outcome o;
         o.received = sink->m_packets;
         o.lastRx = sink->m_lastRx;
-        o.pauses = topo.GetPfcPauses();
+        o.pauses = topo.GetSwitchStats().nPfcPauses;
         for (const auto& s : topo.switches)
         {
             for (uint32_t p = 0; p < s.sw->GetNPorts(); ++p)
@@ -525,7 +533,7 @@ class NoStormNoChangeTestCase : public TestCase
                 o.switchPausesRx += s.sw->GetPortDevice(p)->GetPfcPausesReceived();
             }
         }
-        o.storms = topo.GetPfcWatchdogCounters().storms;
+        o.storms = topo.GetSwitchStats().watchdog.storms;
         o.events = Simulator::GetEventCount();
         Simulator::Destroy();
         return o;

@@ -168,14 +168,10 @@ FabricSwitch::FabricSwitch()
       m_watchdogFactory(DefaultWatchdogFactory()),
       m_markOnDequeue(true),
       m_ecmpSeed(0),
-      m_failover(true),
-      m_linkStateChanges(0),
-      m_rxPackets(0),
-      m_ecnMarks(0)
+      m_failover(true)
 {
     NS_LOG_FUNCTION(this);
     m_mmu = CreateObject<SwitchMmu>();
-    m_drops.fill(0);
 }
 
 FabricSwitch::~FabricSwitch() = default;
@@ -491,7 +487,7 @@ FabricSwitch::ApplyLinkState(uint32_t port)
         return;
     }
     p.up = p.linkSeen;
-    ++m_linkStateChanges;
+    ++m_stats.nLinkStateChanges;
     UpdateLiveMembers();
     if (!p.up)
     {
@@ -542,7 +538,7 @@ FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint
 {
     NS_LOG_FUNCTION(this << dev << p << +pcp);
     const uint32_t port = m_portOfIfIndex[dev->GetIfIndex()];
-    ++m_rxPackets;
+    ++m_stats.nRxPackets;
     const uint8_t prio = TrafficClass::FromDsField(ip.GetTos());
     const uint8_t ttl = ip.GetTtl();
     ip.SetTtl(ttl > 0 ? ttl - 1 : 0);
@@ -601,7 +597,7 @@ void
 FabricSwitch::Drop(Ptr<const QueueDiscItem> item, uint32_t port, DropReason reason)
 {
     NS_LOG_FUNCTION(this << item << port << +reason);
-    ++m_drops[reason];
+    ++m_stats.nDroppedPackets[reason];
     m_dropTrace(item, port, reason);
 }
 
@@ -657,7 +653,7 @@ FabricSwitch::MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t
         m_mmu->ShouldMarkEcn(out, prio))
     {
         item->Mark();
-        ++m_ecnMarks;
+        ++m_stats.nEcnMarks;
         m_ecnMarkTrace(item, out);
     }
 }
@@ -688,16 +684,10 @@ FabricSwitch::ApplyPauseState(uint32_t port, uint8_t prio)
 }
 
 uint64_t
-FabricSwitch::GetRxPackets() const
-{
-    return m_rxPackets;
-}
-
-uint64_t
-FabricSwitch::GetDrops() const
+FabricSwitch::Stats::GetNDroppedPackets() const
 {
     uint64_t total = 0;
-    for (uint64_t d : m_drops)
+    for (uint64_t d : nDroppedPackets)
     {
         total += d;
     }
@@ -705,64 +695,49 @@ FabricSwitch::GetDrops() const
 }
 
 uint64_t
-FabricSwitch::GetDrops(DropReason reason) const
+FabricSwitch::Stats::GetNDroppedPackets(DropReason reason) const
 {
-    return reason < N_DROP_REASONS ? m_drops[reason] : 0;
+    return reason < N_DROP_REASONS ? nDroppedPackets[reason] : 0;
 }
 
-uint64_t
-FabricSwitch::GetEcnMarks() const
+FabricSwitch::Stats&
+FabricSwitch::Stats::operator+=(const Stats& o)
 {
-    return m_ecnMarks;
-}
-
-uint64_t
-FabricSwitch::GetPfcPauses() const
-{
-    return m_mmu->GetPauses();
-}
-
-uint64_t
-FabricSwitch::GetPfcResumes() const
-{
-    return m_mmu->GetResumes();
-}
-
-uint64_t
-FabricSwitch::GetPfcPauseFramesSent() const
-{
-    uint64_t total = 0;
-    for (const Port& p : m_ports)
+    nRxPackets += o.nRxPackets;
+    for (uint32_t r = 0; r < N_DROP_REASONS; ++r)
     {
-        total += p.dev->GetPfcPausesSent();
+        nDroppedPackets[r] += o.nDroppedPackets[r];
     }
-    return total;
+    nEcnMarks += o.nEcnMarks;
+    nPfcPauses += o.nPfcPauses;
+    nPfcResumes += o.nPfcResumes;
+    nPfcPauseFramesSent += o.nPfcPauseFramesSent;
+    nLinkStateChanges += o.nLinkStateChanges;
+    watchdog += o.watchdog;
+    return *this;
 }
 
-PfcWatchdog::Counters
-FabricSwitch::GetPfcWatchdogCounters() const
+FabricSwitch::Stats
+FabricSwitch::GetStats() const
 {
-    PfcWatchdog::Counters total;
+    Stats stats = m_stats;
+    stats.nPfcPauses = m_mmu->GetStats().nPauses;
+    stats.nPfcResumes = m_mmu->GetStats().nResumes;
     for (const Port& p : m_ports)
     {
+        stats.nPfcPauseFramesSent += p.dev->GetPfcPausesSent();
         if (Ptr<PfcWatchdog> wd = p.dev->GetWatchdog())
         {
-            total += wd->GetCounters();
+            stats.watchdog += wd->GetCounters();
         }
     }
-    return total;
+    return stats;
 }
 
 uint64_t
 FabricSwitch::GetPfcPauses(uint32_t port) const
 {
     return m_ports.at(port).pfcPauses;
-}
-
-uint64_t
-FabricSwitch::GetLinkStateChanges() const
-{
-    return m_linkStateChanges;
 }
 
 uint64_t

@@ -240,34 +240,43 @@ class FabricSwitch : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
-    // Counters
-
-    /** \return packets received on all ports */
-    uint64_t GetRxPackets() const;
-    /** \return all packets dropped, whatever the reason */
-    uint64_t GetDrops() const;
     /**
-     * \param reason a reason
-     * \return packets dropped for that reason
+     * \brief The switch's counters, in one place (as ns-3's QueueDisc::Stats):
+     * its own, its MMU's PFC decisions and its ports' pause frames and
+     * watchdogs.
      */
-    uint64_t GetDrops(DropReason reason) const;
-    /** \return packets marked CE */
-    uint64_t GetEcnMarks() const;
-    /** \return PFC pause decisions (XOFF) of all ports */
-    uint64_t GetPfcPauses() const;
-    /** \return PFC resume decisions (XON) of all ports */
-    uint64_t GetPfcResumes() const;
-    /** \return PFC pause frames sent by all ports, refreshes included */
-    uint64_t GetPfcPauseFramesSent() const;
-    /** \return what the ports' PFC watchdogs did (zeros without watchdogs) */
-    PfcWatchdog::Counters GetPfcWatchdogCounters() const;
+    struct Stats
+    {
+        uint64_t nRxPackets{0};                                 //!< packets received
+        std::array<uint64_t, N_DROP_REASONS> nDroppedPackets{}; //!< drops per reason
+        uint64_t nEcnMarks{0};           //!< packets marked CE (marks the MMU decided)
+        uint64_t nPfcPauses{0};          //!< PFC pause decisions (XOFF) of all ports
+        uint64_t nPfcResumes{0};         //!< PFC resume decisions (XON) of all ports
+        uint64_t nPfcPauseFramesSent{0}; //!< PFC pause frames sent, refreshes included
+        uint64_t nLinkStateChanges{0};   //!< link changes acted on (ports down or up)
+        PfcWatchdog::Counters watchdog;  //!< what the ports' PFC watchdogs did
+
+        /** \return all packets dropped, whatever the reason */
+        uint64_t GetNDroppedPackets() const;
+        /**
+         * \param reason a reason
+         * \return packets dropped for that reason
+         */
+        uint64_t GetNDroppedPackets(DropReason reason) const;
+        /**
+         * \param o counters to add
+         * \return this
+         */
+        Stats& operator+=(const Stats& o);
+    };
+
+    /** \return the counters */
+    Stats GetStats() const;
     /**
      * \param port a port
      * \return PFC pause decisions (XOFF) of the port: how often it paused its peer
      */
     uint64_t GetPfcPauses(uint32_t port) const;
-    /** \return link state changes the switch acted on (ports down or up) */
-    uint64_t GetLinkStateChanges() const;
     /**
      * \param port a port
      * \return packets sent by the port
@@ -421,11 +430,8 @@ class FabricSwitch : public Object
     EcmpRouteTable m_routes;              //!< destination -> group index
     std::vector<EcmpGroup> m_groups;      //!< the ECMP groups in use
     std::map<std::vector<uint32_t>, uint32_t> m_groupOfPorts; //!< members -> group index
-    uint64_t m_linkStateChanges;                              //!< link changes acted on
 
-    uint64_t m_rxPackets;                         //!< packets received
-    std::array<uint64_t, N_DROP_REASONS> m_drops; //!< drops per reason
-    uint64_t m_ecnMarks;                          //!< CE marks
+    Stats m_stats; //!< the switch's own counters (see GetStats)
 
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_enqueueTrace;       //!< packet queued
     TracedCallback<Ptr<const QueueDiscItem>, uint32_t> m_dequeueTrace;       //!< packet sent

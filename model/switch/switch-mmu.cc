@@ -107,13 +107,7 @@ SwitchMmu::SwitchMmu()
       m_defaultPmax(0.2),
       m_sharedPool(0),
       m_sharedUsed(0),
-      m_totalUsed(0),
-      m_peakUsed(0),
-      m_bufferDrops(0),
-      m_headroomDrops(0),
-      m_pauses(0),
-      m_resumes(0),
-      m_ecnMarks(0)
+      m_totalUsed(0)
 {
     NS_LOG_FUNCTION(this);
     m_uniform = CreateObject<UniformRandomVariable>();
@@ -411,7 +405,7 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
             else
             {
                 NS_LOG_LOGIC("headroom exceeded on port " << inPort << " prio " << +prio);
-                ++m_headroomDrops;
+                ++m_stats.nHeadroomDrops;
                 return DROP_HEADROOM_EXCEEDED;
             }
         }
@@ -423,7 +417,7 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
         else
         {
             NS_LOG_LOGIC("buffer full: drop on port " << inPort << " prio " << +prio);
-            ++m_bufferDrops;
+            ++m_stats.nBufferDrops;
             return DROP_BUFFER_FULL;
         }
     }
@@ -433,7 +427,7 @@ SwitchMmu::Admit(uint32_t inPort, uint32_t outPort, uint8_t prio, uint32_t bytes
     }
     m_queues[Index(outPort, prio)].egressBytes += bytes;
     m_totalUsed += bytes;
-    m_peakUsed = std::max(m_peakUsed, m_totalUsed);
+    m_stats.peakUsedBytes = std::max(m_stats.peakUsedBytes, m_totalUsed);
     return ADMITTED;
 }
 
@@ -452,7 +446,7 @@ SwitchMmu::CheckXoff(uint32_t inPort, uint8_t prio)
     {
         NS_LOG_LOGIC("XOFF port " << inPort << " prio " << +prio);
         m_queues[idx].paused = 1;
-        ++m_pauses;
+        ++m_stats.nPauses;
         return true;
     }
     return false;
@@ -492,7 +486,7 @@ SwitchMmu::CheckXon(uint32_t inPort, uint8_t prio)
     {
         NS_LOG_LOGIC("XON port " << inPort << " prio " << +prio);
         m_queues[idx].paused = 0;
-        ++m_resumes;
+        ++m_stats.nResumes;
         return true;
     }
     return false;
@@ -514,10 +508,6 @@ SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t prio)
     {
         const double p = m_queues[idx].pmax * static_cast<double>(q - kmin) / (kmax - kmin);
         mark = m_uniform->GetValue() < p;
-    }
-    if (mark)
-    {
-        ++m_ecnMarks;
     }
     return mark;
 }
@@ -570,40 +560,21 @@ SwitchMmu::GetTotalUsed() const
     return m_totalUsed;
 }
 
-uint64_t
-SwitchMmu::GetPeakUsed() const
+SwitchMmu::Stats&
+SwitchMmu::Stats::operator+=(const Stats& o)
 {
-    return m_peakUsed;
+    nBufferDrops += o.nBufferDrops;
+    nHeadroomDrops += o.nHeadroomDrops;
+    nPauses += o.nPauses;
+    nResumes += o.nResumes;
+    peakUsedBytes = std::max(peakUsedBytes, o.peakUsedBytes);
+    return *this;
 }
 
-uint64_t
-SwitchMmu::GetBufferDrops() const
+const SwitchMmu::Stats&
+SwitchMmu::GetStats() const
 {
-    return m_bufferDrops;
-}
-
-uint64_t
-SwitchMmu::GetHeadroomDrops() const
-{
-    return m_headroomDrops;
-}
-
-uint64_t
-SwitchMmu::GetPauses() const
-{
-    return m_pauses;
-}
-
-uint64_t
-SwitchMmu::GetResumes() const
-{
-    return m_resumes;
-}
-
-uint64_t
-SwitchMmu::GetEcnMarks() const
-{
-    return m_ecnMarks;
+    return m_stats;
 }
 
 } // namespace ns3

@@ -258,21 +258,30 @@ class SwitchMmu : public Object
     uint64_t GetEgressBytes(uint32_t port, uint8_t prio) const;
     /** \return all bytes in the buffer */
     uint64_t GetTotalUsed() const;
-    /** \return the largest GetTotalUsed() seen */
-    uint64_t GetPeakUsed() const;
 
-    // Counters
+    /**
+     * \brief The MMU's counters, in one place (as ns-3's QueueDisc::Stats).
+     *
+     * ECN marks are counted where they are applied, in FabricSwitch::Stats:
+     * ShouldMarkEcn() only decides.
+     */
+    struct Stats
+    {
+        uint64_t nBufferDrops{0};   //!< lossy packets dropped for lack of buffer
+        uint64_t nHeadroomDrops{0}; //!< lossless packets dropped: headroom full
+        uint64_t nPauses{0};        //!< XOFF decisions (transitions to paused)
+        uint64_t nResumes{0};       //!< XON decisions (transitions to resumed)
+        uint64_t peakUsedBytes{0};  //!< the largest GetTotalUsed() seen
 
-    /** \return lossy packets dropped for lack of buffer */
-    uint64_t GetBufferDrops() const;
-    /** \return lossless packets dropped because the headroom was full */
-    uint64_t GetHeadroomDrops() const;
-    /** \return XOFF decisions (transitions to paused) */
-    uint64_t GetPauses() const;
-    /** \return XON decisions (transitions to resumed) */
-    uint64_t GetResumes() const;
-    /** \return ECN marks decided by ShouldMarkEcn() */
-    uint64_t GetEcnMarks() const;
+        /**
+         * \param o counters to add (peakUsedBytes: the larger is kept)
+         * \return this
+         */
+        Stats& operator+=(const Stats& o);
+    };
+
+    /** \return the counters */
+    const Stats& GetStats() const;
 
   protected:
     void DoDispose() override;
@@ -357,13 +366,8 @@ class SwitchMmu : public Object
     uint64_t m_sharedPool; //!< shared pool size
     uint64_t m_sharedUsed; //!< shared pool bytes in use
     uint64_t m_totalUsed;  //!< all bytes held
-    uint64_t m_peakUsed;   //!< largest m_totalUsed
 
-    uint64_t m_bufferDrops;   //!< lossy drops
-    uint64_t m_headroomDrops; //!< lossless drops (headroom violations)
-    uint64_t m_pauses;        //!< XOFF decisions
-    uint64_t m_resumes;       //!< XON decisions
-    uint64_t m_ecnMarks;      //!< ECN marks
+    Stats m_stats; //!< the counters
 };
 
 } // namespace ns3

@@ -170,7 +170,7 @@ def test_memory_estimate_refuses_before_building(tmp_path, flux_run, monkeypatch
     assert time.monotonic() - t0 < 10
     assert proc.returncode == 2
     assert re.fullmatch(
-        r"flux-run: topology: the scenario needs an estimated 1[89]\d MB of memory \(178 MB "
+        r"flux-run: topology: the scenario needs an estimated [67]\d MB of memory \(58 MB "
         r"for the fabric: 1024 hosts, 320 switches, 3072 cables\), more than the 50 MB "
         r"available \(FLUX_MEMORY_LIMIT_MB\)\n", proc.stderr), proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.json"]

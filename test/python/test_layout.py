@@ -1,31 +1,86 @@
-"""The module's layers: nothing in model/ includes a header of helper/
-(helpers build on the model, never the other way round)."""
+"""The module's layers, as the folders show them: model/ (the simulation
+models), helper/ (ns-3 builders on the model), scenario/ (the scenario
+application of flux-run and ns3flux: config/, run/, results/). A layer
+includes only the layers below it, the files of the module include one
+another without cycles, and the scenario application's files stay small
+enough to read at once."""
 
 import os
 import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INCLUDE = re.compile(r'^\s*#\s*include\s*"(?:ns3/)?([^"/]+\.h)"', re.M)
+FOLDERS = ["model", "helper", "scenario"]
+# What each folder may include besides itself (and ns-3); scenario/ by sub-folder.
+ALLOWED = {
+    "model": set(),
+    "helper": {"model"},
+    "scenario/results": {"model"},
+    "scenario/config": {"model"},
+    "scenario/run": {"model", "helper", "scenario/config", "scenario/results"},
+}
+MAX_LINES = 500
 
 
-def _headers(folder):
-    out = set()
-    for d, _, files in os.walk(os.path.join(ROOT, folder)):
-        out.update(f for f in files if f.endswith(".h"))
+def _files():
+    """{file name: (layer, path)} of every .h and .cc of the module."""
+    out = {}
+    for top in FOLDERS:
+        for d, _, files in os.walk(os.path.join(ROOT, top)):
+            rel = os.path.relpath(d, ROOT)
+            layer = rel if top == "scenario" else top
+            for f in files:
+                if f.endswith((".h", ".cc")):
+                    assert f not in out, f"two files named {f}"
+                    out[f] = (layer, os.path.join(d, f))
     return out
 
 
-def test_model_does_not_include_helper():
-    helper = _headers("helper")
-    assert helper, "helper/ has headers"
+def _includes(path):
+    with open(path) as fh:
+        return INCLUDE.findall(fh.read())
+
+
+def test_layers_include_only_the_layers_below():
+    files = _files()
+    assert {layer for layer, _ in files.values()} == set(ALLOWED), "the folders changed"
     offenders = []
-    for d, _, files in os.walk(os.path.join(ROOT, "model")):
-        for f in files:
-            if not f.endswith((".h", ".cc")):
-                continue
-            path = os.path.join(d, f)
-            with open(path) as fh:
-                for name in INCLUDE.findall(fh.read()):
-                    if name in helper:
-                        offenders.append(f"{os.path.relpath(path, ROOT)} includes {name}")
+    for name, (layer, path) in files.items():
+        for inc in _includes(path):
+            if inc not in files:
+                continue  # ns-3 or the standard library
+            other = files[inc][0]
+            if other != layer and other not in ALLOWED[layer]:
+                offenders.append(f"{os.path.relpath(path, ROOT)} ({layer}) includes {inc} ({other})")
     assert not offenders, "\n".join(offenders)
+
+
+def test_headers_include_one_another_without_cycles():
+    files = _files()
+    graph = {n: [i for i in _includes(p) if i in files and i.endswith(".h")]
+             for n, (_, p) in files.items() if n.endswith(".h")}
+    state = {}
+
+    def visit(n, stack):
+        state[n] = "open"
+        for m in graph.get(n, []):
+            if state.get(m) == "open":
+                raise AssertionError("include cycle: " + " -> ".join(stack + [n, m]))
+            if m not in state:
+                visit(m, stack + [n])
+        state[n] = "done"
+
+    for n in graph:
+        if n not in state:
+            visit(n, [])
+
+
+def test_scenario_application_files_are_small():
+    big = []
+    for name, (layer, path) in _files().items():
+        if layer.startswith("scenario"):
+            with open(path) as fh:
+                lines = sum(1 for _ in fh)
+            if lines > MAX_LINES:
+                big.append(f"{os.path.relpath(path, ROOT)}: {lines} lines")
+    assert not big, f"files over {MAX_LINES} lines:\n" + "\n".join(big)

@@ -5,7 +5,7 @@
 #ifndef RESULTS_WRITER_H
 #define RESULTS_WRITER_H
 
-#include "ns3/run-results.h"
+#include "run-results.h"
 
 #include <cstddef>
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 #ifndef MEMORY_ESTIMATE_H
 #define MEMORY_ESTIMATE_H
 
-#include "ns3/scenario-config.h"
+#include "scenario-config.h"
 
 #include <string>
 #include <vector>
@@ -49,8 +49,8 @@ class MemoryEstimate
     };
 
     static constexpr double kBaseBytes = 20e6;     //!< the process, ns-3 loaded
-    static constexpr double kCableBytes = 24e3;    //!< per cable (devices, channel, port, host)
-    static constexpr double kRouteBytes = 256;     //!< per switch and host (ECMP route)
+    static constexpr double kCableBytes = 11.5e3;  //!< per cable (devices, channel, port, host)
+    static constexpr double kRouteBytes = 8;       //!< per switch and host (EcmpRouteTable slot)
     static constexpr double kStepRecordBytes = 80; //!< per rank and ring step run
     static constexpr double kQueuePairBytes = 2e3; //!< per queue pair of a job
     static constexpr double kFlowBytes = 1e3;      //!< per background flow
@@ -88,7 +88,7 @@ class MemoryEstimate
      *
      * Throws ScenarioError naming the field of the largest part, with the
      * estimate and the available memory, e.g. `topology: needs an estimated
-     * 25.3 GB of memory (25.1 GB for the fabric: 1048576 hosts, ...), more than
+     * 20.7 GB of memory (20.7 GB for the fabric: 1048576 hosts, ...), more than
      * the 8.2 GB available (MemAvailable; FLUX_MEMORY_LIMIT_MB overrides it)`.
      */
     static void Check(const ScenarioConfig& cfg);

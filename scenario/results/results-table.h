@@ -5,7 +5,7 @@
 #ifndef RESULTS_TABLE_H
 #define RESULTS_TABLE_H
 
-#include "ns3/run-results.h"
+#include "run-results.h"
 
 #include <cstdint>
 #include <string>

@@ -1,0 +1,329 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-json.h"
+#include "scenario-keys.h"
+#include "scenario-reader.h"
+#include "scenario-sections.h"
+
+#include "ns3/dcqcn-profile.h"
+#include "ns3/int-header.h"
+#include "ns3/log.h"
+#include "ns3/pfc-watchdog.h"
+#include "ns3/rdma-congestion-control.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioFabricSections");
+
+namespace scenario
+{
+
+using json = nlohmann::json;
+
+namespace
+{
+
+/**
+ * The DCQCN profile with the scenario's overrides, and the ECN marking it
+ * implies at the host link rate (the "ecn" object may then override it).
+ */
+void
+ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
+{
+    auto& d = cfg.transport.dcqcn;
+    if (v)
+    {
+        ObjectReader r(*v, path, kDcqcnKeys);
+        if (r.Has("profile"))
+        {
+            std::vector<std::string> names;
+            for (const auto& p : DcqcnProfile::All())
+            {
+                names.push_back(p.name);
+            }
+            d = *DcqcnProfile::Find(ToOneOf(r["profile"], r.Path("profile"), names));
+        }
+        r.Read("g", d.g);
+        r.Read("alpha_interval_us", d.alphaIntervalUs);
+        r.Read("rate_decrease_interval_us", d.decreaseIntervalUs);
+        r.Read("rate_increase_interval_us", d.increaseIntervalUs);
+        r.Read("cnp_interval_us", d.cnpIntervalUs);
+        r.Read("min_rate_mbps", d.minRateMbps);
+        // Steps given in the scenario are at the host link rate: no scaling.
+        if (r.Has("ai_mbps") || r.Has("hai_mbps"))
+        {
+            const double scale = d.scaleSteps ? cfg.topology.hostGbps / 25.0 : 1.0;
+            d.aiMbps *= scale;
+            d.haiMbps *= scale;
+            d.scaleSteps = false;
+        }
+        r.Read("ai_mbps", d.aiMbps);
+        r.Read("hai_mbps", d.haiMbps);
+        r.Read("byte_counter_bytes", d.byteCounter);
+        r.Read("fast_recovery_stages", d.fastRecoveryStages);
+        if (r.Has("clamp_target_rate"))
+        {
+            d.clampTargetRate = ToBool(r["clamp_target_rate"], r.Path("clamp_target_rate"));
+        }
+        if (r.Has("clamp_after_timer"))
+        {
+            d.clampAfterTimer = ToBool(r["clamp_after_timer"], r.Path("clamp_after_timer"));
+        }
+    }
+    auto& ecn = cfg.transport.ecn;
+    ecn.kminKb = d.KminKb(cfg.topology.hostGbps);
+    ecn.kmaxKb = d.KmaxKb(cfg.topology.hostGbps);
+    ecn.pmax = d.pmax;
+}
+
+/// True for a switch or host name of the topologies ("leaf0", "pod1-agg0", "host12").
+bool
+IsNodeName(const std::string& s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+    });
+}
+
+} // namespace
+
+void
+ParseTopology(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "topology", kTopologyKeys);
+    auto& t = cfg.topology;
+    t.kind = ToOneOf(r.Required("kind"), r.Path("kind"), kTopologyKinds);
+    r.Read("leaves", t.leaves);
+    r.Read("spines", t.spines); // one leaf and no spine is a single switch
+    r.Read("hosts_per_leaf", t.hostsPerLeaf);
+    r.Read("hosts_per_side", t.hostsPerSide);
+    r.Read("hosts_per_switch", t.hostsPerSwitch);
+    r.Read("switches", t.switches);
+    if (t.kind == "leaf-spine" && t.spines == 0 && t.leaves > 1)
+    {
+        Fail(r.Path("spines"), "must be at least 1 when there are several leaves");
+    }
+    if (r.Read("k", t.k) && t.k % 2 != 0)
+    {
+        Fail(r.Path("k"), "must be even, got " + std::to_string(t.k));
+    }
+    r.Read("host_gbps", t.hostGbps);
+    r.Read("fabric_gbps", t.fabricGbps);
+    r.Read("link_delay_us", t.linkDelayUs);
+    r.Read("buffer_mb", t.bufferMb);
+    r.Read("route_convergence_ms", t.routeConvergenceMs);
+
+    uint64_t hosts = 0;
+    std::string key;
+    if (t.kind == "leaf-spine")
+    {
+        hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+        key = "hosts_per_leaf";
+    }
+    else if (t.kind == "fat-tree")
+    {
+        hosts = uint64_t{t.k} * t.k * t.k / 4;
+        key = "k";
+    }
+    else if (t.kind == "ring")
+    {
+        hosts = uint64_t{t.switches} * t.hostsPerSwitch;
+        key = "hosts_per_switch";
+    }
+    else
+    {
+        hosts = 2 * uint64_t{t.hostsPerSide};
+        key = "hosts_per_side";
+    }
+    if (hosts > kMaxHosts)
+    {
+        Fail(r.Path(key),
+             "the topology would have " + std::to_string(hosts) + " hosts, more than " +
+                 std::to_string(kMaxHosts));
+    }
+}
+
+void
+ParseTransport(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "transport", kTransportKeys);
+    auto& tr = cfg.transport;
+    if (r.Has("mtu_bytes"))
+    {
+        const uint64_t mtu = r.Integer("mtu_bytes");
+        if (std::find(kMtus.begin(), kMtus.end(), mtu) == kMtus.end())
+        {
+            Fail(r.Path("mtu_bytes"),
+                 std::to_string(mtu) + " is not an allowed MTU (allowed: " + Join(kMtus) + ")");
+        }
+        tr.mtuBytes = static_cast<uint32_t>(mtu);
+    }
+    if (r.Has("cc"))
+    {
+        std::vector<std::string> algorithms;
+        for (const auto& algorithm : RdmaCongestionControl::GetAlgorithms())
+        {
+            algorithms.push_back(algorithm.first);
+        }
+        tr.cc = ToOneOf(r["cc"], r.Path("cc"), algorithms);
+        const auto& t = cfg.topology;
+        if (tr.cc == "hpcc" &&
+            !(IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
+              IntHop::IsCodedLineRate(static_cast<uint64_t>(t.fabricGbps * 1e9))))
+        {
+            Fail(r.Path("cc"),
+                 "\"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, 100, 200, "
+                 "400 or 800 Gb/s)");
+        }
+    }
+    if (r.Has("pfc"))
+    {
+        tr.pfc = ToBool(r["pfc"], r.Path("pfc"));
+    }
+    ParseDcqcn(r.Has("dcqcn") ? &r["dcqcn"] : nullptr, r.Path("dcqcn"), cfg);
+    r.Read("ack_timeout", tr.ackTimeout);
+    r.Read("retry_cnt", tr.retryCnt);
+    if (r.Has("ecn"))
+    {
+        ObjectReader e(r["ecn"], r.Path("ecn"), kEcnKeys);
+        e.Read("kmin_kb", tr.ecn.kminKb);
+        e.Read("kmax_kb", tr.ecn.kmaxKb);
+        e.Read("pmax", tr.ecn.pmax);
+        if (tr.ecn.kminKb > tr.ecn.kmaxKb)
+        {
+            // Blame the key the user wrote (kmax_kb if both were given).
+            if (e.Has("kmax_kb"))
+            {
+                Fail(e.Path("kmax_kb"),
+                     Num(tr.ecn.kmaxKb) + " is below kmin_kb " + Num(tr.ecn.kminKb));
+            }
+            Fail(e.Path("kmin_kb"), Num(tr.ecn.kminKb) + " is above kmax_kb " + Num(tr.ecn.kmaxKb));
+        }
+    }
+}
+
+ScenarioConfig::FaultConfig
+ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
+{
+    ObjectReader r(v, path, kFaultKeys);
+    ScenarioConfig::FaultConfig f;
+    f.link = ToString(r.Required("link"), r.Path("link"));
+    // "a<->b" (the cable, both directions), "a->b" (one direction) or "all"
+    const auto cable = f.link.find("<->");
+    const auto arrow = cable == std::string::npos ? f.link.find("->") : std::string::npos;
+    if (f.link != "all")
+    {
+        const auto sep = cable != std::string::npos ? cable : arrow;
+        const std::size_t len = cable != std::string::npos ? 3 : 2;
+        if (sep == std::string::npos || !IsNodeName(f.link.substr(0, sep)) ||
+            !IsNodeName(f.link.substr(sep + len)))
+        {
+            Fail(r.Path("link"),
+                 Quote(f.link) + " is not a link (write \"a<->b\" for the cable between a and "
+                                 "b, \"a->b\" for one direction, or \"all\")");
+        }
+    }
+    r.Read("loss_rate", f.lossRate);
+    if (r.Has("down_ms"))
+    {
+        if (f.link == "all" || arrow != std::string::npos)
+        {
+            Fail(r.Path("down_ms"), "a cable goes down as a whole: name it as \"a<->b\"");
+        }
+        r.Read("down_ms", f.downMs);
+        if (*f.downMs >= cfg.stopMs)
+        {
+            Fail(r.Path("down_ms"),
+                 Num(*f.downMs) + " is not before the scenario's stop_ms " + Num(cfg.stopMs));
+        }
+    }
+    if (r.Has("up_ms"))
+    {
+        if (!f.downMs)
+        {
+            Fail(r.Path("up_ms"), "needs down_ms");
+        }
+        r.Read("up_ms", f.upMs);
+        if (!(*f.upMs > *f.downMs))
+        {
+            Fail(r.Path("up_ms"),
+                 "must be after down_ms " + Num(*f.downMs) + ", got " + Num(*f.upMs));
+        }
+    }
+    if (!r.Has("loss_rate") && !r.Has("down_ms"))
+    {
+        Fail(path, "needs loss_rate or down_ms");
+    }
+    return f;
+}
+
+void
+ParseTraces(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "traces", kTracesKeys);
+    auto& t = cfg.traces;
+    t.enabled = true;
+    if (r.Read("interval_us", t.intervalUs))
+    {
+        if (t.intervalUs < 0.001 || t.intervalUs > cfg.stopMs * 1000)
+        {
+            Fail(r.Path("interval_us"),
+                 "must be at least 0.001 and at most stop_ms x 1000, got " + Num(t.intervalUs));
+        }
+    }
+    if (r.Has("rates"))
+    {
+        t.rates = ToBool(r["rates"], r.Path("rates"));
+    }
+    if (r.Has("links"))
+    {
+        const json& links = r["links"];
+        if (!links.is_array())
+        {
+            TypeFail(r.Path("links"), "an array", links);
+        }
+        for (size_t i = 0; i < links.size(); ++i)
+        {
+            const std::string path = Index(r.Path("links"), i);
+            const std::string link = ToString(links[i], path);
+            const auto arrow = link.find("->");
+            if (arrow == std::string::npos || !IsNodeName(link.substr(0, arrow)) ||
+                !IsNodeName(link.substr(arrow + 2)))
+            {
+                Fail(path, Quote(link) + " is not a link direction (write \"a->b\")");
+            }
+            t.links.push_back(link);
+        }
+    }
+}
+
+void
+ParsePfcWatchdog(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "pfc_watchdog", kPfcWatchdogKeys);
+    auto& w = cfg.pfcWatchdog;
+    w.enabled = r.Has("enabled") ? ToBool(r["enabled"], r.Path("enabled")) : true;
+    // The model's times have nanosecond resolution; a microsecond is the
+    // least that means anything.
+    for (const char* key : {"detection_ms", "restoration_ms"})
+    {
+        double& out = std::string(key) == "detection_ms" ? w.detectionMs : w.restorationMs;
+        if (r.Read(key, out) && out > cfg.stopMs)
+        {
+            Fail(r.Path(key), "must be at most stop_ms " + Num(cfg.stopMs) + ", got " + Num(out));
+        }
+    }
+    if (r.Has("action"))
+    {
+        w.action = ToOneOf(r["action"], r.Path("action"), kPfcWatchdogActions);
+    }
+}
+
+} // namespace scenario
+} // namespace ns3

@@ -1,0 +1,272 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-config.h"
+
+#include "scenario-json.h"
+#include "scenario-keys.h"
+#include "scenario-placement.h"
+#include "scenario-reader.h"
+#include "scenario-sections.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/traffic-class.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <utility>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioConfig");
+
+using namespace scenario;
+using json = nlohmann::json;
+
+uint32_t
+ScenarioConfig::HostCount() const
+{
+    const auto& t = topology;
+    uint64_t hosts = 0;
+    if (t.kind == "leaf-spine")
+    {
+        hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
+    }
+    else if (t.kind == "fat-tree")
+    {
+        hosts = uint64_t{t.k} * t.k * t.k / 4;
+    }
+    else if (t.kind == "dumbbell")
+    {
+        hosts = 2 * uint64_t{t.hostsPerSide};
+    }
+    else if (t.kind == "ring")
+    {
+        hosts = uint64_t{t.switches} * t.hostsPerSwitch;
+    }
+    return static_cast<uint32_t>(std::min<uint64_t>(hosts, kU32Max));
+}
+
+uint32_t
+ScenarioConfig::HostsPerLeaf() const
+{
+    const auto& t = topology;
+    if (t.kind == "leaf-spine")
+    {
+        return t.hostsPerLeaf;
+    }
+    if (t.kind == "fat-tree")
+    {
+        return t.k / 2;
+    }
+    if (t.kind == "dumbbell")
+    {
+        return t.hostsPerSide;
+    }
+    if (t.kind == "ring")
+    {
+        return t.hostsPerSwitch;
+    }
+    return 0;
+}
+
+namespace
+{
+/// "event_scheduler" values and their ns-3 types, the default first.
+const std::vector<std::pair<std::string, std::string>> kEventSchedulers = {
+    {"priority-queue", "ns3::PriorityQueueScheduler"},
+    {"map", "ns3::MapScheduler"},
+    {"heap", "ns3::HeapScheduler"},
+    {"calendar", "ns3::CalendarScheduler"},
+    {"list", "ns3::ListScheduler"}};
+} // namespace
+
+std::string
+ScenarioConfig::EventSchedulerTypeName(const std::string& name)
+{
+    for (const auto& [value, type] : kEventSchedulers)
+    {
+        if (value == name)
+        {
+            return type;
+        }
+    }
+    return "";
+}
+
+std::vector<std::string>
+ScenarioConfig::AvailableEventSchedulers()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : kEventSchedulers)
+    {
+        names.push_back(entry.first);
+    }
+    return names;
+}
+
+uint8_t
+ScenarioConfig::BackgroundClasses() const
+{
+    uint8_t mask = 0;
+    for (const auto& b : background)
+    {
+        mask |= TrafficClass::Bit(static_cast<uint8_t>(b.priority));
+    }
+    return mask;
+}
+
+Ptr<JobScheduler>
+ScenarioConfig::CreateScheduler() const
+{
+    const auto& sc = scheduler;
+    ObjectFactory factory;
+    factory.SetTypeId(JobScheduler::GetPolicyTypeName(sc.policy));
+    auto us = [](double v) { return TimeValue(NanoSeconds(static_cast<int64_t>(v * 1e3))); };
+    const std::vector<std::pair<std::string, Ptr<AttributeValue>>> values = {
+        {"Classes", Create<UintegerValue>(sc.classes)},
+        {"BackgroundFirst", Create<BooleanValue>(sc.backgroundFirst)},
+        {"ControlLatency", us(sc.controlLatencyUs).Copy()},
+        {"ReplanInterval", us(sc.replanUs).Copy()},
+        {"Hysteresis", us(sc.hysteresisUs).Copy()},
+        {"MaxHold", us(sc.maxHoldUs).Copy()},
+        {"PerChunk", Create<BooleanValue>(sc.granularity == "chunk")},
+        {"MinShare", Create<DoubleValue>(sc.minShare)},
+        {"MaxWait", us(sc.maxWaitUs).Copy()},
+    };
+    // each policy takes the keys it has attributes for
+    const TypeId tid = factory.GetTypeId();
+    TypeId::AttributeInformation info;
+    for (const auto& [name, value] : values)
+    {
+        if (tid.LookupAttributeByName(name, &info))
+        {
+            factory.Set(name, *value);
+        }
+    }
+    return factory.Create<JobScheduler>();
+}
+
+std::vector<std::string>
+ScenarioConfig::AvailablePolicies()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : JobScheduler::GetPolicies())
+    {
+        names.push_back(entry.first);
+    }
+    return names;
+}
+
+ScenarioConfig
+ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
+{
+    ScenarioConfig cfg;
+    cfg.baseDir = baseDir.empty() ? "." : baseDir;
+    ObjectReader r(scenario, "", kRootKeys);
+
+    if (r.Has("description"))
+    {
+        cfg.description = ToString(r["description"], "description");
+    }
+    r.Read("seed", cfg.seed);
+    r.Read("stop_ms", cfg.stopMs);
+    if (r.Read("stall_ms", cfg.stallMs) && cfg.stallMs > cfg.stopMs)
+    {
+        Fail("stall_ms",
+             "must be at most stop_ms " + Num(cfg.stopMs) + ", got " + Num(cfg.stallMs));
+    }
+    ParseTopology(r.Required("topology"), cfg);
+    // Parsed also when absent: the DCQCN profile sets the marking defaults.
+    ParseTransport(r.Has("transport") ? r["transport"] : json::object(), cfg);
+    if (r.Has("scheduler"))
+    {
+        ParsePolicy(r["scheduler"], cfg);
+    }
+    if (r.Has("ns3_defaults"))
+    {
+        ParseNs3Defaults(r["ns3_defaults"], cfg);
+    }
+    if (r.Has("traces"))
+    {
+        ParseTraces(r["traces"], cfg);
+    }
+    if (r.Has("pfc_watchdog"))
+    {
+        ParsePfcWatchdog(r["pfc_watchdog"], cfg);
+    }
+    if (r.Has("event_scheduler"))
+    {
+        cfg.eventScheduler = ToOneOf(r["event_scheduler"],
+                                     "event_scheduler",
+                                     ScenarioConfig::AvailableEventSchedulers());
+    }
+    if (r.Has("faults"))
+    {
+        const json& faults = r["faults"];
+        if (!faults.is_array())
+        {
+            TypeFail("faults", "an array", faults);
+        }
+        for (size_t i = 0; i < faults.size(); ++i)
+        {
+            cfg.faults.push_back(ParseFault(faults[i], Index("faults", i), cfg));
+        }
+    }
+
+    std::map<std::string, std::string> owners; // name -> "jobs[i]" / "background[i]"
+    if (r.Has("jobs"))
+    {
+        const json& jobs = r["jobs"];
+        if (!jobs.is_array())
+        {
+            TypeFail("jobs", "an array", jobs);
+        }
+        for (size_t i = 0; i < jobs.size(); ++i)
+        {
+            cfg.jobs.push_back(ParseJob(jobs[i], Index("jobs", i), cfg, owners));
+        }
+        PlaceJobs(cfg);
+    }
+    if (r.Has("background"))
+    {
+        const json& background = r["background"];
+        if (!background.is_array())
+        {
+            TypeFail("background", "an array", background);
+        }
+        for (size_t i = 0; i < background.size(); ++i)
+        {
+            cfg.background.push_back(
+                ParseBackground(background[i], Index("background", i), cfg, owners));
+        }
+    }
+    CheckSchedulerClasses(cfg);
+    if (cfg.jobs.empty() && cfg.background.empty())
+    {
+        Fail("jobs",
+             r.Has("jobs") || r.Has("background")
+                 ? "the scenario needs at least one job or one background entry"
+                 : "required (the scenario needs at least one job or one background "
+                   "entry)");
+    }
+    return cfg;
+}
+
+ScenarioConfig
+LoadScenarioFile(const std::string& path)
+{
+    const json scenario = ReadScenarioJson(path);
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    return ParseScenario(scenario, dir.empty() ? "." : dir);
+}
+
+} // namespace ns3

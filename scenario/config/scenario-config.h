@@ -1,0 +1,297 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SCENARIO_CONFIG_H
+#define SCENARIO_CONFIG_H
+
+#include "scenario-error.h"
+#include "scenario-json.h"
+
+#include "ns3/dcqcn-profile.h"
+#include "ns3/flow-size-cdf.h"
+#include "ns3/job-scheduler.h"
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+/*
+ * The scenario file's keys, their types, ranges and defaults are listed in
+ * scenario-keys.h.
+ */
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux-scenario
+ * \brief A validated scenario: the scenario JSON of the runner as plain data.
+ *
+ * Every field holds its documented default until ParseScenario fills it.
+ * After ParseScenario every job has its hosts resolved (JobConfig::hosts) and
+ * every "cdf" background tenant has its distribution loaded.
+ */
+struct ScenarioConfig
+{
+    /// The "topology" object.
+    struct TopologyConfig
+    {
+        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree", "dumbbell" or "ring"
+        uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
+        uint32_t spines{2};             //!< leaf-spine: number of spine switches
+        uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
+        uint32_t k{4};                  //!< fat-tree: arity (even)
+        uint32_t hostsPerSide{4};       //!< dumbbell: hosts on each side
+        uint32_t switches{4};           //!< ring: number of switches
+        uint32_t hostsPerSwitch{4};     //!< ring: hosts under each switch
+        double hostGbps{100};           //!< host link rate, Gb/s
+        double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
+        double linkDelayUs{1};          //!< propagation delay per link, us
+        double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
+        /// routes recomputed this long after a link change, ms (unset: never)
+        std::optional<double> routeConvergenceMs;
+    };
+
+    /// The "transport.ecn" object: RED-like marking thresholds per egress queue.
+    struct EcnConfig
+    {
+        double kminKb{400};  //!< queue length below which nothing is marked, KB
+        double kmaxKb{1600}; //!< queue length at which pmax is reached, KB
+        double pmax{0.2};    //!< marking probability at kmax
+    };
+
+    /// The "transport" object.
+    struct TransportConfig
+    {
+        uint32_t mtuBytes{4096}; //!< RDMA payload bytes per packet
+        std::string cc{"dcqcn"}; //!< congestion control: "dcqcn", "hpcc" or "none"
+        bool pfc{true};          //!< whether PFC is enabled
+        EcnConfig ecn;           //!< ECN marking
+        DcqcnProfile dcqcn{
+            *DcqcnProfile::Find(DcqcnProfile::DefaultName())}; //!< DCQCN
+                                                               //!< parameters: the chosen profile
+                                                               //!< with the scenario's overrides
+        uint32_t ackTimeout{20}; //!< local ACK timeout exponent (0: no timer)
+        uint32_t retryCnt{7};    //!< retries before the error state
+    };
+
+    /// One entry of "faults".
+    struct FaultConfig
+    {
+        std::string link;             //!< "a<->b", "a->b" or "all"
+        double lossRate{0};           //!< per-frame loss probability
+        std::optional<double> downMs; //!< when the cable goes down, ms
+        std::optional<double> upMs;   //!< when it comes back, ms (unset: never)
+    };
+
+    /// The "scheduler" object.
+    struct SchedulerConfig
+    {
+        std::string policy{"fifo"};      //!< scheduling policy name
+        uint32_t classes{3};             //!< classes of multi-class policies
+        std::string granularity{"step"}; //!< flux gate: "step" or "chunk"
+        double controlLatencyUs{5};      //!< flux: controller <-> gate latency, us
+        double replanUs{1000};           //!< flux: periodic re-plan, us (0: events only)
+        double hysteresisUs{50};         //!< flux: lead needed to pass the served task, us
+        double maxHoldUs{0};             //!< flux: longest hold at a gate, us (0: none)
+        double minShare{0.05};           //!< flux queue disc: least share of a waiting class
+        double maxWaitUs{0};             //!< flux queue disc: ageing, us (0: off)
+        bool backgroundFirst{false};     //!< jobs' classes strictly below the background's
+    };
+
+    /// One entry of "jobs".
+    struct JobConfig
+    {
+        std::string name;                         //!< unique name
+        uint32_t ranks{0};                        //!< number of ranks
+        std::vector<uint32_t> hosts;              //!< host of rank i (resolved by ParseScenario)
+        std::string placement{"packed"};          //!< "packed", "spread", "random", or "explicit"
+                                                  //!< when the scenario lists the hosts
+        std::string collective{"ring-allreduce"}; //!< collective per iteration
+        uint64_t bytes{0};                        //!< gradient bytes allreduced per iteration
+        double computeMs{0};                      //!< compute time per iteration, ms
+        uint32_t iterations{0};                   //!< number of iterations
+        double startMs{0};                        //!< start time, ms
+        uint64_t chunkBytes{0};                   //!< pipelining chunk size (0: whole step)
+        uint32_t buckets{1};                      //!< gradient buckets (1: no overlap)
+        uint32_t priority{3};                     //!< traffic class 0..6
+    };
+
+    /// One entry of "background".
+    struct BackgroundConfig
+    {
+        /// The two kinds of background entries.
+        enum class Kind
+        {
+            CDF,    //!< Poisson flows with sizes from a CDF ("cdf" key)
+            PATTERN //!< a traffic pattern ("pattern" key)
+        };
+
+        Kind kind{Kind::CDF}; //!< which kind of entry this is
+        std::string name;     //!< unique name
+        uint32_t priority{3}; //!< traffic class 0..6
+        double startMs{0};    //!< first arrival / first burst, ms
+
+        // Kind::CDF
+        std::string cdf;              //!< the "cdf" value as written
+        std::string cdfPath;          //!< resolved CDF file path (empty for a builtin)
+        FlowSizeCdf flowSizes;        //!< the loaded distribution
+        double load{0};               //!< offered load per host, fraction of host_gbps
+        std::vector<uint32_t> hosts;  //!< hosts exchanging flows
+        std::optional<double> stopMs; //!< end of arrivals, ms; unset: when the
+                                      //!< last job ends, or the scenario's stop_ms
+
+        // Kind::PATTERN
+        std::string pattern;           //!< "incast"
+        std::vector<uint32_t> senders; //!< sending hosts
+        uint32_t receiver{0};          //!< receiving host
+        uint64_t bytes{0};             //!< bytes per sender per burst
+        uint32_t repeat{1};            //!< number of bursts
+        double intervalMs{0};          //!< time between burst starts, ms
+    };
+
+    /// The "pfc_watchdog" object: a PFC watchdog on every switch port.
+    struct PfcWatchdogConfig
+    {
+        bool enabled{false};        //!< install the watchdogs
+        double detectionMs{200};    //!< PfcWatchdog::DetectionTime, ms
+        double restorationMs{200};  //!< PfcWatchdog::RestorationTime, ms
+        std::string action{"drop"}; //!< PfcWatchdog::Action
+    };
+
+    std::string description;                  //!< free text
+    uint32_t seed{1};                         //!< random seed (>= 1)
+    double stopMs{1000};                      //!< safety stop on simulated time, ms
+    double stallMs{10};                       //!< stall detection window, ms (0: off)
+    PfcWatchdogConfig pfcWatchdog;            //!< PFC watchdog of the switch ports
+    TopologyConfig topology;                  //!< the topology
+    TransportConfig transport;                //!< the transport
+    SchedulerConfig scheduler;                //!< the scheduler
+    std::vector<JobConfig> jobs;              //!< the training jobs
+    std::vector<BackgroundConfig> background; //!< the background tenants
+
+    /// The "traces" object: time series sampled during the run.
+    struct TracesConfig
+    {
+        bool enabled{false};            //!< the scenario asks for traces
+        double intervalUs{10};          //!< sampling period, us
+        bool rates{true};               //!< sample every sending queue pair's rate
+        std::vector<std::string> links; //!< link directions whose queue is sampled
+    };
+
+    std::vector<FaultConfig> faults;                //!< link faults
+    TracesConfig traces;                            //!< sampled time series
+    std::map<std::string, std::string> ns3Defaults; //!< ns-3 attribute defaults
+    std::string baseDir{"."};                       //!< folder for relative paths
+    std::string eventScheduler{"priority-queue"};   //!< the ns-3 event scheduler
+
+    /**
+     * \brief The ns-3 type of the event scheduler.
+     * \param name an "event_scheduler" value (AvailableEventSchedulers())
+     * \return its TypeId name, e.g. "ns3::PriorityQueueScheduler"; empty when unknown
+     */
+    static std::string EventSchedulerTypeName(const std::string& name);
+
+    /** \return the values "event_scheduler" accepts, the default first */
+    static std::vector<std::string> AvailableEventSchedulers();
+
+    /**
+     * \brief Number of hosts of the topology.
+     * \return leaf-spine: leaves * hostsPerLeaf; fat-tree: k^3/4;
+     *         dumbbell: 2 * hostsPerSide; ring: switches * hostsPerSwitch;
+     *         0 for an unknown kind
+     */
+    uint32_t HostCount() const;
+
+    /**
+     * \brief Number of hosts under one edge switch (leaf, fat-tree edge
+     * switch, dumbbell side); hosts h and h' share an edge switch iff
+     * h / HostsPerLeaf () == h' / HostsPerLeaf ().
+     * \return hostsPerLeaf, k/2, hostsPerSide or hostsPerSwitch; 0 for an
+     *         unknown kind
+     */
+    uint32_t HostsPerLeaf() const;
+
+    /**
+     * \return the classes of the background tenants, a bit per class
+     */
+    uint8_t BackgroundClasses() const;
+
+    /**
+     * \brief The scheduler of scheduler.policy, with the scenario's
+     * scheduler keys as attributes (each set when the policy has it).
+     * \return the scheduler, classes not yet assigned
+     */
+    Ptr<JobScheduler> CreateScheduler() const;
+
+    /**
+     * \brief The policies that can be run, in the order the docs list them.
+     * \return the policy names accepted by scheduler.policy
+     */
+    static std::vector<std::string> AvailablePolicies();
+};
+
+/**
+ * \ingroup flux-scenario
+ * \brief Validate a scenario and fill a ScenarioConfig.
+ * \param scenario the scenario JSON
+ * \param baseDir the folder that relative paths (CDF files) are relative to
+ * \return the configuration, with job placements resolved
+ *
+ * Throws ScenarioError naming the first offending field.
+ */
+ScenarioConfig ParseScenario(const nlohmann::json& scenario, const std::string& baseDir);
+
+/**
+ * \ingroup flux-scenario
+ * \brief Read, parse and validate a scenario file.
+ * \param path the file; relative paths inside it are relative to its folder
+ * \return the configuration
+ *
+ * Throws ScenarioError.
+ */
+ScenarioConfig LoadScenarioFile(const std::string& path);
+
+/**
+ * \ingroup flux-scenario
+ * \brief Choose the hosts of a job's ranks.
+ * \param job the job; when job.placement is "explicit", job.hosts is returned
+ * \param hostCount number of hosts of the topology
+ * \param seed the scenario seed (used by "random")
+ * \param hostsPerLeaf hosts per edge switch (used by "spread"); 0 means
+ *        all hosts are under one switch
+ * \param taken hosts that must not be chosen (taken[h] true); may be shorter
+ *        than hostCount
+ * \return the host of each rank, job.ranks distinct hosts
+ *
+ * Strategies, over the hosts not taken, in topology order:
+ *  - "packed": the lowest-numbered free hosts, rank i on the i-th of them;
+ *  - "spread": round robin over the edge switches (first free host of each
+ *    switch in turn, then the second, ...), so consecutive ranks sit under
+ *    different switches when possible;
+ *  - "random": a uniformly random subset in random rank order, from a
+ *    generator seeded with seed and the job name only (the same seed and
+ *    name give the same hosts on every platform).
+ *
+ * ParseScenario shares hosts among jobs as follows: hosts listed explicitly
+ * by any job are reserved first (explicit lists may overlap one another,
+ * which makes those jobs share the hosts' NICs); then the jobs with a
+ * placement strategy, in file order, each take hosts that neither an
+ * explicit list nor an earlier job holds, so placed jobs never share hosts.
+ *
+ * Throws ScenarioError (field "placement") when fewer than job.ranks hosts
+ * are free or the strategy is unknown.
+ */
+std::vector<uint32_t> ResolvePlacement(const ScenarioConfig::JobConfig& job,
+                                       uint32_t hostCount,
+                                       uint32_t seed,
+                                       uint32_t hostsPerLeaf = 0,
+                                       const std::vector<bool>& taken = {});
+
+} // namespace ns3
+
+#endif /* SCENARIO_CONFIG_H */

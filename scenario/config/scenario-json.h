@@ -1,0 +1,127 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SCENARIO_JSON_H
+#define SCENARIO_JSON_H
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux-scenario
+ * \brief Parse JSON text, reporting syntax errors and duplicate keys.
+ * \param text the JSON text
+ * \param source the name used as field in errors (usually the file path)
+ * \return the JSON value
+ *
+ * Throws ScenarioError `<source>: line L, column C: <problem>` on a syntax
+ * error and `<path>: duplicate key` when an object repeats a key.
+ */
+nlohmann::json ParseScenarioText(const std::string& text, const std::string& source);
+
+/**
+ * \ingroup flux-scenario
+ * \brief Read a scenario file as JSON, without validating it.
+ * \param path the file
+ * \return the JSON value
+ *
+ * Throws ScenarioError `<path>: cannot read the file (...)` or the errors of
+ * ParseScenarioText.
+ */
+nlohmann::json ReadScenarioJson(const std::string& path);
+
+namespace scenario
+{
+
+/**
+ * \brief Refuse a field.
+ * \param path the field ("jobs[0].bytes")
+ * \param problem what is wrong with it
+ * \throws ScenarioError always
+ */
+[[noreturn]] void Fail(const std::string& path, const std::string& problem);
+
+/**
+ * \brief Refuse a value of the wrong type: "expected X, got Y".
+ * \param path the field
+ * \param expected what it must be
+ * \param v what it is
+ * \throws ScenarioError always
+ */
+[[noreturn]] void TypeFail(const std::string& path,
+                           const std::string& expected,
+                           const nlohmann::json& v);
+
+/**
+ * \param s a string
+ * \return s as a JSON string literal (one line, valid UTF-8)
+ */
+std::string Quote(const std::string& s);
+
+/**
+ * \param v a number
+ * \return its text for messages: integral values without exponent
+ */
+std::string Num(double v);
+
+/**
+ * \param v a JSON value
+ * \return a short description of it for "got ..." in messages
+ */
+std::string Describe(const nlohmann::json& v);
+
+/**
+ * \param v a JSON number
+ * \return its text for "got ..." in messages
+ */
+std::string Got(const nlohmann::json& v);
+
+/**
+ * \param path an object's path ("" for the root)
+ * \param key one of its keys
+ * \return the key's path; keys that would make it ambiguous are written as
+ * JSON strings in brackets (jobs[0]["a.b"])
+ */
+std::string Child(const std::string& path, const std::string& key);
+
+/**
+ * \param path an array's path
+ * \param i an index
+ * \return the element's path ("jobs[3]")
+ */
+std::string Index(const std::string& path, size_t i);
+
+/**
+ * \param a a string
+ * \param b another
+ * \return their Levenshtein distance (for "did you mean")
+ */
+size_t EditDistance(const std::string& a, const std::string& b);
+
+/**
+ * \param items things to print
+ * \param sep separator
+ * \return the items joined by sep
+ */
+template <typename T>
+std::string
+Join(const std::vector<T>& items, const std::string& sep = ", ")
+{
+    std::ostringstream os;
+    for (size_t i = 0; i < items.size(); ++i)
+    {
+        os << (i ? sep : "") << items[i];
+    }
+    return os.str();
+}
+
+} // namespace scenario
+} // namespace ns3
+
+#endif /* SCENARIO_JSON_H */

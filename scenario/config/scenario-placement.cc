@@ -1,0 +1,182 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-placement.h"
+
+#include "scenario-json.h"
+#include "scenario-keys.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioPlacement");
+
+namespace
+{
+
+// ---------------------------------------------------------------------------
+// Random placement: a small generator whose output is the same everywhere.
+// ---------------------------------------------------------------------------
+
+uint64_t
+SplitMix64(uint64_t& state)
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/// Uniform integer in [0, n), n > 0, without modulo bias.
+uint64_t
+UniformBelow(uint64_t& state, uint64_t n)
+{
+    const uint64_t threshold = (0 - n) % n; // 2^64 mod n
+    uint64_t r;
+    do
+    {
+        r = SplitMix64(state);
+    } while (r < threshold);
+    return r % n;
+}
+
+uint64_t
+Fnv1a(const std::string& s)
+{
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (unsigned char c : s)
+    {
+        h ^= c;
+        h *= 0x100000001b3ULL;
+    }
+    return h;
+}
+
+} // namespace
+
+using scenario::Fail;
+using scenario::Join;
+using scenario::kPlacements;
+using scenario::Quote;
+
+std::vector<uint32_t>
+ResolvePlacement(const ScenarioConfig::JobConfig& job,
+                 uint32_t hostCount,
+                 uint32_t seed,
+                 uint32_t hostsPerLeaf,
+                 const std::vector<bool>& taken)
+{
+    if (job.placement == "explicit")
+    {
+        return job.hosts;
+    }
+    std::vector<uint32_t> free;
+    for (uint32_t h = 0; h < hostCount; ++h)
+    {
+        if (h >= taken.size() || !taken[h])
+        {
+            free.push_back(h);
+        }
+    }
+    if (free.size() < job.ranks)
+    {
+        Fail("placement",
+             "job " + Quote(job.name) + ": " + std::to_string(job.ranks) + " ranks but only " +
+                 std::to_string(free.size()) + " of " + std::to_string(hostCount) +
+                 " hosts are free");
+    }
+
+    std::vector<uint32_t> hosts;
+    if (job.placement == "packed")
+    {
+        hosts.assign(free.begin(), free.begin() + job.ranks);
+    }
+    else if (job.placement == "spread")
+    {
+        const uint32_t perLeaf = hostsPerLeaf == 0 ? std::max(hostCount, 1u) : hostsPerLeaf;
+        const uint32_t leaves = (hostCount + perLeaf - 1) / perLeaf;
+        std::vector<std::vector<uint32_t>> byLeaf(leaves);
+        for (uint32_t h : free)
+        {
+            byLeaf[h / perLeaf].push_back(h);
+        }
+        for (size_t round = 0; hosts.size() < job.ranks; ++round)
+        {
+            for (const auto& leafHosts : byLeaf)
+            {
+                if (round < leafHosts.size() && hosts.size() < job.ranks)
+                {
+                    hosts.push_back(leafHosts[round]);
+                }
+            }
+        }
+    }
+    else if (job.placement == "random")
+    {
+        uint64_t state = Fnv1a(job.name) ^ (uint64_t{seed} * 0xd1342543de82ef95ULL);
+        // Partial Fisher-Yates shuffle: the first ranks entries are a uniform
+        // random ordered subset.
+        for (uint32_t i = 0; i < job.ranks; ++i)
+        {
+            const uint64_t j = i + UniformBelow(state, free.size() - i);
+            std::swap(free[i], free[j]);
+        }
+        hosts.assign(free.begin(), free.begin() + job.ranks);
+    }
+    else
+    {
+        Fail("placement",
+             "job " + Quote(job.name) + ": " + Quote(job.placement) +
+                 " is not known (known: " + Join(kPlacements) + ")");
+    }
+    return hosts;
+}
+
+namespace scenario
+{
+
+void
+PlaceJobs(ScenarioConfig& cfg)
+{
+    const uint32_t hostCount = cfg.HostCount();
+    std::vector<bool> taken(hostCount, false);
+    for (const auto& job : cfg.jobs)
+    {
+        if (job.placement == "explicit")
+        {
+            for (uint32_t h : job.hosts)
+            {
+                taken[h] = true;
+            }
+        }
+    }
+    for (size_t i = 0; i < cfg.jobs.size(); ++i)
+    {
+        auto& job = cfg.jobs[i];
+        if (job.placement == "explicit")
+        {
+            continue;
+        }
+        const auto free = static_cast<uint32_t>(std::count(taken.begin(), taken.end(), false));
+        if (free < job.ranks)
+        {
+            Fail(Index("jobs", i) + ".ranks",
+                 std::to_string(job.ranks) + " ranks but only " + std::to_string(free) + " of " +
+                     std::to_string(hostCount) +
+                     " hosts are free (hosts listed by jobs or placed for earlier jobs are taken)");
+        }
+        job.hosts = ResolvePlacement(job, hostCount, cfg.seed, cfg.HostsPerLeaf(), taken);
+        for (uint32_t h : job.hosts)
+        {
+            taken[h] = true;
+        }
+    }
+}
+
+} // namespace scenario
+} // namespace ns3

@@ -1,0 +1,325 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-reader.h"
+
+#include "scenario-json.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <set>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioReader");
+
+namespace scenario
+{
+
+using json = nlohmann::json;
+
+uint64_t
+ToInteger(const json& v, const std::string& path, const NumberRange& range)
+{
+    if (!v.is_number())
+    {
+        TypeFail(path, "an integer", v);
+    }
+    const std::string got = Got(v);
+    const std::string atLeast = "must be at least " + std::to_string(range.imin) + ", got " + got;
+    const std::string atMost = "must be at most " + std::to_string(range.imax) + ", got " + got;
+    if (v.is_number_float())
+    {
+        const double d = v.get<double>();
+        if (!std::isfinite(d))
+        {
+            Fail(path, "expected an integer, got a number too large to represent");
+        }
+        if (d != std::floor(d))
+        {
+            TypeFail(path, "an integer", v);
+        }
+        if (d < static_cast<double>(range.imin))
+        {
+            Fail(path, atLeast);
+        }
+        // 2^64 and above do not convert; compare in double first.
+        if (d >= 18446744073709551616.0 || static_cast<uint64_t>(d) > range.imax)
+        {
+            Fail(path, atMost);
+        }
+        return static_cast<uint64_t>(d);
+    }
+    if (!v.is_number_unsigned() && v.get<int64_t>() < 0)
+    {
+        Fail(path, atLeast);
+    }
+    const uint64_t u = v.get<uint64_t>();
+    if (u < range.imin)
+    {
+        Fail(path, atLeast);
+    }
+    if (u > range.imax)
+    {
+        Fail(path, atMost);
+    }
+    return u;
+}
+
+double
+ToReal(const json& v, const std::string& path, const NumberRange& range)
+{
+    if (!v.is_number())
+    {
+        TypeFail(path, "a number", v);
+    }
+    const double d = v.get<double>();
+    const std::string got = ", got " + Num(d);
+    if (!std::isfinite(d))
+    {
+        Fail(path, "expected a finite number, got a number too large to represent");
+    }
+    const bool below = range.minOpen ? !(d > range.min) : !(d >= range.min);
+    const bool above = d > range.max;
+    if (range.interval && (below || above))
+    {
+        Fail(path,
+             "must be in " + std::string(range.minOpen ? "(" : "[") + Num(range.min) + ", " +
+                 Num(range.max) + "]" + got);
+    }
+    if (below)
+    {
+        if (range.min == 0)
+        {
+            Fail(path, (range.minOpen ? "must be positive" : "must not be negative") + got);
+        }
+        if (range.kind == NumberRange::Kind::TIME && range.min * range.nsPerUnit == 1 && d > 0)
+        {
+            std::ostringstream ns; // 0.000001 (ms), 0.001 (us)
+            ns << std::fixed << std::setprecision(std::lround(std::log10(range.nsPerUnit)))
+               << range.min;
+            Fail(path, "must be positive and at least 1 ns (" + ns.str() + ")" + got);
+        }
+        if (d <= 0 && range.min > 0)
+        {
+            Fail(path, "must be positive" + got);
+        }
+        Fail(path, "must be at least " + Num(range.min) + got);
+    }
+    if (above)
+    {
+        Fail(path,
+             "must be at most " + Num(range.max) +
+                 (range.kind == NumberRange::Kind::TIME ? " (the longest simulated time, 10^15 ns)"
+                                                        : std::string()) +
+                 got);
+    }
+    return d;
+}
+
+bool
+ToBool(const json& v, const std::string& path)
+{
+    if (!v.is_boolean())
+    {
+        TypeFail(path, "true or false", v);
+    }
+    return v.get<bool>();
+}
+
+std::string
+ToString(const json& v, const std::string& path)
+{
+    if (!v.is_string())
+    {
+        TypeFail(path, "a string", v);
+    }
+    return v.get<std::string>();
+}
+
+std::string
+ToOneOf(const json& v, const std::string& path, const std::vector<std::string>& known)
+{
+    const std::string s = ToString(v, path);
+    if (std::find(known.begin(), known.end(), s) == known.end())
+    {
+        Fail(path, Quote(s) + " is not known (known: " + Join(known) + ")");
+    }
+    return s;
+}
+
+uint32_t
+ToHost(const json& v, const std::string& path, uint32_t hostCount)
+{
+    const uint64_t h = ToInteger(v, path, Int(0, kU64Max));
+    if (h >= hostCount)
+    {
+        Fail(path,
+             "host " + std::to_string(h) + " is out of range (the topology has " +
+                 std::to_string(hostCount) + " hosts: 0.." + std::to_string(hostCount - 1) + ")");
+    }
+    return static_cast<uint32_t>(h);
+}
+
+std::vector<uint32_t>
+ToHostList(const json& v, const std::string& path, uint32_t hostCount)
+{
+    if (!v.is_array())
+    {
+        TypeFail(path, "an array of host indices", v);
+    }
+    std::vector<uint32_t> hosts;
+    std::set<uint32_t> seen;
+    for (size_t i = 0; i < v.size(); ++i)
+    {
+        const uint32_t h = ToHost(v[i], Index(path, i), hostCount);
+        if (!seen.insert(h).second)
+        {
+            Fail(Index(path, i), "host " + std::to_string(h) + " is listed twice");
+        }
+        hosts.push_back(h);
+    }
+    return hosts;
+}
+
+ObjectReader::ObjectReader(const json& v,
+                           std::string path,
+                           const std::vector<std::string>& keys,
+                           const std::vector<std::string>& otherKeys,
+                           const std::string& otherNote)
+    : m_v(v),
+      m_path(std::move(path))
+{
+    if (!v.is_object())
+    {
+        TypeFail(m_path.empty() ? "scenario" : m_path, "an object", v);
+    }
+    for (auto it = v.begin(); it != v.end(); ++it)
+    {
+        const std::string& key = it.key();
+        if (std::find(keys.begin(), keys.end(), key) != keys.end())
+        {
+            continue;
+        }
+        if (std::find(otherKeys.begin(), otherKeys.end(), key) != otherKeys.end())
+        {
+            Fail(Path(key), "unknown key (" + otherNote + ")");
+        }
+        std::string best;
+        size_t bestDistance = 3;
+        for (const auto& k : keys)
+        {
+            const size_t d = EditDistance(key, k);
+            if (d < bestDistance)
+            {
+                best = k;
+                bestDistance = d;
+            }
+        }
+        Fail(Path(key),
+             best.empty() ? "unknown key" : "unknown key (did you mean " + Quote(best) + "?)");
+    }
+}
+
+bool
+ObjectReader::Has(const std::string& key) const
+{
+    return m_v.contains(key);
+}
+
+const json&
+ObjectReader::operator[](const std::string& key) const
+{
+    return m_v.at(key);
+}
+
+const json&
+ObjectReader::Required(const std::string& key) const
+{
+    if (!Has(key))
+    {
+        Fail(Path(key), "required");
+    }
+    return m_v.at(key);
+}
+
+std::string
+ObjectReader::Path(const std::string& key) const
+{
+    return Child(m_path, key);
+}
+
+uint64_t
+ObjectReader::Integer(const std::string& key) const
+{
+    return ToInteger(Required(key), Path(key), RangeOf(m_path, key));
+}
+
+double
+ObjectReader::Number(const std::string& key) const
+{
+    return ToReal(Required(key), Path(key), RangeOf(m_path, key));
+}
+
+bool
+ObjectReader::Read(const std::string& key, uint64_t& out) const
+{
+    if (!Has(key))
+    {
+        return false;
+    }
+    out = Integer(key);
+    return true;
+}
+
+bool
+ObjectReader::Read(const std::string& key, uint32_t& out) const
+{
+    if (!Has(key))
+    {
+        return false;
+    }
+    if (RangeOf(m_path, key).imax > kU32Max)
+    {
+        throw std::logic_error("scenario key " + Path(key) + " is read as a uint32_t");
+    }
+    out = static_cast<uint32_t>(Integer(key));
+    return true;
+}
+
+bool
+ObjectReader::Read(const std::string& key, double& out) const
+{
+    if (!Has(key))
+    {
+        return false;
+    }
+    out = Number(key);
+    return true;
+}
+
+bool
+ObjectReader::Read(const std::string& key, std::optional<double>& out) const
+{
+    if (!Has(key))
+    {
+        return false;
+    }
+    out = Number(key);
+    return true;
+}
+
+const std::string&
+ObjectReader::GetPath() const
+{
+    return m_path;
+}
+
+} // namespace scenario
+} // namespace ns3

@@ -1,0 +1,113 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SCENARIO_SECTIONS_H
+#define SCENARIO_SECTIONS_H
+
+#include "scenario-config.h"
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace ns3
+{
+namespace scenario
+{
+
+/**
+ * \name The parsers of the scenario's sections
+ * Each checks its section's keys, types and ranges, and fills its part of
+ * the ScenarioConfig; the first problem throws ScenarioError naming the
+ * field. Fabric sections in fabric-sections.cc, workload sections in
+ * workload-sections.cc, ns3_defaults in scenario-ns3-defaults.cc.
+ * @{
+ */
+
+/**
+ * \param v the "topology" object
+ * \param cfg receives cfg.topology
+ */
+void ParseTopology(const nlohmann::json& v, ScenarioConfig& cfg);
+
+/**
+ * \param v the "transport" object (an empty object when absent: the DCQCN
+ * profile sets the marking defaults)
+ * \param cfg receives cfg.transport
+ */
+void ParseTransport(const nlohmann::json& v, ScenarioConfig& cfg);
+
+/**
+ * \param v one entry of "faults"
+ * \param path its path ("faults[2]")
+ * \param cfg the scenario, its topology parsed
+ * \return the fault
+ */
+ScenarioConfig::FaultConfig ParseFault(const nlohmann::json& v,
+                                       const std::string& path,
+                                       const ScenarioConfig& cfg);
+
+/**
+ * \param v the "traces" object
+ * \param cfg receives cfg.traces
+ */
+void ParseTraces(const nlohmann::json& v, ScenarioConfig& cfg);
+
+/**
+ * \param v the "pfc_watchdog" object
+ * \param cfg receives cfg.pfcWatchdog
+ */
+void ParsePfcWatchdog(const nlohmann::json& v, ScenarioConfig& cfg);
+
+/**
+ * \param v the "scheduler" object
+ * \param cfg receives cfg.scheduler
+ */
+void ParsePolicy(const nlohmann::json& v, ScenarioConfig& cfg);
+
+/**
+ * \brief The policy must find its classes where the background tenants
+ * leave room.
+ * \param cfg the scenario, its scheduler and background parsed
+ */
+void CheckSchedulerClasses(const ScenarioConfig& cfg);
+
+/**
+ * \param v one entry of "jobs"
+ * \param path its path ("jobs[0]")
+ * \param cfg the scenario, topology and transport parsed
+ * \param owners job and tenant names so far, with the path of their entry
+ * \return the job, its hosts not yet placed unless listed
+ */
+ScenarioConfig::JobConfig ParseJob(const nlohmann::json& v,
+                                   const std::string& path,
+                                   const ScenarioConfig& cfg,
+                                   std::map<std::string, std::string>& owners);
+
+/**
+ * \param v one entry of "background"
+ * \param path its path ("background[1]")
+ * \param cfg the scenario, topology and jobs parsed
+ * \param owners job and tenant names so far, with the path of their entry
+ * \return the tenant
+ */
+ScenarioConfig::BackgroundConfig ParseBackground(const nlohmann::json& v,
+                                                 const std::string& path,
+                                                 const ScenarioConfig& cfg,
+                                                 std::map<std::string, std::string>& owners);
+
+/**
+ * \brief Check the values of "ns3_defaults" before ns-3 parses them (ns-3
+ * aborts on some bad values).
+ * \param v the "ns3_defaults" object
+ * \param cfg receives cfg.ns3Defaults
+ */
+void ParseNs3Defaults(const nlohmann::json& v, ScenarioConfig& cfg);
+
+/** @} */
+
+} // namespace scenario
+} // namespace ns3
+
+#endif /* SCENARIO_SECTIONS_H */

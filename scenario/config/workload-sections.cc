@@ -1,0 +1,382 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-json.h"
+#include "scenario-keys.h"
+#include "scenario-reader.h"
+#include "scenario-sections.h"
+
+#include "ns3/job-scheduler.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioWorkloadSections");
+
+namespace scenario
+{
+
+using json = nlohmann::json;
+
+namespace
+{
+
+/// Check a job / tenant name and record it; names are unique across both.
+std::string
+ParseName(const ObjectReader& r, std::map<std::string, std::string>& owners)
+{
+    const std::string path = r.Path("name");
+    const std::string name = ToString(r.Required("name"), path);
+    if (name.empty())
+    {
+        Fail(path, "must not be empty");
+    }
+    for (char c : name)
+    {
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
+        {
+            Fail(path, Quote(name) + " may contain only letters, digits, '-', '_' and '.'");
+        }
+    }
+    auto it = owners.find(name);
+    if (it != owners.end())
+    {
+        Fail(path, Quote(name) + " is already used by " + it->second);
+    }
+    owners[name] = r.GetPath();
+    return name;
+}
+
+double
+ParseStart(const ObjectReader& r, const ScenarioConfig& cfg)
+{
+    if (!r.Has("start_ms"))
+    {
+        return 0;
+    }
+    const double start = r.Number("start_ms");
+    if (start >= cfg.stopMs)
+    {
+        Fail(r.Path("start_ms"), Num(start) + " is not before stop_ms " + Num(cfg.stopMs));
+    }
+    return start;
+}
+
+uint32_t
+ParsePriority(const ObjectReader& r)
+{
+    uint32_t priority = 3;
+    r.Read("priority", priority);
+    return priority;
+}
+
+} // namespace
+
+void
+ParsePolicy(const json& v, ScenarioConfig& cfg)
+{
+    ObjectReader r(v, "scheduler", kSchedulerKeys);
+    auto& sc = cfg.scheduler;
+    if (r.Has("policy"))
+    {
+        const std::string path = r.Path("policy");
+        const std::string policy = ToString(r["policy"], path);
+        if (JobScheduler::GetPolicyTypeName(policy).empty())
+        {
+            Fail(path,
+                 Quote(policy) + " is not a known policy (known: " +
+                     Join(ScenarioConfig::AvailablePolicies()) + ")");
+        }
+        sc.policy = policy;
+    }
+    r.Read("classes", sc.classes);
+    if (r.Has("granularity"))
+    {
+        sc.granularity = ToString(r["granularity"], r.Path("granularity"));
+        if (std::find(kGranularities.begin(), kGranularities.end(), sc.granularity) ==
+            kGranularities.end())
+        {
+            Fail(r.Path("granularity"),
+                 Quote(sc.granularity) + " is not one of " + Join(kGranularities));
+        }
+    }
+    r.Read("control_latency_us", sc.controlLatencyUs);
+    r.Read("replan_us", sc.replanUs);
+    r.Read("hysteresis_us", sc.hysteresisUs);
+    r.Read("max_hold_us", sc.maxHoldUs);
+    r.Read("max_wait_us", sc.maxWaitUs);
+    if (r.Has("background_first"))
+    {
+        sc.backgroundFirst = ToBool(r["background_first"], r.Path("background_first"));
+    }
+    r.Read("min_share", sc.minShare);
+}
+
+/// The policy must find its classes where the background tenants leave room.
+void
+CheckSchedulerClasses(const ScenarioConfig& cfg)
+{
+    const std::string err = cfg.CreateScheduler()->AssignClasses(cfg.BackgroundClasses());
+    if (!err.empty())
+    {
+        Fail("scheduler.classes", "policy " + Quote(cfg.scheduler.policy) + ": " + err);
+    }
+}
+
+ScenarioConfig::JobConfig
+ParseJob(const json& v,
+         const std::string& path,
+         const ScenarioConfig& cfg,
+         std::map<std::string, std::string>& owners)
+{
+    ObjectReader r(v, path, kJobKeys);
+    ScenarioConfig::JobConfig job;
+    const uint32_t hostCount = cfg.HostCount();
+    job.name = ParseName(r, owners);
+
+    job.ranks = static_cast<uint32_t>(r.Integer("ranks"));
+    if (job.ranks > hostCount)
+    {
+        Fail(r.Path("ranks"),
+             std::to_string(job.ranks) + " ranks but the topology has " +
+                 std::to_string(hostCount) + " hosts");
+    }
+    if (r.Has("hosts") && r.Has("placement"))
+    {
+        Fail(r.Path("placement"), "give either \"hosts\" or \"placement\", not both");
+    }
+    if (r.Has("hosts"))
+    {
+        job.hosts = ToHostList(r["hosts"], r.Path("hosts"), hostCount);
+        if (job.hosts.size() != job.ranks)
+        {
+            Fail(r.Path("hosts"),
+                 std::to_string(job.hosts.size()) + " hosts listed but ranks is " +
+                     std::to_string(job.ranks));
+        }
+        job.placement = "explicit";
+    }
+    else if (r.Has("placement"))
+    {
+        job.placement = ToOneOf(r["placement"], r.Path("placement"), kPlacements);
+    }
+    if (r.Has("collective"))
+    {
+        job.collective = ToOneOf(r["collective"], r.Path("collective"), kCollectives);
+    }
+    job.bytes = r.Integer("bytes");
+    if (job.bytes < job.ranks)
+    {
+        Fail(r.Path("bytes"),
+             std::to_string(job.bytes) + " bytes cannot be split among " +
+                 std::to_string(job.ranks) + " ranks");
+    }
+    r.Read("compute_ms", job.computeMs);
+    job.iterations = static_cast<uint32_t>(r.Integer("iterations"));
+    job.startMs = ParseStart(r, cfg);
+    r.Read("chunk_bytes", job.chunkBytes);
+    if (r.Read("buckets", job.buckets))
+    {
+        if (uint64_t{job.buckets} * job.ranks > job.bytes)
+        {
+            Fail(r.Path("buckets"),
+                 std::to_string(job.buckets) + " buckets of " + std::to_string(job.ranks) +
+                     " ranks need at least " + std::to_string(uint64_t{job.buckets} * job.ranks) +
+                     " bytes, bytes is " + std::to_string(job.bytes));
+        }
+    }
+    // Each rank sends 2 (N - 1) / N of the gradient per iteration: what the
+    // job moves must fit the byte counters.
+    const double moved = 2.0 * static_cast<double>(job.bytes) * (job.ranks - 1) * job.iterations;
+    if (moved > static_cast<double>(kMaxTotalBytes))
+    {
+        Fail(r.Path("bytes"),
+             "the job would move 2 x bytes x (ranks - 1) x iterations = " + Num(moved) +
+                 " bytes, more than 2^63 - 1");
+    }
+    if (job.chunkBytes > 0)
+    {
+        // Every piece of a ring step is posted at once (RingAllreduce).
+        const uint64_t bucketBytes = job.bytes / job.buckets + job.bytes % job.buckets;
+        const uint64_t chunk = std::max<uint64_t>(1, bucketBytes / job.ranks);
+        const uint64_t pieces = chunk / job.chunkBytes + (chunk % job.chunkBytes ? 1 : 0);
+        if (pieces > kMaxPiecesPerStep)
+        {
+            const uint64_t least = chunk / kMaxPiecesPerStep + (chunk % kMaxPiecesPerStep ? 1 : 0);
+            Fail(r.Path("chunk_bytes"),
+                 std::to_string(job.chunkBytes) + " would split a ring step of " +
+                     std::to_string(chunk) + " bytes into " + std::to_string(pieces) +
+                     " pieces, more than " + std::to_string(kMaxPiecesPerStep) + " (use at least " +
+                     std::to_string(least) + ")");
+        }
+    }
+    job.priority = ParsePriority(r);
+    return job;
+}
+
+ScenarioConfig::BackgroundConfig
+ParseBackground(const json& v,
+                const std::string& path,
+                const ScenarioConfig& cfg,
+                std::map<std::string, std::string>& owners)
+{
+    using Bg = ScenarioConfig::BackgroundConfig;
+    if (!v.is_object())
+    {
+        TypeFail(path, "an object", v);
+    }
+    const bool isCdf = v.contains("cdf");
+    const bool isPattern = v.contains("pattern");
+    if (isCdf && isPattern)
+    {
+        Fail(Child(path, "pattern"), "give either \"cdf\" or \"pattern\", not both");
+    }
+    if (!isCdf && !isPattern)
+    {
+        Fail(path, "needs \"cdf\" (Poisson flows with sizes from a CDF) or \"pattern\"");
+    }
+    std::vector<std::string> keys = kBackgroundCommonKeys;
+    const auto& own = isCdf ? kBackgroundCdfKeys : kBackgroundPatternKeys;
+    const auto& other = isCdf ? kBackgroundPatternKeys : kBackgroundCdfKeys;
+    keys.insert(keys.end(), own.begin(), own.end());
+    ObjectReader r(v,
+                   path,
+                   keys,
+                   other,
+                   isCdf ? "only \"pattern\" entries have it" : "only \"cdf\" entries have it");
+
+    const uint32_t hostCount = cfg.HostCount();
+    Bg bg;
+    bg.kind = isCdf ? Bg::Kind::CDF : Bg::Kind::PATTERN;
+    bg.name = ParseName(r, owners);
+    bg.priority = ParsePriority(r);
+    bg.startMs = ParseStart(r, cfg);
+
+    if (isCdf)
+    {
+        const std::string cdfPath = r.Path("cdf");
+        bg.cdf = ToString(r["cdf"], cdfPath);
+        if (bg.cdf.find('\0') != std::string::npos)
+        {
+            Fail(cdfPath, "a file name cannot hold a NUL character");
+        }
+        if (FlowSizeCdf::IsBuiltin(bg.cdf))
+        {
+            bg.flowSizes = FlowSizeCdf::Builtin(bg.cdf);
+        }
+        else
+        {
+            namespace fs = std::filesystem;
+            fs::path file(bg.cdf);
+            if (file.is_relative())
+            {
+                file = fs::path(cfg.baseDir) / file;
+            }
+            bg.cdfPath = file.lexically_normal().string();
+            std::error_code ec;
+            std::ifstream probe(bg.cdfPath);
+            if (bg.cdf.empty() || !probe || fs::is_directory(bg.cdfPath, ec))
+            {
+                Fail(cdfPath,
+                     Quote(bg.cdf) + " is neither a builtin CDF (" +
+                         Join(FlowSizeCdf::BuiltinNames()) + ") nor a readable file (" +
+                         bg.cdfPath + ")");
+            }
+            // Only regular files of a sane size: a device (/dev/zero) or a
+            // pipe would be read forever.
+            if (!fs::is_regular_file(bg.cdfPath, ec))
+            {
+                Fail(cdfPath, bg.cdfPath + " is not a regular file");
+            }
+            const auto size = fs::file_size(bg.cdfPath, ec);
+            if (!ec && size > kMaxCdfFileBytes)
+            {
+                Fail(cdfPath,
+                     bg.cdfPath + " has " + std::to_string(size) + " bytes, more than " +
+                         std::to_string(kMaxCdfFileBytes) + " (a CDF file is a short table)");
+            }
+            try
+            {
+                bg.flowSizes = FlowSizeCdf::LoadFile(bg.cdfPath);
+            }
+            catch (const std::runtime_error& e)
+            {
+                Fail(cdfPath, e.what());
+            }
+        }
+        bg.load = r.Number("load");
+        if (r.Has("hosts"))
+        {
+            bg.hosts = ToHostList(r["hosts"], r.Path("hosts"), hostCount);
+            if (bg.hosts.size() < 2)
+            {
+                Fail(r.Path("hosts"),
+                     "needs at least 2 hosts, got " + std::to_string(bg.hosts.size()));
+            }
+        }
+        else
+        {
+            if (hostCount < 2)
+            {
+                Fail(r.Path("hosts"),
+                     "needs at least 2 hosts, the topology has " + std::to_string(hostCount));
+            }
+            for (uint32_t h = 0; h < hostCount; ++h)
+            {
+                bg.hosts.push_back(h);
+            }
+        }
+        if (r.Has("stop_ms"))
+        {
+            const double stop = r.Number("stop_ms");
+            if (!(stop > bg.startMs))
+            {
+                Fail(r.Path("stop_ms"), Num(stop) + " is not after start_ms " + Num(bg.startMs));
+            }
+            bg.stopMs = stop;
+        }
+    }
+    else
+    {
+        bg.pattern = ToOneOf(r["pattern"], r.Path("pattern"), kPatterns);
+        bg.receiver = ToHost(r.Required("receiver"), r.Path("receiver"), hostCount);
+        bg.senders = ToHostList(r.Required("senders"), r.Path("senders"), hostCount);
+        if (bg.senders.empty())
+        {
+            Fail(r.Path("senders"), "needs at least 1 host");
+        }
+        for (size_t i = 0; i < bg.senders.size(); ++i)
+        {
+            if (bg.senders[i] == bg.receiver)
+            {
+                Fail(Index(r.Path("senders"), i),
+                     "host " + std::to_string(bg.receiver) + " is the receiver");
+            }
+        }
+        bg.bytes = r.Integer("bytes");
+        r.Read("repeat", bg.repeat);
+        const double moved = static_cast<double>(bg.bytes) * bg.senders.size() * bg.repeat;
+        if (moved > static_cast<double>(kMaxTotalBytes))
+        {
+            Fail(r.Path("bytes"),
+                 "the pattern would send bytes x senders x repeat = " + Num(moved) +
+                     " bytes, more than 2^63 - 1");
+        }
+        if (!r.Read("interval_ms", bg.intervalMs) && bg.repeat > 1)
+        {
+            Fail(r.Path("interval_ms"), "required when repeat > 1");
+        }
+    }
+    return bg;
+}
+
+} // namespace scenario
+} // namespace ns3

@@ -1,0 +1,425 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-run.h"
+
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/error-model.h"
+#include "ns3/fabric-topology-helper.h"
+#include "ns3/incast-traffic.h"
+#include "ns3/int-header.h"
+#include "ns3/log.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-watchdog.h"
+#include "ns3/pointer.h"
+#include "ns3/poisson-traffic.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/ring-allreduce.h"
+#include "ns3/scenario-error.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/traffic-class.h"
+#include "ns3/training-job-helper.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <set>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioBuild");
+
+namespace scenario
+{
+
+namespace
+{
+
+/**
+ * \brief Collective "Phase" sink: the last rank finished a step.
+ * \param log the job's phases
+ * \param run the collective run (iteration x buckets + bucket)
+ * \param step the step within the run
+ * \param start when the first rank started the step
+ * \param end now
+ */
+void
+PhaseEnded(PhaseLog* log, uint32_t run, uint32_t step, Time start, Time end)
+{
+    RunResults::PhaseTime pt;
+    pt.iteration = run / log->buckets;
+    pt.step = (run % log->buckets) * log->steps + step;
+    pt.startMs = start.GetSeconds() * 1e3;
+    pt.durationMs = (end - start).GetSeconds() * 1e3;
+    log->times.push_back(pt);
+}
+
+/**
+ * \brief The base RTT HPCC needs: the largest over the paths from host 0
+ * (every path length of the symmetric topologies) of the propagation delays
+ * both ways plus one data frame's and one ACK's serialization per hop, as
+ * the HPCC authors' simulator takes the largest base RTT of its topology.
+ * \param topo the topology
+ * \param mtu RDMA payload bytes per packet
+ * \param intBytes INT bytes per data packet and ACK
+ * \return the base RTT
+ */
+Time
+MaxBaseRtt(const FabricTopology& topo, uint32_t mtu, uint32_t intBytes)
+{
+    // Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, RETH 16, ICRC 4; the ACK's AETH 4
+    const uint32_t dataFrame = mtu + 78 + intBytes;
+    const uint32_t ackFrame = 66 + intBytes;
+    Time worst;
+    for (uint32_t dst = 1; dst < topo.GetNHosts(); ++dst)
+    {
+        Time rtt;
+        for (uint32_t l : topo.GetPath(0, dst, 49152))
+        {
+            const auto& link = topo.links[l];
+            rtt += 2 * DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
+            rtt += link.tx->GetFrameTxTime(dataFrame) + link.tx->GetFrameTxTime(ackFrame);
+        }
+        worst = std::max(worst, rtt);
+    }
+    return worst;
+}
+
+} // namespace
+
+void
+ScenarioRun::BuildScheduler()
+{
+    m_scheduler = m_cfg.CreateScheduler();
+    const std::string err = m_scheduler->AssignClasses(m_cfg.BackgroundClasses());
+    if (!err.empty())
+    {
+        throw ScenarioError("scheduler.classes", err);
+    }
+    // Switch ports and NICs run what the policy needs, unless the scenario
+    // chose them itself in ns3_defaults.
+    ObjectFactory qdisc;
+    if (m_scheduler->GetQueueDiscFactory(qdisc) &&
+        !m_cfg.ns3Defaults.count("ns3::FabricSwitch::QueueDiscFactory"))
+    {
+        Config::SetDefault("ns3::FabricSwitch::QueueDiscFactory", ObjectFactoryValue(qdisc));
+    }
+    ObjectFactory arbiter;
+    if (m_scheduler->GetQpArbiterFactory(arbiter) &&
+        !m_cfg.ns3Defaults.count("ns3::RdmaNic::QpArbiter"))
+    {
+        Config::SetDefault("ns3::RdmaNic::QpArbiter", ObjectFactoryValue(arbiter));
+    }
+}
+
+void
+ScenarioRun::BuildNetwork()
+{
+    const auto& t = m_cfg.topology;
+    const auto& tr = m_cfg.transport;
+    FabricTopologyHelper helper;
+    helper.SetHostRate(DataRate(static_cast<uint64_t>(t.hostGbps * 1e9)));
+    helper.SetFabricRate(DataRate(static_cast<uint64_t>(t.fabricGbps * 1e9)));
+    helper.SetLinkDelay(NanoSeconds(static_cast<int64_t>(t.linkDelayUs * 1000)));
+    helper.SetBufferSize(static_cast<uint64_t>(t.bufferMb * 1e6));
+    helper.SetPfc(tr.pfc);
+    helper.SetEcn(static_cast<uint32_t>(tr.ecn.kminKb * 1000),
+                  static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
+                  tr.ecn.pmax);
+    helper.SetEcmpSeed(m_cfg.seed);
+    // Only the classes in use are lossless (each lossless class needs PFC
+    // headroom on every port): the tenants' data classes and the control
+    // class of ACK/NAK/CNP, as RoCE deployments configure it.
+    // The jobs' data goes in the policy's classes, or in their own.
+    uint8_t lossless = TrafficClass::Bit(TrafficClass::CONTROL) | m_cfg.BackgroundClasses() |
+                       m_scheduler->GetClassMask();
+    for (const auto& j : m_cfg.jobs)
+    {
+        if (m_scheduler->GetJobClasses().empty())
+        {
+            lossless |= TrafficClass::Bit(static_cast<uint8_t>(j.priority));
+        }
+    }
+    helper.SetLosslessPriorities(lossless);
+    if (m_cfg.pfcWatchdog.enabled)
+    {
+        const auto& w = m_cfg.pfcWatchdog;
+        ObjectFactory watchdog;
+        watchdog.SetTypeId(PfcWatchdog::GetTypeId());
+        watchdog.Set("DetectionTime", TimeValue(FromMs(w.detectionMs)));
+        watchdog.Set("RestorationTime", TimeValue(FromMs(w.restorationMs)));
+        watchdog.Set("Action", StringValue(w.action));
+        helper.SetSwitchAttribute("PfcWatchdogFactory", ObjectFactoryValue(watchdog));
+        helper.SetSwitchAttribute("PfcWatchdog", BooleanValue(true));
+    }
+    try
+    {
+        if (t.kind == "leaf-spine")
+        {
+            m_topo = helper.BuildLeafSpine(t.leaves, t.spines, t.hostsPerLeaf);
+        }
+        else if (t.kind == "fat-tree")
+        {
+            m_topo = helper.BuildFatTree(t.k);
+        }
+        else if (t.kind == "ring")
+        {
+            m_topo = helper.BuildRing(t.switches, t.hostsPerSwitch);
+        }
+        else
+        {
+            m_topo = helper.BuildDumbbell(t.hostsPerSide);
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError("topology", e.what());
+    }
+    m_topo.AssignStreams(STREAM_FABRIC);
+
+    RdmaHelper rdma;
+    rdma.SetNicAttribute("Mtu", UintegerValue(tr.mtuBytes));
+    rdma.SetNicAttribute("AckTimeout", UintegerValue(tr.ackTimeout));
+    rdma.SetNicAttribute("RetryCount", UintegerValue(tr.retryCnt));
+    rdma.SetCongestionControl(tr.cc);
+    for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+    {
+        Ptr<RdmaNic> nic =
+            rdma.Install(m_topo.hosts.Get(h), m_topo.hostDevices[h], m_topo.hostAddresses[h]);
+        nic->TraceConnectWithoutContext("DataRx", MakeCallback(&ScenarioRun::PacketLatency, this));
+        m_nics.push_back(nic);
+    }
+    if (tr.cc == "hpcc")
+    {
+        ConfigureHpcc();
+    }
+    if (!m_opts.pcapDir.empty())
+    {
+        std::error_code ec;
+        std::filesystem::create_directories(m_opts.pcapDir, ec);
+        if (ec)
+        {
+            throw ScenarioError("--pcap", "cannot create " + m_opts.pcapDir + ": " + ec.message());
+        }
+        m_topo.EnablePcapHosts(m_opts.pcapDir);
+    }
+}
+
+void
+ScenarioRun::ConfigureHpcc()
+{
+    if (m_cfg.ns3Defaults.count("ns3::HpccCongestionControl::BaseRtt") || m_nics.empty())
+    {
+        return; // set by the scenario
+    }
+    UintegerValue hops;
+    m_nics[0]->GetAttribute("IntMaxHops", hops);
+    const Time rtt = MaxBaseRtt(m_topo,
+                                m_cfg.transport.mtuBytes,
+                                IntHeader::SizeFor(static_cast<uint8_t>(hops.Get())));
+    const std::string cc =
+        "ns3::HpccCongestionControl[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
+    for (const auto& nic : m_nics)
+    {
+        nic->SetAttribute("CongestionControl", StringValue(cc));
+    }
+}
+
+void
+ScenarioRun::BuildJobs()
+{
+    Ptr<UniformRandomVariable> ports = CreateObject<UniformRandomVariable>();
+    ports->SetStream(STREAM_PORTS);
+    for (const auto& jc : m_cfg.jobs)
+    {
+        std::vector<Ptr<RdmaNic>> nics;
+        for (uint32_t h : jc.hosts)
+        {
+            nics.push_back(m_nics[h]);
+        }
+        TrainingJobHelper jobs;
+        jobs.SetCollectiveAttribute("PipelineBytes", UintegerValue(jc.chunkBytes));
+        jobs.SetJobAttribute("Iterations", UintegerValue(jc.iterations));
+        jobs.SetJobAttribute("ComputeTime",
+                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
+        jobs.SetJobAttribute("GradientBytes", UintegerValue(jc.bytes));
+        jobs.SetJobAttribute("Buckets", UintegerValue(jc.buckets));
+        jobs.SetJobAttribute("StartTime",
+                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
+        const auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
+        Ptr<TrainingJob> job = jobs.Install(jc.name, nics, static_cast<uint8_t>(jc.priority), base);
+        job->GetCollective()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
+        job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
+        job->SetFailedCallback(MakeCallback(&ScenarioRun::JobFailed, this));
+        m_phases.push_back(std::make_unique<PhaseLog>());
+        m_phases.back()->buckets = job->GetNBuckets();
+        m_phases.back()->steps = job->GetCollective()->GetNSteps();
+        job->GetCollective()->TraceConnectWithoutContext(
+            "Phase",
+            MakeBoundCallback(&PhaseEnded, m_phases.back().get()));
+        // What the scheduler may know: the link directions each rank's sends
+        // cross under the fabric's ECMP hashing, and the slowest of their rates.
+        JobScheduler::JobInfo info;
+        info.job = job;
+        info.index = static_cast<uint32_t>(m_jobs.size());
+        info.scenarioClass = static_cast<uint8_t>(jc.priority);
+        double bottleneck = 0;
+        for (uint32_t r = 0; r < jc.ranks; ++r)
+        {
+            const uint32_t next = (r + 1) % jc.ranks;
+            info.rankLinks.push_back(
+                m_topo.GetPath(jc.hosts[r], jc.hosts[next], static_cast<uint16_t>(base + r)));
+            for (uint32_t l : info.rankLinks.back())
+            {
+                const double bps =
+                    static_cast<double>(m_topo.links[l].tx->GetDataRate().GetBitRate());
+                bottleneck = bottleneck == 0 ? bps : std::min(bottleneck, bps);
+            }
+        }
+        info.bottleneckBps = bottleneck;
+        m_scheduler->AddJob(info);
+        m_jobs.push_back(job);
+    }
+    m_jobsLeft = static_cast<uint32_t>(m_jobs.size());
+}
+
+void
+ScenarioRun::BuildBackground()
+{
+    int64_t stream = STREAM_TENANTS;
+    for (uint32_t i = 0; i < m_cfg.background.size(); ++i)
+    {
+        const auto& bc = m_cfg.background[i];
+        Ptr<FlowTraffic> tenant;
+        bool openEnded = false;
+        if (bc.kind == ScenarioConfig::BackgroundConfig::Kind::CDF)
+        {
+            Ptr<PoissonTraffic> p = CreateObject<PoissonTraffic>();
+            p->Configure(bc.hosts, bc.flowSizes, bc.load, m_cfg.topology.hostGbps * 1e9);
+            p->SetAttribute("StartTime",
+                            TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
+            if (bc.stopMs)
+            {
+                p->SetAttribute("StopTime",
+                                TimeValue(NanoSeconds(static_cast<int64_t>(*bc.stopMs * 1e6))));
+                Simulator::Schedule(NanoSeconds(static_cast<int64_t>(*bc.stopMs * 1e6)),
+                                    &ScenarioRun::CheckDone,
+                                    this);
+            }
+            else
+            {
+                // Without jobs, arrivals go on until the scenario's safety stop.
+                openEnded = !m_jobs.empty();
+            }
+            tenant = p;
+        }
+        else
+        {
+            Ptr<IncastTraffic> p = CreateObject<IncastTraffic>();
+            p->Configure(bc.senders, bc.receiver, bc.bytes);
+            p->SetAttribute("StartTime",
+                            TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
+            p->SetAttribute("Interval",
+                            TimeValue(NanoSeconds(static_cast<int64_t>(bc.intervalMs * 1e6))));
+            p->SetAttribute("Repeat", UintegerValue(bc.repeat));
+            tenant = p;
+        }
+        tenant->SetAttribute("Priority", UintegerValue(bc.priority));
+        tenant->Setup(bc.name, m_nics);
+        stream += tenant->AssignStreams(stream);
+        tenant->SetFlowCallback(MakeBoundCallback(
+            +[](ScenarioRun* self, uint32_t index, const FlowTraffic::FlowRecord& rec) {
+                self->FlowFinished(index, rec);
+            },
+            this,
+            i));
+        tenant->SetFlowFailedCallback(MakeCallback(&ScenarioRun::CheckDone, this));
+        m_tenants.push_back(tenant);
+        m_tenantOpenEnded.push_back(openEnded);
+    }
+}
+
+void
+ScenarioRun::ApplyFaults()
+{
+    int64_t stream = STREAM_FAULTS;
+    for (std::size_t i = 0; i < m_cfg.faults.size(); ++i)
+    {
+        const auto& f = m_cfg.faults[i];
+        const std::string field = "faults[" + std::to_string(i) + "].link";
+        // The link directions the entry names.
+        std::vector<uint32_t> dirs;
+        if (f.link == "all")
+        {
+            for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+            {
+                dirs.push_back(l);
+            }
+        }
+        else
+        {
+            const auto cable = f.link.find("<->");
+            const bool both = cable != std::string::npos;
+            const auto sep = both ? cable : f.link.find("->");
+            const std::string a = f.link.substr(0, sep);
+            const std::string b = f.link.substr(sep + (both ? 3 : 2));
+            const int64_t ab = m_topo.FindLink(a + "->" + b);
+            if (ab < 0)
+            {
+                throw ScenarioError(field,
+                                    "no link between " + a + " and " + b + " in this topology");
+            }
+            dirs.push_back(static_cast<uint32_t>(ab));
+            if (both)
+            {
+                // every cable has both directions
+                dirs.push_back(static_cast<uint32_t>(m_topo.FindLink(b + "->" + a)));
+            }
+        }
+        for (uint32_t l : dirs)
+        {
+            if (f.lossRate > 0)
+            {
+                Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+                em->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+                em->SetAttribute("ErrorRate", DoubleValue(f.lossRate));
+                stream += em->AssignStreams(stream);
+                m_topo.links[l].rx->SetAttribute("ReceiveErrorModel", PointerValue(em));
+            }
+        }
+        if (f.downMs)
+        {
+            // The switches at the cable's ends see it at once (FabricSwitch
+            // failover); the routing converges route_convergence_ms later.
+            const auto& conv = m_cfg.topology.routeConvergenceMs;
+            Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(m_topo.links[dirs[0]].tx->GetChannel());
+            Simulator::Schedule(FromMs(*f.downMs), &PfcChannel::SetLinkUp, ch, false);
+            if (conv && *f.downMs + *conv < m_cfg.stopMs)
+            {
+                Simulator::Schedule(FromMs(*f.downMs + *conv), &ScenarioRun::UpdateRoutes, this);
+            }
+            if (f.upMs && *f.upMs < m_cfg.stopMs)
+            {
+                Simulator::Schedule(FromMs(*f.upMs), &PfcChannel::SetLinkUp, ch, true);
+                if (conv && *f.upMs + *conv < m_cfg.stopMs)
+                {
+                    Simulator::Schedule(FromMs(*f.upMs + *conv), &ScenarioRun::UpdateRoutes, this);
+                }
+            }
+        }
+    }
+}
+
+void
+ScenarioRun::UpdateRoutes()
+{
+    m_topo.ComputeRoutes();
+    ++m_routeUpdates;
+}
+
+} // namespace scenario
+} // namespace ns3

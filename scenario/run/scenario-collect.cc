@@ -1,0 +1,288 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-run.h"
+
+#include "ns3/ib-bth-header.h"
+#include "ns3/log.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/simulator.h"
+#include "ns3/traffic-class.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioCollect");
+
+namespace scenario
+{
+
+namespace
+{
+
+/// The results' form of a queue pair's counters.
+RunResults::TransportCounters
+ToResults(const RdmaQueuePair::Counters& c)
+{
+    RunResults::TransportCounters t;
+    t.retransmissions = c.retransmitted;
+    t.repair = c.repairsReceived;
+    // Every copy that did not deliver new data: duplicates, copies still in
+    // flight at the end, copies lost themselves.
+    t.spurious = c.retransmitted - std::min(c.retransmitted, c.repairsReceived);
+    t.timeouts = c.timeouts;
+    t.errorCompletions = c.errorCompletions;
+    return t;
+}
+
+} // namespace
+
+Time
+ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
+{
+    // First packet store-and-forward over every hop, the rest pipelined at
+    // the slowest hop.
+    const uint32_t mtu = m_cfg.transport.mtuBytes;
+    const uint64_t packets = rec.bytes == 0 ? 1 : (rec.bytes + mtu - 1) / mtu;
+    // A data packet's headers: Ethernet+VLAN, IPv4, UDP, BTH and ICRC.
+    const uint32_t overhead =
+        WireBytes::L2 + WireBytes::IP_UDP + IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES;
+    const uint64_t firstFrame = std::min<uint64_t>(rec.bytes, mtu) + overhead;
+    const uint64_t restBytes = rec.bytes - std::min<uint64_t>(rec.bytes, mtu);
+    const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
+    Time t;
+    Time slowest;
+    uint32_t slowestWire = 0; // preamble, IFG and FCS of the slowest hop's device
+    for (uint32_t l : path)
+    {
+        const auto& link = m_topo.links[l];
+        t += link.tx->GetFrameTxTime(static_cast<uint32_t>(firstFrame));
+        t += DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
+        const Time frame = link.tx->GetFrameTxTime(mtu + overhead);
+        if (frame > slowest)
+        {
+            slowest = frame;
+            slowestWire = link.tx->GetWireOverhead();
+        }
+    }
+    if (packets > 1)
+    {
+        const double perByte = slowest.GetSeconds() / (mtu + overhead + slowestWire);
+        t += Seconds(perByte * (restBytes + (packets - 1) * (overhead + slowestWire)));
+    }
+    return t;
+}
+
+RunResults
+ScenarioRun::Collect(double wallS) const
+{
+    RunResults r;
+    r.policy = m_cfg.scheduler.policy;
+    r.seed = m_cfg.seed;
+    {
+        const auto& c = m_scheduler->GetCounters();
+        for (uint8_t cls : m_scheduler->GetJobClasses())
+        {
+            r.scheduler.classes.push_back(cls);
+        }
+        if (!m_scheduler->GetJobClasses().empty())
+        {
+            r.scheduler.order = m_scheduler->GetClassOrderString();
+        }
+        r.scheduler.decisions = c.decisions;
+        r.scheduler.held = c.held;
+        r.scheduler.replans = c.replans;
+        r.scheduler.messages = c.messages;
+        r.scheduler.classChanges = c.classChanges;
+    }
+    for (const auto& job : m_jobs)
+    {
+        RunResults::JobResult jr;
+        jr.name = job->GetName();
+        jr.completed = job->IsFinished();
+        jr.status = jr.completed ? "completed" : job->HasFailed() ? "failed" : "unfinished";
+        jr.reason = job->GetFailureReason();
+        jr.transport = ToResults(job->GetCollective()->GetCounters());
+        jr.jctMs = job->GetJct().GetSeconds() * 1e3;
+        jr.gateWaitMs =
+            (job->GetCollective()->GetGateWait() + job->GetIterationGateWait()).GetSeconds() * 1e3;
+        jr.trafficClass = m_scheduler->GetCurrentClass(static_cast<uint32_t>(r.jobs.size()));
+        for (const auto& it : job->GetIterations())
+        {
+            jr.iterationMs.push_back((it.end - it.start).GetSeconds() * 1e3);
+        }
+        // Phases as the collective traced them, in (iteration, step) order.
+        jr.phases = m_phases[r.jobs.size()]->times;
+        std::sort(jr.phases.begin(),
+                  jr.phases.end(),
+                  [](const RunResults::PhaseTime& x, const RunResults::PhaseTime& y) {
+                      return std::tie(x.iteration, x.step) < std::tie(y.iteration, y.step);
+                  });
+        r.jobs.push_back(jr);
+    }
+    for (const auto& [tenant, rec] : m_flows)
+    {
+        RunResults::FlowResult fr;
+        fr.tenant = m_tenants[tenant]->GetName();
+        fr.src = rec.src;
+        fr.dst = rec.dst;
+        fr.sizeBytes = rec.bytes;
+        fr.startMs = rec.start.GetSeconds() * 1e3;
+        fr.fctUs = rec.fct.GetSeconds() * 1e6;
+        fr.idealFctUs = IdealFct(rec).GetSeconds() * 1e6;
+        r.flows.push_back(fr);
+    }
+    for (const auto& t : m_tenants)
+    {
+        RunResults::TenantResult tr;
+        tr.name = t->GetName();
+        tr.started = t->GetFlowsStarted();
+        tr.failed = t->GetFlowsFailed();
+        tr.transport = ToResults(t->GetCounters());
+        r.tenants.push_back(tr);
+    }
+    r.packetLatencyUs = m_latencyUs;
+
+    RdmaQueuePair::Counters all;
+    for (const auto& nic : m_nics)
+    {
+        r.network.cnps += nic->GetCnpsSent();
+        r.network.qpErrors += nic->GetQpErrors();
+        all += nic->GetCounters();
+    }
+    const auto t = ToResults(all);
+    r.network.retransmissions = t.retransmissions;
+    r.network.retransmissionsRepair = t.repair;
+    r.network.retransmissionsSpurious = t.spurious;
+    r.network.timeouts = t.timeouts;
+    // Frames lost to link faults: random loss at the receiving port, and
+    // frames sent into a link that was down (counted once per cable).
+    std::set<const PfcChannel*> cables;
+    for (const auto& link : m_topo.links)
+    {
+        r.network.linkLosses += link.rx->GetRxErrors();
+        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(link.tx->GetChannel());
+        if (cables.insert(PeekPointer(ch)).second)
+        {
+            r.network.linkLosses += ch->GetLostFrames();
+        }
+    }
+    const FabricSwitch::Stats fabric = m_topo.GetSwitchStats();
+    r.network.drops = fabric.GetNDroppedPackets() + r.network.linkLosses;
+    r.network.pfcPauses = fabric.nPfcPauses;
+    r.network.linkDownDrops = fabric.GetNDroppedPackets(FabricSwitch::DROP_LINK_DOWN);
+    r.network.linkStateChanges = fabric.nLinkStateChanges;
+    r.network.routeUpdates = m_routeUpdates;
+    // PFC pauses per paused link direction, and by the tiers it joins.
+    {
+        static const std::map<std::string, std::vector<std::string>> tierNames = {
+            {"leaf-spine", {"leaf", "spine"}},
+            {"fat-tree", {"edge", "agg", "core"}},
+            {"dumbbell", {"switch"}}};
+        const auto names = tierNames.find(m_topo.kind);
+        auto tierOf = [this, &names](const Ptr<PfcNetDevice>& dev) -> std::string {
+            const uint32_t id = dev->GetNode()->GetId();
+            if (id >= m_topo.switchOfNode.size() || m_topo.switchOfNode[id] < 0)
+            {
+                return "host";
+            }
+            const uint32_t tier = m_topo.switches[m_topo.switchOfNode[id]].tier;
+            if (names == tierNames.end() || tier >= names->second.size())
+            {
+                return "tier" + std::to_string(tier);
+            }
+            return names->second[tier];
+        };
+        for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+        {
+            const auto& link = m_topo.links[l];
+            const std::string rxTier = tierOf(link.rx);
+            if (rxTier == "host")
+            {
+                continue; // hosts never pause
+            }
+            const std::string kind = tierOf(link.tx) + "->" + rxTier;
+            auto it = std::find_if(r.network.pfcPausesByTier.begin(),
+                                   r.network.pfcPausesByTier.end(),
+                                   [&kind](const auto& e) { return e.first == kind; });
+            if (it == r.network.pfcPausesByTier.end())
+            {
+                r.network.pfcPausesByTier.emplace_back(kind, 0);
+                it = r.network.pfcPausesByTier.end() - 1;
+            }
+            const uint64_t pauses = m_topo.GetPfcPauses(l);
+            it->second += pauses;
+            if (pauses > 0)
+            {
+                r.network.pfcPausesByLink.emplace_back(link.name, pauses);
+            }
+        }
+    }
+    r.network.ecnMarks = fabric.nEcnMarks;
+    for (const auto& s : m_topo.switches)
+    {
+        r.network.pfcWatchdog = r.network.pfcWatchdog || s.sw->GetPfcWatchdogEnabled();
+    }
+    if (r.network.pfcWatchdog)
+    {
+        const PfcWatchdog::Counters& wd = fabric.watchdog;
+        r.network.pfcWatchdogStorms = wd.storms;
+        r.network.pfcWatchdogRestorations = wd.restorations;
+        r.network.pfcWatchdogDrops = wd.drops;
+        r.network.pfcWatchdogForwarded = wd.forwarded;
+    }
+
+    const double simS = Simulator::Now().GetSeconds();
+    if (simS > 0)
+    {
+        for (const auto& link : m_topo.links)
+        {
+            const double bits = 8.0 * (link.tx->GetTxBytes() + 24.0 * link.tx->GetTxFrames());
+            const double u = bits / (link.tx->GetDataRate().GetBitRate() * simS);
+            r.links.push_back(RunResults::LinkUtilization{link.name, std::min(1.0, u)});
+        }
+        std::stable_sort(r.links.begin(), r.links.end(), [](const auto& a, const auto& b) {
+            return a.utilization > b.utilization;
+        });
+        if (r.links.size() > 10)
+        {
+            r.links.resize(10);
+        }
+    }
+    r.sim.simulatedMs = simS * 1e3;
+    r.sim.wallS = wallS;
+    r.sim.events = Simulator::GetEventCount();
+    r.sim.stopReason = m_stopReason;
+    r.traces = m_cfg.traces.enabled;
+    r.rates = m_rates;
+    r.queues = m_queues;
+    return r;
+}
+
+void
+ScenarioRun::CountFrames(RunTimings& timings) const
+{
+    UintegerValue control(TrafficClass::CONTROL);
+    if (!m_nics.empty())
+    {
+        m_nics[0]->GetAttribute("ControlPriority", control);
+    }
+    for (const auto& link : m_topo.links)
+    {
+        timings.frames += link.tx->GetTxFrames();
+        for (uint8_t cls = 0; cls < TrafficClass::N_CLASSES; ++cls)
+        {
+            timings.dataFrames += cls == control.Get() ? 0 : link.tx->GetTxFrames(cls);
+        }
+    }
+}
+
+} // namespace scenario
+} // namespace ns3

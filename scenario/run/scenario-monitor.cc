@@ -1,0 +1,351 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-run.h"
+
+#include "ns3/log.h"
+#include "ns3/pfc-watchdog.h"
+#include "ns3/simulator.h"
+#include "ns3/switch-port-egress.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioMonitor");
+
+namespace scenario
+{
+
+void
+ScenarioRun::SetupTraces()
+{
+    const auto& tc = m_cfg.traces;
+    if (!tc.enabled)
+    {
+        return;
+    }
+    for (std::size_t i = 0; i < tc.links.size(); ++i)
+    {
+        const int64_t l = m_topo.FindLink(tc.links[i]);
+        if (l < 0)
+        {
+            throw ScenarioError("traces.links[" + std::to_string(i) + "]",
+                                "no link " + tc.links[i] + " in this topology");
+        }
+        m_traceLinks.push_back(static_cast<uint32_t>(l));
+        m_traceWireBytes.push_back(0);
+    }
+    Simulator::Schedule(Time(0), &ScenarioRun::Sample, this);
+}
+
+void
+ScenarioRun::SetupProgress()
+{
+    // The jobs' traffic: every rank's share of every iteration's collective.
+    double total = 0;
+    for (const auto& job : m_jobs)
+    {
+        Ptr<Collective> coll = job->GetCollective();
+        total += static_cast<double>(job->GetNIterations()) * coll->GetNRanks() *
+                 coll->GetBytesSentPerRank(job->GetGradientBytes());
+        for (const auto& qp : coll->GetQueuePairs())
+        {
+            if (qp)
+            {
+                m_jobQps.push_back(qp);
+            }
+        }
+    }
+    // The tenants whose traffic ends on its own: the mean offered load over
+    // their arrival window, the bursts that start before the stop. A tenant
+    // whose arrivals end with the last job is left out: it runs alongside the
+    // jobs, so their share of the work measures its progress too.
+    const double stopMs = m_cfg.stopMs;
+    for (std::size_t i = 0; i < m_cfg.background.size(); ++i)
+    {
+        const auto& bc = m_cfg.background[i];
+        m_tenantCounted.push_back(!m_tenantOpenEnded[i]);
+        m_tenantFlowBytes.push_back(0);
+        if (m_tenantOpenEnded[i])
+        {
+            continue;
+        }
+        if (bc.kind == ScenarioConfig::BackgroundConfig::Kind::CDF)
+        {
+            const double endMs = std::min(stopMs, bc.stopMs.value_or(stopMs));
+            const double windowS = std::max(0.0, endMs - bc.startMs) / 1e3;
+            total += bc.hosts.size() * bc.load * m_cfg.topology.hostGbps * 1e9 / 8 * windowS;
+        }
+        else if (bc.startMs < stopMs)
+        {
+            double bursts = bc.repeat;
+            if (bc.intervalMs > 0)
+            {
+                bursts = std::min(bursts, std::floor((stopMs - bc.startMs) / bc.intervalMs) + 1);
+            }
+            total += bursts * bc.senders.size() * static_cast<double>(bc.bytes);
+        }
+    }
+    m_eta.SetWorkTotal(total);
+    m_eta.SetStopTime(stopMs);
+}
+
+double
+ScenarioRun::WorkDone() const
+{
+    // Payload received in order: the jobs' from their queue pairs, the
+    // tenants' the rest of the NICs' count.
+    uint64_t jobs = 0;
+    for (const auto& qp : m_jobQps)
+    {
+        jobs += qp->GetBytesReceived();
+    }
+    uint64_t all = 0;
+    for (const auto& nic : m_nics)
+    {
+        all += nic->GetBytesReceived();
+    }
+    double tenants = static_cast<double>(all - std::min(all, jobs));
+    // With tenants both in and out of the work total, the share of the
+    // counted ones in the bytes of the finished flows.
+    uint64_t counted = 0;
+    uint64_t finished = 0;
+    bool anyCounted = false;
+    bool anyOther = false;
+    for (std::size_t i = 0; i < m_tenantCounted.size(); ++i)
+    {
+        finished += m_tenantFlowBytes[i];
+        if (m_tenantCounted[i])
+        {
+            counted += m_tenantFlowBytes[i];
+            anyCounted = true;
+        }
+        else
+        {
+            anyOther = true;
+        }
+    }
+    if (!anyCounted)
+    {
+        tenants = 0;
+    }
+    else if (anyOther)
+    {
+        tenants = finished > 0 ? tenants * counted / finished : 0;
+    }
+    return static_cast<double>(jobs) + tenants;
+}
+
+void
+ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp)
+{
+    const auto st = qp->GetCongestionControl()->GetState();
+    RunResults::RateSample s;
+    s.timeUs = Simulator::Now().GetSeconds() * 1e6;
+    s.owner = owner;
+    s.src = static_cast<uint32_t>(m_topo.GetHostIndex(qp->GetNic()->GetAddress()));
+    s.dst = static_cast<uint32_t>(m_topo.GetHostIndex(qp->GetPeerAddress()));
+    s.qpn = qp->GetQpn();
+    s.rateGbps = st.rateBps / 1e9;
+    s.targetGbps = st.targetBps / 1e9;
+    s.alpha = st.alpha;
+    s.windowBytes = st.windowBytes;
+    m_rates.push_back(s);
+}
+
+void
+ScenarioRun::Sample()
+{
+    const Time interval = NanoSeconds(static_cast<int64_t>(m_cfg.traces.intervalUs * 1e3));
+    if (m_cfg.traces.rates)
+    {
+        for (const auto& job : m_jobs)
+        {
+            for (const auto& qp : job->GetCollective()->GetQueuePairs())
+            {
+                if (qp && qp->GetBytesPosted() > 0)
+                {
+                    SampleRate(job->GetName(), qp);
+                }
+            }
+        }
+        for (const auto& t : m_tenants)
+        {
+            for (const auto& f : t->GetActiveFlows())
+            {
+                SampleRate(t->GetName(), f.tx);
+            }
+        }
+    }
+    for (std::size_t i = 0; i < m_traceLinks.size(); ++i)
+    {
+        const auto& link = m_topo.links[m_traceLinks[i]];
+        RunResults::QueueSample q;
+        q.timeUs = Simulator::Now().GetSeconds() * 1e6;
+        q.link = link.name;
+        Ptr<SwitchPortEgress> egress = DynamicCast<SwitchPortEgress>(link.tx->GetEgress());
+        q.queueBytes = egress && egress->GetQueueDisc() ? egress->GetQueueDisc()->GetNBytes() : 0;
+        const uint64_t wire = link.tx->GetTxBytes() + 24 * link.tx->GetTxFrames();
+        const double capacity = link.tx->GetDataRate().GetBitRate() * interval.GetSeconds() / 8.0;
+        q.utilization = Simulator::Now().IsZero() ? 0.0 : (wire - m_traceWireBytes[i]) / capacity;
+        m_traceWireBytes[i] = wire;
+        m_queues.push_back(q);
+    }
+    Simulator::Schedule(interval, &ScenarioRun::Sample, this);
+}
+
+void
+ScenarioRun::JobFailed(Ptr<TrainingJob> job)
+{
+    NS_LOG_INFO("job " << job->GetName() << " failed: " << job->GetFailureReason());
+    ++m_jobsFailed;
+    // The rest of the job's traffic will not be sent.
+    Ptr<Collective> coll = job->GetCollective();
+    double done = 0;
+    for (const auto& qp : coll->GetQueuePairs())
+    {
+        done += qp ? qp->GetBytesReceived() : 0;
+    }
+    const double total = static_cast<double>(job->GetNIterations()) * coll->GetNRanks() *
+                         coll->GetBytesSentPerRank(job->GetGradientBytes());
+    m_eta.SetWorkTotal(m_eta.GetWorkTotal() - std::max(0.0, total - done));
+    JobFinished(job);
+}
+
+void
+ScenarioRun::JobFinished(Ptr<TrainingJob> /* job */)
+{
+    if (--m_jobsLeft == 0)
+    {
+        for (std::size_t i = 0; i < m_tenants.size(); ++i)
+        {
+            if (m_tenantOpenEnded[i])
+            {
+                m_tenants[i]->StopArrivals();
+            }
+        }
+    }
+    CheckDone();
+}
+
+void
+ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
+{
+    m_flows.emplace_back(tenant, rec);
+    m_tenantFlowBytes[tenant] += rec.bytes;
+    CheckDone();
+}
+
+void
+ScenarioRun::PacketLatency(uint32_t /* qpn */, uint32_t /* payload */, Time latency)
+{
+    ++m_dataPacketsRx;
+    m_latencyUs.Add(latency.GetNanoSeconds() / 1000.0);
+}
+
+void
+ScenarioRun::CheckDone()
+{
+    if (m_jobsLeft > 0)
+    {
+        return;
+    }
+    for (const auto& t : m_tenants)
+    {
+        if (!t->ArrivalsOver() ||
+            t->GetFlowsFinished() + t->GetFlowsFailed() < t->GetFlowsStarted())
+        {
+            return;
+        }
+    }
+    if (m_jobsFailed > 0)
+    {
+        m_stopReason = "job_failed";
+    }
+    Simulator::Stop();
+}
+
+bool
+ScenarioRun::WorkWaitsOnPfc() const
+{
+    bool held = false;
+    for (const auto& s : m_topo.switches)
+    {
+        if (s.sw->GetMmu()->GetTotalUsed() > 0)
+        {
+            held = true;
+            break;
+        }
+    }
+    if (!held)
+    {
+        return false;
+    }
+    for (const auto& link : m_topo.links)
+    {
+        if (link.tx->GetPausedMask() != 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+ScenarioRun::CheckStall()
+{
+    // Called from Progress(), so that the check adds no event of its own:
+    // results of runs that do not stall stay what they were.
+    if (m_stallWindow.IsZero())
+    {
+        return false;
+    }
+    const Time now = Simulator::Now();
+    if (m_dataPacketsRx != m_dataPacketsRxSeen || !WorkWaitsOnPfc())
+    {
+        m_dataPacketsRxSeen = m_dataPacketsRx;
+        m_progressAt = now;
+        return false;
+    }
+    if (now - m_progressAt < m_stallWindow)
+    {
+        return false;
+    }
+    NS_LOG_INFO("no data packet delivered since " << m_progressAt.As(Time::MS)
+                                                  << " while PFC holds packets: stalled");
+    m_stopReason = "stalled";
+    Simulator::Stop();
+    return true;
+}
+
+void
+ScenarioRun::Progress()
+{
+    if (m_opts.cancel && m_opts.cancel->load())
+    {
+        m_stopReason = "cancelled";
+        Simulator::Stop();
+        return;
+    }
+    if (CheckStall())
+    {
+        return;
+    }
+    const double wall = WallSince(m_wall0);
+    if (m_opts.progress && wall - m_lastReport >= 0.5)
+    {
+        m_lastReport = wall;
+        const double simMs = Simulator::Now().GetSeconds() * 1e3;
+        // The work done against the work known up front, at its recent rate
+        // (ProgressEstimator).
+        m_eta.AddSample(wall, WorkDone(), simMs);
+        m_opts.progress(simMs, wall, m_eta.GetEta());
+    }
+    Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
+}
+
+} // namespace scenario
+} // namespace ns3

@@ -1,0 +1,206 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SCENARIO_RUN_H
+#define SCENARIO_RUN_H
+
+#include "progress-estimator.h"
+#include "scenario-runner.h"
+
+#include "ns3/fabric-topology.h"
+#include "ns3/flow-traffic.h"
+#include "ns3/job-scheduler.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/sample-summary.h"
+#include "ns3/training-job.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+namespace scenario
+{
+
+/// Random stream indices, fixed so that repeated runs in one process agree.
+constexpr int64_t STREAM_FABRIC = 1000;
+constexpr int64_t STREAM_PORTS = 100;
+constexpr int64_t STREAM_TENANTS = 2000;
+constexpr int64_t STREAM_FAULTS = 100000;
+
+/// The phases of one job as its collective traces them ("Phase").
+struct PhaseLog
+{
+    uint32_t buckets{1};                      //!< collective runs per iteration
+    uint32_t steps{0};                        //!< steps per run
+    std::vector<RunResults::PhaseTime> times; //!< finished phases, in finishing order
+};
+
+/**
+ * \param ms a number of milliseconds
+ * \return the simulated time
+ */
+Time FromMs(double ms);
+
+/**
+ * \param t0 a start point
+ * \return wall-clock seconds since t0
+ */
+double WallSince(std::chrono::steady_clock::time_point t0);
+
+/**
+ * \ingroup flux-scenario
+ * \brief One run of a scenario: builds the network and workload, runs the
+ * simulation, and gathers the results.
+ *
+ * Its work is in three files by concern: building the network and
+ * workload (scenario-build.cc), watching the run (scenario-monitor.cc:
+ * completion, stalls, traces, progress) and collecting the results
+ * (scenario-collect.cc); scenario-runner.cc runs it.
+ */
+class ScenarioRun
+{
+  public:
+    /**
+     * \param cfg the scenario
+     * \param opts run options
+     */
+    ScenarioRun(const ScenarioConfig& cfg, const RunOptions& opts)
+        : m_cfg(cfg),
+          m_opts(opts),
+          m_jobsLeft(0),
+          m_stopReason("completed")
+    {
+    }
+
+    /** \return the results */
+    RunResults Run();
+
+  private:
+    /// Reset ns-3's global state and apply the scenario's defaults.
+    void ResetNs3();
+    /// Create the scheduler of the policy and let it pick the jobs' classes.
+    void BuildScheduler();
+    /// Build switches, links, hosts and NICs.
+    void BuildNetwork();
+    /// Create the training jobs.
+    void BuildJobs();
+    /// HPCC: give the queue pairs the topology's base RTT.
+    void ConfigureHpcc();
+    /// Create the background tenants.
+    void BuildBackground();
+    /// Install the scenario's link faults.
+    void ApplyFaults();
+    /// Recompute every switch's routes over the cables that are up (routing converged).
+    void UpdateRoutes();
+    /// Resolve the traced links and start sampling.
+    void SetupTraces();
+    /// Count the work known up front, for the progress estimate.
+    void SetupProgress();
+    /** \return the work counted by the progress estimate done so far, bytes */
+    double WorkDone() const;
+    /// Take one sample of the traced rates and queues.
+    void Sample();
+    /**
+     * \brief Sample one sending queue pair.
+     * \param owner its job or tenant
+     * \param qp the queue pair
+     */
+    void SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp);
+    /**
+     * \brief A job failed (a queue pair exhausted its retries).
+     * \param job the job
+     */
+    void JobFailed(Ptr<TrainingJob> job);
+    /**
+     * \brief A job finished.
+     * \param job the job
+     */
+    void JobFinished(Ptr<TrainingJob> job);
+    /**
+     * \brief A background flow finished.
+     * \param tenant its tenant's index
+     * \param rec the flow
+     */
+    void FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec);
+    /**
+     * \brief A data packet arrived at a NIC.
+     * \param qpn queue pair
+     * \param payload payload bytes
+     * \param latency one-way latency
+     */
+    void PacketLatency(uint32_t qpn, uint32_t payload, Time latency);
+    /// Stop when every job and every flow is done.
+    void CheckDone();
+    /**
+     * \brief Stop when the fabric has made no progress for the stall window.
+     * \return true when the run is stopped
+     */
+    bool CheckStall();
+    /**
+     * \return true when some switch holds packets and some port (switch or
+     * host) is paused by its peer: work that waits on PFC
+     */
+    bool WorkWaitsOnPfc() const;
+    /// The scenario's stop_ms was reached.
+    void SafetyStop();
+    /// Periodic progress report and cancellation check.
+    void Progress();
+    /**
+     * \brief FCT of a flow alone on the idle fabric.
+     * \param rec the flow
+     * \return the ideal FCT
+     */
+    Time IdealFct(const FlowTraffic::FlowRecord& rec) const;
+    /**
+     * \brief Gather everything measured.
+     * \param wallS wall-clock seconds of the run
+     * \return the results
+     */
+    RunResults Collect(double wallS) const;
+    /**
+     * \brief Count the frames the devices sent (the run's packet-hops).
+     * \param timings where to put them
+     */
+    void CountFrames(RunTimings& timings) const;
+
+    const ScenarioConfig& m_cfg;                     //!< the scenario
+    const RunOptions& m_opts;                        //!< run options
+    FabricTopology m_topo;                           //!< the network
+    std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
+    std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
+    std::vector<std::unique_ptr<PhaseLog>> m_phases; //!< each job's traced phases
+    Ptr<JobScheduler> m_scheduler;                   //!< the policy
+    std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
+    std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
+    std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
+    SampleSummary m_latencyUs;                     //!< one-way packet latency, us
+    uint32_t m_jobsLeft;                           //!< jobs neither finished nor failed
+    uint32_t m_jobsFailed{0};                      //!< jobs failed
+    std::vector<uint32_t> m_traceLinks;            //!< traced link directions (indices)
+    std::vector<uint64_t> m_traceWireBytes;        //!< their wire bytes at the last sample
+    std::vector<RunResults::RateSample> m_rates;   //!< sampled rates
+    std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
+    uint64_t m_routeUpdates{0};                    //!< route recomputations
+    std::string m_stopReason;                      //!< why the run ended
+    std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
+    double m_lastReport{-1};                       //!< wall time of the last progress report
+    uint64_t m_dataPacketsRx{0};                   //!< data packets that reached a NIC
+    uint64_t m_dataPacketsRxSeen{0};               //!< m_dataPacketsRx at the last stall check
+    Time m_progressAt;                             //!< last stall check that saw progress
+    Time m_stallWindow;                            //!< no progress this long: stalled (0: off)
+    ProgressEstimator m_eta;                       //!< estimate of the wall time left
+    std::vector<Ptr<RdmaQueuePair>> m_jobQps;      //!< the jobs' queue pairs
+    std::vector<bool> m_tenantCounted;             //!< tenant's traffic is in the work total
+    std::vector<uint64_t> m_tenantFlowBytes;       //!< bytes of each tenant's finished flows
+};
+
+} // namespace scenario
+} // namespace ns3
+
+#endif /* SCENARIO_RUN_H */

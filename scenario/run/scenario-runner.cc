@@ -1,0 +1,176 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-runner.h"
+
+#include "scenario-run.h"
+
+#include "ns3/config.h"
+#include "ns3/log.h"
+#include "ns3/memory-estimate.h"
+#include "ns3/object-factory.h"
+#include "ns3/pfc-watchdog.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <ctime>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ScenarioRunner");
+
+namespace scenario
+{
+
+/// Simulated time of a number of milliseconds.
+Time
+FromMs(double ms)
+{
+    return NanoSeconds(static_cast<int64_t>(ms * 1e6));
+}
+
+/// Wall-clock seconds since a start point.
+double
+WallSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+/// CPU seconds the process has used so far.
+static double
+ProcessCpuSeconds()
+{
+    return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
+
+void
+ScenarioRun::ResetNs3()
+{
+    Simulator::Destroy();
+    Config::Reset();
+    RngSeedManager::SetSeed(m_cfg.seed);
+    RngSeedManager::SetRun(1);
+    ObjectFactory events;
+    events.SetTypeId(ScenarioConfig::EventSchedulerTypeName(m_cfg.eventScheduler));
+    Simulator::SetScheduler(events);
+    // The DCQCN profile first, so that ns3_defaults can still change any
+    // single attribute.
+    for (const auto& [name, value] : m_cfg.transport.dcqcn.HostAttributes(m_cfg.topology.hostGbps))
+    {
+        Config::SetDefault(name, StringValue(value));
+    }
+    for (const auto& [name, value] : m_cfg.ns3Defaults)
+    {
+        if (!Config::SetDefaultFailSafe(name, StringValue(value)))
+        {
+            throw ScenarioError("ns3_defaults[\"" + name + "\"]",
+                                "not an ns-3 attribute, or the value does not fit it");
+        }
+    }
+}
+
+void
+ScenarioRun::SafetyStop()
+{
+    m_stopReason = "stop_ms";
+    Simulator::Stop();
+}
+
+RunResults
+ScenarioRun::Run()
+{
+    m_wall0 = std::chrono::steady_clock::now();
+    ResetNs3();
+    RunResults results;
+    try
+    {
+        BuildScheduler();
+        BuildNetwork();
+        BuildJobs();
+        BuildBackground();
+        ApplyFaults();
+        SetupTraces();
+        SetupProgress();
+        m_scheduler->Start();
+        for (const auto& j : m_jobs)
+        {
+            j->Start();
+        }
+        for (const auto& t : m_tenants)
+        {
+            t->Start();
+        }
+        const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
+        Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
+        // A stall is no progress for stall_ms; with PFC watchdogs, which
+        // act on pauses of DetectionTime, that much longer.
+        if (m_cfg.stallMs > 0)
+        {
+            Time detection;
+            for (const auto& s : m_topo.switches)
+            {
+                for (uint32_t p = 0; p < s.sw->GetNPorts(); ++p)
+                {
+                    if (Ptr<PfcWatchdog> wd = s.sw->GetPortDevice(p)->GetWatchdog())
+                    {
+                        detection = std::max(detection, wd->GetDetectionTime());
+                    }
+                }
+            }
+            m_stallWindow = FromMs(m_cfg.stallMs) + detection;
+        }
+        Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
+        const auto runStart = std::chrono::steady_clock::now();
+        const double cpuStart = ProcessCpuSeconds();
+        Simulator::Run();
+        const auto runEnd = std::chrono::steady_clock::now();
+        const double cpuEnd = ProcessCpuSeconds();
+        results = Collect(WallSince(m_wall0));
+        if (m_opts.timings)
+        {
+            m_opts.timings->buildS = std::chrono::duration<double>(runStart - m_wall0).count();
+            m_opts.timings->runS = std::chrono::duration<double>(runEnd - runStart).count();
+            m_opts.timings->runCpuS = cpuEnd - cpuStart;
+            m_opts.timings->collectS = WallSince(runEnd);
+            CountFrames(*m_opts.timings);
+        }
+    }
+    catch (...)
+    {
+        Simulator::Destroy();
+        throw;
+    }
+    const auto teardownStart = std::chrono::steady_clock::now();
+    if (m_scheduler)
+    {
+        m_scheduler->Dispose();
+        m_scheduler = nullptr;
+    }
+    m_jobs.clear();
+    m_tenants.clear();
+    m_nics.clear();
+    m_topo = FabricTopology();
+    Simulator::Destroy();
+    if (m_opts.timings)
+    {
+        m_opts.timings->teardownS = WallSince(teardownStart);
+    }
+    return results;
+}
+
+} // namespace scenario
+
+RunResults
+RunScenario(const ScenarioConfig& cfg, const RunOptions& opts)
+{
+    // Before any ns-3 object is built: refuse what this machine cannot hold.
+    MemoryEstimate::Check(cfg);
+    scenario::ScenarioRun run(cfg, opts);
+    return run.Run();
+}
+
+} // namespace ns3
