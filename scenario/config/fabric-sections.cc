@@ -67,14 +67,8 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
         r.Read("hai_mbps", d.haiMbps);
         r.Read("byte_counter_bytes", d.byteCounter);
         r.Read("fast_recovery_stages", d.fastRecoveryStages);
-        if (r.Has("clamp_target_rate"))
-        {
-            d.clampTargetRate = ToBool(r["clamp_target_rate"], r.Path("clamp_target_rate"));
-        }
-        if (r.Has("clamp_after_timer"))
-        {
-            d.clampAfterTimer = ToBool(r["clamp_after_timer"], r.Path("clamp_after_timer"));
-        }
+        r.Read("clamp_target_rate", d.clampTargetRate);
+        r.Read("clamp_after_timer", d.clampAfterTimer);
     }
     auto& ecn = cfg.transport.ecn;
     ecn.kminKb = d.KminKb(cfg.topology.hostGbps);
@@ -182,10 +176,7 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
                  "400 or 800 Gb/s)");
         }
     }
-    if (r.Has("pfc"))
-    {
-        tr.pfc = ToBool(r["pfc"], r.Path("pfc"));
-    }
+    r.Read("pfc", tr.pfc);
     ParseDcqcn(r.Has("dcqcn") ? &r["dcqcn"] : nullptr, r.Path("dcqcn"), cfg);
     r.Read("ack_timeout", tr.ackTimeout);
     r.Read("retry_cnt", tr.retryCnt);
@@ -277,10 +268,7 @@ ParseTraces(const json& v, ScenarioConfig& cfg)
                  "must be at least 0.001 and at most stop_ms x 1000, got " + Num(t.intervalUs));
         }
     }
-    if (r.Has("rates"))
-    {
-        t.rates = ToBool(r["rates"], r.Path("rates"));
-    }
+    r.Read("rates", t.rates);
     if (r.Has("links"))
     {
         const json& links = r["links"];
@@ -308,7 +296,8 @@ ParsePfcWatchdog(const json& v, ScenarioConfig& cfg)
 {
     ObjectReader r(v, "pfc_watchdog", kPfcWatchdogKeys);
     auto& w = cfg.pfcWatchdog;
-    w.enabled = r.Has("enabled") ? ToBool(r["enabled"], r.Path("enabled")) : true;
+    w.enabled = true; // the section turns the watchdogs on unless it says otherwise
+    r.Read("enabled", w.enabled);
     // The model's times have nanosecond resolution; a microsecond is the
     // least that means anything.
     for (const char* key : {"detection_ms", "restoration_ms"})

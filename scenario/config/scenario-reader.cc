@@ -315,6 +315,17 @@ ObjectReader::Read(const std::string& key, std::optional<double>& out) const
     return true;
 }
 
+bool
+ObjectReader::Read(const std::string& key, bool& out) const
+{
+    if (!Has(key))
+    {
+        return false;
+    }
+    out = ToBool(m_v.at(key), Path(key));
+    return true;
+}
+
 const std::string&
 ObjectReader::GetPath() const
 {

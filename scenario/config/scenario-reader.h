@@ -142,6 +142,14 @@ class ObjectReader
     /// \copydoc Read(const std::string&,uint64_t&) const
     bool Read(const std::string& key, std::optional<double>& out) const;
 
+    /**
+     * \brief Read a boolean key when the object has it.
+     * \param key the key
+     * \param out receives the value; unchanged when the key is absent
+     * \return whether the object has the key
+     */
+    bool Read(const std::string& key, bool& out) const;
+
     /// \return the path of the object
     const std::string& GetPath() const;
 

@@ -113,10 +113,7 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
     r.Read("hysteresis_us", sc.hysteresisUs);
     r.Read("max_hold_us", sc.maxHoldUs);
     r.Read("max_wait_us", sc.maxWaitUs);
-    if (r.Has("background_first"))
-    {
-        sc.backgroundFirst = ToBool(r["background_first"], r.Path("background_first"));
-    }
+    r.Read("background_first", sc.backgroundFirst);
     r.Read("min_share", sc.minShare);
 }
 
