@@ -6,6 +6,7 @@
 
 #include "pfc-link-helper.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -50,6 +51,7 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_kmax(1600000),
       m_pmax(0.2),
       m_ecmpSeed(1),
+      m_ranks(1),
       m_queueDiscSet(false)
 {
     NS_LOG_FUNCTION(this);
@@ -122,6 +124,29 @@ void
 FabricTopologyHelper::SetEcmpSeed(uint32_t seed)
 {
     m_ecmpSeed = seed;
+}
+
+void
+FabricTopologyHelper::SetRanks(uint32_t ranks)
+{
+    NS_ABORT_MSG_IF(ranks == 0, "FabricTopologyHelper::SetRanks: at least one process");
+    m_ranks = ranks;
+}
+
+uint32_t
+FabricTopologyHelper::GetRanks() const
+{
+    return m_ranks;
+}
+
+uint32_t
+FabricTopologyHelper::GetRankGroups(const std::string& kind, uint32_t leavesOrK)
+{
+    if (kind == "dumbbell")
+    {
+        return 2;
+    }
+    return leavesOrK; // leaves, pods (k) or ring switches
 }
 
 void
@@ -489,6 +514,15 @@ FabricTopologyHelper::MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t h
     {
         spec.switches.emplace_back("spine" + std::to_string(s), 1);
     }
+    spec.nGroups = leaves;
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        spec.switchGroup.push_back(l);
+    }
+    for (uint32_t s = 0; s < spines; ++s)
+    {
+        spec.switchGroup.push_back(s * leaves / spines);
+    }
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h / hostsPerLeaf);
@@ -531,6 +565,15 @@ FabricTopologyHelper::MakeFatTree(uint32_t k)
     {
         spec.switches.emplace_back("core" + std::to_string(c), 2);
     }
+    spec.nGroups = k;
+    for (uint32_t i = 0; i < 2 * k * half; ++i)
+    {
+        spec.switchGroup.push_back((i % (k * half)) / half); // edge and aggregation: the pod
+    }
+    for (uint32_t c = 0; c < half * half; ++c)
+    {
+        spec.switchGroup.push_back(c * k / (half * half));
+    }
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h / half);
@@ -566,6 +609,8 @@ FabricTopologyHelper::MakeDumbbell(uint32_t hostsPerSide)
     spec.kind = "dumbbell";
     spec.nHosts = 2 * hostsPerSide;
     spec.switches = {{"left", 0}, {"right", 0}};
+    spec.switchGroup = {0, 1};
+    spec.nGroups = 2;
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h < hostsPerSide ? 0 : 1);
@@ -583,7 +628,9 @@ FabricTopologyHelper::MakeRing(uint32_t switches, uint32_t hostsPerSwitch)
     for (uint32_t s = 0; s < switches; ++s)
     {
         spec.switches.emplace_back("ring" + std::to_string(s), 0);
+        spec.switchGroup.push_back(s);
     }
+    spec.nGroups = switches;
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h / hostsPerSwitch);
@@ -601,8 +648,22 @@ FabricTopologyHelper::Build(const Spec& spec) const
     NS_LOG_FUNCTION(this << spec.kind);
     FabricTopology topo;
     topo.kind = spec.kind;
-    topo.hosts.Create(spec.nHosts);
-    topo.switchNodes.Create(spec.switches.size());
+    // Nodes in the same order whatever the split: ids (and so random
+    // streams and traces) do not depend on the number of processes.
+    NS_ABORT_MSG_IF(m_ranks > spec.nGroups,
+                    "FabricTopologyHelper: " << m_ranks << " MPI processes for a " << spec.kind
+                                             << " of " << spec.nGroups << " groups");
+    auto rankOf = [&spec, this](uint32_t s) {
+        return spec.switchGroup.empty() ? 0 : spec.switchGroup[s] * m_ranks / spec.nGroups;
+    };
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        topo.hosts.Create(1, rankOf(spec.hostSwitch[h]));
+    }
+    for (uint32_t s = 0; s < spec.switches.size(); ++s)
+    {
+        topo.switchNodes.Create(1, rankOf(s));
+    }
 
     for (uint32_t s = 0; s < spec.switches.size(); ++s)
     {

@@ -95,6 +95,32 @@ class FabricTopologyHelper
     void SetEcmpSeed(uint32_t seed);
 
     /**
+     * \brief Split the fabric over MPI processes (FabricRanks).
+     *
+     * Nodes go to processes by group: a fat-tree's pods (edge and
+     * aggregation switches with their hosts; the core switches spread
+     * evenly), a leaf-spine's leaves with their hosts (the spines spread
+     * evenly), a ring's switches, a dumbbell's sides. Consecutive groups share
+     * a process, so only the links between groups cross processes, and the
+     * groups are shared as evenly as they divide. Every process builds the
+     * whole fabric and simulates the nodes whose system id is its rank.
+     *
+     * \param ranks number of processes (default 1: every node on rank 0)
+     */
+    void SetRanks(uint32_t ranks);
+
+    /** \return the number of processes the fabric is split over */
+    uint32_t GetRanks() const;
+
+    /**
+     * \param kind "leaf-spine", "fat-tree", "dumbbell" or "ring"
+     * \param leavesOrK leaves, k, hosts per side, or switches
+     * \return how many groups the fabric splits into (at most as many
+     *         processes as that are useful)
+     */
+    static uint32_t GetRankGroups(const std::string& kind, uint32_t leavesOrK);
+
+    /**
      * \brief Set an attribute of every switch's SwitchMmu (e.g. PfcAlpha,
      * ReservedBytes, ResumeOffset). BufferSize, Lossless and the ECN and
      * headroom settings are the helper's own. ResumeOffset defaults to two
@@ -233,6 +259,8 @@ class FabricTopologyHelper
         std::vector<std::pair<std::string, uint32_t>> switches;  //!< name and tier
         std::vector<uint32_t> hostSwitch;                        //!< per host: its switch
         std::vector<std::pair<uint32_t, uint32_t>> fabricCables; //!< switch pairs
+        std::vector<uint32_t> switchGroup; //!< per switch: its group (SetRanks)
+        uint32_t nGroups{1};               //!< number of groups
     };
 
     /**
@@ -305,6 +333,7 @@ class FabricTopologyHelper
 
     std::array<EcnClass, TrafficClass::N_CLASSES> m_ecnClass; //!< per-class ECN thresholds
     uint32_t m_ecmpSeed;                                      //!< fabric ECMP seed
+    uint32_t m_ranks;                                         //!< MPI processes
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>
         m_mmuAttributes; //!< extra MMU attributes
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>

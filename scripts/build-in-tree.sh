@@ -7,6 +7,10 @@
 #   scripts/build-in-tree.sh 3.37     ns-3 3.37, CMake-era ./ns3
 #   scripts/build-in-tree.sh 3.48     ns-3 3.48, CMake-era ./ns3 (C++20)
 #   scripts/build-in-tree.sh 3.31     ns-3 3.31, waf-era ./waf
+#   scripts/build-in-tree.sh --mpi 3.37
+#                                     ns-3 3.37 with MPI (Debian's openmpi),
+#                                     in a tree of its own; also runs the
+#                                     distributed tests (mpirun -np 1, 2)
 #
 # Options: --clean   drop the tree's build folder first (the compiler cache
 #                    is kept, so this measures a ccache-warm full build)
@@ -28,6 +32,7 @@ main() {
 want=
 clean=0
 cold=0
+mpi=0
 for arg in "$@"; do
     case "$arg" in
     --clean) clean=1 ;;
@@ -35,8 +40,9 @@ for arg in "$@"; do
         clean=1
         cold=1
         ;;
+    --mpi) mpi=1 ;;
     -h | --help)
-        sed -n '2,22p' "$0"
+        sed -n '2,26p' "$0"
         exit 0
         ;;
     -*) flux_die "unknown option $arg" ;;
@@ -59,6 +65,13 @@ on_exit() {
 }
 trap on_exit EXIT
 
+# MPI changes every compile line (-DNS3_MPI): its tree is a separate one.
+if [ $mpi = 1 ]; then
+    FLUX_NS3_SRC_CACHE=$FLUX_CACHE/ns3-src-mpi
+    export FLUX_NS3_SRC_CACHE
+    command -v mpicxx >/dev/null || flux_die "--mpi needs Debian's openmpi (apt-get install libopenmpi-dev openmpi-bin)"
+fi
+
 # One run at a time per ns-3 version: a second one waits here rather than
 # unpack or build into the same tree.
 mkdir -p "$FLUX_NS3_SRC_CACHE"
@@ -73,6 +86,7 @@ tree=$("$FLUX_ROOT/scripts/fetch-ns3.sh" "$want")
 ns3ver=$(cat "$tree/VERSION")
 flux_log "ns-3 tree: $tree (VERSION $ns3ver)"
 logdir=$FLUX_CACHE/logs
+[ $mpi = 1 ] && logdir=$FLUX_CACHE/logs/mpi
 mkdir -p "$logdir"
 
 stage="copy module"
@@ -107,8 +121,10 @@ if [ -x ./ns3 ]; then
     stage="configure"
     flux_section "ns-3 $ns3ver in-tree: configure (./ns3)"
     t0=$(date +%s)
+    mpi_flags=(--enable-modules=flux)
+    [ $mpi = 1 ] && mpi_flags=(--enable-mpi "--enable-modules=flux;mpi")
     run_logged "$logdir/ns-$ns3ver-configure.log" ./ns3 configure -d release -G Ninja \
-        --enable-modules=flux --enable-tests --enable-examples \
+        "${mpi_flags[@]}" --enable-tests --enable-examples \
         --filter-module-examples-and-tests=flux \
         --disable-python-bindings --disable-precompiled-headers --disable-werror \
         -- -DNS3_CCACHE=ON

@@ -7,8 +7,11 @@
 #include "pfc-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-ranks.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
+#include "ns3/ordered-scheduler.h"
+#include "ns3/remote-frame-tag.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -41,6 +44,8 @@ PfcChannel::GetTypeId()
 
 PfcChannel::PfcChannel()
     : m_context{NO_CONTEXT, NO_CONTEXT},
+      m_key{OrderedScheduler::DEFAULT_KEY, OrderedScheduler::DEFAULT_KEY},
+      m_local{true, true},
       m_nDevices(0),
       m_up(true),
       m_lost(0),
@@ -74,7 +79,22 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 {
     NS_LOG_FUNCTION(this << device);
     NS_ABORT_MSG_IF(m_nDevices >= 2, "PfcChannel: a point-to-point link has two ends");
-    m_dev[m_nDevices++] = device;
+    const std::size_t i = m_nDevices++;
+    m_dev[i] = device;
+    // The device is on its node (Node::AddDevice) before it is attached.
+    Ptr<Node> node = device->GetNode();
+    if (node)
+    {
+        m_context[i] = node->GetId();
+        m_key[i] = device->GetIfIndex();
+        m_local[i] = FabricRanks::IsLocal(*node);
+    }
+    if (m_nDevices == 2 && m_local[0] != m_local[1])
+    {
+        // frames from the other process arrive at the local end
+        FabricRanks::InstallReceiver(m_dev[m_local[0] ? 0 : 1],
+                                     MakeCallback(&PfcChannel::ReceiveRemote, this));
+    }
 }
 
 void
@@ -87,20 +107,59 @@ PfcChannel::TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime)
         return;
     }
     const std::size_t to = (m_dev[0] == src) ? 1 : 0;
+    if (!m_local[to])
+    {
+        SendRemote(to, p, txTime);
+        return;
+    }
+    ScheduleArrival(to, txTime + m_delay, p, m_downs);
+}
+
+void
+PfcChannel::ScheduleArrival(std::size_t to, Time delay, Ptr<Packet> frame, uint32_t downs)
+{
     PfcNetDevice* dst = PeekPointer(m_dev[to]);
     if (m_context[to] == NO_CONTEXT)
     {
         m_context[to] = dst->GetNode()->GetId();
+        m_key[to] = dst->GetIfIndex();
     }
     // A raw pointer to the device: the event need not hold a reference (the
     // channel and the node keep the device until the simulator is
     // destroyed), and taking one would touch the peer's memory at every send.
     ArrivalEvent* ev = FreeArrivalEvent();
-    ev->Load(dst, p, m_downs);
+    ev->Load(dst, frame, downs);
     // The simulator releases one reference after the event has run (or when
     // it is destroyed); the channel keeps its own.
     ev->Ref();
-    Simulator::ScheduleWithContext(m_context[to], txTime + m_delay, ev);
+    OrderedScheduler::SetNextKey(m_key[to]);
+    Simulator::ScheduleWithContext(m_context[to], delay, ev);
+}
+
+void
+PfcChannel::SendRemote(std::size_t to, Ptr<Packet> frame, Time txTime)
+{
+    // The other process may have run its events up to now plus the
+    // lookahead (at most this link's delay), so the message is delivered one
+    // tick later, and the arrival, keyed like any other, is scheduled then.
+    // That needs the frame's last bit at least two ticks after its first.
+    NS_ABORT_MSG_IF(txTime < TimeStep(2),
+                    "PfcChannel: a frame to another MPI process must take at least two time "
+                    "steps to send (at 1 ns resolution, links up to 256 Gb/s)");
+    const Time now = Simulator::Now();
+    Ptr<Packet> copy = frame->Copy();
+    copy->AddPacketTag(RemoteFrameTag(m_downs, now + txTime + m_delay));
+    FabricRanks::SendFrame(copy, now + m_delay + TimeStep(1), m_context[to], m_key[to]);
+}
+
+void
+PfcChannel::ReceiveRemote(Ptr<Packet> frame)
+{
+    const std::size_t to = m_local[0] ? 0 : 1;
+    RemoteFrameTag tag;
+    const bool tagged = frame->RemovePacketTag(tag);
+    NS_ABORT_MSG_UNLESS(tagged, "PfcChannel: a frame from another process without its tag");
+    ScheduleArrival(to, tag.GetArrival() - Simulator::Now(), frame, tag.GetDowns());
 }
 
 PfcChannel::ArrivalEvent*
@@ -174,7 +233,10 @@ PfcChannel::SetLinkUp(bool up)
     }
     for (std::size_t i = 0; i < m_nDevices; ++i)
     {
-        m_dev[i]->NotifyLinkChange();
+        if (m_local[i]) // the other process tells its own end
+        {
+            m_dev[i]->NotifyLinkChange();
+        }
     }
 }
 
@@ -188,6 +250,12 @@ uint64_t
 PfcChannel::GetLostFrames() const
 {
     return m_lost;
+}
+
+bool
+PfcChannel::IsLocal(std::size_t i) const
+{
+    return i < m_nDevices && m_local[i];
 }
 
 Ptr<PfcNetDevice>

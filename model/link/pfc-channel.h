@@ -31,6 +31,13 @@ class PfcNetDevice;
  * every frame that was on the wire (its first bit sent, its last not yet
  * arrived) when it went down. Both devices are told of each change through
  * their link change callbacks (NetDevice::AddLinkChangeCallback).
+ *
+ * Under MPI (FabricRanks) the two ends may belong to two processes: a
+ * frame to the other end then travels as an MPI message and is delivered
+ * there at the same time as on one process. The propagation delay is the
+ * lookahead of ns-3's distributed simulator. Arrivals are keyed by the
+ * receiving port for the OrderedScheduler, so that simultaneous arrivals run
+ * in the same order however the fabric is split.
  */
 class PfcChannel : public Channel
 {
@@ -85,6 +92,13 @@ class PfcChannel : public Channel
     /** \return frames lost because the link was down, or went down under them */
     uint64_t GetLostFrames() const;
 
+    /**
+     * \param i index 0 or 1
+     * \return whether this process simulates the device at end i (always,
+     *         without MPI)
+     */
+    bool IsLocal(std::size_t i) const;
+
     // Channel interface
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -130,11 +144,37 @@ class PfcChannel : public Channel
     /** \return an arrival event that is not pending (a new one if all are) */
     ArrivalEvent* FreeArrivalEvent();
 
+    /**
+     * \brief Schedule the arrival of a frame at end to.
+     * \param to the receiving end
+     * \param delay from now
+     * \param frame the frame
+     * \param downs the link's down count when the frame was sent
+     */
+    void ScheduleArrival(std::size_t to, Time delay, Ptr<Packet> frame, uint32_t downs);
+
+    /**
+     * \brief Send a frame to an end that another process simulates.
+     * \param to the receiving end
+     * \param frame the frame
+     * \param txTime its serialisation time
+     */
+    void SendRemote(std::size_t to, Ptr<Packet> frame, Time txTime);
+
+    /**
+     * \brief A frame from the other process, one tick after the lookahead:
+     *        schedule its arrival at the local end.
+     * \param frame the frame, with its RemoteFrameTag
+     */
+    void ReceiveRemote(Ptr<Packet> frame);
+
     Time m_delay;                              //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2];                //!< the two ends
     std::vector<Ptr<ArrivalEvent>> m_arrivals; //!< arrival events, pending or free
     std::vector<ArrivalEvent*> m_freeArrivals; //!< those not pending, the latest fired last
     uint32_t m_context[2];  //!< per end: its node's id (the receive events' context)
+    uint32_t m_key[2];      //!< per end: its arrivals' OrderedScheduler key (its port)
+    bool m_local[2];        //!< per end: simulated by this process
     std::size_t m_nDevices; //!< number of attached devices
     bool m_up;              //!< the link carries frames
     uint64_t m_lost;        //!< frames lost while down

@@ -4,7 +4,9 @@
 
 #include "flow-traffic.h"
 
+#include "ns3/fabric-ranks.h"
 #include "ns3/log.h"
+#include "ns3/pfc-net-device.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -165,7 +167,13 @@ FlowTraffic::StartFlow(uint32_t src, uint32_t dst, uint64_t bytes)
     m_flows.push_back(Flow{src, dst, bytes, Simulator::Now(), port, qps.first, qps.second, false});
     ++m_started;
     m_bytesStarted += bytes;
-    qps.first->PostSend(bytes);
+    // Under MPI every process runs the tenant (the same arrivals from the
+    // same streams) and connects the queue pairs, so that queue pair
+    // numbers agree; only the sender's process posts.
+    if (FabricRanks::IsLocal(*m_nics[src]->GetDevice()->GetNode()))
+    {
+        qps.first->PostSend(bytes);
+    }
 }
 
 void

@@ -1,0 +1,114 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef FABRIC_RANKS_H
+#define FABRIC_RANKS_H
+
+#include "ns3/callback.h"
+#include "ns3/net-device.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux-parallel
+ * \brief The fabric split across MPI processes (ranks): which nodes this
+ *        process simulates, frames to the others, results to rank 0.
+ *
+ * Every process builds the whole topology; a node belongs to the process
+ * whose rank is its system id (NodeContainer::Create(n, systemId), which
+ * FabricTopologyHelper::SetRanks() assigns by pod or leaf group). A link
+ * whose ends belong to two processes carries its frames as MPI messages
+ * (PfcChannel); its propagation delay is the lookahead of ns-3's
+ * distributed simulator.
+ *
+ * Without MPI (ns-3 configured without --enable-mpi, or MpiInterface not
+ * enabled) there is one process, rank 0, and every node is local.
+ */
+class FabricRanks
+{
+  public:
+    /** \return whether this build of the module has MPI */
+    static bool IsAvailable();
+
+    /** \return whether MPI is enabled (MpiInterface::Enable was called) */
+    static bool IsEnabled();
+
+    /** \return this process's rank (0 without MPI) */
+    static uint32_t GetRank();
+
+    /** \return the number of processes (1 without MPI) */
+    static uint32_t GetNRanks();
+
+    /**
+     * \param node a node
+     * \return whether this process simulates it
+     */
+    static bool IsLocal(const Node& node);
+
+    /**
+     * \brief Start MPI and ns-3's distributed simulator.
+     *
+     * Call first thing in main(): it selects the simulator implementation
+     * (DistributedSimulatorImpl, or NullMessageSimulatorImpl when
+     * nullMessage is true) and sets the OrderedScheduler.
+     *
+     * \param argc main's argc
+     * \param argv main's argv
+     * \param nullMessage use the null-message synchroniser
+     * \return an empty string, or why MPI cannot be used
+     */
+    static std::string Enable(int* argc, char*** argv, bool nullMessage = false);
+
+    /// End MPI (after Simulator::Destroy); does nothing without MPI.
+    static void Disable();
+
+    /**
+     * \brief Send a frame to a device simulated by another process.
+     * \param frame the frame
+     * \param rxTime when the other process delivers it to the device's
+     *        receive callback (InstallReceiver)
+     * \param node the receiving node's id
+     * \param ifIndex the receiving device's index on its node
+     */
+    static void SendFrame(Ptr<Packet> frame, Time rxTime, uint32_t node, uint32_t ifIndex);
+
+    /**
+     * \brief Take frames for a local device from other processes.
+     * \param device the device (local)
+     * \param cb what to call with each frame, at its rxTime
+     */
+    static void InstallReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> cb);
+
+    /**
+     * \brief Add up counters over all processes.
+     * \param values this process's values (the same length everywhere)
+     * \return on rank 0 the sums, elsewhere this process's values
+     */
+    static std::vector<uint64_t> SumToRoot(const std::vector<uint64_t>& values);
+
+    /**
+     * \brief Collect values from all processes.
+     * \param values this process's values (any length)
+     * \return on rank 0 all values, rank 0's first, then rank 1's...;
+     *         elsewhere this process's values
+     */
+    static std::vector<double> GatherToRoot(const std::vector<double>& values);
+
+    /**
+     * \brief Wait for every process (does nothing without MPI).
+     */
+    static void Barrier();
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_RANKS_H */
