@@ -6,11 +6,16 @@
 
 #include "ordered-scheduler.h"
 
+#include "ns3/channel.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
+#include "ns3/node-list.h"
 #include "ns3/object-factory.h"
+#include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+
+#include <cstring>
 
 #ifdef NS3_MPI
 #include "ns3/mpi-interface.h"
@@ -23,6 +28,35 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricRanks");
+
+namespace
+{
+/// The notice listeners, by topic.
+std::vector<FabricRanks::NoticeCallback> g_topics;
+/// Per process: the node id of its mailbox.
+std::vector<uint32_t> g_mailbox;
+/// Lookahead plus one time step.
+Time g_noticeDelay;
+
+/**
+ * \brief A notice arrived (MpiReceiver callback of the mailbox).
+ * \param p the notice: topic, word count, words
+ */
+void
+DeliverNotice(Ptr<Packet> p)
+{
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), bytes.size());
+    NS_ABORT_MSG_IF(bytes.size() < 8, "FabricRanks: a truncated notice");
+    uint32_t header[2];
+    std::memcpy(header, bytes.data(), 8);
+    NS_ABORT_MSG_IF(header[0] >= g_topics.size() || bytes.size() != 8 + 8 * header[1],
+                    "FabricRanks: a notice for an unknown topic");
+    std::vector<uint64_t> words(header[1]);
+    std::memcpy(words.data(), bytes.data() + 8, 8 * words.size());
+    g_topics[header[0]](words);
+}
+} // namespace
 
 bool
 FabricRanks::IsAvailable()
@@ -100,6 +134,8 @@ void
 FabricRanks::Disable()
 {
 #ifdef NS3_MPI
+    g_topics.clear();
+    g_mailbox.clear();
     if (MpiInterface::IsEnabled())
     {
         MpiInterface::Disable();
@@ -136,6 +172,98 @@ FabricRanks::InstallReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> 
     (void)device;
     (void)cb;
 #endif
+}
+
+uint32_t
+FabricRanks::Subscribe(NoticeCallback cb)
+{
+    if (GetNRanks() < 2)
+    {
+        return 0; // nothing to hear from
+    }
+    g_topics.push_back(cb);
+    return static_cast<uint32_t>(g_topics.size() - 1);
+}
+
+void
+FabricRanks::Publish(uint32_t topic, const std::vector<uint64_t>& words)
+{
+    if (g_mailbox.size() < 2)
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(words.size() > 200, "FabricRanks::Publish: a notice of at most 200 words");
+    std::vector<uint8_t> bytes(8 + 8 * words.size());
+    const uint32_t header[2] = {topic, static_cast<uint32_t>(words.size())};
+    std::memcpy(bytes.data(), header, 8);
+    std::memcpy(bytes.data() + 8, words.data(), 8 * words.size());
+    const Time at = Simulator::Now() + g_noticeDelay;
+    const uint32_t self = GetRank();
+    for (uint32_t r = 0; r < g_mailbox.size(); ++r)
+    {
+        if (r != self)
+        {
+            SendFrame(Create<Packet>(bytes.data(), bytes.size()), at, g_mailbox[r], 0);
+        }
+    }
+}
+
+Time
+FabricRanks::GetNoticeDelay()
+{
+    return g_noticeDelay;
+}
+
+void
+FabricRanks::Prepare()
+{
+    g_mailbox.clear();
+    g_noticeDelay = Time();
+    const uint32_t n = GetNRanks();
+    if (n < 2)
+    {
+        return;
+    }
+    // The lookahead as ns-3's distributed simulator finds it: the least
+    // delay of a point-to-point link between two processes (over all of
+    // them, so that every process finds the same).
+    Time lookahead = Time::Max();
+    for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
+    {
+        Ptr<Node> node = *it;
+        for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+        {
+            Ptr<NetDevice> dev = node->GetDevice(i);
+            Ptr<Channel> ch = dev->GetChannel();
+            if (!dev->IsPointToPoint() || !ch || ch->GetNDevices() != 2)
+            {
+                continue;
+            }
+            Ptr<NetDevice> peer = ch->GetDevice(0) == dev ? ch->GetDevice(1) : ch->GetDevice(0);
+            if (peer->GetNode()->GetSystemId() == node->GetSystemId())
+            {
+                continue;
+            }
+            TimeValue delay;
+            ch->GetAttribute("Delay", delay);
+            lookahead = std::min(lookahead, delay.Get());
+        }
+    }
+    NS_ABORT_MSG_IF(lookahead == Time::Max(), "FabricRanks: no link between two processes");
+    g_noticeDelay = lookahead + TimeStep(1);
+    // One mailbox per process, after every other node (node ids of the
+    // fabric do not change).
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        Ptr<Node> node = CreateObject<Node>(r);
+        Ptr<SimpleNetDevice> dev = CreateObject<SimpleNetDevice>();
+        node->AddDevice(dev);
+        g_mailbox.push_back(node->GetId());
+        if (r == GetRank())
+        {
+            InstallReceiver(dev, MakeCallback(&DeliverNotice));
+        }
+    }
 }
 
 std::vector<uint64_t>

@@ -88,6 +88,47 @@ class FabricRanks
      */
     static void InstallReceiver(Ptr<NetDevice> device, Callback<void, Ptr<Packet>> cb);
 
+    /// What a process is told of another's state: 64-bit words.
+    typedef Callback<void, const std::vector<uint64_t>&> NoticeCallback;
+
+    /**
+     * \brief Listen to a kind of notice from the other processes.
+     *
+     * Replicated objects (a collective's completion, a job's failure) call
+     * this in the same order on every process, so the returned topic names
+     * the same listener everywhere.
+     *
+     * \param cb what to call, at the notice's delivery time
+     * \return the topic to Publish() under
+     */
+    static uint32_t Subscribe(NoticeCallback cb);
+
+    /**
+     * \brief Tell every other process something that happened here now.
+     *
+     * The notice is delivered GetNoticeDelay() from now, as early as ns-3's
+     * distributed simulator allows. Does nothing on one process.
+     *
+     * \param topic from Subscribe()
+     * \param words what to tell (at most 200 words)
+     */
+    static void Publish(uint32_t topic, const std::vector<uint64_t>& words);
+
+    /**
+     * \return how long after Publish() a notice is delivered: the lookahead
+     *         (the least delay of a link between two processes) plus one time
+     *         step; zero on one process
+     */
+    static Time GetNoticeDelay();
+
+    /**
+     * \brief Get ready to run: find the lookahead, and give every process a
+     *        mailbox for notices (a node of its own with a device that takes
+     *        MPI messages). Call once the fabric is built, before
+     *        Simulator::Run; does nothing on one process.
+     */
+    static void Prepare();
+
     /**
      * \brief Add up counters over all processes.
      * \param values this process's values (the same length everywhere)

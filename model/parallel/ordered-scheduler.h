@@ -47,6 +47,27 @@ class OrderedScheduler : public Scheduler
     /// The key of events that were given none.
     static constexpr uint32_t DEFAULT_KEY = 0xffffffff;
 
+    /// What a keyed event of the workload or the scheduler is.
+    enum Kind : uint32_t
+    {
+        RUN_COMPLETE = 1, //!< a collective run is complete on every rank
+        JOB_FAILED = 2,   //!< a job fails
+        JOB_TIMER = 3,    //!< a training job's iteration and compute timers
+        GATE_TIMER = 4,   //!< a gate releases what it held
+        CONTROL = 5,      //!< the scheduler's controller
+    };
+
+    /**
+     * \param kind what the event is
+     * \param index whose (a job index)
+     * \return the key: after frame arrivals (keyed by port), before events
+     *         without a key, by kind then index
+     */
+    static uint32_t ControlKey(Kind kind, uint32_t index)
+    {
+        return 0x80000000U | (static_cast<uint32_t>(kind) << 24) | (index & 0xffffffU);
+    }
+
     /**
      * \brief Give the next event scheduled a key.
      *

@@ -4,6 +4,11 @@
 
 #include "collective.h"
 
+#include "ns3/fabric-ranks.h"
+#include "ns3/ordered-scheduler.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/rdma-nic.h"
+
 #include "ns3/log.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
@@ -22,6 +27,13 @@ Collective::GetTypeId()
         TypeId("ns3::Collective")
             .SetParent<Object>()
             .SetGroupName("Flux")
+            .AddAttribute("CompletionLatency",
+                          "Time from the last rank receiving its data to every rank knowing "
+                          "that the run is complete (0: at once; under MPI at least the "
+                          "notice delay between processes plus a time step).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&Collective::m_completionLatency),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Phase",
                             "Every rank finished one step (run, step, first start, last end).",
                             MakeTraceSourceAccessor(&Collective::m_phaseTrace),
@@ -35,7 +47,10 @@ Collective::Collective()
       m_iteration(0),
       m_runBase(0),
       m_nSteps(0),
-      m_failed(false)
+      m_failed(false),
+      m_ranksDone(0),
+      m_topic(0),
+      m_distributed(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -275,6 +290,98 @@ Collective::GetFailureReason() const
 }
 
 void
+Collective::SetupRanks()
+{
+    m_localRank.clear();
+    for (const auto& nic : m_nics)
+    {
+        m_localRank.push_back(FabricRanks::IsLocal(*nic->GetDevice()->GetNode()));
+    }
+    // Every process listens, in the same order, whether it has ranks or not.
+    m_distributed = FabricRanks::GetNRanks() > 1;
+    if (m_distributed)
+    {
+        m_topic = FabricRanks::Subscribe(MakeCallback(&Collective::NoticeReceived, this));
+    }
+}
+
+bool
+Collective::IsLocalRank(uint32_t rank) const
+{
+    return rank >= m_localRank.size() || m_localRank[rank];
+}
+
+void
+Collective::CountRankDone(Time end)
+{
+    m_lastEnd = std::max(m_lastEnd, end);
+    if (++m_ranksDone < GetNRanks())
+    {
+        return;
+    }
+    if (!m_distributed && m_completionLatency.IsZero())
+    {
+        CompleteRun();
+        return;
+    }
+    const Time at = m_lastEnd + m_completionLatency;
+    NS_ABORT_MSG_IF(at <= Simulator::Now() && m_distributed,
+                    "Collective: CompletionLatency shorter than the notice delay between MPI "
+                    "processes plus a time step");
+    OrderedScheduler::SetNextKey(
+        OrderedScheduler::ControlKey(OrderedScheduler::RUN_COMPLETE, m_jobId));
+    Simulator::Schedule(at - Simulator::Now(), &Collective::CompleteRun, this);
+}
+
+void
+Collective::CompleteRun()
+{
+    m_ranksDone = 0;
+    m_lastEnd = Time();
+    RunComplete();
+}
+
+void
+Collective::RunComplete()
+{
+    NotifyRunFinished();
+    ++m_run;
+}
+
+void
+Collective::NoticeReceived(const std::vector<uint64_t>& words)
+{
+    NS_ABORT_MSG_IF(words.size() < 2, "Collective: a truncated notice");
+    if (words[0] == 0) // a rank finished the run: run, rank, time step
+    {
+        NS_ABORT_MSG_IF(words.size() < 4 || words[1] != m_run,
+                        "Collective: a notice for another run");
+        CountRankDone(TimeStep(static_cast<int64_t>(words[3])));
+        return;
+    }
+    // a failure: time step, then the reason's bytes
+    std::string reason;
+    for (std::size_t i = 2; i < words.size(); ++i)
+    {
+        for (int b = 0; b < 8; ++b)
+        {
+            const char c = static_cast<char>((words[i] >> (8 * b)) & 0xff);
+            if (c != 0)
+            {
+                reason.push_back(c);
+            }
+        }
+    }
+    const Time at = TimeStep(static_cast<int64_t>(words[1])) + m_completionLatency;
+    NS_ABORT_MSG_IF(at <= Simulator::Now(),
+                    "Collective: CompletionLatency shorter than the notice delay between MPI "
+                    "processes plus a time step");
+    OrderedScheduler::SetNextKey(
+        OrderedScheduler::ControlKey(OrderedScheduler::JOB_FAILED, m_jobId));
+    Simulator::Schedule(at - Simulator::Now(), &Collective::ApplyFailure, this, reason);
+}
+
+void
 Collective::NotifyFailed(const std::string& reason)
 {
     if (m_failed)
@@ -282,6 +389,39 @@ Collective::NotifyFailed(const std::string& reason)
         return;
     }
     NS_LOG_FUNCTION(this << reason);
+    if (m_distributed || !m_completionLatency.IsZero())
+    {
+        // every copy learns it CompletionLatency from now
+        if (m_distributed)
+        {
+            std::vector<uint64_t> words{1, static_cast<uint64_t>(Simulator::Now().GetTimeStep())};
+            for (std::size_t i = 0; i < reason.size() && words.size() < 200; i += 8)
+            {
+                uint64_t w = 0;
+                for (std::size_t b = 0; b < 8 && i + b < reason.size(); ++b)
+                {
+                    w |= static_cast<uint64_t>(static_cast<unsigned char>(reason[i + b]))
+                         << (8 * b);
+                }
+                words.push_back(w);
+            }
+            FabricRanks::Publish(m_topic, words);
+        }
+        OrderedScheduler::SetNextKey(
+            OrderedScheduler::ControlKey(OrderedScheduler::JOB_FAILED, m_jobId));
+        Simulator::Schedule(m_completionLatency, &Collective::ApplyFailure, this, reason);
+        return;
+    }
+    ApplyFailure(reason);
+}
+
+void
+Collective::ApplyFailure(std::string reason)
+{
+    if (m_failed)
+    {
+        return;
+    }
     m_failed = true;
     m_failureReason = reason;
     if (!m_failedCb.IsNull())
@@ -333,6 +473,17 @@ Collective::RecordEnd(uint32_t rank, uint32_t step)
     if (++m_stepFinished[step] == GetNRanks())
     {
         m_phaseTrace(m_run, step, m_stepFirstStart[step], now);
+    }
+    if (step + 1 == m_nSteps)
+    {
+        // this rank is done with the run: the other processes' copies learn it
+        if (m_distributed)
+        {
+            FabricRanks::Publish(
+                m_topic,
+                {0, m_run, rank, static_cast<uint64_t>(now.GetTimeStep())});
+        }
+        CountRankDone(now);
     }
 }
 

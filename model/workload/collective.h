@@ -37,6 +37,14 @@ class RdmaNic;
  * (SetGate): subclasses hand every send to Submit(), which posts it at once
  * without a gate, and otherwise queues it per rank until the gate releases
  * it. The packets of every send carry a JobStepTag (SetJobId, SetIteration).
+ *
+ * A run is complete once every rank has received all its data; the ranks
+ * learn it CompletionLatency later (0: at once). Under MPI (FabricRanks)
+ * the ranks may belong to several processes: each process runs a copy of
+ * the collective, posts only its own ranks' sends, and tells the others
+ * when one of its ranks has finished a run or failed. The latency must then
+ * cover that notice (FabricRanks::GetNoticeDelay plus a time step), so that
+ * every copy completes the run at the same time.
  */
 class Collective : public Object
 {
@@ -235,6 +243,24 @@ class Collective : public Object
      */
     void NotifyFailed(const std::string& reason);
 
+    /**
+     * \brief Learn which ranks this process simulates, and listen to the
+     *        other processes; subclasses call it at the end of Setup().
+     */
+    void SetupRanks();
+
+    /**
+     * \param rank a rank
+     * \return whether this process simulates it (always, without MPI)
+     */
+    bool IsLocalRank(uint32_t rank) const;
+
+    /**
+     * \brief The run is complete and every rank knows it: tell the gate and
+     *        count the run. Subclasses add their own ending (the callback).
+     */
+    virtual void RunComplete();
+
     std::vector<Ptr<RdmaNic>> m_nics; //!< NIC of each rank
     uint32_t m_run;                   //!< current run, from 0
 
@@ -266,6 +292,27 @@ class Collective : public Object
     void Pump(uint32_t rank);
 
     /**
+     * \brief A rank finished the current run.
+     * \param end when
+     */
+    void CountRankDone(Time end);
+
+    /// Complete the run (scheduled CompletionLatency after its last rank).
+    void CompleteRun();
+
+    /**
+     * \brief Fail the collective (scheduled CompletionLatency after the failure).
+     * \param reason why
+     */
+    void ApplyFailure(std::string reason);
+
+    /**
+     * \brief A notice from another process (FabricRanks).
+     * \param words kind, then what it says
+     */
+    void NoticeReceived(const std::vector<uint64_t>& words);
+
+    /**
      * \brief A rank's step could go.
      * \param rank the rank
      * \param step the step
@@ -285,6 +332,12 @@ class Collective : public Object
     std::string m_failureReason;          //!< the first failure
     FailedCallback m_failedCb;            //!< failure report
     TracedCallback<uint32_t, uint32_t, Time, Time> m_phaseTrace; //!< finished phases
+    Time m_completionLatency;      //!< from the last rank's end to every rank knowing
+    std::vector<bool> m_localRank; //!< per rank: simulated by this process
+    uint32_t m_ranksDone;          //!< ranks that finished the current run
+    Time m_lastEnd;                //!< latest end of a rank in the current run
+    uint32_t m_topic;              //!< FabricRanks notice topic
+    bool m_distributed;            //!< the ranks span several processes
 };
 
 } // namespace ns3

@@ -40,7 +40,6 @@ RingAllreduce::RingAllreduce()
     : m_pipelineBytes(0),
       m_bytes(0),
       m_pieces(1),
-      m_ranksDone(0),
       m_running(false)
 {
     NS_LOG_FUNCTION(this);
@@ -77,6 +76,7 @@ RingAllreduce::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, uint16
         qps.second->SetReceiveCompletionCallback(
             MakeBoundCallback(&RingAllreduce::Received, this, next));
     }
+    SetupRanks();
 }
 
 uint32_t
@@ -173,7 +173,6 @@ RingAllreduce::Start(uint64_t bytes, DoneCallback done)
     m_running = true;
     m_bytes = bytes;
     m_done = done;
-    m_ranksDone = 0;
     const uint64_t chunk = std::max<uint64_t>(1, bytes / n);
     m_pieces = m_pipelineBytes == 0
                    ? 1
@@ -184,6 +183,10 @@ RingAllreduce::Start(uint64_t bytes, DoneCallback done)
     NotifyRunStarted(bytes);
     for (uint32_t r = 0; r < n; ++r)
     {
+        if (!IsLocalRank(r))
+        {
+            continue; // its own process posts (under MPI)
+        }
         for (uint32_t j = 0; j < m_pieces; ++j)
         {
             Post(r, 0, j);
@@ -209,19 +212,20 @@ RingAllreduce::Received(RingAllreduce* self,
     }
     if (piece + 1 == self->m_pieces)
     {
-        self->RecordEnd(rank, step);
-        if (step + 1 == nSteps && ++self->m_ranksDone == self->GetNRanks())
-        {
-            self->m_running = false;
-            self->NotifyRunFinished();
-            ++self->m_run;
-            DoneCallback done = self->m_done;
-            self->m_done = DoneCallback();
-            if (!done.IsNull())
-            {
-                done();
-            }
-        }
+        self->RecordEnd(rank, step); // on the last step, counts the rank done
+    }
+}
+
+void
+RingAllreduce::RunComplete()
+{
+    m_running = false;
+    Collective::RunComplete();
+    DoneCallback done = m_done;
+    m_done = DoneCallback();
+    if (!done.IsNull())
+    {
+        done();
     }
 }
 

@@ -52,6 +52,7 @@ class RingAllreduce : public Collective
   protected:
     void DoDispose() override;
     void DoPost(uint32_t rank, uint32_t step, uint32_t chunk) override;
+    void RunComplete() override;
 
   private:
     /**
@@ -122,7 +123,6 @@ class RingAllreduce : public Collective
     std::vector<uint64_t> m_received;         //!< messages received by each rank this run
     uint64_t m_bytes;                         //!< buffer bytes of this run
     uint32_t m_pieces;                        //!< pieces per step
-    uint32_t m_ranksDone;                     //!< ranks that finished this run
     bool m_running;                           //!< a run is in progress
     DoneCallback m_done;                      //!< completion of this run
 };

@@ -4,6 +4,8 @@
 
 #include "training-job.h"
 
+#include "ns3/ordered-scheduler.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -139,6 +141,7 @@ TrainingJob::CollectiveFailed(const std::string& reason)
 void
 TrainingJob::Start()
 {
+    KeyNextEvent();
     m_events.push_back(Simulator::Schedule(m_startTime, &TrainingJob::StartIteration, this));
 }
 
@@ -157,6 +160,7 @@ TrainingJob::StartIteration()
     {
         // held by the scheduler: the iteration (and so the JCT) includes the wait
         m_iterationWait += delay;
+        KeyNextEvent();
         m_events.push_back(Simulator::Schedule(delay, &TrainingJob::BeginCompute, this));
         return;
     }
@@ -168,9 +172,17 @@ TrainingJob::BeginCompute()
 {
     for (uint32_t b = 1; b <= m_buckets; ++b)
     {
+        KeyNextEvent();
         m_events.push_back(
             Simulator::Schedule(m_compute * b / m_buckets, &TrainingJob::BucketReady, this));
     }
+}
+
+void
+TrainingJob::KeyNextEvent() const
+{
+    OrderedScheduler::SetNextKey(
+        OrderedScheduler::ControlKey(OrderedScheduler::JOB_TIMER, m_collective->GetJobId()));
 }
 
 void

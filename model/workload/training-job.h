@@ -129,6 +129,9 @@ class TrainingJob : public Object
     void DoDispose() override;
 
   private:
+    /// Key the next event scheduled for the OrderedScheduler (the job's timers).
+    void KeyNextEvent() const;
+
     /// Begin an iteration's compute.
     void StartIteration();
     /// The iteration's compute begins (after the iteration gate).
