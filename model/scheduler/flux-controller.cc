@@ -4,6 +4,8 @@
 
 #include "flux-controller.h"
 
+#include "ns3/ordered-scheduler.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -154,9 +156,11 @@ FluxController::Start()
             tj->GetCollective()->GetBytesSentPerRank(tj->GetGradientBytes() / tj->GetNBuckets()));
         SetJobClass(j, GetJobClasses().front());
     }
+    OrderedScheduler::SetNextKey(Key(ALL_JOBS));
     Simulator::ScheduleNow(&FluxController::Replan, this);
     if (m_replanInterval.IsStrictlyPositive())
     {
+        OrderedScheduler::SetNextKey(Key(ALL_JOBS));
         m_periodic = Simulator::Schedule(m_replanInterval, &FluxController::PeriodicReplan, this);
     }
 }
@@ -192,6 +196,7 @@ void
 FluxController::SendRunStarted(uint32_t job, uint32_t run, uint64_t bytes)
 {
     ++m_counters.messages;
+    OrderedScheduler::SetNextKey(Key(job));
     Simulator::Schedule(m_latency,
                         &FluxController::RunStarted,
                         this,
@@ -205,6 +210,7 @@ void
 FluxController::SendRunFinished(uint32_t job, uint32_t run)
 {
     ++m_counters.messages;
+    OrderedScheduler::SetNextKey(Key(job));
     Simulator::Schedule(m_latency, &FluxController::RunFinished, this, job, run, Simulator::Now());
 }
 
@@ -277,6 +283,7 @@ FluxController::PeriodicReplan()
     }
     if (left)
     {
+        OrderedScheduler::SetNextKey(Key(ALL_JOBS));
         m_periodic = Simulator::Schedule(m_replanInterval, &FluxController::PeriodicReplan, this);
     }
 }
@@ -377,6 +384,7 @@ FluxController::Replan()
         v.plannedClass = cls;
         ++m_counters.messages;
         m_planTrace(task.job, v.run, start, cls);
+        OrderedScheduler::SetNextKey(Key(task.job));
         Simulator::Schedule(m_latency,
                             &FluxController::DeliverPlan,
                             this,
@@ -385,6 +393,12 @@ FluxController::Replan()
                             start,
                             cls);
     }
+}
+
+uint32_t
+FluxController::Key(uint32_t job)
+{
+    return OrderedScheduler::ControlKey(OrderedScheduler::CONTROL, job);
 }
 
 void

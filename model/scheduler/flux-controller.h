@@ -166,6 +166,15 @@ class FluxController : public JobScheduler
      */
     void DeliverPlan(uint32_t job, uint32_t run, Time releaseAt, uint8_t cls);
 
+    /// Key index of the controller's events that concern every job.
+    static constexpr uint32_t ALL_JOBS = 0xffffff;
+
+    /**
+     * \param job a job index, or ALL_JOBS
+     * \return the OrderedScheduler key of the controller's events for it
+     */
+    static uint32_t Key(uint32_t job);
+
     /// Periodic re-plan while a job communicates.
     void PeriodicReplan();
 

@@ -4,6 +4,8 @@
 
 #include "flux-gate.h"
 
+#include "ns3/ordered-scheduler.h"
+
 #include "flux-controller.h"
 
 #include "ns3/collective.h"
@@ -116,6 +118,7 @@ FluxGate::Arm()
         return;
     }
     m_timer.Cancel();
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::GATE_TIMER, m_job));
     m_timer = Simulator::Schedule(at - Simulator::Now(), &FluxGate::ReleaseAll, this);
 }
 
