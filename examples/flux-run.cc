@@ -41,6 +41,7 @@
  * second signal kills at once), nothing written.
  */
 
+#include "ns3/fabric-ranks.h"
 #include "ns3/results-writer.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
@@ -104,7 +105,10 @@ Error(int status, const std::string& message)
             c = '?'; // no control character reaches the terminal
         }
     }
-    std::cerr << "flux-run: " << line << std::endl;
+    if (FabricRanks::GetRank() == 0) // under MPI every process fails alike
+    {
+        std::cerr << "flux-run: " << line << std::endl;
+    }
     return status;
 }
 
@@ -226,6 +230,20 @@ class Progress
             return;
         }
         m_last = wallS;
+        if (!m_hinted && etaS > kLongRunS && FabricRanks::GetNRanks() == 1)
+        {
+            // once: how to go faster
+            m_hinted = true;
+            Finish();
+            std::fprintf(stderr,
+                         "flux-run: a long run: %s\n",
+                         FabricRanks::IsAvailable()
+                             ? "mpirun -np N flux-run ... splits it over N processes, by pod "
+                               "or leaf (README: Running on several processes)"
+                             : "ns-3 built with MPI (scripts/build-in-tree.sh --mpi 3.37) runs "
+                               "it over several processes with mpirun (README: Running on "
+                               "several processes)");
+        }
         char line[160];
         if (etaS >= 0)
         {
@@ -272,14 +290,22 @@ class Progress
     bool m_tty;            //!< whether stderr is a terminal
     bool m_shown{false};   //!< whether an in-place line is on screen
     double m_last{-100.0}; //!< wall time of the last print, s
+    bool m_hinted{false};  //!< the hint for long runs was printed
+    /// An estimate of more wall time left than this suggests MPI, s.
+    static constexpr double kLongRunS = 600;
 };
 
-} // namespace
-
+/**
+ * \brief The runner, on this process.
+ * \param argc argc
+ * \param argv argv
+ * \return the exit status
+ */
 int
-main(int argc, char** argv)
+Main(int argc, char** argv)
 {
     namespace fs = std::filesystem;
+    const bool root = FabricRanks::GetRank() == 0; // under MPI, rank 0 reports and writes
     const auto wall0 = std::chrono::steady_clock::now();
     auto since = [](std::chrono::steady_clock::time_point t) {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
@@ -398,7 +424,12 @@ main(int argc, char** argv)
     std::signal(SIGINT, OnSignal);
     std::signal(SIGTERM, OnSignal);
 
-    Progress progress(!args.quiet);
+    Progress progress(!args.quiet && root);
+    if (FabricRanks::IsEnabled() && root && !args.quiet)
+    {
+        std::cerr << "flux-run: " << FabricRanks::GetNRanks()
+                  << " MPI process(es), the fabric split by pod or leaf" << std::endl;
+    }
     RunOptions opts;
     opts.pcapDir = args.pcapDir;
     opts.quiet = args.quiet;
@@ -440,6 +471,10 @@ main(int argc, char** argv)
     }
 
     const auto write0 = std::chrono::steady_clock::now();
+    if (!root)
+    {
+        return 0; // rank 0 has every process's results
+    }
     try
     {
         ResultsWriter::Write(results, outPath);
@@ -473,4 +508,23 @@ main(int argc, char** argv)
                      timings.runCpuS);
     }
     return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    // Started by mpirun: the fabric is split over the processes.
+    if (FabricRanks::LaunchedByMpirun())
+    {
+        if (!FabricRanks::IsAvailable())
+        {
+            return Error(2, "started by mpirun, but " + FabricRanks::Enable(&argc, &argv));
+        }
+        FabricRanks::Enable(&argc, &argv);
+    }
+    const int status = Main(argc, argv);
+    FabricRanks::Disable();
+    return status;
 }

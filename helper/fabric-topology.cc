@@ -6,6 +6,7 @@
 
 #include "pfc-link-helper.h"
 
+#include "ns3/fabric-ranks.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
@@ -207,7 +208,13 @@ FabricTopology::EnablePcapHosts(const std::string& dir) const
     PfcLinkHelper helper;
     for (uint32_t i = 0; i < hostDevices.size(); ++i)
     {
-        helper.EnablePcap(dir + "/host" + std::to_string(i) + ".pcap", hostDevices[i], false, true);
+        if (FabricRanks::IsLocal(*hostDevices[i]->GetNode())) // under MPI, its process writes it
+        {
+            helper.EnablePcap(dir + "/host" + std::to_string(i) + ".pcap",
+                              hostDevices[i],
+                              false,
+                              true);
+        }
     }
 }
 

@@ -15,6 +15,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #ifdef NS3_MPI
@@ -37,6 +38,8 @@ std::vector<FabricRanks::NoticeCallback> g_topics;
 std::vector<uint32_t> g_mailbox;
 /// Lookahead plus one time step.
 Time g_noticeDelay;
+/// The null-message synchroniser was chosen.
+bool g_nullMessage = false;
 
 /**
  * \brief A notice arrived (MpiReceiver callback of the mailbox).
@@ -112,14 +115,12 @@ std::string
 FabricRanks::Enable(int* argc, char*** argv, bool nullMessage)
 {
 #ifdef NS3_MPI
+    g_nullMessage = nullMessage;
     GlobalValue::Bind("SimulatorImplementationType",
                       StringValue(nullMessage ? "ns3::NullMessageSimulatorImpl"
                                               : "ns3::DistributedSimulatorImpl"));
     MpiInterface::Enable(argc, argv);
-    // Results must not depend on the number of processes.
-    ObjectFactory scheduler;
-    scheduler.SetTypeId(OrderedScheduler::GetTypeId());
-    Simulator::SetScheduler(scheduler);
+    SelectSimulator();
     return "";
 #else
     (void)argc;
@@ -128,6 +129,37 @@ FabricRanks::Enable(int* argc, char*** argv, bool nullMessage)
     return "this build of flux has no MPI: build ns-3 with --enable-mpi and flux in contrib/ "
            "(scripts/build-in-tree.sh --mpi 3.37)";
 #endif
+}
+
+void
+FabricRanks::SelectSimulator()
+{
+#ifdef NS3_MPI
+    if (!MpiInterface::IsEnabled())
+    {
+        return;
+    }
+    GlobalValue::Bind("SimulatorImplementationType",
+                      StringValue(g_nullMessage ? "ns3::NullMessageSimulatorImpl"
+                                                : "ns3::DistributedSimulatorImpl"));
+    // Results must not depend on the number of processes.
+    ObjectFactory scheduler;
+    scheduler.SetTypeId(OrderedScheduler::GetTypeId());
+    Simulator::SetScheduler(scheduler);
+#endif
+}
+
+bool
+FabricRanks::LaunchedByMpirun()
+{
+    for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+    {
+        if (std::getenv(var))
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 void

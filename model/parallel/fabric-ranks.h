@@ -68,6 +68,19 @@ class FabricRanks
      */
     static std::string Enable(int* argc, char*** argv, bool nullMessage = false);
 
+    /**
+     * \brief Select the distributed simulator and the OrderedScheduler again
+     *        (after Config::Reset, which resets the simulator type); does
+     *        nothing unless MPI is enabled.
+     */
+    static void SelectSimulator();
+
+    /**
+     * \return whether this process was started by mpirun (Open MPI, MPICH
+     *         or PMIx set their variables in its environment)
+     */
+    static bool LaunchedByMpirun();
+
     /// End MPI (after Simulator::Destroy); does nothing without MPI.
     static void Disable();
 

@@ -55,6 +55,8 @@ class OrderedScheduler : public Scheduler
         JOB_TIMER = 3,    //!< a training job's iteration and compute timers
         GATE_TIMER = 4,   //!< a gate releases what it held
         CONTROL = 5,      //!< the scheduler's controller
+        RUN_END = 6,      //!< the end of a run (every job and flow done)
+        MONITOR = 7,      //!< a decision of the run's monitor (a stall)
     };
 
     /**

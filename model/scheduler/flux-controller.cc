@@ -4,11 +4,10 @@
 
 #include "flux-controller.h"
 
-#include "ns3/ordered-scheduler.h"
-
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/ordered-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 

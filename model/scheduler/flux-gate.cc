@@ -4,12 +4,11 @@
 
 #include "flux-gate.h"
 
-#include "ns3/ordered-scheduler.h"
-
 #include "flux-controller.h"
 
 #include "ns3/collective.h"
 #include "ns3/log.h"
+#include "ns3/ordered-scheduler.h"
 #include "ns3/simulator.h"
 
 namespace ns3

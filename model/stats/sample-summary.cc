@@ -47,6 +47,17 @@ SampleSummary::Merge(const SampleSummary& other)
 }
 
 void
+SampleSummary::Canonicalize()
+{
+    Sort();
+    m_sum = 0.0;
+    for (double v : m_values)
+    {
+        m_sum += v;
+    }
+}
+
+void
 SampleSummary::Clear()
 {
     m_values.clear();

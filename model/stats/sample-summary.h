@@ -51,6 +51,13 @@ class SampleSummary
     /// Remove every sample.
     void Clear();
 
+    /**
+     * \brief Recompute the sum from the sorted samples, so that the mean
+     *        does not depend on the order they were added in (runs split
+     *        over MPI processes merge them in another order).
+     */
+    void Canonicalize();
+
     /// \return the number of samples
     uint64_t Count() const;
 

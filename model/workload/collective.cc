@@ -5,11 +5,9 @@
 #include "collective.h"
 
 #include "ns3/fabric-ranks.h"
+#include "ns3/log.h"
 #include "ns3/ordered-scheduler.h"
 #include "ns3/pfc-net-device.h"
-#include "ns3/rdma-nic.h"
-
-#include "ns3/log.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
 
@@ -479,9 +477,8 @@ Collective::RecordEnd(uint32_t rank, uint32_t step)
         // this rank is done with the run: the other processes' copies learn it
         if (m_distributed)
         {
-            FabricRanks::Publish(
-                m_topic,
-                {0, m_run, rank, static_cast<uint64_t>(now.GetTimeStep())});
+            FabricRanks::Publish(m_topic,
+                                 {0, m_run, rank, static_cast<uint64_t>(now.GetTimeStep())});
         }
         CountRankDone(now);
     }

@@ -4,9 +4,8 @@
 
 #include "training-job.h"
 
-#include "ns3/ordered-scheduler.h"
-
 #include "ns3/log.h"
+#include "ns3/ordered-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 

@@ -86,7 +86,8 @@ const std::vector<std::pair<std::string, std::string>> kEventSchedulers = {
     {"map", "ns3::MapScheduler"},
     {"heap", "ns3::HeapScheduler"},
     {"calendar", "ns3::CalendarScheduler"},
-    {"list", "ns3::ListScheduler"}};
+    {"list", "ns3::ListScheduler"},
+    {"ordered", "ns3::OrderedScheduler"}};
 } // namespace
 
 std::string
@@ -203,6 +204,7 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
     {
         ParsePfcWatchdog(r["pfc_watchdog"], cfg);
     }
+    r.Read("completion_latency_us", cfg.completionLatencyUs);
     if (r.Has("event_scheduler"))
     {
         cfg.eventScheduler = ToOneOf(r["event_scheduler"],

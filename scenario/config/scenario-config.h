@@ -188,6 +188,7 @@ struct ScenarioConfig
     std::map<std::string, std::string> ns3Defaults; //!< ns-3 attribute defaults
     std::string baseDir{"."};                       //!< folder for relative paths
     std::string eventScheduler{"priority-queue"};   //!< the ns-3 event scheduler
+    double completionLatencyUs{0}; //!< from a collective's last rank to every rank knowing, us
 
     /**
      * \brief The ns-3 type of the event scheduler.

@@ -41,7 +41,8 @@ const std::vector<std::string> kRootKeys = {"description",
                                             "faults",
                                             "traces",
                                             "pfc_watchdog",
-                                            "event_scheduler"};
+                                            "event_scheduler",
+                                            "completion_latency_us"};
 const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "leaves",
                                                 "spines",
@@ -197,6 +198,7 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"seed", Int(1, kMaxSeed)},
     {"stop_ms", Ms(kPositive)},
     {"stall_ms", Ms()},
+    {"completion_latency_us", Us(false, 1e6)},
     // The model's times have nanosecond resolution; a microsecond is the
     // least that means anything for a watchdog.
     {"pfc_watchdog.detection_ms", Interval(0.001, 1e12)},

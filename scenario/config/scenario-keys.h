@@ -222,11 +222,22 @@
  *   links                array of link directions ("a->b"), default [];
  *                        their egress queue length and utilisation
  * event_scheduler        "priority-queue" (default), "map", "heap",
- *                        "calendar" or "list"; the ns-3 event scheduler
- *                        (ns3::PriorityQueueScheduler, MapScheduler, ...).
- *                        All order simultaneous events alike (in the order
- *                        they were scheduled), so the results do not depend
- *                        on it, only the speed does
+ *                        "calendar", "list" or "ordered"; the ns-3 event
+ *                        scheduler (ns3::PriorityQueueScheduler, MapScheduler,
+ *                        ...). The first five order simultaneous events
+ *                        alike (in the order they were scheduled), so the
+ *                        results do not depend on them, only the speed does;
+ *                        "ordered" (OrderedScheduler) takes simultaneous frame
+ *                        arrivals first, port by port, as runs under MPI do
+ *                        (always, whatever this key says)
+ * completion_latency_us  number in [0, 1e6], default 0; time from the last
+ *                        rank of a collective receiving its data to every
+ *                        rank knowing the run is complete, and from the
+ *                        end of the last job or flow to the end of the run.
+ *                        Under MPI at least link_delay_us + 0.002 (the
+ *                        notice between processes); flux-run raises it to
+ *                        that. With that value and "ordered" a run on one
+ *                        process gives the results of a run under mpirun
  * ns3_defaults           object, default {}; ns-3 attribute defaults set
  *                        before the run, "ns3::TypeName::Attribute": value
  *                        (string, number or true/false), or a global value

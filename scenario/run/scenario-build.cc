@@ -7,6 +7,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/error-model.h"
+#include "ns3/fabric-ranks.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/int-header.h"
@@ -94,6 +95,13 @@ MaxBaseRtt(const FabricTopology& topo, uint32_t mtu, uint32_t intBytes)
 void
 ScenarioRun::BuildScheduler()
 {
+    if (FabricRanks::GetNRanks() > 1 && m_cfg.scheduler.maxHoldUs > 0)
+    {
+        // A gate releases all its held ranks once the oldest has waited this
+        // long: that knowledge spans processes with no latency.
+        throw ScenarioError("scheduler.max_hold_us",
+                            "must be 0 under MPI with more than one process");
+    }
     m_scheduler = m_cfg.CreateScheduler();
     const std::string err = m_scheduler->AssignClasses(m_cfg.BackgroundClasses());
     if (!err.empty())
@@ -131,6 +139,22 @@ ScenarioRun::BuildNetwork()
                   static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
                   tr.ecn.pmax);
     helper.SetEcmpSeed(m_cfg.seed);
+    // Under MPI each process simulates a block of pods or leaves.
+    const uint32_t ranks = FabricRanks::GetNRanks();
+    const uint32_t groups = FabricTopologyHelper::GetRankGroups(t.kind,
+                                                                t.kind == "leaf-spine" ? t.leaves
+                                                                : t.kind == "fat-tree" ? t.k
+                                                                : t.kind == "ring"     ? t.switches
+                                                                                       : 2);
+    if (ranks > groups)
+    {
+        throw ScenarioError("topology",
+                            std::to_string(ranks) + " MPI processes for a " + t.kind + " of " +
+                                std::to_string(groups) +
+                                (t.kind == "fat-tree" ? " pods" : " leaves or switches") +
+                                ": run at most " + std::to_string(groups));
+    }
+    helper.SetRanks(ranks);
     // Only the classes in use are lossless (each lossless class needs PFC
     // headroom on every port): the tenants' data classes and the control
     // class of ACK/NAK/CNP, as RoCE deployments configure it.
@@ -243,6 +267,7 @@ ScenarioRun::BuildJobs()
         }
         TrainingJobHelper jobs;
         jobs.SetCollectiveAttribute("PipelineBytes", UintegerValue(jc.chunkBytes));
+        jobs.SetCollectiveAttribute("CompletionLatency", TimeValue(m_completionLatency));
         jobs.SetJobAttribute("Iterations", UintegerValue(jc.iterations));
         jobs.SetJobAttribute("ComputeTime",
                              TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
@@ -337,7 +362,10 @@ ScenarioRun::BuildBackground()
             },
             this,
             i));
-        tenant->SetFlowFailedCallback(MakeCallback(&ScenarioRun::CheckDone, this));
+        tenant->SetFlowFailedCallback(MakeBoundCallback(
+            +[](ScenarioRun* self, uint32_t index) { self->FlowFailed(index); },
+            this,
+            i));
         m_tenants.push_back(tenant);
         m_tenantOpenEnded.push_back(openEnded);
     }

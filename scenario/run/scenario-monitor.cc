@@ -4,7 +4,9 @@
 
 #include "scenario-run.h"
 
+#include "ns3/fabric-ranks.h"
 #include "ns3/log.h"
+#include "ns3/ordered-scheduler.h"
 #include "ns3/pfc-watchdog.h"
 #include "ns3/simulator.h"
 #include "ns3/switch-port-egress.h"
@@ -38,6 +40,7 @@ ScenarioRun::SetupTraces()
         m_traceLinks.push_back(static_cast<uint32_t>(l));
         m_traceWireBytes.push_back(0);
     }
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 1));
     Simulator::Schedule(Time(0), &ScenarioRun::Sample, this);
 }
 
@@ -166,7 +169,7 @@ ScenarioRun::Sample()
         {
             for (const auto& qp : job->GetCollective()->GetQueuePairs())
             {
-                if (qp && qp->GetBytesPosted() > 0)
+                if (qp && qp->GetBytesPosted() > 0) // posted here: local under MPI
                 {
                     SampleRate(job->GetName(), qp);
                 }
@@ -176,13 +179,20 @@ ScenarioRun::Sample()
         {
             for (const auto& f : t->GetActiveFlows())
             {
-                SampleRate(t->GetName(), f.tx);
+                if (f.tx->GetBytesPosted() > 0) // posted here: local under MPI
+                {
+                    SampleRate(t->GetName(), f.tx);
+                }
             }
         }
     }
     for (std::size_t i = 0; i < m_traceLinks.size(); ++i)
     {
         const auto& link = m_topo.links[m_traceLinks[i]];
+        if (!FabricRanks::IsLocal(*link.tx->GetNode()))
+        {
+            continue; // its process samples it
+        }
         RunResults::QueueSample q;
         q.timeUs = Simulator::Now().GetSeconds() * 1e6;
         q.link = link.name;
@@ -194,6 +204,7 @@ ScenarioRun::Sample()
         m_traceWireBytes[i] = wire;
         m_queues.push_back(q);
     }
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 1));
     Simulator::Schedule(interval, &ScenarioRun::Sample, this);
 }
 
@@ -218,6 +229,7 @@ ScenarioRun::JobFailed(Ptr<TrainingJob> job)
 void
 ScenarioRun::JobFinished(Ptr<TrainingJob> /* job */)
 {
+    m_endAt = std::max(m_endAt, Simulator::Now());
     if (--m_jobsLeft == 0)
     {
         for (std::size_t i = 0; i < m_tenants.size(); ++i)
@@ -236,7 +248,13 @@ ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
 {
     m_flows.emplace_back(tenant, rec);
     m_tenantFlowBytes[tenant] += rec.bytes;
-    CheckDone();
+    FlowEnded(tenant);
+}
+
+void
+ScenarioRun::FlowFailed(uint32_t tenant)
+{
+    FlowEnded(tenant);
 }
 
 void
@@ -249,14 +267,17 @@ ScenarioRun::PacketLatency(uint32_t /* qpn */, uint32_t /* payload */, Time late
 void
 ScenarioRun::CheckDone()
 {
-    if (m_jobsLeft > 0)
+    if (m_jobsLeft > 0 || m_stopping)
     {
         return;
     }
-    for (const auto& t : m_tenants)
+    for (std::size_t i = 0; i < m_tenants.size(); ++i)
     {
-        if (!t->ArrivalsOver() ||
-            t->GetFlowsFinished() + t->GetFlowsFailed() < t->GetFlowsStarted())
+        const Ptr<FlowTraffic>& t = m_tenants[i];
+        // under MPI, flows end at several processes: count what they told
+        const uint64_t ended =
+            m_mpi ? m_tenantEnded[i] : t->GetFlowsFinished() + t->GetFlowsFailed();
+        if (!t->ArrivalsOver() || ended < t->GetFlowsStarted())
         {
             return;
         }
@@ -265,6 +286,23 @@ ScenarioRun::CheckDone()
     {
         m_stopReason = "job_failed";
     }
+    if (m_completionLatency.IsZero())
+    {
+        Simulator::Stop();
+        return;
+    }
+    // Every process stops at the same time: CompletionLatency after the
+    // last job or flow ended, which the other processes know by then.
+    m_stopping = true;
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::RUN_END, 0));
+    Simulator::Schedule(m_endAt + m_completionLatency - Simulator::Now(),
+                        &ScenarioRun::EndRun,
+                        this);
+}
+
+void
+ScenarioRun::EndRun()
+{
     Simulator::Stop();
 }
 
@@ -330,7 +368,11 @@ ScenarioRun::Progress()
         Simulator::Stop();
         return;
     }
-    if (CheckStall())
+    if (m_mpi)
+    {
+        ReportStall(); // the processes decide together (scenario-distributed.cc)
+    }
+    else if (CheckStall())
     {
         return;
     }
@@ -344,6 +386,7 @@ ScenarioRun::Progress()
         m_eta.AddSample(wall, WorkDone(), simMs);
         m_opts.progress(simMs, wall, m_eta.GetEta());
     }
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 0));
     Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
 }
 

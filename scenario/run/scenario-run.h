@@ -16,7 +16,9 @@
 #include "ns3/sample-summary.h"
 #include "ns3/training-job.h"
 
+#include <array>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -128,6 +130,38 @@ class ScenarioRun
      * \param rec the flow
      */
     void FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec);
+    /// A tenant's flow failed (its sender's retries ran out).
+    void FlowFailed(uint32_t tenant);
+    /// Stop the run (CompletionLatency after the last job or flow ended).
+    void EndRun();
+    /// A tenant's flow ended here: under MPI tell the other processes.
+    void FlowEnded(uint32_t tenant);
+    /// Under MPI: listen to the other processes (scenario-distributed.cc).
+    void SetupDistributed();
+    /**
+     * \brief A notice from another process.
+     * \param words kind, then what it says
+     */
+    void NoticeReceived(const std::vector<uint64_t>& words);
+    /**
+     * \brief Under MPI: add the other processes' parts to the results, on
+     *        rank 0, in an order that does not depend on the split.
+     * \param r this process's results
+     */
+    void MergeProcesses(RunResults& r) const;
+    /// Under MPI: tell every process this one's part of the stall check.
+    void ReportStall();
+    /**
+     * \brief Under MPI: a process's part of the stall check at a tick.
+     * \param tick the check's time step
+     * \param rank the process
+     * \param rx its data packets received so far
+     * \param held whether its switches hold packets
+     * \param paused whether one of its ports is paused
+     */
+    void StallReport(uint64_t tick, uint32_t rank, uint64_t rx, bool held, bool paused);
+    /// The stall check's verdict (CompletionLatency after its tick).
+    void Stalled();
     /**
      * \brief A data packet arrived at a NIC.
      * \param qpn queue pair
@@ -198,6 +232,14 @@ class ScenarioRun
     std::vector<Ptr<RdmaQueuePair>> m_jobQps;      //!< the jobs' queue pairs
     std::vector<bool> m_tenantCounted;             //!< tenant's traffic is in the work total
     std::vector<uint64_t> m_tenantFlowBytes;       //!< bytes of each tenant's finished flows
+    bool m_mpi{false};                             //!< under MPI (any number of processes)
+    Time m_completionLatency;                      //!< collectives' and the run's end latency
+    uint32_t m_topic{0};                           //!< FabricRanks notice topic
+    std::vector<uint64_t> m_tenantEnded;           //!< per tenant: flows ended, all processes
+    Time m_endAt;                                  //!< latest end of a job or flow seen
+    bool m_stopping{false};                        //!< the end of the run is scheduled
+    /// Under MPI: per tick, the processes' reports (rx, held, paused) so far.
+    std::map<uint64_t, std::vector<std::array<uint64_t, 3>>> m_stallReports;
 };
 
 } // namespace scenario

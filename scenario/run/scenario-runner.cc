@@ -7,9 +7,11 @@
 #include "scenario-run.h"
 
 #include "ns3/config.h"
+#include "ns3/fabric-ranks.h"
 #include "ns3/log.h"
 #include "ns3/memory-estimate.h"
 #include "ns3/object-factory.h"
+#include "ns3/ordered-scheduler.h"
 #include "ns3/pfc-watchdog.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
@@ -50,13 +52,27 @@ ProcessCpuSeconds()
 void
 ScenarioRun::ResetNs3()
 {
-    Simulator::Destroy();
+    if (!FabricRanks::IsEnabled())
+    {
+        // (under MPI, destroying the simulator also ends its MPI interface:
+        // the simulator MpiInterface::Enable made is the one to run)
+        Simulator::Destroy();
+    }
     Config::Reset();
     RngSeedManager::SetSeed(m_cfg.seed);
     RngSeedManager::SetRun(1);
-    ObjectFactory events;
-    events.SetTypeId(ScenarioConfig::EventSchedulerTypeName(m_cfg.eventScheduler));
-    Simulator::SetScheduler(events);
+    if (FabricRanks::IsEnabled())
+    {
+        // Config::Reset chose the default simulator again: the distributed
+        // one, with the OrderedScheduler whatever event_scheduler says.
+        FabricRanks::SelectSimulator();
+    }
+    else
+    {
+        ObjectFactory events;
+        events.SetTypeId(ScenarioConfig::EventSchedulerTypeName(m_cfg.eventScheduler));
+        Simulator::SetScheduler(events);
+    }
     // The DCQCN profile first, so that ns3_defaults can still change any
     // single attribute.
     for (const auto& [name, value] : m_cfg.transport.dcqcn.HostAttributes(m_cfg.topology.hostGbps))
@@ -85,6 +101,16 @@ ScenarioRun::Run()
 {
     m_wall0 = std::chrono::steady_clock::now();
     ResetNs3();
+    // Under MPI (on any number of processes, so that the results do not
+    // depend on it) a collective's completion and the end of the run reach
+    // every process: they take at least a link's delay and two time steps.
+    m_mpi = FabricRanks::IsEnabled();
+    double latencyUs = m_cfg.completionLatencyUs;
+    if (m_mpi)
+    {
+        latencyUs = std::max(latencyUs, m_cfg.topology.linkDelayUs + 0.002);
+    }
+    m_completionLatency = NanoSeconds(static_cast<int64_t>(std::llround(latencyUs * 1e3)));
     RunResults results;
     try
     {
@@ -95,6 +121,7 @@ ScenarioRun::Run()
         ApplyFaults();
         SetupTraces();
         SetupProgress();
+        SetupDistributed();
         m_scheduler->Start();
         for (const auto& j : m_jobs)
         {
@@ -123,6 +150,7 @@ ScenarioRun::Run()
             }
             m_stallWindow = FromMs(m_cfg.stallMs) + detection;
         }
+        OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 0));
         Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
         const auto runStart = std::chrono::steady_clock::now();
         const double cpuStart = ProcessCpuSeconds();
@@ -130,6 +158,10 @@ ScenarioRun::Run()
         const auto runEnd = std::chrono::steady_clock::now();
         const double cpuEnd = ProcessCpuSeconds();
         results = Collect(WallSince(m_wall0));
+        if (m_mpi)
+        {
+            MergeProcesses(results);
+        }
         if (m_opts.timings)
         {
             m_opts.timings->buildS = std::chrono::duration<double>(runStart - m_wall0).count();
