@@ -164,6 +164,12 @@ FluxController::Start()
     }
 }
 
+bool
+FluxController::DecidesPerRank() const
+{
+    return true; // the gates in the ranks decide
+}
+
 Ptr<FluxGate>
 FluxController::GetGate(uint32_t job) const
 {

@@ -74,6 +74,7 @@ class FluxController : public JobScheduler
     bool GetQueueDiscFactory(ObjectFactory& factory) const override;
     bool GetQpArbiterFactory(ObjectFactory& factory) const override;
     void Start() override;
+    bool DecidesPerRank() const override;
 
     /**
      * \brief A gate's message: a run started (arrives after ControlLatency).

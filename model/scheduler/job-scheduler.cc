@@ -288,6 +288,12 @@ JobScheduler::Start()
 {
 }
 
+bool
+JobScheduler::DecidesPerRank() const
+{
+    return false;
+}
+
 const JobScheduler::Counters&
 JobScheduler::GetCounters() const
 {

@@ -146,6 +146,14 @@ class JobScheduler : public Object
     const Counters& GetCounters() const;
 
     /**
+     * \return true when decisions (and holds) are counted where each rank
+     *         asks, by gates in the ranks, rather than once per job: under
+     *         MPI the processes' counts then add up, otherwise every process
+     *         counts them all
+     */
+    virtual bool DecidesPerRank() const;
+
+    /**
      * \param job a job index
      * \return the class its data has now
      */

@@ -211,7 +211,11 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     // other copies count nothing, so the sums are the fabric's. What every
     // process computes alike (the jobs' times, the controller's plans) is
     // rank 0's.
-    std::vector<uint64_t*> sums = {&r.scheduler.decisions, &r.scheduler.held};
+    std::vector<uint64_t*> sums;
+    if (m_scheduler->DecidesPerRank())
+    {
+        sums = {&r.scheduler.decisions, &r.scheduler.held};
+    }
     for (auto& j : r.jobs)
     {
         PushTransport(j.transport, sums);
