@@ -55,6 +55,14 @@
  */
 
 /**
+ * \defgroup flux-parallel Several processes
+ * \ingroup flux
+ * A fabric split over MPI processes with ns-3's distributed simulator:
+ * which nodes a process simulates, frames and notices between processes,
+ * an event order that does not depend on the split, results to rank 0.
+ */
+
+/**
  * \defgroup flux-helper Helpers
  * \ingroup flux
  * Builders in ns-3's helper style: links, fabrics, NICs, training jobs.

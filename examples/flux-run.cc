@@ -35,6 +35,13 @@
  *   them: IPv4 frames outside the control class, so no ACK, CNP or PFC) and
  *   the CPU time of the process during Simulator::Run().
  *
+ * - Under mpirun (ns-3 built with --enable-mpi and flux in contrib/), the
+ *   fabric is split over the processes by pod or leaf; rank 0 prints the
+ *   progress and writes the results, the same for any number of processes:
+ *       mpirun -np 4 flux-run SCENARIO.json --out RESULTS.json
+ *   A build without MPI started by mpirun exits with status 2. A run whose
+ *   estimated time left passes ten minutes suggests it, once.
+ *
  * Exit status: 0 results written; 2 bad scenario or bad command line (one
  * line `flux-run: <field>: <problem>` on stderr, nothing written); 1 the run
  * or the writing of the results failed; 130 interrupted (SIGINT/SIGTERM; a

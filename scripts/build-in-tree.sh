@@ -246,13 +246,28 @@ for line in "${examples[@]}"; do
     flux_log "example passed: $line"
 done
 
+# Under MPI: the same results on any number of processes.
+mpi_detail=
+mpi_failed=0
+if [ $mpi = 1 ]; then
+    stage="MPI tests"
+    flux_section "ns-3 $ns3ver in-tree: MPI tests (test/mpi/run-mpi-tests.sh)"
+    example=$(find build -type f -perm -u+x -name '*flux-distributed-example*' | head -n 1)
+    [ -n "$example" ] || flux_die "flux-distributed-example was not built"
+    t0=$(date +%s)
+    if ! bash contrib/flux/test/mpi/run-mpi-tests.sh "$flux_run" "$example" | tee "$logdir/ns-$ns3ver-mpi-tests.log"; then
+        mpi_failed=1
+    fi
+    mpi_detail=", MPI tests: $(grep -oE '[0-9]+ passed, [0-9]+ failed' "$logdir/ns-$ns3ver-mpi-tests.log" | tail -n 1) ($(flux_fmt_time "$(flux_elapsed "$t0")"))"
+fi
+
 stage="report"
 passed=$((${#suites[@]} - ${#failed[@]}))
 echo "${passed} passed, ${#failed[@]} failed"
-detail="$era, ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests"), ${#examples[@]} examples, flux-run single-job JCT $jct ms"
+detail="$era$([ $mpi = 1 ] && echo ' with MPI'), ${#suites[@]} suites, configure $(flux_fmt_time "$t_conf"), build $(flux_fmt_time "$t_build") (CPU $(flux_fmt_time "$cpu_build")), tests $(flux_fmt_time "$t_tests"), ${#examples[@]} examples, flux-run single-job JCT $jct ms$mpi_detail"
 trap - EXIT
-if [ ${#failed[@]} -ne 0 ]; then
-    result_line FAIL "$detail; failed suites: ${failed[*]}"
+if [ ${#failed[@]} -ne 0 ] || [ $mpi_failed = 1 ]; then
+    result_line FAIL "$detail; failed suites: ${failed[*]:-none}"
     exit 1
 fi
 result_line PASS "$detail"

@@ -4,7 +4,8 @@
 #
 #   scripts/install-deps.sh                 standalone build and all tests
 #   scripts/install-deps.sh --source-trees  also what building ns-3 source
-#                                           trees needs (scripts/build-in-tree.sh)
+#                                           trees needs (scripts/build-in-tree.sh,
+#                                           Open MPI for --mpi)
 #
 # Then checks that every library file named by absolute path in the link
 # interfaces of the installed ns-3's CMake targets (libns3-dev's
@@ -59,8 +60,9 @@ for arg in "$@"; do
     case "$arg" in
     --source-trees)
         # apt-get source (dpkg-source), xz for the release tarballs (ns-3's
-        # optional libraries GSL, libxml2 and SQLite are in the list above)
-        packages+=(dpkg-dev xz-utils)
+        # optional libraries GSL, libxml2 and SQLite are in the list above),
+        # Open MPI for ns-3 built with MPI (build-in-tree.sh --mpi)
+        packages+=(dpkg-dev xz-utils libopenmpi-dev openmpi-bin)
         ;;
     -h | --help)
         sed -n '2,16p' "$0"

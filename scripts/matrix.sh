@@ -5,6 +5,8 @@
 #   standalone-3.37  Debian bookworm's libns3-dev 3.37, scripts/test.sh
 #                    (ctest: TestSuites and GoogleTest; pytest; notebooks)
 #   in-tree-3.37     ns-3 3.37 source tree, CMake (./ns3), test.py per suite
+#   mpi-3.37         ns-3 3.37 source tree built with MPI (Open MPI), test.py,
+#                    and test/mpi: identical results on 1, 2 and 4 processes
 #   in-tree-3.48     ns-3 3.48 source tree, CMake (./ns3), C++20, test.py
 #   waf-3.31         ns-3 3.31 source tree, ./waf, test.py per suite
 #   fresh-bookworm   the README's two commands in a debootstrap'd Debian
@@ -26,7 +28,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-all=(standalone-3.37 in-tree-3.37 in-tree-3.48 waf-3.31 fresh-bookworm sanitizers)
+all=(standalone-3.37 in-tree-3.37 mpi-3.37 in-tree-3.48 waf-3.31 fresh-bookworm sanitizers)
 entries=("$@")
 [ ${#entries[@]} -gt 0 ] || entries=("${all[@]}")
 for e in "${entries[@]}"; do
@@ -53,6 +55,9 @@ for e in "${entries[@]}"; do
         ;;
     in-tree | waf)
         "$FLUX_ROOT/scripts/build-in-tree.sh" "$ver" >"$log" 2>&1 && rc=0 || rc=$?
+        ;;
+    mpi)
+        "$FLUX_ROOT/scripts/build-in-tree.sh" --mpi "$ver" >"$log" 2>&1 && rc=0 || rc=$?
         ;;
     fresh)
         "$FLUX_ROOT/scripts/fresh-machine.sh" >"$log" 2>&1 && rc=0 || rc=$?

@@ -11,6 +11,7 @@ cpp_examples = [
     ("flux-ring-allreduce-example --iterations=1 --bytes=4000000", "True", "False"),
     ("flux-multi-tenant-example --iterations=1 --alone=false", "True", "False"),
     ("flux-incast-example", "True", "False"),
+    ("flux-distributed-example", "True", "False"),
 ]
 
 # A list of Python examples to run in order to ensure that they remain

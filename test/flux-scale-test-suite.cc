@@ -17,7 +17,10 @@
 #include "ns3/drop-tail-queue.h"
 #include "ns3/ecmp-route-table.h"
 #include "ns3/ethernet-ipv4-header.h"
+#include "ns3/fabric-ranks.h"
+#include "ns3/fabric-topology-helper.h"
 #include "ns3/network-module.h"
+#include "ns3/ordered-scheduler.h"
 #include "ns3/pfc-band-queue.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
@@ -418,13 +421,15 @@ class LinkInFlightTestCase : public TestCase
  * \ingroup flux-tests
  * The event scheduler is a matter of speed only: a multi-job scenario with
  * background traffic gives the same results (every field but the wall
- * time) with each of the runner's schedulers; an unknown one is refused.
+ * time) with each of the runner's schedulers that keep ns-3's order of
+ * simultaneous events, and the same results twice with "ordered"; an
+ * unknown one is refused.
  */
 class EventSchedulerTestCase : public TestCase
 {
   public:
     EventSchedulerTestCase()
-        : TestCase("event_scheduler: same results with every scheduler")
+        : TestCase("event_scheduler: same results with every order-keeping scheduler")
     {
     }
 
@@ -454,6 +459,17 @@ class EventSchedulerTestCase : public TestCase
             r.sim.wallS = 0;
             NS_TEST_ASSERT_MSG_GT(r.sim.events, 1000, "the scenario ran");
             const std::string json = ResultsWriter::ToJsonText(r);
+            if (name == "ordered")
+            {
+                // Takes simultaneous arrivals port by port, as under MPI: its
+                // own results, the same on every run.
+                RunResults again = RunScenario(cfg, opts);
+                again.sim.wallS = 0;
+                NS_TEST_ASSERT_MSG_EQ((ResultsWriter::ToJsonText(again) == json),
+                                      true,
+                                      "ordered: the same results twice");
+                continue;
+            }
             if (first.empty())
             {
                 first = json;
@@ -475,6 +491,130 @@ class EventSchedulerTestCase : public TestCase
             refused = std::string(e.what()).find("event_scheduler") != std::string::npos;
         }
         NS_TEST_ASSERT_MSG_EQ(refused, true, "an unknown scheduler names the field");
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * OrderedScheduler runs events of the same time by key, then in the order
+ * they were scheduled (events without a key last, as ns-3 orders them); a
+ * key applies to one event only; a removed event does not run.
+ */
+class OrderedSchedulerTestCase : public TestCase
+{
+  public:
+    OrderedSchedulerTestCase()
+        : TestCase("OrderedScheduler: simultaneous events by key, then scheduling order")
+    {
+    }
+
+  private:
+    /**
+     * \brief An event's record.
+     * \param log where
+     * \param id which
+     */
+    static void Record(std::vector<int>* log, int id)
+    {
+        log->push_back(id);
+    }
+
+    void DoRun() override
+    {
+        Simulator::Destroy();
+        ObjectFactory factory;
+        factory.SetTypeId(OrderedScheduler::GetTypeId());
+        Simulator::SetScheduler(factory);
+        std::vector<int> log;
+        const Time t = MicroSeconds(5);
+        Simulator::Schedule(t, &Record, &log, 1); // no key
+        OrderedScheduler::SetNextKey(7);
+        Simulator::Schedule(t, &Record, &log, 2);
+        Simulator::Schedule(t, &Record, &log, 3); // no key: the key was used
+        OrderedScheduler::SetNextKey(2);
+        Simulator::Schedule(t, &Record, &log, 4);
+        OrderedScheduler::SetNextKey(7);
+        Simulator::Schedule(t, &Record, &log, 5);
+        Simulator::Schedule(MicroSeconds(4), &Record, &log, 6); // earlier: first
+        OrderedScheduler::SetNextKey(1);
+        EventId removed = Simulator::Schedule(t, &Record, &log, 7);
+        Simulator::Remove(removed);
+        Simulator::Run();
+        Simulator::Destroy();
+        const std::vector<int> expected = {6, 4, 2, 5, 1, 3};
+        NS_TEST_ASSERT_MSG_EQ(log.size(), expected.size(), "every event that was not removed ran");
+        for (std::size_t i = 0; i < expected.size() && i < log.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(log[i], expected[i], "event " << i);
+        }
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * FabricTopologyHelper::SetRanks gives each MPI process a block of pods
+ * (with their hosts; the core switches spread evenly) or of leaves (the
+ * spines spread evenly), in the same node order as without; without MPI
+ * enabled every node stays local.
+ */
+class SetRanksTestCase : public TestCase
+{
+  public:
+    SetRanksTestCase()
+        : TestCase("SetRanks: processes by pod or leaf, node order unchanged")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        {
+            FabricTopologyHelper helper;
+            helper.SetRanks(2);
+            FabricTopology topo = helper.BuildFatTree(4); // 4 pods of 4 hosts, 4 cores
+            for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+            {
+                NS_TEST_ASSERT_MSG_EQ(topo.hosts.Get(h)->GetSystemId(),
+                                      h / 8,
+                                      "host " << h << ": pods 0-1 on rank 0, 2-3 on rank 1");
+                NS_TEST_ASSERT_MSG_EQ(FabricRanks::IsLocal(*topo.hosts.Get(h)),
+                                      true,
+                                      "without MPI every node is local");
+            }
+            std::vector<uint32_t> perRank(2, 0);
+            for (const auto& sw : topo.switches)
+            {
+                const uint32_t rank = sw.node->GetSystemId();
+                NS_TEST_ASSERT_MSG_LT(rank, 2u, "a process of the two");
+                perRank[rank] += sw.tier == 2 ? 1 : 0;
+                if (sw.tier < 2)
+                {
+                    const uint32_t pod = std::stoul(sw.name.substr(3, sw.name.find('-') - 3));
+                    NS_TEST_ASSERT_MSG_EQ(rank, pod / 2, sw.name << " with its pod");
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(perRank[0], 2u, "two core switches each");
+            NS_TEST_ASSERT_MSG_EQ(perRank[1], 2u, "two core switches each");
+            NS_TEST_ASSERT_MSG_LT(topo.hosts.Get(topo.GetNHosts() - 1)->GetId(),
+                                  topo.switches.front().node->GetId(),
+                                  "hosts first, then switches, as without ranks");
+            Simulator::Destroy();
+        }
+        {
+            FabricTopologyHelper helper;
+            helper.SetRanks(3);
+            FabricTopology topo = helper.BuildLeafSpine(3, 2, 2);
+            for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+            {
+                NS_TEST_ASSERT_MSG_EQ(topo.hosts.Get(h)->GetSystemId(), h / 2, "by leaf");
+            }
+            NS_TEST_ASSERT_MSG_EQ(topo.switches[3].node->GetSystemId(), 0u, "spine0");
+            NS_TEST_ASSERT_MSG_EQ(topo.switches[4].node->GetSystemId(), 1u, "spine1");
+            NS_TEST_ASSERT_MSG_EQ(FabricTopologyHelper::GetRankGroups("leaf-spine", 3),
+                                  3u,
+                                  "at most one process per leaf");
+            Simulator::Destroy();
+        }
     }
 };
 
@@ -573,6 +713,8 @@ class FluxScaleTestSuite : public TestSuite
         AddTestCase(new LinkInFlightTestCase);
         AddTestCase(new EthernetIpv4HeaderTestCase);
         AddTestCase(new EventSchedulerTestCase);
+        AddTestCase(new OrderedSchedulerTestCase);
+        AddTestCase(new SetRanksTestCase);
     }
 };
 

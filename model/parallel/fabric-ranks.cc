@@ -38,8 +38,10 @@ std::vector<FabricRanks::NoticeCallback> g_topics;
 std::vector<uint32_t> g_mailbox;
 /// Lookahead plus one time step.
 Time g_noticeDelay;
+#ifdef NS3_MPI
 /// The null-message synchroniser was chosen.
 bool g_nullMessage = false;
+#endif
 
 /**
  * \brief A notice arrived (MpiReceiver callback of the mailbox).
@@ -115,10 +117,12 @@ std::string
 FabricRanks::Enable(int* argc, char*** argv, bool nullMessage)
 {
 #ifdef NS3_MPI
-    g_nullMessage = nullMessage;
+    // FLUX_MPI_SYNC=null-message chooses the null-message synchroniser too
+    const char* sync = std::getenv("FLUX_MPI_SYNC");
+    g_nullMessage = nullMessage || (sync && std::string(sync) == "null-message");
     GlobalValue::Bind("SimulatorImplementationType",
-                      StringValue(nullMessage ? "ns3::NullMessageSimulatorImpl"
-                                              : "ns3::DistributedSimulatorImpl"));
+                      StringValue(g_nullMessage ? "ns3::NullMessageSimulatorImpl"
+                                                : "ns3::DistributedSimulatorImpl"));
     MpiInterface::Enable(argc, argv);
     SelectSimulator();
     return "";
@@ -139,9 +143,12 @@ FabricRanks::SelectSimulator()
     {
         return;
     }
+    // One process needs no synchronisation: ns-3's default simulator runs
+    // the same events in the same order, without a window per time step.
     GlobalValue::Bind("SimulatorImplementationType",
-                      StringValue(g_nullMessage ? "ns3::NullMessageSimulatorImpl"
-                                                : "ns3::DistributedSimulatorImpl"));
+                      StringValue(MpiInterface::GetSize() == 1 ? "ns3::DefaultSimulatorImpl"
+                                  : g_nullMessage              ? "ns3::NullMessageSimulatorImpl"
+                                                               : "ns3::DistributedSimulatorImpl"));
     // Results must not depend on the number of processes.
     ObjectFactory scheduler;
     scheduler.SetTypeId(OrderedScheduler::GetTypeId());

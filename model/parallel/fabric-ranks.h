@@ -59,7 +59,8 @@ class FabricRanks
      *
      * Call first thing in main(): it selects the simulator implementation
      * (DistributedSimulatorImpl, or NullMessageSimulatorImpl when
-     * nullMessage is true) and sets the OrderedScheduler.
+     * nullMessage is true or the environment has
+     * FLUX_MPI_SYNC=null-message) and sets the OrderedScheduler.
      *
      * \param argc main's argc
      * \param argv main's argv
