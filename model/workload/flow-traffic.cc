@@ -129,7 +129,7 @@ FlowTraffic::GetActiveFlows() const
         const Flow& f = m_flows[id];
         if (f.tx)
         {
-            active.push_back(ActiveFlow{f.src, f.dst, f.tx});
+            active.push_back(ActiveFlow{f.src, f.dst, f.tx, id});
         }
     }
     return active;

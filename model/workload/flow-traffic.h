@@ -90,6 +90,7 @@ class FlowTraffic : public Object
         uint32_t src;          //!< sending host
         uint32_t dst;          //!< receiving host
         Ptr<RdmaQueuePair> tx; //!< the sender's queue pair
+        uint64_t id;           //!< the tenant's count of flows started before it
     };
 
     /** \return the flows not yet torn down, in start order */

@@ -27,7 +27,7 @@ namespace
 /// Words per gathered row of each kind.
 constexpr std::size_t FLOW_WORDS = 7;
 constexpr std::size_t RECORD_WORDS = 7;
-constexpr std::size_t RATE_WORDS = 9;
+constexpr std::size_t RATE_WORDS = 10;
 constexpr std::size_t QUEUE_WORDS = 4;
 
 /**
@@ -167,11 +167,13 @@ ScenarioRun::MergeProcesses(RunResults& r) const
         owners[m_tenants[i]->GetName()] = static_cast<double>(m_jobs.size() + i);
     }
     std::vector<double> rates;
-    for (const auto& s : m_rates)
+    for (std::size_t i = 0; i < m_rates.size(); ++i)
     {
+        const auto& s = m_rates[i];
         rates.insert(rates.end(),
                      {s.timeUs,
                       owners[s.owner],
+                      static_cast<double>(m_rateOrder[i]),
                       static_cast<double>(s.src),
                       static_cast<double>(s.dst),
                       static_cast<double>(s.qpn),
@@ -343,8 +345,9 @@ ScenarioRun::MergeProcesses(RunResults& r) const
         std::copy(rates.begin() + i, rates.begin() + i + RATE_WORDS, row.begin());
         rateRows.push_back(row);
     }
+    // as one process samples them: by time, owner, place in the owner's list
     std::sort(rateRows.begin(), rateRows.end(), [](const auto& a, const auto& b) {
-        return std::make_tuple(a[0], a[1], a[2], a[4]) < std::make_tuple(b[0], b[1], b[2], b[4]);
+        return std::make_tuple(a[0], a[1], a[2]) < std::make_tuple(b[0], b[1], b[2]);
     });
     std::vector<std::string> ownerNames(owners.size());
     for (const auto& [name, index] : owners)
@@ -356,13 +359,13 @@ ScenarioRun::MergeProcesses(RunResults& r) const
         RunResults::RateSample s;
         s.timeUs = row[0];
         s.owner = ownerNames[static_cast<std::size_t>(row[1])];
-        s.src = static_cast<uint32_t>(row[2]);
-        s.dst = static_cast<uint32_t>(row[3]);
-        s.qpn = static_cast<uint32_t>(row[4]);
-        s.rateGbps = row[5];
-        s.targetGbps = row[6];
-        s.alpha = row[7];
-        s.windowBytes = row[8];
+        s.src = static_cast<uint32_t>(row[3]);
+        s.dst = static_cast<uint32_t>(row[4]);
+        s.qpn = static_cast<uint32_t>(row[5]);
+        s.rateGbps = row[6];
+        s.targetGbps = row[7];
+        s.alpha = row[8];
+        s.windowBytes = row[9];
         r.rates.push_back(s);
     }
     r.queues.clear();

@@ -143,8 +143,9 @@ ScenarioRun::WorkDone() const
 }
 
 void
-ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp)
+ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp, uint64_t position)
 {
+    m_rateOrder.push_back(position);
     const auto st = qp->GetCongestionControl()->GetState();
     RunResults::RateSample s;
     s.timeUs = Simulator::Now().GetSeconds() * 1e6;
@@ -167,11 +168,12 @@ ScenarioRun::Sample()
     {
         for (const auto& job : m_jobs)
         {
-            for (const auto& qp : job->GetCollective()->GetQueuePairs())
+            const auto qps = job->GetCollective()->GetQueuePairs();
+            for (std::size_t i = 0; i < qps.size(); ++i)
             {
-                if (qp && qp->GetBytesPosted() > 0) // posted here: local under MPI
+                if (qps[i] && qps[i]->GetBytesPosted() > 0) // posted here: local under MPI
                 {
-                    SampleRate(job->GetName(), qp);
+                    SampleRate(job->GetName(), qps[i], i);
                 }
             }
         }
@@ -181,7 +183,7 @@ ScenarioRun::Sample()
             {
                 if (f.tx->GetBytesPosted() > 0) // posted here: local under MPI
                 {
-                    SampleRate(t->GetName(), f.tx);
+                    SampleRate(t->GetName(), f.tx, f.id);
                 }
             }
         }

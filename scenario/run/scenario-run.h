@@ -113,7 +113,7 @@ class ScenarioRun
      * \param owner its job or tenant
      * \param qp the queue pair
      */
-    void SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp);
+    void SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp, uint64_t position);
     /**
      * \brief A job failed (a queue pair exhausted its retries).
      * \param job the job
@@ -213,12 +213,13 @@ class ScenarioRun
     std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
     std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
-    SampleSummary m_latencyUs;                     //!< one-way packet latency, us
-    uint32_t m_jobsLeft;                           //!< jobs neither finished nor failed
-    uint32_t m_jobsFailed{0};                      //!< jobs failed
-    std::vector<uint32_t> m_traceLinks;            //!< traced link directions (indices)
-    std::vector<uint64_t> m_traceWireBytes;        //!< their wire bytes at the last sample
-    std::vector<RunResults::RateSample> m_rates;   //!< sampled rates
+    SampleSummary m_latencyUs;                   //!< one-way packet latency, us
+    uint32_t m_jobsLeft;                         //!< jobs neither finished nor failed
+    uint32_t m_jobsFailed{0};                    //!< jobs failed
+    std::vector<uint32_t> m_traceLinks;          //!< traced link directions (indices)
+    std::vector<uint64_t> m_traceWireBytes;      //!< their wire bytes at the last sample
+    std::vector<RunResults::RateSample> m_rates; //!< sampled rates
+    std::vector<uint64_t> m_rateOrder; //!< per rate sample: its queue pair's place in the sample
     std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
     uint64_t m_routeUpdates{0};                    //!< route recomputations
     std::string m_stopReason;                      //!< why the run ended
