@@ -159,6 +159,17 @@ main(int argc, char* argv[])
     }
     FabricTopology topo = fabric.BuildLeafSpine(leaves, spines, hostsPerLeaf);
     topo.AssignStreams(100);
+    problem = FabricRanks::Prepare();
+    if (!problem.empty())
+    {
+        if (rank == 0)
+        {
+            std::fprintf(stderr, "%s\n", problem.c_str());
+        }
+        Simulator::Destroy();
+        FabricRanks::Disable();
+        return 1;
+    }
 
     RdmaHelper rdma;
     std::vector<Ptr<RdmaNic>> nics;

@@ -253,7 +253,7 @@ FabricRanks::GetNoticeDelay()
     return g_noticeDelay;
 }
 
-void
+std::string
 FabricRanks::Prepare()
 {
     g_mailbox.clear();
@@ -261,8 +261,9 @@ FabricRanks::Prepare()
     const uint32_t n = GetNRanks();
     if (n < 2)
     {
-        return;
+        return "";
     }
+    std::vector<std::vector<bool>> linked(n, std::vector<bool>(n, false));
     // The lookahead as ns-3's distributed simulator finds it: the least
     // delay of a point-to-point link between two processes (over all of
     // them, so that every process finds the same).
@@ -283,12 +284,31 @@ FabricRanks::Prepare()
             {
                 continue;
             }
+            linked[node->GetSystemId()][peer->GetNode()->GetSystemId()] = true;
             TimeValue delay;
             ch->GetAttribute("Delay", delay);
             lookahead = std::min(lookahead, delay.Get());
         }
     }
-    NS_ABORT_MSG_IF(lookahead == Time::Max(), "FabricRanks: no link between two processes");
+    if (lookahead == Time::Max() || lookahead.IsZero())
+    {
+        return "the processes need links between them with a positive delay";
+    }
+#ifdef NS3_MPI
+    for (uint32_t a = 0; g_nullMessage && a < n; ++a)
+    {
+        for (uint32_t b = a + 1; b < n; ++b)
+        {
+            if (!linked[a][b])
+            {
+                return "FLUX_MPI_SYNC=null-message needs a link between every two processes, "
+                       "and ranks " +
+                       std::to_string(a) + " and " + std::to_string(b) +
+                       " have none: use the default synchroniser or fewer processes";
+            }
+        }
+    }
+#endif
     g_noticeDelay = lookahead + TimeStep(1);
     // One mailbox per process, after every other node (node ids of the
     // fabric do not change).
@@ -303,6 +323,7 @@ FabricRanks::Prepare()
             InstallReceiver(dev, MakeCallback(&DeliverNotice));
         }
     }
+    return "";
 }
 
 std::vector<uint64_t>

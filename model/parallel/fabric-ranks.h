@@ -140,8 +140,11 @@ class FabricRanks
      *        mailbox for notices (a node of its own with a device that takes
      *        MPI messages). Call once the fabric is built, before
      *        Simulator::Run; does nothing on one process.
+     * \return an empty string, or why the fabric cannot run split so
+     *         (the null-message synchroniser needs a link between every two
+     *         processes: notices travel along them)
      */
-    static void Prepare();
+    static std::string Prepare();
 
     /**
      * \brief Add up counters over all processes.

@@ -11,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/ordered-scheduler.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/scenario-error.h"
 #include "ns3/simulator.h"
 #include "ns3/switch-mmu.h"
 
@@ -48,7 +49,11 @@ ScenarioRun::SetupDistributed()
         m_topic = FabricRanks::Subscribe(MakeCallback(&ScenarioRun::NoticeReceived, this));
     }
     // after every node of the fabric: the processes' mailboxes come last
-    FabricRanks::Prepare();
+    const std::string problem = FabricRanks::Prepare();
+    if (!problem.empty())
+    {
+        throw ScenarioError("topology", problem);
+    }
 }
 
 void
