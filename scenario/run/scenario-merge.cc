@@ -195,7 +195,10 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     }
     flows = FabricRanks::GatherToRoot(flows);
     records = FabricRanks::GatherToRoot(records);
-    const std::vector<double> latencies = FabricRanks::GatherToRoot(m_latencyUs.Sorted());
+    // (one process has them all already: no copy of what may be millions)
+    const bool split = FabricRanks::GetNRanks() > 1;
+    const std::vector<double> latencies =
+        split ? FabricRanks::GatherToRoot(m_latencyUs.Sorted()) : std::vector<double>();
     rates = FabricRanks::GatherToRoot(rates);
     queues = FabricRanks::GatherToRoot(queues);
     if (!root)
@@ -333,8 +336,11 @@ ScenarioRun::MergeProcesses(RunResults& r) const
         jr.gateWaitMs = (gateWait + m_jobs[j]->GetIterationGateWait()).GetSeconds() * 1e3;
     }
 
-    r.packetLatencyUs.Clear();
-    r.packetLatencyUs.AddAll(latencies);
+    if (split)
+    {
+        r.packetLatencyUs.Clear();
+        r.packetLatencyUs.AddAll(latencies);
+    }
     r.packetLatencyUs.Canonicalize();
 
     r.rates.clear();

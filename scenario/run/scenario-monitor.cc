@@ -92,6 +92,17 @@ ScenarioRun::SetupProgress()
             total += bursts * bc.senders.size() * static_cast<double>(bc.bytes);
         }
     }
+    if (FabricRanks::GetNRanks() > 1 && m_topo.GetNHosts() > 0)
+    {
+        // Under MPI a process sees the work of its own hosts: about their
+        // share of the whole.
+        uint32_t local = 0;
+        for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
+        {
+            local += FabricRanks::IsLocal(*m_topo.hosts.Get(h)) ? 1 : 0;
+        }
+        total *= static_cast<double>(local) / m_topo.GetNHosts();
+    }
     m_eta.SetWorkTotal(total);
     m_eta.SetStopTime(stopMs);
 }
