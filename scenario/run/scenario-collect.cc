@@ -7,6 +7,7 @@
 #include "ns3/ib-bth-header.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/results-writer.h"
 #include "ns3/simulator.h"
 #include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
@@ -80,6 +81,44 @@ ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
     return t;
 }
 
+RunResults::FlowResult
+ScenarioRun::ToFlowResult(uint32_t tenant, const FlowTraffic::FlowRecord& rec) const
+{
+    RunResults::FlowResult fr;
+    fr.tenant = m_tenants[tenant]->GetName();
+    fr.src = rec.src;
+    fr.dst = rec.dst;
+    fr.sizeBytes = rec.bytes;
+    fr.startMs = rec.start.GetSeconds() * 1e3;
+    fr.fctUs = rec.fct.GetSeconds() * 1e6;
+    fr.idealFctUs = IdealFct(rec).GetSeconds() * 1e6;
+    return fr;
+}
+
+std::vector<RunResults::LinkUtilization>
+ScenarioRun::BusiestLinks(const std::vector<double>& bits, double simS) const
+{
+    std::vector<RunResults::LinkUtilization> links;
+    if (simS <= 0)
+    {
+        return links;
+    }
+    for (std::size_t l = 0; l < m_topo.links.size(); ++l)
+    {
+        const auto& tx = m_topo.links[l].tx;
+        const double u = bits[l] / (tx->GetDataRate().GetBitRate() * simS);
+        links.push_back(RunResults::LinkUtilization{m_topo.links[l].name, std::min(1.0, u)});
+    }
+    std::stable_sort(links.begin(), links.end(), [](const auto& a, const auto& b) {
+        return a.utilization > b.utilization;
+    });
+    if (links.size() > ResultsWriter::kBusiestLinks)
+    {
+        links.resize(ResultsWriter::kBusiestLinks);
+    }
+    return links;
+}
+
 RunResults
 ScenarioRun::Collect(double wallS) const
 {
@@ -129,15 +168,7 @@ ScenarioRun::Collect(double wallS) const
     }
     for (const auto& [tenant, rec] : m_flows)
     {
-        RunResults::FlowResult fr;
-        fr.tenant = m_tenants[tenant]->GetName();
-        fr.src = rec.src;
-        fr.dst = rec.dst;
-        fr.sizeBytes = rec.bytes;
-        fr.startMs = rec.start.GetSeconds() * 1e3;
-        fr.fctUs = rec.fct.GetSeconds() * 1e6;
-        fr.idealFctUs = IdealFct(rec).GetSeconds() * 1e6;
-        r.flows.push_back(fr);
+        r.flows.push_back(ToFlowResult(tenant, rec));
     }
     for (const auto& t : m_tenants)
     {
@@ -240,22 +271,12 @@ ScenarioRun::Collect(double wallS) const
     }
 
     const double simS = Simulator::Now().GetSeconds();
-    if (simS > 0)
+    std::vector<double> bits;
+    for (const auto& link : m_topo.links)
     {
-        for (const auto& link : m_topo.links)
-        {
-            const double bits = 8.0 * (link.tx->GetTxBytes() + 24.0 * link.tx->GetTxFrames());
-            const double u = bits / (link.tx->GetDataRate().GetBitRate() * simS);
-            r.links.push_back(RunResults::LinkUtilization{link.name, std::min(1.0, u)});
-        }
-        std::stable_sort(r.links.begin(), r.links.end(), [](const auto& a, const auto& b) {
-            return a.utilization > b.utilization;
-        });
-        if (r.links.size() > 10)
-        {
-            r.links.resize(10);
-        }
+        bits.push_back(8.0 * (link.tx->GetTxBytes() + 24.0 * link.tx->GetTxFrames()));
     }
+    r.links = BusiestLinks(bits, simS);
     r.sim.simulatedMs = simS * 1e3;
     r.sim.wallS = wallS;
     r.sim.events = Simulator::GetEventCount();

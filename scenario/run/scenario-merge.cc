@@ -221,31 +221,17 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     n.retransmissionsSpurious =
         n.retransmissions - std::min(n.retransmissions, n.retransmissionsRepair);
     n.pfcPausesByLink.clear();
-    std::vector<RunResults::LinkUtilization> links;
-    const double simS = Simulator::Now().GetSeconds();
+    std::vector<double> bits;
     for (uint32_t l = 0; l < nLinks; ++l)
     {
-        const auto& link = m_topo.links[l];
         const uint64_t pauses = values[sums.size() + 2 * l];
         if (pauses > 0)
         {
-            n.pfcPausesByLink.emplace_back(link.name, pauses);
+            n.pfcPausesByLink.emplace_back(m_topo.links[l].name, pauses);
         }
-        if (simS > 0)
-        {
-            const double bits = static_cast<double>(values[sums.size() + 2 * l + 1]);
-            const double u = bits / (link.tx->GetDataRate().GetBitRate() * simS);
-            links.push_back(RunResults::LinkUtilization{link.name, std::min(1.0, u)});
-        }
+        bits.push_back(static_cast<double>(values[sums.size() + 2 * l + 1]));
     }
-    std::stable_sort(links.begin(), links.end(), [](const auto& a, const auto& b) {
-        return a.utilization > b.utilization;
-    });
-    if (links.size() > 10)
-    {
-        links.resize(10);
-    }
-    r.links = links;
+    r.links = BusiestLinks(bits, Simulator::Now().GetSeconds());
 
     // Flows in the order they ended (ties by tenant, source, destination).
     std::vector<std::array<double, FLOW_WORDS>> rows;
@@ -262,21 +248,13 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     r.flows.clear();
     for (const auto& row : rows)
     {
-        FlowTraffic::FlowRecord rec{static_cast<uint32_t>(row[1]),
-                                    static_cast<uint32_t>(row[2]),
-                                    static_cast<uint64_t>(row[3]),
-                                    Ns(row[4]),
-                                    Ns(row[5]),
-                                    static_cast<uint16_t>(row[6])};
-        RunResults::FlowResult fr;
-        fr.tenant = m_tenants[static_cast<std::size_t>(row[0])]->GetName();
-        fr.src = rec.src;
-        fr.dst = rec.dst;
-        fr.sizeBytes = rec.bytes;
-        fr.startMs = rec.start.GetSeconds() * 1e3;
-        fr.fctUs = rec.fct.GetSeconds() * 1e6;
-        fr.idealFctUs = IdealFct(rec).GetSeconds() * 1e6;
-        r.flows.push_back(fr);
+        const FlowTraffic::FlowRecord rec{static_cast<uint32_t>(row[1]),
+                                          static_cast<uint32_t>(row[2]),
+                                          static_cast<uint64_t>(row[3]),
+                                          Ns(row[4]),
+                                          Ns(row[5]),
+                                          static_cast<uint16_t>(row[6])};
+        r.flows.push_back(ToFlowResult(static_cast<uint32_t>(row[0]), rec));
     }
 
     // Phases and gate waits from every rank's step records, as one process

@@ -192,6 +192,19 @@ class ScenarioRun
      */
     Time IdealFct(const FlowTraffic::FlowRecord& rec) const;
     /**
+     * \param tenant the tenant's index
+     * \param rec a finished flow
+     * \return its results entry
+     */
+    RunResults::FlowResult ToFlowResult(uint32_t tenant, const FlowTraffic::FlowRecord& rec) const;
+    /**
+     * \param bits per link direction: bits on the wire
+     * \param simS simulated seconds
+     * \return the busiest link directions, by utilisation
+     */
+    std::vector<RunResults::LinkUtilization> BusiestLinks(const std::vector<double>& bits,
+                                                          double simS) const;
+    /**
      * \brief Gather everything measured.
      * \param wallS wall-clock seconds of the run
      * \return the results
