@@ -30,7 +30,7 @@
  *
  * In an ns-3 tree configured with --enable-mpi:
  *
- *     mpirun -np 2 build/contrib/flux/examples/ns3.37-flux-distributed-example-default
+ *     mpirun -np 2 build/contrib/flux/examples/ns3.37-flux-distributed-example
  *
  * (as root: mpirun --allow-run-as-root --oversubscribe). Without MPI it runs
  * on one process.
