@@ -59,7 +59,7 @@ FlowTraffic::DoDispose()
     m_flows.clear();
     m_port = nullptr;
     m_flowCallback = FlowCallback();
-    m_failedCallback = Callback<void>();
+    m_failedCallback = Callback<void, uint64_t>();
     Object::DoDispose();
 }
 
@@ -136,7 +136,7 @@ FlowTraffic::GetActiveFlows() const
 }
 
 void
-FlowTraffic::SetFlowFailedCallback(Callback<void> cb)
+FlowTraffic::SetFlowFailedCallback(Callback<void, uint64_t> cb)
 {
     m_failedCallback = cb;
 }
@@ -185,7 +185,7 @@ FlowTraffic::Received(FlowTraffic* self,
 {
     Flow& f = self->m_flows[id];
     f.received = true;
-    const FlowRecord record{f.src, f.dst, f.bytes, f.start, Simulator::Now() - f.start, f.port};
+    const FlowRecord record{f.src, f.dst, f.bytes, f.start, Simulator::Now() - f.start, f.port, id};
     ++self->m_finished;
     self->m_flowTrace(record.src, record.dst, record.bytes, record.fct);
     if (!self->m_flowCallback.IsNull())
@@ -228,7 +228,7 @@ FlowTraffic::Failed(FlowTraffic* self,
     self->TearDown(f);
     if (!self->m_failedCallback.IsNull())
     {
-        self->m_failedCallback();
+        self->m_failedCallback(id);
     }
 }
 

@@ -40,6 +40,7 @@ class FlowTraffic : public Object
         Time start;       //!< when it was posted
         Time fct;         //!< flow completion time
         uint16_t srcPort; //!< UDP source port (the flow's ECMP entropy)
+        uint64_t id{0};   //!< the tenant's count of flows started before it
     };
 
     /// Called for every finished flow.
@@ -96,8 +97,8 @@ class FlowTraffic : public Object
     /** \return the flows not yet torn down, in start order */
     std::vector<ActiveFlow> GetActiveFlows() const;
 
-    /** \param cb called (with no argument) for every failed flow */
-    void SetFlowFailedCallback(Callback<void> cb);
+    /** \param cb called for every failed flow, with its id (FlowRecord::id) */
+    void SetFlowFailedCallback(Callback<void, uint64_t> cb);
     /** \return bytes of the flows started */
     uint64_t GetBytesStarted() const;
 
@@ -196,16 +197,16 @@ class FlowTraffic : public Object
      */
     void TearDown(Flow& f);
 
-    std::string m_name;                       //!< tenant name
-    std::vector<Flow> m_flows;                //!< flows by id (slots reused never)
-    uint64_t m_started;                       //!< flows started
-    uint64_t m_finished;                      //!< flows finished
-    uint64_t m_failed;                        //!< flows failed
-    uint64_t m_firstActive;                   //!< no flow before this id is active
-    RdmaQueuePair::Counters m_closedCounters; //!< counters of torn-down queue pairs
-    Callback<void> m_failedCallback;          //!< per failed flow
-    uint64_t m_bytesStarted;                  //!< bytes started
-    FlowCallback m_flowCallback;              //!< per-flow report
+    std::string m_name;                        //!< tenant name
+    std::vector<Flow> m_flows;                 //!< flows by id (slots reused never)
+    uint64_t m_started;                        //!< flows started
+    uint64_t m_finished;                       //!< flows finished
+    uint64_t m_failed;                         //!< flows failed
+    uint64_t m_firstActive;                    //!< no flow before this id is active
+    RdmaQueuePair::Counters m_closedCounters;  //!< counters of torn-down queue pairs
+    Callback<void, uint64_t> m_failedCallback; //!< per failed flow, with its id
+    uint64_t m_bytesStarted;                   //!< bytes started
+    FlowCallback m_flowCallback;               //!< per-flow report
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowTrace; //!< finished flows
 };
 

@@ -363,7 +363,7 @@ ScenarioRun::BuildBackground()
             this,
             i));
         tenant->SetFlowFailedCallback(MakeBoundCallback(
-            +[](ScenarioRun* self, uint32_t index) { self->FlowFailed(index); },
+            +[](ScenarioRun* self, uint32_t index, uint64_t id) { self->FlowFailed(index, id); },
             this,
             i));
         m_tenants.push_back(tenant);

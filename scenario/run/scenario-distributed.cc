@@ -34,7 +34,7 @@ namespace
 /// Notice kinds.
 enum NoticeKind : uint64_t
 {
-    FLOW_ENDED = 0,   //!< a tenant's flow finished or failed: tenant, time step
+    FLOW_ENDED = 0,   //!< a tenant's flow finished or failed: tenant, time step, flow id
     STALL_REPORT = 1, //!< a part of the stall check: tick, rank, rx, held, paused
 };
 
@@ -57,15 +57,23 @@ ScenarioRun::SetupDistributed()
 }
 
 void
-ScenarioRun::FlowEnded(uint32_t tenant)
+ScenarioRun::FlowEnded(uint32_t tenant, uint64_t id)
 {
-    m_endAt = std::max(m_endAt, Simulator::Now());
-    if (m_mpi)
+    if (!m_mpi)
     {
-        ++m_tenantEnded[tenant];
+        m_endAt = std::max(m_endAt, Simulator::Now());
+    }
+    else
+    {
+        // a flow's first end counts (its second, if any, changes nothing)
+        if (m_flowsEnded.emplace(tenant, id).second)
+        {
+            ++m_tenantEnded[tenant];
+            m_endAt = std::max(m_endAt, Simulator::Now());
+        }
         FabricRanks::Publish(
             m_topic,
-            {FLOW_ENDED, tenant, static_cast<uint64_t>(Simulator::Now().GetTimeStep())});
+            {FLOW_ENDED, tenant, static_cast<uint64_t>(Simulator::Now().GetTimeStep()), id});
     }
     CheckDone();
 }
@@ -78,10 +86,14 @@ ScenarioRun::NoticeReceived(const std::vector<uint64_t>& words)
         StallReport(words[1], static_cast<uint32_t>(words[2]), words[3], words[4], words[5]);
         return;
     }
-    NS_ABORT_MSG_IF(words.size() != 3 || words[0] != FLOW_ENDED || words[1] >= m_tenants.size(),
+    NS_ABORT_MSG_IF(words.size() != 4 || words[0] != FLOW_ENDED || words[1] >= m_tenants.size(),
                     "ScenarioRun: an unknown notice");
-    ++m_tenantEnded[words[1]];
-    m_endAt = std::max(m_endAt, TimeStep(static_cast<int64_t>(words[2])));
+    const auto tenant = static_cast<uint32_t>(words[1]);
+    if (m_flowsEnded.emplace(tenant, words[3]).second)
+    {
+        ++m_tenantEnded[tenant];
+        m_endAt = std::max(m_endAt, TimeStep(static_cast<int64_t>(words[2])));
+    }
     CheckDone();
 }
 

@@ -261,13 +261,13 @@ ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
 {
     m_flows.emplace_back(tenant, rec);
     m_tenantFlowBytes[tenant] += rec.bytes;
-    FlowEnded(tenant);
+    FlowEnded(tenant, rec.id);
 }
 
 void
-ScenarioRun::FlowFailed(uint32_t tenant)
+ScenarioRun::FlowFailed(uint32_t tenant, uint64_t id)
 {
-    FlowEnded(tenant);
+    FlowEnded(tenant, id);
 }
 
 void

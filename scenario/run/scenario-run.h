@@ -20,6 +20,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -130,12 +131,20 @@ class ScenarioRun
      * \param rec the flow
      */
     void FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec);
-    /// A tenant's flow failed (its sender's retries ran out).
-    void FlowFailed(uint32_t tenant);
+    /**
+     * \brief A tenant's flow failed (its sender's retries ran out).
+     * \param tenant the tenant's index
+     * \param id the flow's id
+     */
+    void FlowFailed(uint32_t tenant, uint64_t id);
     /// Stop the run (CompletionLatency after the last job or flow ended).
     void EndRun();
-    /// A tenant's flow ended here: under MPI tell the other processes.
-    void FlowEnded(uint32_t tenant);
+    /**
+     * \brief A tenant's flow ended here: under MPI tell the other processes.
+     * \param tenant the tenant's index
+     * \param id the flow's id
+     */
+    void FlowEnded(uint32_t tenant, uint64_t id);
     /// Under MPI: listen to the other processes (scenario-distributed.cc).
     void SetupDistributed();
     /**
@@ -250,8 +259,12 @@ class ScenarioRun
     Time m_completionLatency;                      //!< collectives' and the run's end latency
     uint32_t m_topic{0};                           //!< FabricRanks notice topic
     std::vector<uint64_t> m_tenantEnded;           //!< per tenant: flows ended, all processes
-    Time m_endAt;                                  //!< latest end of a job or flow seen
-    bool m_stopping{false};                        //!< the end of the run is scheduled
+    /// Under MPI: the flows known to have ended (tenant, id). Under MPI a
+    /// flow whose data arrived but whose sender then ran out of retries
+    /// ends at both processes; it counts once.
+    std::set<std::pair<uint32_t, uint64_t>> m_flowsEnded;
+    Time m_endAt;           //!< latest end of a job or flow seen
+    bool m_stopping{false}; //!< the end of the run is scheduled
     /// Under MPI: per tick, the processes' reports (rx, held, paused) so far.
     std::map<uint64_t, std::vector<std::array<uint64_t, 3>>> m_stallReports;
 };
