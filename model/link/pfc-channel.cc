@@ -252,12 +252,6 @@ PfcChannel::GetLostFrames() const
     return m_lost;
 }
 
-bool
-PfcChannel::IsLocal(std::size_t i) const
-{
-    return i < m_nDevices && m_local[i];
-}
-
 Ptr<PfcNetDevice>
 PfcChannel::GetPfcDevice(std::size_t i) const
 {

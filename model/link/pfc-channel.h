@@ -92,13 +92,6 @@ class PfcChannel : public Channel
     /** \return frames lost because the link was down, or went down under them */
     uint64_t GetLostFrames() const;
 
-    /**
-     * \param i index 0 or 1
-     * \return whether this process simulates the device at end i (always,
-     *         without MPI)
-     */
-    bool IsLocal(std::size_t i) const;
-
     // Channel interface
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

@@ -392,15 +392,4 @@ FabricRanks::GatherToRoot(const std::vector<double>& values)
 #endif
 }
 
-void
-FabricRanks::Barrier()
-{
-#ifdef NS3_MPI
-    if (MpiInterface::IsEnabled())
-    {
-        MPI_Barrier(MpiInterface::GetCommunicator());
-    }
-#endif
-}
-
 } // namespace ns3

@@ -160,11 +160,6 @@ class FabricRanks
      *         elsewhere this process's values
      */
     static std::vector<double> GatherToRoot(const std::vector<double>& values);
-
-    /**
-     * \brief Wait for every process (does nothing without MPI).
-     */
-    static void Barrier();
 };
 
 } // namespace ns3

@@ -157,23 +157,14 @@ ScenarioRun::MergeProcesses(RunResults& r) const
             }
         }
     }
-    std::map<std::string, double> owners; // rate owners: jobs, then tenants
-    for (std::size_t i = 0; i < m_jobs.size(); ++i)
-    {
-        owners[m_jobs[i]->GetName()] = static_cast<double>(i);
-    }
-    for (std::size_t i = 0; i < m_tenants.size(); ++i)
-    {
-        owners[m_tenants[i]->GetName()] = static_cast<double>(m_jobs.size() + i);
-    }
     std::vector<double> rates;
     for (std::size_t i = 0; i < m_rates.size(); ++i)
     {
         const auto& s = m_rates[i];
         rates.insert(rates.end(),
                      {s.timeUs,
-                      owners[s.owner],
-                      static_cast<double>(m_rateOrder[i]),
+                      static_cast<double>(m_rateOrder[i].first),
+                      static_cast<double>(m_rateOrder[i].second),
                       static_cast<double>(s.src),
                       static_cast<double>(s.dst),
                       static_cast<double>(s.qpn),
@@ -182,16 +173,15 @@ ScenarioRun::MergeProcesses(RunResults& r) const
                       s.alpha,
                       s.windowBytes});
     }
-    std::map<std::string, double> traced;
-    for (std::size_t i = 0; i < m_traceLinks.size(); ++i)
-    {
-        traced[m_topo.links[m_traceLinks[i]].name] = static_cast<double>(i);
-    }
     std::vector<double> queues;
-    for (const auto& q : m_queues)
+    for (std::size_t i = 0; i < m_queues.size(); ++i)
     {
+        const auto& q = m_queues[i];
         queues.insert(queues.end(),
-                      {q.timeUs, traced[q.link], static_cast<double>(q.queueBytes), q.utilization});
+                      {q.timeUs,
+                       static_cast<double>(m_queueTrace[i]),
+                       static_cast<double>(q.queueBytes),
+                       q.utilization});
     }
     flows = FabricRanks::GatherToRoot(flows);
     records = FabricRanks::GatherToRoot(records);
@@ -333,16 +323,11 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     std::sort(rateRows.begin(), rateRows.end(), [](const auto& a, const auto& b) {
         return std::make_tuple(a[0], a[1], a[2]) < std::make_tuple(b[0], b[1], b[2]);
     });
-    std::vector<std::string> ownerNames(owners.size());
-    for (const auto& [name, index] : owners)
-    {
-        ownerNames[static_cast<std::size_t>(index)] = name;
-    }
     for (const auto& row : rateRows)
     {
         RunResults::RateSample s;
         s.timeUs = row[0];
-        s.owner = ownerNames[static_cast<std::size_t>(row[1])];
+        s.owner = OwnerName(static_cast<uint32_t>(row[1]));
         s.src = static_cast<uint32_t>(row[3]);
         s.dst = static_cast<uint32_t>(row[4]);
         s.qpn = static_cast<uint32_t>(row[5]);

@@ -154,13 +154,13 @@ ScenarioRun::WorkDone() const
 }
 
 void
-ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp, uint64_t position)
+ScenarioRun::SampleRate(uint32_t owner, const Ptr<RdmaQueuePair>& qp, uint64_t position)
 {
-    m_rateOrder.push_back(position);
+    m_rateOrder.emplace_back(owner, position);
     const auto st = qp->GetCongestionControl()->GetState();
     RunResults::RateSample s;
     s.timeUs = Simulator::Now().GetSeconds() * 1e6;
-    s.owner = owner;
+    s.owner = OwnerName(owner);
     s.src = static_cast<uint32_t>(m_topo.GetHostIndex(qp->GetNic()->GetAddress()));
     s.dst = static_cast<uint32_t>(m_topo.GetHostIndex(qp->GetPeerAddress()));
     s.qpn = qp->GetQpn();
@@ -171,30 +171,37 @@ ScenarioRun::SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp, 
     m_rates.push_back(s);
 }
 
+const std::string&
+ScenarioRun::OwnerName(uint32_t owner) const
+{
+    return owner < m_jobs.size() ? m_jobs[owner]->GetName()
+                                 : m_tenants[owner - m_jobs.size()]->GetName();
+}
+
 void
 ScenarioRun::Sample()
 {
     const Time interval = NanoSeconds(static_cast<int64_t>(m_cfg.traces.intervalUs * 1e3));
     if (m_cfg.traces.rates)
     {
-        for (const auto& job : m_jobs)
+        for (uint32_t j = 0; j < m_jobs.size(); ++j)
         {
-            const auto qps = job->GetCollective()->GetQueuePairs();
+            const auto qps = m_jobs[j]->GetCollective()->GetQueuePairs();
             for (std::size_t i = 0; i < qps.size(); ++i)
             {
                 if (qps[i] && qps[i]->GetBytesPosted() > 0) // posted here: local under MPI
                 {
-                    SampleRate(job->GetName(), qps[i], i);
+                    SampleRate(j, qps[i], i);
                 }
             }
         }
-        for (const auto& t : m_tenants)
+        for (uint32_t t = 0; t < m_tenants.size(); ++t)
         {
-            for (const auto& f : t->GetActiveFlows())
+            for (const auto& f : m_tenants[t]->GetActiveFlows())
             {
                 if (f.tx->GetBytesPosted() > 0) // posted here: local under MPI
                 {
-                    SampleRate(t->GetName(), f.tx, f.id);
+                    SampleRate(m_jobs.size() + t, f.tx, f.id);
                 }
             }
         }
@@ -216,6 +223,7 @@ ScenarioRun::Sample()
         q.utilization = Simulator::Now().IsZero() ? 0.0 : (wire - m_traceWireBytes[i]) / capacity;
         m_traceWireBytes[i] = wire;
         m_queues.push_back(q);
+        m_queueTrace.push_back(i);
     }
     OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 1));
     Simulator::Schedule(interval, &ScenarioRun::Sample, this);

@@ -114,7 +114,18 @@ class ScenarioRun
      * \param owner its job or tenant
      * \param qp the queue pair
      */
-    void SampleRate(const std::string& owner, const Ptr<RdmaQueuePair>& qp, uint64_t position);
+    /**
+     * \brief Take one rate sample.
+     * \param owner a job's index, or the number of jobs plus a tenant's index
+     * \param qp the sending queue pair
+     * \param position its place in its owner's list (collective queue pair, flow id)
+     */
+    void SampleRate(uint32_t owner, const Ptr<RdmaQueuePair>& qp, uint64_t position);
+    /**
+     * \param owner as SampleRate takes it
+     * \return the job's or tenant's name
+     */
+    const std::string& OwnerName(uint32_t owner) const;
     /**
      * \brief A job failed (a queue pair exhausted its retries).
      * \param job the job
@@ -241,7 +252,9 @@ class ScenarioRun
     std::vector<uint32_t> m_traceLinks;          //!< traced link directions (indices)
     std::vector<uint64_t> m_traceWireBytes;      //!< their wire bytes at the last sample
     std::vector<RunResults::RateSample> m_rates; //!< sampled rates
-    std::vector<uint64_t> m_rateOrder; //!< per rate sample: its queue pair's place in the sample
+    /// Per rate sample: its owner and its queue pair's place in the owner's list.
+    std::vector<std::pair<uint32_t, uint64_t>> m_rateOrder;
+    std::vector<std::size_t> m_queueTrace;         //!< per queue sample: its index in m_traceLinks
     std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
     uint64_t m_routeUpdates{0};                    //!< route recomputations
     std::string m_stopReason;                      //!< why the run ended
