@@ -234,104 +234,25 @@ struct Flow
     std::vector<uint32_t> via; //!< the switches it crosses, in order (indices in Plan::switches)
 };
 
-/**
- * \brief The fabric both modes build: the same switches in the same order
- * as FabricTopologyHelper's leaf-spine and fat-tree, and the same cables.
- */
-struct Plan
-{
-    uint32_t hosts{0};                                       //!< number of hosts
-    std::vector<std::string> switches;                       //!< switch names, helper order
-    std::vector<uint32_t> hostSwitch;                        //!< per host: its switch
-    std::vector<std::pair<uint32_t, uint32_t>> fabricCables; //!< switch-to-switch cables
-};
+/// The fabric both modes build: FabricTopologyHelper's shape of it.
+using Plan = FabricTopologyHelper::Spec;
 
 /**
  * \param o the settings
- * \return the fabric of the settings
+ * \return the fabric of the settings, as FabricTopologyHelper builds it
  */
 Plan
 MakePlan(const Options& o)
 {
-    Plan plan;
     if (o.topology == "leaf-spine")
     {
-        plan.hosts = o.leaves * o.hostsPerLeaf;
-        for (uint32_t l = 0; l < o.leaves; ++l)
-        {
-            plan.switches.push_back("leaf" + std::to_string(l));
-        }
-        for (uint32_t s = 0; s < o.spines; ++s)
-        {
-            plan.switches.push_back("spine" + std::to_string(s));
-        }
-        for (uint32_t h = 0; h < plan.hosts; ++h)
-        {
-            plan.hostSwitch.push_back(h / o.hostsPerLeaf);
-        }
-        for (uint32_t l = 0; l < o.leaves; ++l)
-        {
-            for (uint32_t s = 0; s < o.spines; ++s)
-            {
-                plan.fabricCables.emplace_back(l, o.leaves + s);
-            }
-        }
+        return FabricTopologyHelper::MakeLeafSpine(o.leaves, o.spines, o.hostsPerLeaf);
     }
-    else if (o.topology == "fat-tree")
+    if (o.topology == "fat-tree")
     {
-        const uint32_t k = o.k;
-        const uint32_t half = k / 2;
-        plan.hosts = k * k * k / 4;
-        for (uint32_t p = 0; p < k; ++p)
-        {
-            for (uint32_t e = 0; e < half; ++e)
-            {
-                plan.switches.push_back("pod" + std::to_string(p) + "-edge" + std::to_string(e));
-            }
-        }
-        for (uint32_t p = 0; p < k; ++p)
-        {
-            for (uint32_t a = 0; a < half; ++a)
-            {
-                plan.switches.push_back("pod" + std::to_string(p) + "-agg" + std::to_string(a));
-            }
-        }
-        for (uint32_t c = 0; c < half * half; ++c)
-        {
-            plan.switches.push_back("core" + std::to_string(c));
-        }
-        for (uint32_t h = 0; h < plan.hosts; ++h)
-        {
-            plan.hostSwitch.push_back(h / half);
-        }
-        const uint32_t aggBase = k * half;
-        const uint32_t coreBase = 2 * k * half;
-        for (uint32_t p = 0; p < k; ++p)
-        {
-            for (uint32_t e = 0; e < half; ++e)
-            {
-                for (uint32_t a = 0; a < half; ++a)
-                {
-                    plan.fabricCables.emplace_back(p * half + e, aggBase + p * half + a);
-                }
-            }
-        }
-        for (uint32_t p = 0; p < k; ++p)
-        {
-            for (uint32_t a = 0; a < half; ++a)
-            {
-                for (uint32_t c = 0; c < half; ++c)
-                {
-                    plan.fabricCables.emplace_back(aggBase + p * half + a, coreBase + a * half + c);
-                }
-            }
-        }
+        return FabricTopologyHelper::MakeFatTree(o.k);
     }
-    else
-    {
-        throw std::invalid_argument("--topology: leaf-spine or fat-tree, not " + o.topology);
-    }
-    return plan;
+    throw std::invalid_argument("--topology: leaf-spine or fat-tree, not " + o.topology);
 }
 
 /**
@@ -351,7 +272,7 @@ std::vector<Flow>
 MakeFlows(const Options& o)
 {
     const Plan plan = MakePlan(o);
-    const uint32_t hosts = plan.hosts;
+    const uint32_t hosts = plan.nHosts;
     // Hosts under one switch of the lowest tier, and hosts per pod (fat-tree)
     const bool fatTree = o.topology == "fat-tree";
     const uint32_t half = o.k / 2;
@@ -592,14 +513,6 @@ RunFlux(const Options& o, const std::vector<Flow>& flows, double rate)
     FabricTopology topo = o.topology == "fat-tree"
                               ? helper.BuildFatTree(o.k)
                               : helper.BuildLeafSpine(o.leaves, o.spines, o.hostsPerLeaf);
-    const Plan plan = MakePlan(o);
-    for (uint32_t s = 0; s < plan.switches.size(); ++s)
-    {
-        if (s >= topo.switches.size() || topo.switches[s].name != plan.switches[s])
-        {
-            throw std::runtime_error("the benchmark's fabric differs from the helper's");
-        }
-    }
 
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(o.payload));
@@ -821,7 +734,7 @@ RunBaseline(const Options& o, const std::vector<Flow>& flows, double rate)
     Measurement m;
     const auto t0 = std::chrono::steady_clock::now();
     const Plan plan = MakePlan(o);
-    const uint32_t nHosts = plan.hosts;
+    const uint32_t nHosts = plan.nHosts;
     NodeContainer hosts;
     hosts.Create(nHosts);
     NodeContainer switches;
@@ -989,7 +902,7 @@ main(int argc, char** argv)
         const Measurement m =
             o.mode == "flux" ? RunFlux(o, flows, rate) : RunBaseline(o, flows, rate);
         const uint64_t maxRss = PeakRssKb();
-        const uint32_t nHosts = MakePlan(o).hosts;
+        const uint32_t nHosts = MakePlan(o).nHosts;
         std::printf("mode=%s wall_s=%.4f packet_hops=%llu us_per_hop=%.4f events=%llu "
                     "events_per_s=%.0f cpu_s=%.4f cpu_us_per_hop=%.4f maxrss_kb=%llu "
                     "kb_per_host=%.1f base_rss_kb=%llu "

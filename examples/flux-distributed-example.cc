@@ -52,6 +52,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -143,23 +144,19 @@ main(int argc, char* argv[])
     fabric.SetFabricRate(DataRate("100Gbps"));
     fabric.SetLosslessPriorities((1 << 3) | (1 << 7));
     fabric.SetRanks(nRanks);
-    std::string problem = fabric.CheckLeafSpine(leaves, spines, hostsPerLeaf);
-    if (problem.empty() && nRanks > FabricTopologyHelper::GetRankGroups("leaf-spine", leaves))
+    FabricTopology topo;
+    std::string problem;
+    try
     {
-        problem = "more MPI processes than leaves";
+        // (refuses more processes than leaves)
+        topo = fabric.BuildLeafSpine(leaves, spines, hostsPerLeaf);
+        topo.AssignStreams(100);
+        problem = FabricRanks::Prepare();
     }
-    if (!problem.empty())
+    catch (const std::invalid_argument& e)
     {
-        if (rank == 0)
-        {
-            std::fprintf(stderr, "%s\n", problem.c_str());
-        }
-        FabricRanks::Disable();
-        return 1;
+        problem = e.what();
     }
-    FabricTopology topo = fabric.BuildLeafSpine(leaves, spines, hostsPerLeaf);
-    topo.AssignStreams(100);
-    problem = FabricRanks::Prepare();
     if (!problem.empty())
     {
         if (rank == 0)

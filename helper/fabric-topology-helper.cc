@@ -139,16 +139,6 @@ FabricTopologyHelper::GetRanks() const
     return m_ranks;
 }
 
-uint32_t
-FabricTopologyHelper::GetRankGroups(const std::string& kind, uint32_t leavesOrK)
-{
-    if (kind == "dumbbell")
-    {
-        return 2;
-    }
-    return leavesOrK; // leaves, pods (k) or ring switches
-}
-
 void
 FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
@@ -515,6 +505,7 @@ FabricTopologyHelper::MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t h
         spec.switches.emplace_back("spine" + std::to_string(s), 1);
     }
     spec.nGroups = leaves;
+    spec.groupName = "leaves";
     for (uint32_t l = 0; l < leaves; ++l)
     {
         spec.switchGroup.push_back(l);
@@ -566,6 +557,7 @@ FabricTopologyHelper::MakeFatTree(uint32_t k)
         spec.switches.emplace_back("core" + std::to_string(c), 2);
     }
     spec.nGroups = k;
+    spec.groupName = "pods";
     for (uint32_t i = 0; i < 2 * k * half; ++i)
     {
         spec.switchGroup.push_back((i % (k * half)) / half); // edge and aggregation: the pod
@@ -611,6 +603,7 @@ FabricTopologyHelper::MakeDumbbell(uint32_t hostsPerSide)
     spec.switches = {{"left", 0}, {"right", 0}};
     spec.switchGroup = {0, 1};
     spec.nGroups = 2;
+    spec.groupName = "sides";
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h < hostsPerSide ? 0 : 1);
@@ -631,6 +624,7 @@ FabricTopologyHelper::MakeRing(uint32_t switches, uint32_t hostsPerSwitch)
         spec.switchGroup.push_back(s);
     }
     spec.nGroups = switches;
+    spec.groupName = "switches";
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h / hostsPerSwitch);
@@ -650,9 +644,12 @@ FabricTopologyHelper::Build(const Spec& spec) const
     topo.kind = spec.kind;
     // Nodes in the same order whatever the split: ids (and so random
     // streams and traces) do not depend on the number of processes.
-    NS_ABORT_MSG_IF(m_ranks > spec.nGroups,
-                    "FabricTopologyHelper: " << m_ranks << " MPI processes for a " << spec.kind
-                                             << " of " << spec.nGroups << " groups");
+    if (m_ranks > spec.nGroups)
+    {
+        throw std::invalid_argument(std::to_string(m_ranks) + " MPI processes for a " + spec.kind +
+                                    " of " + std::to_string(spec.nGroups) + " " + spec.groupName +
+                                    ": run at most " + std::to_string(spec.nGroups));
+    }
     auto rankOf = [&spec, this](uint32_t s) {
         return spec.switchGroup.empty() ? 0 : spec.switchGroup[s] * m_ranks / spec.nGroups;
     };

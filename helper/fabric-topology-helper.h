@@ -104,6 +104,8 @@ class FabricTopologyHelper
      * a process, so only the links between groups cross processes, and the
      * groups are shared as evenly as they divide. Every process builds the
      * whole fabric and simulates the nodes whose system id is its rank.
+     * Build*() throws std::invalid_argument when there are more processes
+     * than groups.
      *
      * \param ranks number of processes (default 1: every node on rank 0)
      */
@@ -111,14 +113,6 @@ class FabricTopologyHelper
 
     /** \return the number of processes the fabric is split over */
     uint32_t GetRanks() const;
-
-    /**
-     * \param kind "leaf-spine", "fat-tree", "dumbbell" or "ring"
-     * \param leavesOrK leaves, k, hosts per side, or switches
-     * \return how many groups the fabric splits into (at most as many
-     *         processes as that are useful)
-     */
-    static uint32_t GetRankGroups(const std::string& kind, uint32_t leavesOrK);
 
     /**
      * \brief Set an attribute of every switch's SwitchMmu (e.g. PfcAlpha,
@@ -250,8 +244,11 @@ class FabricTopologyHelper
      */
     FabricTopology BuildRing(uint32_t switches, uint32_t hostsPerSwitch);
 
-  private:
-    /// Abstract description of a fabric, realised by Build().
+    /**
+     * \brief The shape of a fabric: its switches, hosts and cables in the
+     *        order the Build*() methods create them (for programs that build
+     *        the same fabric another way, such as bench/fabric-bench).
+     */
     struct Spec
     {
         std::string kind;                                        //!< topology kind
@@ -261,6 +258,7 @@ class FabricTopologyHelper
         std::vector<std::pair<uint32_t, uint32_t>> fabricCables; //!< switch pairs
         std::vector<uint32_t> switchGroup; //!< per switch: its group (SetRanks)
         uint32_t nGroups{1};               //!< number of groups
+        std::string groupName{"groups"};   //!< what a group is ("pods", "leaves", ...)
     };
 
     /**
@@ -283,6 +281,8 @@ class FabricTopologyHelper
      * \return the ring
      */
     static Spec MakeRing(uint32_t switches, uint32_t hostsPerSwitch);
+
+  private:
     /** \return a message about the common parameters, or an empty string */
     std::string CheckCommon() const;
     /**

@@ -610,9 +610,21 @@ class SetRanksTestCase : public TestCase
             }
             NS_TEST_ASSERT_MSG_EQ(topo.switches[3].node->GetSystemId(), 0u, "spine0");
             NS_TEST_ASSERT_MSG_EQ(topo.switches[4].node->GetSystemId(), 1u, "spine1");
-            NS_TEST_ASSERT_MSG_EQ(FabricTopologyHelper::GetRankGroups("leaf-spine", 3),
-                                  3u,
-                                  "at most one process per leaf");
+            Simulator::Destroy();
+        }
+        {
+            FabricTopologyHelper helper;
+            helper.SetRanks(4);
+            bool refused = false;
+            try
+            {
+                helper.BuildLeafSpine(3, 2, 2);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                refused = std::string(e.what()).find("3 leaves") != std::string::npos;
+            }
+            NS_TEST_ASSERT_MSG_EQ(refused, true, "at most one process per leaf");
             Simulator::Destroy();
         }
     }

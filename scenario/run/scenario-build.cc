@@ -139,22 +139,9 @@ ScenarioRun::BuildNetwork()
                   static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
                   tr.ecn.pmax);
     helper.SetEcmpSeed(m_cfg.seed);
-    // Under MPI each process simulates a block of pods or leaves.
-    const uint32_t ranks = FabricRanks::GetNRanks();
-    const uint32_t groups = FabricTopologyHelper::GetRankGroups(t.kind,
-                                                                t.kind == "leaf-spine" ? t.leaves
-                                                                : t.kind == "fat-tree" ? t.k
-                                                                : t.kind == "ring"     ? t.switches
-                                                                                       : 2);
-    if (ranks > groups)
-    {
-        throw ScenarioError("topology",
-                            std::to_string(ranks) + " MPI processes for a " + t.kind + " of " +
-                                std::to_string(groups) +
-                                (t.kind == "fat-tree" ? " pods" : " leaves or switches") +
-                                ": run at most " + std::to_string(groups));
-    }
-    helper.SetRanks(ranks);
+    // Under MPI each process simulates a block of pods or leaves (Build*
+    // refuses more processes than that).
+    helper.SetRanks(FabricRanks::GetNRanks());
     // Only the classes in use are lossless (each lossless class needs PFC
     // headroom on every port): the tenants' data classes and the control
     // class of ACK/NAK/CNP, as RoCE deployments configure it.
