@@ -116,7 +116,7 @@ PfcChannel::TransmitStart(Ptr<Packet> p, Ptr<PfcNetDevice> src, Time txTime)
 }
 
 void
-PfcChannel::ScheduleArrival(std::size_t to, Time delay, Ptr<Packet> frame, uint32_t downs)
+PfcChannel::ScheduleArrival(std::size_t to, Time delay, const Ptr<Packet>& frame, uint32_t downs)
 {
     PfcNetDevice* dst = PeekPointer(m_dev[to]);
     if (m_context[to] == NO_CONTEXT)

@@ -144,7 +144,7 @@ class PfcChannel : public Channel
      * \param frame the frame
      * \param downs the link's down count when the frame was sent
      */
-    void ScheduleArrival(std::size_t to, Time delay, Ptr<Packet> frame, uint32_t downs);
+    void ScheduleArrival(std::size_t to, Time delay, const Ptr<Packet>& frame, uint32_t downs);
 
     /**
      * \brief Send a frame to an end that another process simulates.
