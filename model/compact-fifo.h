@@ -26,7 +26,8 @@ namespace ns3
  * that is busy holds at most twice its largest backlog. Amortised O(1) per
  * operation.
  *
- * The interface is the part of std::deque that the devices use.
+ * The interface is the part of std::deque that the devices and queue
+ * pairs use.
  *
  * \tparam T the element type
  */
@@ -50,6 +51,34 @@ class CompactFifo
     T& front()
     {
         return m_items[m_head];
+    }
+
+    /**
+     * \param i a position, 0 being the oldest element (less than size())
+     * \return the element at that position
+     */
+    T& operator[](std::size_t i)
+    {
+        return m_items[m_head + i];
+    }
+
+    /**
+     * \param i a position, 0 being the oldest element (less than size())
+     * \return the element at that position
+     */
+    const T& operator[](std::size_t i) const
+    {
+        return m_items[m_head + i];
+    }
+
+    /**
+     * \brief Exchange the contents with another queue.
+     * \param other the other queue
+     */
+    void swap(CompactFifo& other)
+    {
+        m_items.swap(other.m_items);
+        std::swap(m_head, other.m_head);
     }
 
     /**

@@ -182,31 +182,8 @@ PfcNetDevice::GetTypeId()
 }
 
 PfcNetDevice::PfcNetDevice()
-    : m_addressBits(0),
-      m_peerAddressBits(BROADCAST_BITS),
-      m_ifIndex(0),
-      m_mtu(9000),
-      m_bps(DataRate("100Gbps")),
-      m_psPerByte(80),
-      m_wireOverhead(WireBytes::PREAMBLE_IFG + WireBytes::FCS),
-      m_pfcEnabled(true),
-      m_pauseQuanta(0xffff),
-      m_busy(false),
-      m_frameTraced(false),
-      m_ipv4ItemType(nullptr),
-      m_txCarryPs(0),
-      m_pausedMask(0),
-      m_upstreamPausedMask(0),
-      m_ignoredMask(0),
-      m_discardMask(0),
-      m_pfcPausesSent(0),
-      m_pfcPausesReceived(0),
-      m_rxErrors(0),
-      m_txBytes(0),
-      m_txFrames(0)
 {
     NS_LOG_FUNCTION(this);
-    m_txClassFrames.fill(0);
 }
 
 PfcNetDevice::~PfcNetDevice() = default;
@@ -234,10 +211,13 @@ void
 PfcNetDevice::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+    if (m_pauseTimers)
     {
-        m_pauseExpiry[p].Cancel();
-        m_pauseRefresh[p].Cancel();
+        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        {
+            m_pauseTimers->expiry[p].Cancel();
+            m_pauseTimers->refresh[p].Cancel();
+        }
     }
     m_node = nullptr;
     m_channel = nullptr;
@@ -389,7 +369,10 @@ PfcNetDevice::IgnorePause(uint8_t prio, bool discard)
     {
         m_discardMask |= bit;
     }
-    m_pauseExpiry[prio].Cancel();
+    if (m_pauseTimers)
+    {
+        m_pauseTimers->expiry[prio].Cancel();
+    }
     if (m_pausedMask & bit)
     {
         m_pausedMask &= ~bit;
@@ -626,6 +609,16 @@ PfcNetDevice::Receive(Ptr<Packet> p)
     }
 }
 
+PfcNetDevice::PauseTimers&
+PfcNetDevice::Timers()
+{
+    if (!m_pauseTimers)
+    {
+        m_pauseTimers = std::make_unique<PauseTimers>();
+    }
+    return *m_pauseTimers;
+}
+
 Time
 PfcNetDevice::QuantaToTime(uint16_t quanta) const
 {
@@ -649,7 +642,7 @@ PfcNetDevice::SetPauseUpstream(uint8_t prio, bool pause)
     else
     {
         m_upstreamPausedMask &= ~bit;
-        m_pauseRefresh[prio].Cancel();
+        Timers().refresh[prio].Cancel();
         SendPfc(bit, 0);
     }
 }
@@ -659,10 +652,10 @@ PfcNetDevice::RefreshPause(uint8_t prio)
 {
     SendPfc(1u << prio, m_pauseQuanta);
     ++m_pfcPausesSent;
-    m_pauseRefresh[prio] = Simulator::Schedule(QuantaToTime(m_pauseQuanta) / 2,
-                                               &PfcNetDevice::RefreshPause,
-                                               this,
-                                               prio);
+    Timers().refresh[prio] = Simulator::Schedule(QuantaToTime(m_pauseQuanta) / 2,
+                                                 &PfcNetDevice::RefreshPause,
+                                                 this,
+                                                 prio);
 }
 
 void
@@ -722,7 +715,8 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
             continue;
         }
         m_pfcRxTrace(p, quanta);
-        m_pauseExpiry[p].Cancel();
+        PauseTimers& timers = Timers();
+        timers.expiry[p].Cancel();
         if (quanta == 0)
         {
             resumed = resumed || (m_pausedMask & (1u << p));
@@ -733,7 +727,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
             ++m_pfcPausesReceived;
             const bool started = !(m_pausedMask & (1u << p));
             m_pausedMask |= (1u << p);
-            m_pauseExpiry[p] =
+            timers.expiry[p] =
                 Simulator::Schedule(QuantaToTime(quanta), &PfcNetDevice::PauseExpired, this, p);
             if (started && m_watchdog)
             {
@@ -762,9 +756,9 @@ PfcNetDevice::NotifyLinkChange()
     NS_LOG_FUNCTION(this);
     if (!IsLinkUp())
     {
-        for (uint8_t p = 0; p < N_PRIORITIES; ++p)
+        for (uint8_t p = 0; m_pauseTimers && p < N_PRIORITIES; ++p)
         {
-            m_pauseExpiry[p].Cancel();
+            m_pauseTimers->expiry[p].Cancel();
         }
         m_pausedMask = 0;
     }
@@ -774,7 +768,7 @@ PfcNetDevice::NotifyLinkChange()
         {
             if (m_upstreamPausedMask & (1u << p))
             {
-                m_pauseRefresh[p].Cancel();
+                Timers().refresh[p].Cancel();
                 RefreshPause(p);
             }
         }

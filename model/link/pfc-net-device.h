@@ -21,6 +21,7 @@
 #include "ns3/traffic-class.h"
 
 #include <array>
+#include <memory>
 #include <typeinfo>
 
 namespace ns3
@@ -310,43 +311,59 @@ class PfcNetDevice : public NetDevice
     /// Discard what the egress holds of the priorities in m_discardMask.
     void DiscardStormed();
 
-    Ptr<Node> m_node;                    //!< the node
-    Ptr<PfcChannel> m_channel;           //!< the link
-    Ptr<PfcEgress> m_egress;             //!< where data frames come from
+    /// Timers of the pauses received from and sent to the peer.
+    struct PauseTimers
+    {
+        std::array<EventId, N_PRIORITIES> expiry;  //!< end of received pauses
+        std::array<EventId, N_PRIORITIES> refresh; //!< refresh of sent pauses
+    };
+
+    /** \return the pause timers, made on first use */
+    PauseTimers& Timers();
+
+    // What every frame touches comes first, so that sending or receiving
+    // one reads few cache lines of the device: a large fabric has
+    // thousands of devices, and few of them stay in the caches.
+    bool m_busy{false};        //!< a frame is being serialised
+    bool m_frameTraced{false}; //!< a sink was ever connected to MacTx, MacRx or a sniffer trace
+    uint8_t m_pausedMask{0};   //!< priorities paused by the peer
+    uint8_t m_upstreamPausedMask{0}; //!< priorities we pause at the peer
+    uint8_t m_ignoredMask{0};        //!< priorities whose pauses are ignored
+    uint8_t m_discardMask{0};        //!< priorities whose packets are discarded
+    bool m_pfcEnabled{true};         //!< honour and send PFC frames
+    uint32_t m_wireOverhead{WireBytes::PREAMBLE_IFG +
+                            WireBytes::FCS}; //!< preamble + SFD + IFG + FCS bytes
+    uint32_t m_ifIndex{0};                   //!< interface index
+    double m_psPerByte{80};                  //!< picoseconds per byte at the line rate
+    int64_t m_txCarryPs{0};                  //!< sub-resolution remainder of tx times
+    Ptr<PfcChannel> m_channel;               //!< the link
+    Ptr<PfcEgress> m_egress;                 //!< where data frames come from
+    Ptr<EventImpl> m_txCompleteEvent;    //!< TransmitComplete(), made once and scheduled per frame
     Ptr<ErrorModel> m_receiveErrorModel; //!< loss on reception, if any
-    Mac48Address m_address;              //!< MAC address
-    uint64_t m_addressBits;              //!< m_address as EthernetVlanHeader holds it
-    uint64_t m_peerAddressBits; //!< the link peer's address bits (broadcast while there is none)
-    uint32_t m_ifIndex;         //!< interface index
-    uint16_t m_mtu;             //!< largest IPv4 packet
-    DataRate m_bps;             //!< line rate
-    double m_psPerByte;         //!< picoseconds per byte at the line rate
-    uint32_t m_wireOverhead;    //!< preamble + SFD + IFG + FCS bytes
-    bool m_pfcEnabled;          //!< honour and send PFC frames
-    uint16_t m_pauseQuanta;     //!< quanta of the pauses we send
-    bool m_busy;                //!< a frame is being serialised
-    bool m_frameTraced;         //!< a sink was ever connected to MacTx, MacRx or a sniffer trace
-    const std::type_info* m_ipv4ItemType; //!< the last item type found to be an Ipv4QueueDiscItem
-    Ptr<EventImpl> m_txCompleteEvent;     //!< TransmitComplete(), made once and scheduled per frame
-    int64_t m_txCarryPs;                  //!< sub-resolution remainder of tx times
-    CompactFifo<Ptr<Packet>> m_ctrlQueue; //!< PFC frames waiting for the line
-    CompactFifo<Ptr<QueueDiscItem>> m_sendQueue;        //!< packets given through Send()
-    uint8_t m_pausedMask;                               //!< priorities paused by the peer
-    uint8_t m_upstreamPausedMask;                       //!< priorities we pause at the peer
-    uint8_t m_ignoredMask;                              //!< priorities whose pauses are ignored
-    uint8_t m_discardMask;                              //!< priorities whose packets are discarded
-    Ptr<PfcWatchdog> m_watchdog;                        //!< PFC watchdog, if any
-    std::array<EventId, N_PRIORITIES> m_pauseExpiry;    //!< end of received pauses
-    std::array<EventId, N_PRIORITIES> m_pauseRefresh;   //!< refresh of sent pauses
-    uint64_t m_pfcPausesSent;                           //!< PFC pause frames sent
-    uint64_t m_pfcPausesReceived;                       //!< PFC pause frames received
-    uint64_t m_rxErrors;                                //!< frames lost by the error model
-    uint64_t m_txBytes;                                 //!< bytes sent
-    uint64_t m_txFrames;                                //!< frames sent
-    std::array<uint64_t, N_PRIORITIES> m_txClassFrames; //!< IPv4 frames sent per traffic class
-    RxCallback m_rxCallback;                            //!< receive handler
-    Ipv4RxCallback m_ipv4RxCallback;                    //!< receive handler, IPv4 apart
-    NetDevice::ReceiveCallback m_stdRxCallback;         //!< node protocol handler
+    Ipv4RxCallback m_ipv4RxCallback;     //!< receive handler, IPv4 apart
+    const std::type_info* m_ipv4ItemType{
+        nullptr};              //!< the last item type found to be an Ipv4QueueDiscItem
+    uint64_t m_addressBits{0}; //!< m_address as EthernetVlanHeader holds it
+    uint64_t m_peerAddressBits{
+        0xffffffffffffULL}; //!< the link peer's address bits (broadcast while there is none)
+    uint64_t m_txBytes{0};  //!< bytes sent
+    uint64_t m_txFrames{0}; //!< frames sent
+    std::array<uint64_t, N_PRIORITIES> m_txClassFrames{}; //!< IPv4 frames sent per traffic class
+    CompactFifo<Ptr<Packet>> m_ctrlQueue;                 //!< PFC frames waiting for the line
+    CompactFifo<Ptr<QueueDiscItem>> m_sendQueue;          //!< packets given through Send()
+
+    Ptr<Node> m_node;                                      //!< the node
+    Mac48Address m_address;                                //!< MAC address
+    uint16_t m_mtu{9000};                                  //!< largest IPv4 packet
+    uint16_t m_pauseQuanta{0xffff};                        //!< quanta of the pauses we send
+    DataRate m_bps{DataRate("100Gbps")};                   //!< line rate
+    Ptr<PfcWatchdog> m_watchdog;                           //!< PFC watchdog, if any
+    std::unique_ptr<PauseTimers> m_pauseTimers;            //!< pause timers, once PFC is used
+    uint64_t m_pfcPausesSent{0};                           //!< PFC pause frames sent
+    uint64_t m_pfcPausesReceived{0};                       //!< PFC pause frames received
+    uint64_t m_rxErrors{0};                                //!< frames lost by the error model
+    RxCallback m_rxCallback;                               //!< receive handler
+    NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler
     TracedCallback<> m_linkChange;                         //!< link change callbacks
 

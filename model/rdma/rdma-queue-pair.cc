@@ -517,7 +517,7 @@ RdmaQueuePair::EnterError()
     m_sndUna = m_postedEnd;
     m_sndNxt = m_postedEnd;
     m_txMsg = 0;
-    std::deque<Message> flushed;
+    CompactFifo<Message> flushed;
     flushed.swap(m_msgs);
     m_nic->NotifyQpError(this);
     ApplyPendingPriority();

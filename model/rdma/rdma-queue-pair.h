@@ -10,13 +10,12 @@
 #include "rdma-congestion-control.h"
 
 #include "ns3/callback.h"
+#include "ns3/compact-fifo.h"
 #include "ns3/event-id.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
-
-#include <deque>
 
 namespace ns3
 {
@@ -331,7 +330,7 @@ class RdmaQueuePair : public Object
     bool m_int;                      //!< data carries INT (the congestion control uses it)
 
     // send side
-    std::deque<Message> m_msgs;    //!< messages not fully acknowledged
+    CompactFifo<Message> m_msgs;   //!< messages not fully acknowledged
     std::size_t m_txMsg;           //!< index in m_msgs of the message of m_sndNxt
     uint64_t m_nextSeq;            //!< sequence number of the next posted message
     uint64_t m_postedEnd;          //!< PSN after the last posted packet

@@ -177,6 +177,18 @@ FabricSwitch::FabricSwitch()
 FabricSwitch::~FabricSwitch() = default;
 
 void
+FabricSwitch::DoInitialize()
+{
+    NS_LOG_FUNCTION(this);
+    // The ports were added one by one; a large fabric has thousands of
+    // switches, and the spare capacity would be a tenth of their memory.
+    m_ports.shrink_to_fit();
+    m_portOfIfIndex.shrink_to_fit();
+    m_mmu->ShrinkToFit();
+    Object::DoInitialize();
+}
+
+void
 FabricSwitch::DoDispose()
 {
     NS_LOG_FUNCTION(this);

@@ -289,6 +289,7 @@ class FabricSwitch : public Object
     uint64_t GetTxBytes(uint32_t port) const;
 
   protected:
+    void DoInitialize() override;
     void DoDispose() override;
 
   private:

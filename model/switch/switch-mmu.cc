@@ -139,6 +139,13 @@ SwitchMmu::AddPort()
     return port;
 }
 
+void
+SwitchMmu::ShrinkToFit()
+{
+    m_headroom.shrink_to_fit();
+    m_queues.shrink_to_fit();
+}
+
 uint32_t
 SwitchMmu::GetNPorts() const
 {

@@ -90,6 +90,12 @@ class SwitchMmu : public Object
      */
     uint32_t AddPort();
 
+    /**
+     * \brief Give back the memory that adding ports one by one set aside
+     *        for more (called by FabricSwitch when the simulation starts).
+     */
+    void ShrinkToFit();
+
     /** \return the number of ports */
     uint32_t GetNPorts() const;
 
