@@ -51,8 +51,9 @@
  * executed; cpu_s is the CPU time of the process during the run (less
  * sensitive than wall_s to other load on the machine); maxrss_kb is the peak resident memory of the
  * process and kb_per_host = (maxrss_kb - base_rss_kb) / hosts, base_rss_kb being the resident
- * memory before anything was built (libraries, ns-3 type system). Exit status 1 when not every
- * packet arrived.
+ * memory before anything was built (libraries, ns-3 type system); built_kb_per_host is the same
+ * with the resident memory once the network is built, before the first packet (the fabric
+ * without the packets queued and in flight). Exit status 1 when not every packet arrived.
  */
 
 #include "ns3/command-line.h"
@@ -423,6 +424,7 @@ Since(std::chrono::steady_clock::time_point t0)
 struct Measurement
 {
     double setupS{0};       //!< building the network, s
+    uint64_t builtRssKb{0}; //!< resident memory once the network is built, before any packet
     double wallS{0};        //!< Simulator::Run(), s
     double cpuS{0};         //!< CPU time of the process during Simulator::Run(), s
     double simMs{0};        //!< simulated time, ms
@@ -550,6 +552,7 @@ RunFlux(const Options& o, const std::vector<Flow>& flows, double rate)
         qps.first->PostSend(static_cast<uint64_t>(o.packets) * o.payload, false);
     }
     m.setupS = Since(t0);
+    m.builtRssKb = CurrentRssKb();
 
     const auto t1 = std::chrono::steady_clock::now();
     const double c1 = CpuSeconds();
@@ -812,6 +815,7 @@ RunBaseline(const Options& o, const std::vector<Flow>& flows, double rate)
     }
     app->Start();
     m.setupS = Since(t0);
+    m.builtRssKb = CurrentRssKb();
 
     const auto t1 = std::chrono::steady_clock::now();
     const double c1 = CpuSeconds();
@@ -905,7 +909,7 @@ main(int argc, char** argv)
         const uint32_t nHosts = MakePlan(o).nHosts;
         std::printf("mode=%s wall_s=%.4f packet_hops=%llu us_per_hop=%.4f events=%llu "
                     "events_per_s=%.0f cpu_s=%.4f cpu_us_per_hop=%.4f maxrss_kb=%llu "
-                    "kb_per_host=%.1f base_rss_kb=%llu "
+                    "kb_per_host=%.1f built_kb_per_host=%.1f base_rss_kb=%llu "
                     "setup_s=%.4f data_hops=%llu sim_ms=%.4f flows=%zu flow_gbps=%.3f "
                     "delivered=%llu expected=%llu drops=%llu pfc_pauses=%llu\n",
                     o.mode.c_str(),
@@ -918,6 +922,8 @@ main(int argc, char** argv)
                     m.packetHops ? m.cpuS * 1e6 / m.packetHops : 0.0,
                     static_cast<unsigned long long>(maxRss),
                     maxRss > baseRss ? static_cast<double>(maxRss - baseRss) / nHosts : 0.0,
+                    m.builtRssKb > baseRss ? static_cast<double>(m.builtRssKb - baseRss) / nHosts
+                                           : 0.0,
                     static_cast<unsigned long long>(baseRss),
                     m.setupS,
                     static_cast<unsigned long long>(m.dataHops),

@@ -160,6 +160,22 @@ class CompactFifoTestCase : public TestCase
             }
             NS_TEST_ASSERT_MSG_EQ(fifo.size(), reference.size(), "same size");
             NS_TEST_ASSERT_MSG_EQ(fifo.empty(), reference.empty(), "same emptiness");
+            if (!reference.empty())
+            {
+                const std::size_t i = rng() % reference.size();
+                NS_TEST_ASSERT_MSG_EQ(fifo[i], reference[i], "same element at a position");
+            }
+        }
+        CompactFifo<uint32_t> other;
+        other.push_back(7);
+        const std::size_t before = fifo.size();
+        fifo.swap(other);
+        NS_TEST_ASSERT_MSG_EQ(fifo.size(), 1, "swapped: the other's one element");
+        NS_TEST_ASSERT_MSG_EQ(fifo.front(), 7, "swapped: the other's element");
+        NS_TEST_ASSERT_MSG_EQ(other.size(), before, "swapped: this one's elements");
+        if (before > 0)
+        {
+            NS_TEST_ASSERT_MSG_EQ(other.front(), reference.front(), "swapped: oldest first");
         }
         CompactFifo<Ptr<Packet>> packets;
         Ptr<Packet> p = Create<Packet>(10);
@@ -306,6 +322,83 @@ class PfcBandQueueTestCase : public TestCase
                 "band 7 once resumed, FIFO");
             qd->Dispose();
         }
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Received IPv4 packets go to the device's PfcIpv4Receiver when it has one,
+ * else to its Ipv4RxCallback, else to its RxCallback; each frame to exactly
+ * one of them.
+ */
+class Ipv4ReceiverTestCase : public TestCase
+{
+  public:
+    Ipv4ReceiverTestCase()
+        : TestCase("PfcNetDevice: receiver, then IPv4 callback, then receive callback")
+    {
+    }
+
+  private:
+    /// Counts what it receives.
+    struct Counter : public PfcIpv4Receiver
+    {
+        void ReceiveIpv4(Ptr<PfcNetDevice>, Ptr<Packet>, Ipv4Header& ip, uint8_t) override
+        {
+            ++packets;
+            lastDestination = ip.GetDestination();
+        }
+
+        uint64_t packets{0};         //!< packets received
+        Ipv4Address lastDestination; //!< destination of the last one
+    };
+
+    static void CountIpv4(uint64_t* n, Ptr<PfcNetDevice>, Ptr<Packet>, Ipv4Header&, uint8_t)
+    {
+        ++*n;
+    }
+
+    /// Send 10 frames from a to b and run until they arrived.
+    static void SendTen(Ptr<TrafficEgress> egress, const Ipv4Address& to, uint16_t flow)
+    {
+        egress->AddFlow(to, flow, 10);
+        egress->Start(Simulator::Now());
+        Simulator::Run();
+    }
+
+    void DoRun() override
+    {
+        NodeContainer nodes(2);
+        Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
+        Ptr<PfcNetDevice> a = CreateObject<PfcNetDevice>();
+        Ptr<PfcNetDevice> b = CreateObject<PfcNetDevice>();
+        nodes.Get(0)->AddDevice(a);
+        nodes.Get(1)->AddDevice(b);
+        a->Attach(ch);
+        b->Attach(ch);
+        const Ipv4Address ipB("10.0.0.2");
+        Ptr<TrafficEgress> egress = CreateObject<TrafficEgress>(a, Ipv4Address("10.0.0.1"), 1000);
+        Ptr<TrafficSink> sink = Create<TrafficSink>(b, ipB); // the RxCallback
+        uint64_t viaCallback = 0;
+        b->SetIpv4RxCallback(MakeBoundCallback(&CountIpv4, &viaCallback));
+        Counter receiver;
+        b->SetIpv4Receiver(&receiver);
+
+        SendTen(egress, ipB, 1);
+        NS_TEST_ASSERT_MSG_EQ(receiver.packets, 10, "the receiver takes every packet");
+        NS_TEST_ASSERT_MSG_EQ(receiver.lastDestination, ipB, "with its IPv4 header");
+        NS_TEST_ASSERT_MSG_EQ(viaCallback + sink->m_packets, 0, "and nothing else does");
+
+        b->SetIpv4Receiver(nullptr);
+        SendTen(egress, ipB, 2);
+        NS_TEST_ASSERT_MSG_EQ(viaCallback, 10, "no receiver: the IPv4 callback");
+        NS_TEST_ASSERT_MSG_EQ(receiver.packets + sink->m_packets, 10, "only it");
+
+        b->SetIpv4RxCallback(PfcNetDevice::Ipv4RxCallback());
+        SendTen(egress, ipB, 3);
+        NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 10, "neither: the receive callback");
+        NS_TEST_ASSERT_MSG_EQ(viaCallback + receiver.packets, 20, "only it");
+        Simulator::Destroy();
     }
 };
 
@@ -723,6 +816,7 @@ class FluxScaleTestSuite : public TestSuite
         AddTestCase(new CompactFifoTestCase);
         AddTestCase(new PfcBandQueueTestCase);
         AddTestCase(new LinkInFlightTestCase);
+        AddTestCase(new Ipv4ReceiverTestCase);
         AddTestCase(new EthernetIpv4HeaderTestCase);
         AddTestCase(new EventSchedulerTestCase);
         AddTestCase(new OrderedSchedulerTestCase);

@@ -233,6 +233,7 @@ PfcNetDevice::DoDispose()
     m_sendQueue.clear();
     m_rxCallback = RxCallback();
     m_ipv4RxCallback = Ipv4RxCallback();
+    m_ipv4Receiver = nullptr;
     m_stdRxCallback = NetDevice::ReceiveCallback();
     m_promiscRxCallback = NetDevice::PromiscReceiveCallback();
     NetDevice::DoDispose();
@@ -277,6 +278,12 @@ void
 PfcNetDevice::SetIpv4RxCallback(Ipv4RxCallback cb)
 {
     m_ipv4RxCallback = cb;
+}
+
+void
+PfcNetDevice::SetIpv4Receiver(PfcIpv4Receiver* receiver)
+{
+    m_ipv4Receiver = receiver;
 }
 
 Ptr<PfcNetDevice>
@@ -590,6 +597,11 @@ PfcNetDevice::Receive(Ptr<Packet> p)
     if (type != ETHERTYPE_IPV4)
     {
         NS_LOG_LOGIC("dropping frame of EtherType " << type);
+        return;
+    }
+    if (m_ipv4Receiver)
+    {
+        m_ipv4Receiver->ReceiveIpv4(this, p, ip, prio);
         return;
     }
     if (!m_ipv4RxCallback.IsNull())

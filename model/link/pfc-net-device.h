@@ -6,6 +6,7 @@
 #define PFC_NET_DEVICE_H
 
 #include "pfc-egress.h"
+#include "pfc-ipv4-receiver.h"
 #include "pfc-watchdog.h"
 
 #include "ns3/compact-fifo.h"
@@ -114,6 +115,14 @@ class PfcNetDevice : public NetDevice
      * \param cb the handler (a null callback removes it)
      */
     void SetIpv4RxCallback(Ipv4RxCallback cb);
+
+    /**
+     * \brief Set the receiver of IPv4 packets, called directly (it has
+     * precedence over both callbacks).
+     * \param receiver the receiver, not owned: it must call
+     *        SetIpv4Receiver(nullptr) before it goes (null removes it)
+     */
+    void SetIpv4Receiver(PfcIpv4Receiver* receiver);
 
     /**
      * \brief Start a transmission if the line is free and something may be sent.
@@ -340,7 +349,7 @@ class PfcNetDevice : public NetDevice
     Ptr<PfcEgress> m_egress;                 //!< where data frames come from
     Ptr<EventImpl> m_txCompleteEvent;    //!< TransmitComplete(), made once and scheduled per frame
     Ptr<ErrorModel> m_receiveErrorModel; //!< loss on reception, if any
-    Ipv4RxCallback m_ipv4RxCallback;     //!< receive handler, IPv4 apart
+    PfcIpv4Receiver* m_ipv4Receiver{nullptr}; //!< receiver of IPv4 packets, if any
     const std::type_info* m_ipv4ItemType{
         nullptr};              //!< the last item type found to be an Ipv4QueueDiscItem
     uint64_t m_addressBits{0}; //!< m_address as EthernetVlanHeader holds it
@@ -362,6 +371,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_pfcPausesSent{0};                           //!< PFC pause frames sent
     uint64_t m_pfcPausesReceived{0};                       //!< PFC pause frames received
     uint64_t m_rxErrors{0};                                //!< frames lost by the error model
+    Ipv4RxCallback m_ipv4RxCallback;                       //!< receive handler, IPv4 apart
     RxCallback m_rxCallback;                               //!< receive handler
     NetDevice::ReceiveCallback m_stdRxCallback;            //!< node protocol handler
     NetDevice::PromiscReceiveCallback m_promiscRxCallback; //!< promiscuous handler

@@ -208,6 +208,10 @@ RdmaNic::DoDispose()
         m_arbiter = nullptr;
     }
     m_ctrlQueue.clear();
+    if (m_device)
+    {
+        m_device->SetIpv4Receiver(nullptr);
+    }
     m_device = nullptr;
     PfcEgress::DoDispose();
 }
@@ -241,7 +245,7 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
         m_arbiter = m_arbiterFactory.Create<RdmaQpArbiter>();
     }
     device->SetEgress(this);
-    device->SetIpv4RxCallback(MakeCallback(&RdmaNic::Receive, this));
+    device->SetIpv4Receiver(this);
 }
 
 Ipv4Address
@@ -517,7 +521,7 @@ RdmaNic::WakeDevice()
 }
 
 void
-RdmaNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t prio)
+RdmaNic::ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t prio)
 {
     if (ip.GetProtocol() != 17)
     {

@@ -15,6 +15,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-egress.h"
+#include "ns3/pfc-ipv4-receiver.h"
 #include "ns3/traced-callback.h"
 
 #include <utility>
@@ -46,7 +47,7 @@ class Packet;
  *
  * Per-packet state is O(1): queue pairs are found by QP number in a vector.
  */
-class RdmaNic : public PfcEgress
+class RdmaNic : public PfcEgress, public PfcIpv4Receiver
 {
   public:
     /**
@@ -246,7 +247,7 @@ class RdmaNic : public PfcEgress
      * \param ip its IPv4 header
      * \param prio its priority
      */
-    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t prio);
+    void ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t prio) override;
 
     /// Let the port pull again (pacing timer).
     void WakeDevice();

@@ -194,7 +194,7 @@ FabricSwitch::DoDispose()
     NS_LOG_FUNCTION(this);
     for (Port& port : m_ports)
     {
-        port.dev->SetIpv4RxCallback(PfcNetDevice::Ipv4RxCallback());
+        port.dev->SetIpv4Receiver(nullptr);
         port.egress->Dispose();
     }
     m_ports.clear();
@@ -242,7 +242,7 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
     NS_ABORT_MSG_IF(m_portOfIfIndex[ifIndex] >= 0,
                     "FabricSwitch::AddPort: interface " << ifIndex << " is already a port");
     m_portOfIfIndex[ifIndex] = port;
-    dev->SetIpv4RxCallback(MakeCallback(&FabricSwitch::Receive, this));
+    dev->SetIpv4Receiver(this);
     if (m_pfcWatchdog)
     {
         InstallWatchdog(port);
@@ -546,7 +546,7 @@ FabricSwitch::AssignStreams(int64_t stream)
 }
 
 void
-FabricSwitch::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp)
+FabricSwitch::ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp)
 {
     NS_LOG_FUNCTION(this << dev << p << +pcp);
     const uint32_t port = m_portOfIfIndex[dev->GetIfIndex()];

@@ -73,7 +73,7 @@ class SwitchPortEgress;
  * live ones. A packet whose group has no live member is dropped
  * (DROP_LINK_DOWN).
  */
-class FabricSwitch : public Object
+class FabricSwitch : public Object, public PfcIpv4Receiver
 {
   public:
     /// Why the switch dropped a packet.
@@ -321,7 +321,7 @@ class FabricSwitch : public Object
      * \param ip its IPv4 header (the switch decrements its TTL)
      * \param pcp the priority of the frame's VLAN tag
      */
-    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp);
+    void ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp) override;
 
     /**
      * \brief The ECMP choice of a packet in a group.
