@@ -44,12 +44,7 @@ PfcChannel::GetTypeId()
 
 PfcChannel::PfcChannel()
     : m_context{NO_CONTEXT, NO_CONTEXT},
-      m_key{OrderedScheduler::DEFAULT_KEY, OrderedScheduler::DEFAULT_KEY},
-      m_local{true, true},
-      m_nDevices(0),
-      m_up(true),
-      m_lost(0),
-      m_downs(0)
+      m_key{OrderedScheduler::DEFAULT_KEY, OrderedScheduler::DEFAULT_KEY}
 {
     NS_LOG_FUNCTION(this);
 }
@@ -65,7 +60,7 @@ PfcChannel::DoDispose()
         ev->Clear(); // pending ones may still be released by the simulator
     }
     m_arrivals.clear();
-    m_freeArrivals.clear();
+    m_freeArrivals = nullptr;
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_context[0] = NO_CONTEXT;
@@ -165,13 +160,13 @@ PfcChannel::ReceiveRemote(Ptr<Packet> frame)
 PfcChannel::ArrivalEvent*
 PfcChannel::FreeArrivalEvent()
 {
-    if (m_freeArrivals.empty())
+    ArrivalEvent* ev = m_freeArrivals;
+    if (!ev)
     {
         m_arrivals.push_back(Create<ArrivalEvent>(this));
         return PeekPointer(m_arrivals.back());
     }
-    ArrivalEvent* ev = m_freeArrivals.back();
-    m_freeArrivals.pop_back();
+    m_freeArrivals = ev->m_nextFree;
     return ev;
 }
 
@@ -208,7 +203,8 @@ PfcChannel::ArrivalEvent::Notify()
     // Free again before the delivery: a frame sent back on this link during
     // it may reuse the event (the simulator's reference is released after
     // this call, and the new scheduling takes one of its own).
-    m_channel->m_freeArrivals.push_back(this);
+    m_nextFree = m_channel->m_freeArrivals;
+    m_channel->m_freeArrivals = this;
     if (m_downs != m_channel->m_downs)
     {
         // the link went down while the frame was on the wire

@@ -124,6 +124,8 @@ class PfcChannel : public Channel
         /** \brief Forget the channel, the device and the frame (the channel is disposed). */
         void Clear();
 
+        ArrivalEvent* m_nextFree{nullptr}; //!< the next one on the channel's free list
+
       protected:
         void Notify() override;
 
@@ -161,17 +163,18 @@ class PfcChannel : public Channel
      */
     void ReceiveRemote(Ptr<Packet> frame);
 
-    Time m_delay;                              //!< one-way propagation delay
-    Ptr<PfcNetDevice> m_dev[2];                //!< the two ends
+    // What every frame touches first, in as few cache lines as may be.
+    ArrivalEvent* m_freeArrivals{nullptr}; //!< arrival events not pending, the latest fired first
+    uint32_t m_downs{0};                   //!< times the link went down
+    bool m_up{true};                       //!< the link carries frames
+    bool m_local[2]{true, true};           //!< per end: simulated by this process
+    uint32_t m_context[2];                 //!< per end: its node's id (the receive events' context)
+    uint32_t m_key[2];          //!< per end: its arrivals' OrderedScheduler key (its port)
+    Time m_delay;               //!< one-way propagation delay
+    Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
+    uint64_t m_lost{0};         //!< frames lost while down
+    std::size_t m_nDevices{0};  //!< number of attached devices
     std::vector<Ptr<ArrivalEvent>> m_arrivals; //!< arrival events, pending or free
-    std::vector<ArrivalEvent*> m_freeArrivals; //!< those not pending, the latest fired last
-    uint32_t m_context[2];  //!< per end: its node's id (the receive events' context)
-    uint32_t m_key[2];      //!< per end: its arrivals' OrderedScheduler key (its port)
-    bool m_local[2];        //!< per end: simulated by this process
-    std::size_t m_nDevices; //!< number of attached devices
-    bool m_up;              //!< the link carries frames
-    uint64_t m_lost;        //!< frames lost while down
-    uint32_t m_downs;       //!< times the link went down
 };
 
 } // namespace ns3

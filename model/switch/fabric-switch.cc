@@ -201,6 +201,7 @@ FabricSwitch::DoDispose()
     m_portOfIfIndex.clear();
     m_routes.clear();
     m_groups.clear();
+    m_memberPool.clear();
     m_groupOfPorts.clear();
     if (m_mmu)
     {
@@ -325,6 +326,12 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports)
         return it->second;
     }
     EcmpGroup group;
+    // Every group's members in one array: a switch reads them for every
+    // packet, and one small array stays in the caches where a vector per
+    // group would not.
+    group.first = m_memberPool.size();
+    group.n = ports.size();
+    m_memberPool.insert(m_memberPool.end(), ports.begin(), ports.end());
     group.members = ports;
     for (uint32_t port : ports)
     {
@@ -373,6 +380,7 @@ FabricSwitch::ClearRoutes()
 {
     m_routes.clear();
     m_groups.clear();
+    m_memberPool.clear();
     m_groupOfPorts.clear();
 }
 
@@ -405,8 +413,8 @@ FabricSwitch::GetNRoutes() const
 bool
 FabricSwitch::SelectMember(const EcmpGroup& group, const QueueDiscItem* item, uint32_t& out) const
 {
-    const std::vector<uint32_t>& members = group.members;
-    const std::size_t n = members.size();
+    const uint32_t* members = m_memberPool.data() + group.first;
+    const uint32_t n = group.n;
     if (n == 1)
     {
         out = members[0];

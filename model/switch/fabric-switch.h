@@ -310,6 +310,8 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     /// An ECMP group: its configured members and those that are up.
     struct EcmpGroup
     {
+        uint32_t first;                //!< index of its first member in m_memberPool
+        uint32_t n;                    //!< number of members
         std::vector<uint32_t> members; //!< egress ports, as configured
         std::vector<uint32_t> live;    //!< members whose port is up, in order
     };
@@ -430,6 +432,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     Time m_linkUpDelay;                   //!< link-up detection (hold-down) time
     EcmpRouteTable m_routes;              //!< destination -> group index
     std::vector<EcmpGroup> m_groups;      //!< the ECMP groups in use
+    std::vector<uint32_t> m_memberPool;   //!< the members of all groups, group after group
     std::map<std::vector<uint32_t>, uint32_t> m_groupOfPorts; //!< members -> group index
 
     Stats m_stats; //!< the switch's own counters (see GetStats)
