@@ -33,6 +33,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <utility>
 
 using namespace ns3;
 using namespace ns3::fluxtest;
@@ -326,6 +327,24 @@ class PfcBandQueueTestCase : public TestCase
 };
 
 /**
+ * \brief Join the two nodes of a container with a PfcChannel.
+ * \param nodes two nodes
+ * \param ch the channel
+ * \return the device of the first node and that of the second
+ */
+static std::pair<Ptr<PfcNetDevice>, Ptr<PfcNetDevice>>
+LinkTwoNodes(const NodeContainer& nodes, Ptr<PfcChannel> ch)
+{
+    Ptr<PfcNetDevice> a = CreateObject<PfcNetDevice>();
+    Ptr<PfcNetDevice> b = CreateObject<PfcNetDevice>();
+    nodes.Get(0)->AddDevice(a);
+    nodes.Get(1)->AddDevice(b);
+    a->Attach(ch);
+    b->Attach(ch);
+    return {a, b};
+}
+
+/**
  * \ingroup flux-tests
  * Received IPv4 packets go to the device's PfcIpv4Receiver when it has one,
  * else to its Ipv4RxCallback, else to its RxCallback; each frame to exactly
@@ -369,13 +388,7 @@ class Ipv4ReceiverTestCase : public TestCase
     void DoRun() override
     {
         NodeContainer nodes(2);
-        Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
-        Ptr<PfcNetDevice> a = CreateObject<PfcNetDevice>();
-        Ptr<PfcNetDevice> b = CreateObject<PfcNetDevice>();
-        nodes.Get(0)->AddDevice(a);
-        nodes.Get(1)->AddDevice(b);
-        a->Attach(ch);
-        b->Attach(ch);
+        auto [a, b] = LinkTwoNodes(nodes, CreateObject<PfcChannel>());
         const Ipv4Address ipB("10.0.0.2");
         Ptr<TrafficEgress> egress = CreateObject<TrafficEgress>(a, Ipv4Address("10.0.0.1"), 1000);
         Ptr<TrafficSink> sink = Create<TrafficSink>(b, ipB); // the RxCallback
@@ -440,14 +453,9 @@ class LinkInFlightTestCase : public TestCase
     {
         NodeContainer nodes(2);
         // 100 Gb/s, 50 us: about 150 frames of 4 KB on the wire each way.
-        Ptr<PfcChannel> ch =
-            CreateObjectWithAttributes<PfcChannel>("Delay", TimeValue(MicroSeconds(50)));
-        Ptr<PfcNetDevice> a = CreateObject<PfcNetDevice>();
-        Ptr<PfcNetDevice> b = CreateObject<PfcNetDevice>();
-        nodes.Get(0)->AddDevice(a);
-        nodes.Get(1)->AddDevice(b);
-        a->Attach(ch);
-        b->Attach(ch);
+        auto [a, b] = LinkTwoNodes(
+            nodes,
+            CreateObjectWithAttributes<PfcChannel>("Delay", TimeValue(MicroSeconds(50))));
         // Addresses after attaching: the frames must carry the peer's.
         a->SetAddress(Mac48Address("00:00:00:00:00:0a"));
         b->SetAddress(Mac48Address("00:00:00:00:00:0b"));
