@@ -333,30 +333,31 @@ class PfcNetDevice : public NetDevice
     // What every frame touches comes first, so that sending or receiving
     // one reads few cache lines of the device: a large fabric has
     // thousands of devices, and few of them stay in the caches.
-    bool m_busy{false};        //!< a frame is being serialised
-    bool m_frameTraced{false}; //!< a sink was ever connected to MacTx, MacRx or a sniffer trace
-    uint8_t m_pausedMask{0};   //!< priorities paused by the peer
+    bool m_busy{false}; //!< a frame is being serialised
+    /// a sink was ever connected to MacTx, MacRx or a sniffer trace
+    bool m_frameTraced{false};
+    uint8_t m_pausedMask{0};         //!< priorities paused by the peer
     uint8_t m_upstreamPausedMask{0}; //!< priorities we pause at the peer
     uint8_t m_ignoredMask{0};        //!< priorities whose pauses are ignored
     uint8_t m_discardMask{0};        //!< priorities whose packets are discarded
     bool m_pfcEnabled{true};         //!< honour and send PFC frames
-    uint32_t m_wireOverhead{WireBytes::PREAMBLE_IFG +
-                            WireBytes::FCS}; //!< preamble + SFD + IFG + FCS bytes
-    uint32_t m_ifIndex{0};                   //!< interface index
-    double m_psPerByte{80};                  //!< picoseconds per byte at the line rate
-    int64_t m_txCarryPs{0};                  //!< sub-resolution remainder of tx times
-    Ptr<PfcChannel> m_channel;               //!< the link
-    Ptr<PfcEgress> m_egress;                 //!< where data frames come from
+    /// preamble + SFD + IFG + FCS bytes
+    uint32_t m_wireOverhead{WireBytes::PREAMBLE_IFG + WireBytes::FCS};
+    uint32_t m_ifIndex{0};               //!< interface index
+    double m_psPerByte{80};              //!< picoseconds per byte at the line rate
+    int64_t m_txCarryPs{0};              //!< sub-resolution remainder of tx times
+    Ptr<PfcChannel> m_channel;           //!< the link
+    Ptr<PfcEgress> m_egress;             //!< where data frames come from
     Ptr<EventImpl> m_txCompleteEvent;    //!< TransmitComplete(), made once and scheduled per frame
     Ptr<ErrorModel> m_receiveErrorModel; //!< loss on reception, if any
     PfcIpv4Receiver* m_ipv4Receiver{nullptr}; //!< receiver of IPv4 packets, if any
-    const std::type_info* m_ipv4ItemType{
-        nullptr};              //!< the last item type found to be an Ipv4QueueDiscItem
+    /// the last item type found to be an Ipv4QueueDiscItem
+    const std::type_info* m_ipv4ItemType{nullptr};
     uint64_t m_addressBits{0}; //!< m_address as EthernetVlanHeader holds it
-    uint64_t m_peerAddressBits{
-        0xffffffffffffULL}; //!< the link peer's address bits (broadcast while there is none)
-    uint64_t m_txBytes{0};  //!< bytes sent
-    uint64_t m_txFrames{0}; //!< frames sent
+    /// the link peer's address bits (broadcast while there is none)
+    uint64_t m_peerAddressBits{0xffffffffffffULL};
+    uint64_t m_txBytes{0};                                //!< bytes sent
+    uint64_t m_txFrames{0};                               //!< frames sent
     std::array<uint64_t, N_PRIORITIES> m_txClassFrames{}; //!< IPv4 frames sent per traffic class
     CompactFifo<Ptr<Packet>> m_ctrlQueue;                 //!< PFC frames waiting for the line
     CompactFifo<Ptr<QueueDiscItem>> m_sendQueue;          //!< packets given through Send()
