@@ -255,7 +255,7 @@ class RdmaTailLossTestCase : public TestCase
                     if (++*n == 3)
                     {
                         *uid = p->GetUid();
-                        m->SetList({p->GetUid()});
+                        m->SetList({static_cast<uint32_t>(p->GetUid())}); // 3.37 lists 32-bit uids
                     }
                 },
                 em,
