@@ -1057,6 +1057,54 @@ class DeterminismTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * Ports with built-in bands (FabricSwitch::NativeEgress) serve packets as
+ * PfcPrioQueueDisc does: an incast with two lossless classes, flows in a
+ * ring, PFC pauses and ECN marks gives the same counters and completion
+ * time both ways; the ports have no queue disc then, and nothing is left
+ * queued.
+ */
+class NativeEgressTestCase : public TestCase
+{
+  public:
+    NativeEgressTestCase()
+        : TestCase("NativeEgress: the same results as PfcPrioQueueDisc, no queue disc")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IncastResult r[2];
+        for (int native = 0; native < 2; ++native)
+        {
+            RngSeedManager::SetSeed(5);
+            FabricTopologyHelper helper;
+            helper.SetEcn(50000, 400000, 0.2);
+            helper.SetQueueDisc("ns3::PfcPrioQueueDisc"); // what the bands stand in for
+            helper.SetSwitchAttribute("NativeEgress", BooleanValue(native == 1));
+            r[native] = RunIncast(helper, IncastFabric::LEAF_SPINE, 16, 200, 4000, {3, 5}, true);
+        }
+        NS_TEST_ASSERT_MSG_GT(r[0].pauses, 0, "PFC paused ports");
+        NS_TEST_ASSERT_MSG_GT(r[0].ecnMarks, 0, "ECN marked packets");
+        NS_TEST_ASSERT_MSG_EQ(r[1].ecnMarks, r[0].ecnMarks, "same ECN marks");
+        NS_TEST_ASSERT_MSG_EQ(r[1].pauses, r[0].pauses, "same pauses");
+        NS_TEST_ASSERT_MSG_EQ(r[1].pauseFrames, r[0].pauseFrames, "same pause frames");
+        NS_TEST_ASSERT_MSG_EQ(r[1].drops, r[0].drops, "same drops");
+        NS_TEST_ASSERT_MSG_EQ(r[1].ceReceived, r[0].ceReceived, "same CE at the receiver");
+        NS_TEST_ASSERT_MSG_EQ(r[1].peakUsed, r[0].peakUsed, "same peak occupancy");
+        NS_TEST_ASSERT_MSG_EQ(r[1].lastRx, r[0].lastRx, "same completion time");
+
+        FabricTopologyHelper helper;
+        helper.SetSwitchAttribute("NativeEgress", BooleanValue(true));
+        FabricTopology topo = helper.BuildLeafSpine(1, 0, 2);
+        Ptr<FabricSwitch> sw = topo.switches[0].sw;
+        NS_TEST_ASSERT_MSG_EQ(sw->GetQueueDisc(0), nullptr, "no queue disc on the port");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The switch test suite.
  */
 class FluxSwitchTestSuite : public TestSuite
@@ -1085,6 +1133,7 @@ class FluxSwitchTestSuite : public TestSuite
         AddTestCase(new EcmpTestCase);
         AddTestCase(new TtlTestCase);
         AddTestCase(new DeterminismTestCase);
+        AddTestCase(new NativeEgressTestCase);
     }
 };
 

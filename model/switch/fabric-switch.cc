@@ -109,6 +109,15 @@ FabricSwitch::GetTypeId()
                           ObjectFactoryValue(DefaultQueueDiscFactory()),
                           MakeObjectFactoryAccessor(&FabricSwitch::m_queueDiscFactory),
                           MakeObjectFactoryChecker())
+            .AddAttribute("NativeEgress",
+                          "Ports added afterwards keep their packets in eight built-in bands "
+                          "served like PfcPrioQueueDisc's (strict priority, paused classes "
+                          "skipped) instead of a queue disc: the same order, no QueueDisc "
+                          "on the path (faster on large fabrics); GetQueueDisc() is then null "
+                          "and QueueDiscFactory is not used.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_nativeEgress),
+                          MakeBooleanChecker())
             .AddAttribute("PfcWatchdog",
                           "Give every port a PFC watchdog (PfcWatchdogFactory) that detects "
                           "queues paused for too long and stops honouring their pauses for "
@@ -230,7 +239,14 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
         dev->AggregateObject(ndqi);
     }
     p.egress->SetNetDeviceQueueInterface(ndqi);
-    p.egress->SetQueueDisc(m_queueDiscFactory.Create<QueueDisc>());
+    if (m_nativeEgress)
+    {
+        p.egress->UseBuiltInBands();
+    }
+    else
+    {
+        p.egress->SetQueueDisc(m_queueDiscFactory.Create<QueueDisc>());
+    }
     m_ports.push_back(p);
     const uint32_t mmuPort = m_mmu->AddPort();
     NS_ABORT_MSG_IF(mmuPort != port, "FabricSwitch: MMU ports out of step");
@@ -520,15 +536,9 @@ void
 FabricSwitch::FlushPort(uint32_t port)
 {
     NS_LOG_FUNCTION(this << port);
-    Ptr<QueueDisc> qdisc = m_ports[port].egress->GetQueueDisc();
-    Ptr<PfcAwareQueueDisc> pfcAware = DynamicCast<PfcAwareQueueDisc>(qdisc);
-    if (pfcAware)
-    {
-        pfcAware->SetPausedMask(0);
-    }
     // A queue disc that holds an item back (a gate) keeps it: it goes to
     // the dead link later and is lost there.
-    while (Ptr<QueueDiscItem> item = qdisc->Dequeue())
+    while (Ptr<QueueDiscItem> item = m_ports[port].egress->DequeueForFlush())
     {
         Drop(item, port, DROP_LINK_DOWN);
         Release(port, PeekPointer(item));
@@ -653,7 +663,7 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
         IntHeader::StampPacket(item->GetPacket(),
                                p.dev->GetDataRate().GetBitRate(),
                                p.txBytes,
-                               p.egress->GetQueueDisc()->GetNBytes());
+                               p.egress->GetNBytes());
     }
     Release(port, PeekPointer(item));
     if (m_markOnDequeue)

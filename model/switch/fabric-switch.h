@@ -161,7 +161,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
 
     /**
      * \param port a port
-     * \return its egress queue disc
+     * \return its egress queue disc (null for a port with built-in bands, NativeEgress)
      */
     Ptr<QueueDisc> GetQueueDisc(uint32_t port) const;
 
@@ -423,6 +423,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     std::vector<int32_t> m_portOfIfIndex; //!< per device interface index: its port, or -1
     Ptr<SwitchMmu> m_mmu;                 //!< the buffer manager
     ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
+    bool m_nativeEgress{false};           //!< new ports use built-in bands, no queue disc
     bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
     ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue

@@ -59,6 +59,10 @@ SwitchPortEgress::DoDispose()
     m_qdisc = nullptr;
     m_pfcAware = nullptr;
     m_ndqi = nullptr;
+    for (auto& band : m_bands)
+    {
+        band.clear();
+    }
     m_switch = nullptr;
     PfcEgress::DoDispose();
 }
@@ -93,6 +97,9 @@ SwitchPortEgress::SetQueueDisc(Ptr<QueueDisc> qdisc)
             m_pfcAware->SetPollCallback(PfcAwareQueueDisc::PollCallback());
         }
     }
+    NS_ABORT_MSG_IF(m_bandPackets > 0,
+                    "SwitchPortEgress: cannot replace built-in bands that hold packets");
+    m_builtIn = false;
     m_qdisc = qdisc;
     m_pfcAware = DynamicCast<PfcAwareQueueDisc>(qdisc);
     if (m_pfcAware)
@@ -117,7 +124,92 @@ SwitchPortEgress::GetQueueDisc() const
 bool
 SwitchPortEgress::Enqueue(Ptr<QueueDiscItem> item)
 {
-    return m_qdisc->Enqueue(item);
+    if (!m_builtIn)
+    {
+        return m_qdisc->Enqueue(item);
+    }
+    const uint8_t band = PfcAwareQueueDisc::GetItemPriority(item);
+    m_bandBytes += item->GetSize();
+    ++m_bandPackets;
+    m_bandMask |= static_cast<uint8_t>(1u << band);
+    m_bands[band].push_back(std::move(item));
+    return true;
+}
+
+void
+SwitchPortEgress::UseBuiltInBands()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_qdisc && m_qdisc->GetNPackets() > 0,
+                    "SwitchPortEgress: cannot replace a queue disc that holds packets");
+    if (m_qdisc)
+    {
+        m_qdisc->TraceDisconnectWithoutContext(
+            "Drop",
+            MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
+        if (m_pfcAware)
+        {
+            m_pfcAware->SetPollCallback(PfcAwareQueueDisc::PollCallback());
+        }
+        m_qdisc->Dispose();
+    }
+    m_qdisc = nullptr;
+    m_pfcAware = nullptr;
+    m_builtIn = true;
+}
+
+bool
+SwitchPortEgress::HasBuiltInBands() const
+{
+    return m_builtIn;
+}
+
+Ptr<QueueDiscItem>
+SwitchPortEgress::DequeueForFlush()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_builtIn)
+    {
+        return TakeFromBands(0xff);
+    }
+    if (m_pfcAware)
+    {
+        m_pfcAware->SetPausedMask(0);
+    }
+    return m_qdisc ? m_qdisc->Dequeue() : nullptr;
+}
+
+uint32_t
+SwitchPortEgress::GetNBytes() const
+{
+    return m_builtIn ? m_bandBytes : (m_qdisc ? m_qdisc->GetNBytes() : 0);
+}
+
+uint32_t
+SwitchPortEgress::GetNPackets() const
+{
+    return m_builtIn ? m_bandPackets : (m_qdisc ? m_qdisc->GetNPackets() : 0);
+}
+
+Ptr<QueueDiscItem>
+SwitchPortEgress::TakeFromBands(uint8_t allowed)
+{
+    const unsigned ready = m_bandMask & allowed;
+    if (ready == 0)
+    {
+        return nullptr;
+    }
+    const unsigned band = 31 - __builtin_clz(ready);
+    CompactFifo<Ptr<QueueDiscItem>>& fifo = m_bands[band];
+    Ptr<QueueDiscItem> item = std::move(fifo.front());
+    fifo.pop_front();
+    if (fifo.empty())
+    {
+        m_bandMask &= static_cast<uint8_t>(~(1u << band));
+    }
+    m_bandBytes -= item->GetSize();
+    --m_bandPackets;
+    return item;
 }
 
 Ptr<QueueDiscItem>
@@ -129,7 +221,11 @@ SwitchPortEgress::DequeueForTransmit(uint8_t pausedMask)
         return nullptr;
     }
     Ptr<QueueDiscItem> item;
-    if (m_pfcAware)
+    if (m_builtIn)
+    {
+        item = TakeFromBands(static_cast<uint8_t>(~pausedMask));
+    }
+    else if (m_pfcAware)
     {
         m_pfcAware->SetPausedMask(pausedMask);
         item = m_qdisc->Dequeue();
@@ -162,7 +258,11 @@ SwitchPortEgress::DequeueForDiscard(uint8_t prioMask)
         return nullptr;
     }
     Ptr<QueueDiscItem> item;
-    if (m_pfcAware)
+    if (m_builtIn)
+    {
+        item = TakeFromBands(prioMask);
+    }
+    else if (m_pfcAware)
     {
         m_pfcAware->SetPausedMask(static_cast<uint8_t>(~prioMask));
         item = m_qdisc->Dequeue();

@@ -7,12 +7,14 @@
 
 #include "pfc-aware-queue-disc.h"
 
+#include "ns3/compact-fifo.h"
 #include "ns3/event-id.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-egress.h"
 #include "ns3/queue-disc.h"
 
+#include <array>
 #include <cstdint>
 
 namespace ns3
@@ -90,8 +92,38 @@ class SwitchPortEgress : public PfcEgress
      */
     void SetQueueDisc(Ptr<QueueDisc> qdisc);
 
-    /** \return the queue disc */
+    /** \return the queue disc (null with built-in bands) */
     Ptr<QueueDisc> GetQueueDisc() const;
+
+    /**
+     * \brief Keep the port's packets in eight built-in bands instead of a
+     *        queue disc (FabricSwitch::NativeEgress).
+     *
+     * The bands are served as PfcPrioQueueDisc serves its own: strict
+     * priority, highest class first, paused classes skipped, first in first
+     * out within a class, no limit (the switch's MMU admits packets). No
+     * QueueDisc object is on the path, so a hop reads none of its state and
+     * trace callbacks. Call it before the port holds packets; it removes the
+     * queue disc.
+     */
+    void UseBuiltInBands();
+
+    /** \return whether the port uses its built-in bands */
+    bool HasBuiltInBands() const;
+
+    /**
+     * \brief Take out the next packet whatever its class (the port's link
+     *        went down: the switch drops what the port holds). A queue disc
+     *        that holds an item back (a gate) keeps it.
+     * \return the item, or null
+     */
+    Ptr<QueueDiscItem> DequeueForFlush();
+
+    /** \return bytes (IPv4 packets) queued at the port */
+    uint32_t GetNBytes() const;
+
+    /** \return packets queued at the port */
+    uint32_t GetNPackets() const;
 
     /**
      * \brief Enqueue an item admitted by the switch.
@@ -146,6 +178,13 @@ class SwitchPortEgress : public PfcEgress
     /// The requested poll is due: wake the port's device.
     void Poll();
 
+    /**
+     * \param allowed bit b set when band b may be served
+     * \return the head of the highest allowed non-empty built-in band,
+     *         removed, or null
+     */
+    Ptr<QueueDiscItem> TakeFromBands(uint8_t allowed);
+
     FabricSwitch* m_switch;              //!< the switch (owns this egress)
     uint32_t m_port;                     //!< port index
     Ptr<QueueDisc> m_qdisc;              //!< the queue disc
@@ -154,6 +193,11 @@ class SwitchPortEgress : public PfcEgress
     EventId m_poll;                      //!< pending poll (RequestPoll)
     Time m_pollAt;                       //!< when the pending poll is due
     uint64_t m_polls;                    //!< polls done
+    bool m_builtIn{false};               //!< built-in bands instead of the queue disc
+    uint8_t m_bandMask{0};               //!< built-in bands: bit b set when band b holds packets
+    uint32_t m_bandBytes{0};             //!< built-in bands: bytes queued
+    uint32_t m_bandPackets{0};           //!< built-in bands: packets queued
+    std::array<CompactFifo<Ptr<QueueDiscItem>>, 8> m_bands; //!< built-in bands, by class
 };
 
 } // namespace ns3

@@ -217,7 +217,7 @@ ScenarioRun::Sample()
         q.timeUs = Simulator::Now().GetSeconds() * 1e6;
         q.link = link.name;
         Ptr<SwitchPortEgress> egress = DynamicCast<SwitchPortEgress>(link.tx->GetEgress());
-        q.queueBytes = egress && egress->GetQueueDisc() ? egress->GetQueueDisc()->GetNBytes() : 0;
+        q.queueBytes = egress ? egress->GetNBytes() : 0;
         const uint64_t wire = link.tx->GetTxBytes() + 24 * link.tx->GetTxFrames();
         const double capacity = link.tx->GetDataRate().GetBitRate() * interval.GetSeconds() / 8.0;
         q.utilization = Simulator::Now().IsZero() ? 0.0 : (wire - m_traceWireBytes[i]) / capacity;
