@@ -4,6 +4,7 @@
 
 #include "switch-port-egress.h"
 
+#include "fabric-queue-disc-item.h"
 #include "fabric-switch.h"
 
 #include "ns3/abort.h"
@@ -128,7 +129,8 @@ SwitchPortEgress::Enqueue(Ptr<QueueDiscItem> item)
     {
         return m_qdisc->Enqueue(item);
     }
-    const uint8_t band = PfcAwareQueueDisc::GetItemPriority(item);
+    // Only the switch feeds its ports: the item knows its class already.
+    const uint8_t band = static_cast<const FabricQueueDiscItem*>(PeekPointer(item))->GetPriority();
     m_bandBytes += item->GetSize();
     ++m_bandPackets;
     m_bandMask |= static_cast<uint8_t>(1u << band);
