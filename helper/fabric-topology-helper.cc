@@ -672,7 +672,10 @@ FabricTopologyHelper::Build(const Spec& spec) const
         sw->SetEcmpSeed(SwitchSeed(s));
         if (m_queueDiscSet)
         {
+            // Chosen by name: the port gets that queue disc even when it is
+            // the PfcPrioQueueDisc that built-in bands would stand in for.
             sw->SetAttribute("QueueDiscFactory", ObjectFactoryValue(m_queueDiscFactory));
+            sw->SetAttribute("NativeEgress", BooleanValue(false));
         }
         ConfigureMmu(sw->GetMmu());
         Ptr<Node> node = topo.switchNodes.Get(s);

@@ -135,8 +135,8 @@ class FabricTopologyHelper
     /**
      * \brief Set an attribute of every FabricSwitch (e.g. PfcWatchdog,
      * PfcWatchdogFactory, MarkOnDequeue), before its ports are added.
-     * EcmpSeed, Mmu and (after SetQueueDisc()) QueueDiscFactory are the
-     * helper's own.
+     * EcmpSeed, Mmu and (after SetQueueDisc()) QueueDiscFactory and
+     * NativeEgress are the helper's own.
      * \param name the attribute
      * \param value its value
      */
@@ -145,8 +145,10 @@ class FabricTopologyHelper
     /**
      * \brief Choose the egress queue disc of every switch port.
      *
-     * Without a call, the helper leaves the switches' QueueDiscFactory
-     * attribute alone: its default (ns3::PfcPrioQueueDisc) or what
+     * Every port then gets a queue disc of this type, PfcPrioQueueDisc
+     * included (the switches' NativeEgress is turned off). Without a call,
+     * the helper leaves the switches' QueueDiscFactory attribute alone: its
+     * default, served by built-in bands (FabricSwitch NativeEgress), or what
      * Config::SetDefault("ns3::FabricSwitch::QueueDiscFactory", ...) made it.
      * \tparam Ts attribute name and value pairs
      * \param type the QueueDisc's TypeId name

@@ -14,7 +14,6 @@
 #include "ns3/int-header.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-net-device.h"
-#include "ns3/queue-disc.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/rdma-nic.h"
 
@@ -290,7 +289,7 @@ class HpccIncastTestCase : public TestCase
     /// \param end the end of the window
     void Sample(Time end)
     {
-        const uint64_t q = m_qdisc->GetNBytes();
+        const uint64_t q = m_switch->GetQueuedBytes(m_port);
         m_qSum += q;
         m_qMax = std::max(m_qMax, q);
         ++m_qSamples;
@@ -318,10 +317,11 @@ class HpccIncastTestCase : public TestCase
         {
             if (net.topo.links[sw.portLink[port]].rx == net.topo.hostDevices[dst])
             {
-                m_qdisc = sw.sw->GetQueueDisc(port);
+                m_switch = sw.sw;
+                m_port = port;
             }
         }
-        NS_TEST_ASSERT_MSG_NE(m_qdisc, nullptr, "the bottleneck port");
+        NS_TEST_ASSERT_MSG_NE(m_switch, nullptr, "the bottleneck port");
         m_rx.clear();
         for (uint32_t f = 0; f < m_n; ++f)
         {
@@ -381,7 +381,8 @@ class HpccIncastTestCase : public TestCase
     uint32_t m_mtu;                       //!< payload bytes per packet
     std::vector<Ptr<RdmaQueuePair>> m_rx; //!< receiving queue pairs
     std::vector<uint64_t> m_start;        //!< bytes at the window's start
-    Ptr<QueueDisc> m_qdisc;               //!< bottleneck egress queue
+    Ptr<FabricSwitch> m_switch;           //!< the switch of the bottleneck port
+    uint32_t m_port{0};                   //!< the bottleneck port
     uint64_t m_qSum{0};                   //!< sum of queue samples
     uint64_t m_qMax{0};                   //!< largest queue sample
     uint64_t m_qSamples{0};               //!< queue samples

@@ -317,10 +317,10 @@ class AloneTestCase : public TestCase
 };
 
 /// Every policy gives the same results twice under one seed.
-class DeterminismTestCase : public TestCase
+class SchedulerDeterminismTestCase : public TestCase
 {
   public:
-    DeterminismTestCase()
+    SchedulerDeterminismTestCase()
         : TestCase("every policy is deterministic under a seed")
     {
     }
@@ -358,7 +358,7 @@ class FluxSchedulerTestSuite : public TestSuite
         AddTestCase(new CassiniShiftTestCase);
         AddTestCase(new CruxClassesTestCase);
         AddTestCase(new AloneTestCase);
-        AddTestCase(new DeterminismTestCase);
+        AddTestCase(new SchedulerDeterminismTestCase);
     }
 };
 

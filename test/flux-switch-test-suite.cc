@@ -1055,10 +1055,10 @@ class IncastComparisonTestCase : public TestCase
  * Determinism: the same incast with the same seed twice gives identical
  * counters and timing.
  */
-class DeterminismTestCase : public IncastComparisonTestCase
+class SwitchDeterminismTestCase : public IncastComparisonTestCase
 {
   public:
-    DeterminismTestCase()
+    SwitchDeterminismTestCase()
         : IncastComparisonTestCase("same seed, same counters")
     {
     }
@@ -1092,7 +1092,7 @@ class NativeEgressTestCase : public IncastComparisonTestCase
   public:
     NativeEgressTestCase()
         : IncastComparisonTestCase(
-              "NativeEgress: the same results as PfcPrioQueueDisc, no queue disc")
+              "NativeEgress (default): the same results as PfcPrioQueueDisc, no queue disc")
     {
     }
 
@@ -1105,20 +1105,31 @@ class NativeEgressTestCase : public IncastComparisonTestCase
             RngSeedManager::SetSeed(5);
             FabricTopologyHelper helper;
             helper.SetEcn(50000, 400000, 0.2);
-            helper.SetQueueDisc("ns3::PfcPrioQueueDisc"); // what the bands stand in for
-            helper.SetSwitchAttribute("NativeEgress", BooleanValue(native == 1));
+            if (native == 0)
+            {
+                helper.SetQueueDisc("ns3::PfcPrioQueueDisc"); // what the bands stand in for
+            }
             r[native] = RunIncast(helper, IncastFabric::LEAF_SPINE, 16, 200, 4000, {3, 5}, true);
         }
         NS_TEST_ASSERT_MSG_GT(r[0].pauses, 0, "PFC paused ports");
         NS_TEST_ASSERT_MSG_GT(r[0].ecnMarks, 0, "ECN marked packets");
         ExpectSameIncast(r[1], r[0]);
 
-        FabricTopologyHelper helper;
-        helper.SetSwitchAttribute("NativeEgress", BooleanValue(true));
-        FabricTopology topo = helper.BuildLeafSpine(1, 0, 2);
-        Ptr<FabricSwitch> sw = topo.switches[0].sw;
-        NS_TEST_ASSERT_MSG_EQ(sw->GetQueueDisc(0), nullptr, "no queue disc on the port");
-        Simulator::Destroy();
+        // Built-in bands by default; a queue disc with NativeEgress false.
+        for (bool native : {true, false})
+        {
+            FabricTopologyHelper helper;
+            if (!native)
+            {
+                helper.SetSwitchAttribute("NativeEgress", BooleanValue(false));
+            }
+            FabricTopology topo = helper.BuildLeafSpine(1, 0, 2);
+            Ptr<FabricSwitch> sw = topo.switches[0].sw;
+            NS_TEST_ASSERT_MSG_EQ((sw->GetQueueDisc(0) == nullptr),
+                                  native,
+                                  "a queue disc on the port only without NativeEgress");
+            Simulator::Destroy();
+        }
     }
 };
 
@@ -1151,7 +1162,7 @@ class FluxSwitchTestSuite : public TestSuite
         AddTestCase(new PausedEgressTestCase(true));
         AddTestCase(new EcmpTestCase);
         AddTestCase(new TtlTestCase);
-        AddTestCase(new DeterminismTestCase);
+        AddTestCase(new SwitchDeterminismTestCase);
         AddTestCase(new NativeEgressTestCase);
     }
 };

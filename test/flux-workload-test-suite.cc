@@ -449,10 +449,10 @@ class ResultsConsistencyTestCase : public TestCase
  * The same scenario and seed give byte-identical results apart from the
  * wall-clock time, even run twice in one process.
  */
-class DeterminismTestCase : public TestCase
+class WorkloadDeterminismTestCase : public TestCase
 {
   public:
-    DeterminismTestCase()
+    WorkloadDeterminismTestCase()
         : TestCase("same scenario and seed give identical results (but wall_s)")
     {
     }
@@ -497,7 +497,7 @@ class FluxWorkloadTestSuite : public TestSuite
         AddTestCase(new ContentionTestCase);
         AddTestCase(new BackgroundLoadTestCase);
         AddTestCase(new ResultsConsistencyTestCase);
-        AddTestCase(new DeterminismTestCase);
+        AddTestCase(new WorkloadDeterminismTestCase);
     }
 };
 

@@ -56,16 +56,16 @@ Incast()
 }
 
 /// A temporary folder with files, removed at destruction.
-class TempDir
+class ScenarioDir
 {
   public:
-    TempDir()
+    ScenarioDir()
     {
         char name[] = "/tmp/flux-scenario-XXXXXX";
         m_path = ::mkdtemp(name);
     }
 
-    ~TempDir()
+    ~ScenarioDir()
     {
         for (const auto& f : m_files)
         {
@@ -627,7 +627,7 @@ TEST(ScenarioConfigErrors, Policies)
 // CDF files: relative to the scenario folder, checked on load.
 TEST(ScenarioConfigErrors, CdfFiles)
 {
-    TempDir dir;
+    ScenarioDir dir;
     dir.Write("good.txt", "0 0\n1000 40\n5000 100\n");
     dir.Write("decreasing.txt", "0 0\n5000 40\n1000 100\n");
     dir.Write("short.txt", "0 0\n1000 40\n5000 90\n");
@@ -735,7 +735,7 @@ TEST(ScenarioConfigErrors, Files)
     const std::string missing = ErrorOf([] { LoadScenarioFile("/nonexistent/flux/s.json"); });
     EXPECT_EQ(missing.rfind("/nonexistent/flux/s.json: cannot read the file", 0), 0u) << missing;
 
-    TempDir dir;
+    ScenarioDir dir;
     dir.Write("c.txt", "0 0\n100 100\n");
     json s = Minimal();
     json cdf = CdfTenant();

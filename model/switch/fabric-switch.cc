@@ -22,6 +22,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -47,6 +48,21 @@ DefaultQueueDiscFactory()
     ObjectFactory factory;
     factory.SetTypeId(PfcPrioQueueDisc::GetTypeId());
     return factory;
+}
+
+/**
+ * \param factory a QueueDiscFactory
+ * \return whether it makes what DefaultQueueDiscFactory() makes (same type,
+ * no attribute set), the queue disc that built-in bands stand in for
+ */
+bool
+IsDefaultQueueDisc(const ObjectFactory& factory)
+{
+    std::ostringstream chosen;
+    std::ostringstream standard;
+    chosen << factory;
+    standard << DefaultQueueDiscFactory();
+    return chosen.str() == standard.str();
 }
 
 /** \return a factory of PFC watchdogs with their default attributes */
@@ -110,12 +126,14 @@ FabricSwitch::GetTypeId()
                           MakeObjectFactoryAccessor(&FabricSwitch::m_queueDiscFactory),
                           MakeObjectFactoryChecker())
             .AddAttribute("NativeEgress",
-                          "Ports added afterwards keep their packets in eight built-in bands "
-                          "served like PfcPrioQueueDisc's (strict priority, paused classes "
-                          "skipped) instead of a queue disc: the same order, no QueueDisc "
-                          "on the path (faster on large fabrics); GetQueueDisc() is then null "
-                          "and QueueDiscFactory is not used.",
-                          BooleanValue(false),
+                          "Ports added afterwards whose QueueDiscFactory is the default "
+                          "(PfcPrioQueueDisc, no attribute set) keep their packets in eight "
+                          "built-in bands served as PfcPrioQueueDisc serves them (strict "
+                          "priority, paused classes skipped): the same order and results, "
+                          "no QueueDisc on the path (faster on large fabrics), and "
+                          "GetQueueDisc() null. False: such ports get the PfcPrioQueueDisc. "
+                          "Any other QueueDiscFactory makes the port's queue disc either way.",
+                          BooleanValue(true),
                           MakeBooleanAccessor(&FabricSwitch::m_nativeEgress),
                           MakeBooleanChecker())
             .AddAttribute("PfcWatchdog",
@@ -239,7 +257,7 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
         dev->AggregateObject(ndqi);
     }
     p.egress->SetNetDeviceQueueInterface(ndqi);
-    if (m_nativeEgress)
+    if (m_nativeEgress && IsDefaultQueueDisc(m_queueDiscFactory))
     {
         p.egress->UseBuiltInBands();
     }
@@ -325,6 +343,18 @@ Ptr<QueueDisc>
 FabricSwitch::GetQueueDisc(uint32_t port) const
 {
     return m_ports.at(port).egress->GetQueueDisc();
+}
+
+uint32_t
+FabricSwitch::GetQueuedBytes(uint32_t port) const
+{
+    return m_ports.at(port).egress->GetNBytes();
+}
+
+uint32_t
+FabricSwitch::GetQueuedPackets(uint32_t port) const
+{
+    return m_ports.at(port).egress->GetNPackets();
 }
 
 Ptr<SwitchMmu>

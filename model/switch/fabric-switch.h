@@ -51,10 +51,13 @@ class SwitchPortEgress;
  * enough below the threshold. Packets dropped by a queue disc release their
  * space too.
  *
- * Each port's egress QueueDisc is created from the QueueDiscFactory
- * attribute (default ns3::PfcPrioQueueDisc: strict priority over 8 bands,
- * paused bands skipped) when the port is added, and may be replaced with
- * SetQueueDisc() before the simulation starts.
+ * Each port's egress is chosen when the port is added. By default
+ * (QueueDiscFactory left at ns3::PfcPrioQueueDisc, NativeEgress true) the
+ * port keeps its packets in eight built-in bands served as PfcPrioQueueDisc
+ * serves them (strict priority, paused bands skipped), with no QueueDisc on
+ * the per-packet path; otherwise it gets a QueueDisc made by the
+ * QueueDiscFactory attribute. Either may be replaced with SetQueueDisc()
+ * before the simulation starts.
  *
  * PFC watchdog: with the PfcWatchdog attribute true, every port's device
  * gets a PfcWatchdog made by PfcWatchdogFactory, which watches the port's
@@ -135,7 +138,8 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
      *
      * The device (already added to the switch's node, whose interface index
      * identifies the port on receive, and attached to its link) gets the switch's receive handler
-     * and a SwitchPortEgress with a queue disc made by the QueueDiscFactory; the MMU gets a port.
+     * and a SwitchPortEgress with built-in bands or a queue disc made by the QueueDiscFactory
+     * (see NativeEgress); the MMU gets a port.
      *
      * \param dev the device
      * \return the port index (0, 1, ... in the order of the calls)
@@ -161,9 +165,21 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
 
     /**
      * \param port a port
-     * \return its egress queue disc (null for a port with built-in bands, NativeEgress)
+     * \return its egress queue disc (null for a port with built-in bands, see NativeEgress)
      */
     Ptr<QueueDisc> GetQueueDisc(uint32_t port) const;
+
+    /**
+     * \param port a port
+     * \return the bytes queued at its egress (built-in bands or queue disc)
+     */
+    uint32_t GetQueuedBytes(uint32_t port) const;
+
+    /**
+     * \param port a port
+     * \return the packets queued at its egress (built-in bands or queue disc)
+     */
+    uint32_t GetQueuedPackets(uint32_t port) const;
 
     /** \return the shared-buffer manager */
     Ptr<SwitchMmu> GetMmu() const;
@@ -423,7 +439,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     std::vector<int32_t> m_portOfIfIndex; //!< per device interface index: its port, or -1
     Ptr<SwitchMmu> m_mmu;                 //!< the buffer manager
     ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
-    bool m_nativeEgress{false};           //!< new ports use built-in bands, no queue disc
+    bool m_nativeEgress{true};            //!< default-queue-disc ports get built-in bands
     bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
     ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue

@@ -87,6 +87,11 @@ class ScenarioRun
   private:
     /// Reset ns-3's global state and apply the scenario's defaults.
     void ResetNs3();
+    /// Destroy the simulator and give ns-3's attribute defaults and global
+    /// values back as they were before ResetNs3(), so that what runs next in
+    /// the process (a notebook, a test suite) inherits neither the
+    /// scenario's ns3_defaults nor its policy's queue disc.
+    void RestoreNs3();
     /// Create the scheduler of the policy and let it pick the jobs' classes.
     void BuildScheduler();
     /// Build switches, links, hosts and NICs.

@@ -90,6 +90,13 @@ ScenarioRun::ResetNs3()
 }
 
 void
+ScenarioRun::RestoreNs3()
+{
+    Simulator::Destroy();
+    Config::Reset();
+}
+
+void
 ScenarioRun::SafetyStop()
 {
     m_stopReason = "stop_ms";
@@ -100,7 +107,6 @@ RunResults
 ScenarioRun::Run()
 {
     m_wall0 = std::chrono::steady_clock::now();
-    ResetNs3();
     // Under MPI (on any number of processes, so that the results do not
     // depend on it) a collective's completion and the end of the run reach
     // every process: they take at least a link's delay and two time steps.
@@ -114,6 +120,7 @@ ScenarioRun::Run()
     RunResults results;
     try
     {
+        ResetNs3();
         BuildScheduler();
         BuildNetwork();
         BuildJobs();
@@ -175,7 +182,7 @@ ScenarioRun::Run()
     }
     catch (...)
     {
-        Simulator::Destroy();
+        RestoreNs3();
         throw;
     }
     const auto teardownStart = std::chrono::steady_clock::now();
@@ -188,7 +195,7 @@ ScenarioRun::Run()
     m_tenants.clear();
     m_nics.clear();
     m_topo = FabricTopology();
-    Simulator::Destroy();
+    RestoreNs3();
     if (m_opts.timings)
     {
         m_opts.timings->teardownS = WallSince(teardownStart);

@@ -84,3 +84,24 @@ def test_scenario_application_files_are_small():
             if lines > MAX_LINES:
                 big.append(f"{os.path.relpath(path, ROOT)}: {lines} lines")
     assert not big, f"files over {MAX_LINES} lines:\n" + "\n".join(big)
+
+
+def test_test_classes_have_unique_names():
+    """The test suites link into one runner: two classes of the same name
+    in two files (outside an anonymous namespace) break the one-definition
+    rule, and one file's test case then silently runs the other's DoRun.
+    Every class and struct at the start of a line in test/ is unique, in
+    an anonymous namespace or not (one name, one meaning for the reader)."""
+    decl = re.compile(r"^(?:class|struct)\s+([A-Za-z_]\w*)\b(?!\s*;)", re.M)
+    seen = {}
+    twice = []
+    test_dir = os.path.join(ROOT, "test")
+    for f in sorted(os.listdir(test_dir)):
+        if not f.endswith((".cc", ".h")):
+            continue
+        with open(os.path.join(test_dir, f)) as fh:
+            for name in decl.findall(fh.read()):
+                if name in seen and seen[name] != f:
+                    twice.append(f"{name}: {seen[name]} and {f}")
+                seen.setdefault(name, f)
+    assert not twice, "classes defined in two test files:\n" + "\n".join(twice)
