@@ -55,12 +55,6 @@ void
 PfcChannel::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    for (const auto& ev : m_arrivals)
-    {
-        ev->Clear(); // pending ones may still be released by the simulator
-    }
-    m_arrivals.clear();
-    m_freeArrivals = nullptr;
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
     m_context[0] = NO_CONTEXT;
@@ -122,11 +116,10 @@ PfcChannel::ScheduleArrival(std::size_t to, Time delay, const Ptr<Packet>& frame
     // A raw pointer to the device: the event need not hold a reference (the
     // channel and the node keep the device until the simulator is
     // destroyed), and taking one would touch the peer's memory at every send.
-    ArrivalEvent* ev = FreeArrivalEvent();
-    ev->Load(dst, frame, downs);
-    // The simulator releases one reference after the event has run (or when
-    // it is destroyed); the channel keeps its own.
-    ev->Ref();
+    ArrivalEvent* ev = TakeArrivalEvent();
+    ev->Load(this, dst, frame, downs);
+    // The simulator releases the reference after the event has run (or when
+    // it is destroyed).
     OrderedScheduler::SetNextKey(m_key[to]);
     Simulator::ScheduleWithContext(m_context[to], delay, ev);
 }
@@ -157,54 +150,46 @@ PfcChannel::ReceiveRemote(Ptr<Packet> frame)
     ScheduleArrival(to, tag.GetArrival() - Simulator::Now(), frame, tag.GetDowns());
 }
 
+PfcChannel::ArrivalEvent* PfcChannel::s_freeArrivals = nullptr;
+
 PfcChannel::ArrivalEvent*
-PfcChannel::FreeArrivalEvent()
+PfcChannel::TakeArrivalEvent()
 {
-    ArrivalEvent* ev = m_freeArrivals;
+    ArrivalEvent* ev = s_freeArrivals;
     if (!ev)
     {
-        m_arrivals.push_back(Create<ArrivalEvent>(this));
-        return PeekPointer(m_arrivals.back());
+        return new ArrivalEvent(); // one reference, the simulator's
     }
-    m_freeArrivals = ev->m_nextFree;
+    s_freeArrivals = ev->m_nextFree;
     return ev;
 }
 
-PfcChannel::ArrivalEvent::ArrivalEvent(PfcChannel* channel)
-    : m_channel(channel)
-{
-}
-
 void
-PfcChannel::ArrivalEvent::Load(PfcNetDevice* dst, Ptr<Packet> frame, uint32_t downs)
+PfcChannel::ArrivalEvent::Load(PfcChannel* channel,
+                               PfcNetDevice* dst,
+                               Ptr<Packet> frame,
+                               uint32_t downs)
 {
+    m_channel = channel;
     m_dst = dst;
-    m_frame = frame;
+    m_frame = std::move(frame);
     m_downs = downs;
-}
-
-void
-PfcChannel::ArrivalEvent::Clear()
-{
-    m_channel = nullptr;
-    m_dst = nullptr;
-    m_frame = nullptr;
 }
 
 void
 PfcChannel::ArrivalEvent::Notify()
 {
-    Ptr<Packet> frame = m_frame;
-    m_frame = nullptr;
-    if (!m_channel)
+    Ptr<Packet> frame = std::move(m_frame);
+    // Free again before the delivery, with the free list's own reference
+    // (the simulator releases its one after this call): a frame sent during
+    // the delivery may reuse the event at once.
+    Ref();
+    m_nextFree = s_freeArrivals;
+    s_freeArrivals = this;
+    if (m_channel->m_nDevices == 0)
     {
         return; // the channel was disposed meanwhile
     }
-    // Free again before the delivery: a frame sent back on this link during
-    // it may reuse the event (the simulator's reference is released after
-    // this call, and the new scheduling takes one of its own).
-    m_nextFree = m_channel->m_freeArrivals;
-    m_channel->m_freeArrivals = this;
     if (m_downs != m_channel->m_downs)
     {
         // the link went down while the frame was on the wire

@@ -103,41 +103,46 @@ class PfcChannel : public Channel
     /**
      * \brief The arrival of one frame at a device: a reusable event.
      *
-     * A link has a few frames in flight at a time; the channel keeps one
-     * such event per frame in flight and, once it has fired, reuses it for a
-     * later frame instead of allocating (and freeing) an event per frame.
-     * Fired events go back to the channel's free list, and the most recent
-     * is reused first: its memory is still in the cache.
+     * Fired events go back to one free list shared by all channels, and
+     * the latest fired is reused first, by whichever channel sends next:
+     * its memory is still in the cache (a list per channel would hand out
+     * an event last touched one frame time ago on that link, which on a
+     * large fabric is long gone from the cache). The list holds one
+     * reference to each free event; a pending one is the simulator's.
      */
     class ArrivalEvent : public EventImpl
     {
       public:
-        /** \param channel the channel whose free list it returns to */
-        explicit ArrivalEvent(PfcChannel* channel);
         /**
          * \brief Load the event with a frame (before scheduling it).
+         * \param channel the channel the frame is on
          * \param dst the receiving device
          * \param frame the frame
          * \param downs the link's down count when the frame was sent
          */
-        void Load(PfcNetDevice* dst, Ptr<Packet> frame, uint32_t downs);
-        /** \brief Forget the channel, the device and the frame (the channel is disposed). */
-        void Clear();
+        void Load(PfcChannel* channel, PfcNetDevice* dst, Ptr<Packet> frame, uint32_t downs);
 
-        ArrivalEvent* m_nextFree{nullptr}; //!< the next one on the channel's free list
+        ArrivalEvent* m_nextFree{nullptr}; //!< the next one on the free list
 
       protected:
         void Notify() override;
 
       private:
-        PfcChannel* m_channel;        //!< the channel
-        PfcNetDevice* m_dst{nullptr}; //!< the receiving device
-        Ptr<Packet> m_frame;          //!< the frame
-        uint32_t m_downs{0};          //!< the link's down count when the frame was sent
+        // Raw pointers: channels and devices live until Simulator::Destroy,
+        // which releases pending events without running them.
+        PfcChannel* m_channel{nullptr}; //!< the channel the frame is on
+        PfcNetDevice* m_dst{nullptr};   //!< the receiving device
+        Ptr<Packet> m_frame;            //!< the frame
+        uint32_t m_downs{0};            //!< the link's down count when the frame was sent
     };
 
-    /** \return an arrival event that is not pending (a new one if all are) */
-    ArrivalEvent* FreeArrivalEvent();
+    /**
+     * \return an arrival event that is not pending (a new one if all are),
+     * with the free list's reference, which passes to the simulator
+     */
+    static ArrivalEvent* TakeArrivalEvent();
+
+    static ArrivalEvent* s_freeArrivals; //!< arrival events not pending, the latest fired first
 
     /**
      * \brief Schedule the arrival of a frame at end to.
@@ -164,17 +169,15 @@ class PfcChannel : public Channel
     void ReceiveRemote(Ptr<Packet> frame);
 
     // What every frame touches first, in as few cache lines as may be.
-    ArrivalEvent* m_freeArrivals{nullptr}; //!< arrival events not pending, the latest fired first
-    uint32_t m_downs{0};                   //!< times the link went down
-    bool m_up{true};                       //!< the link carries frames
-    bool m_local[2]{true, true};           //!< per end: simulated by this process
-    uint32_t m_context[2];                 //!< per end: its node's id (the receive events' context)
-    uint32_t m_key[2];          //!< per end: its arrivals' OrderedScheduler key (its port)
-    Time m_delay;               //!< one-way propagation delay
-    Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
-    uint64_t m_lost{0};         //!< frames lost while down
-    std::size_t m_nDevices{0};  //!< number of attached devices
-    std::vector<Ptr<ArrivalEvent>> m_arrivals; //!< arrival events, pending or free
+    uint32_t m_downs{0};         //!< times the link went down
+    bool m_up{true};             //!< the link carries frames
+    bool m_local[2]{true, true}; //!< per end: simulated by this process
+    uint32_t m_context[2];       //!< per end: its node's id (the receive events' context)
+    uint32_t m_key[2];           //!< per end: its arrivals' OrderedScheduler key (its port)
+    Time m_delay;                //!< one-way propagation delay
+    Ptr<PfcNetDevice> m_dev[2];  //!< the two ends
+    uint64_t m_lost{0};          //!< frames lost while down
+    std::size_t m_nDevices{0};   //!< number of attached devices (0 once disposed)
 };
 
 } // namespace ns3
