@@ -84,8 +84,8 @@ END {
     printf "ratio: us_per_hop flux/baseline = %.2f (flux %.3f us, baseline %.3f us; CPU time: %.2f)\n", ratio, fw, bw, cratio
     printf "ratio: per data packet-hop flux/baseline = %.2f (flux %.3f us; CPU time: %.2f)\n", dratio, fdw, dcratio
     printf "ratio: events_per_s flux %.0f, baseline %.0f; kb_per_host flux %.1f, baseline %.1f\n", median("flux", "events_per_s"), median("baseline", "events_per_s"), median("flux", "kb_per_host"), median("baseline", "kb_per_host")
-    # Each flux run over the baseline run right after it: the machine's
-    # speed drifts, a pair shares its moment; the median over the pairs.
+    # Each flux run over the baseline run right after it: the machine
+    # speed drifts, a pair shares its moment. The median over the pairs.
     np = 0
     for (i = 1; i <= cnt["flux", "cpu_us_per_hop"] && i <= cnt["baseline", "cpu_us_per_hop"]; i++) {
         b = val["baseline", "cpu_us_per_hop", i]

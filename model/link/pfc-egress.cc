@@ -34,4 +34,10 @@ PfcEgress::HasQueued(uint8_t /* prio */) const
     return true;
 }
 
+bool
+PfcEgress::HasPending() const
+{
+    return true;
+}
+
 } // namespace ns3

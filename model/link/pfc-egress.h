@@ -19,7 +19,8 @@ namespace ns3
  * asks its egress for the next item whose priority is not paused by the
  * peer. A switch port's egress wraps a QueueDisc; a host's egress is the
  * RDMA NIC, which arbitrates among its queue pairs and paces them. Whoever
- * has new work for an idle device calls PfcNetDevice::Wake().
+ * has new work calls PfcNetDevice::Wake() (a no-op when the device will ask
+ * anyway, see HasPending()).
  *
  * Items hold an IPv4 packet whose header may still be held apart
  * (Ipv4QueueDiscItem); the device calls AddHeader() before framing. The
@@ -66,6 +67,18 @@ class PfcEgress : public Object
      * \return true when items of the priority are waiting
      */
     virtual bool HasQueued(uint8_t prio) const;
+
+    /**
+     * \brief Whether items may be waiting (queued, paused or paced), so that
+     * the device asks again as soon as its line is free. When this says no,
+     * whoever brings new work calls PfcNetDevice::Wake(), as for an idle
+     * device, and the device asks at the end of the frame on its line.
+     *
+     * The default, for an egress that cannot tell, says yes.
+     *
+     * \return true when items may be waiting
+     */
+    virtual bool HasPending() const;
 };
 
 } // namespace ns3

@@ -322,7 +322,7 @@ PfcNetDevice::GetFrameTxTime(uint32_t bytes) const
 bool
 PfcNetDevice::IsBusy() const
 {
-    return m_busy;
+    return m_picking || Simulator::Now().GetTimeStep() < m_txEnd;
 }
 
 uint8_t
@@ -442,7 +442,7 @@ PfcNetDevice::GetPfcPausesReceived() const
 void
 PfcNetDevice::Wake()
 {
-    if (!m_busy)
+    if (!m_picking)
     {
         TryTransmit();
     }
@@ -452,8 +452,15 @@ void
 PfcNetDevice::TryTransmit()
 {
     NS_LOG_FUNCTION(this);
-    if (m_busy || !m_channel)
+    if (m_picking || !m_channel)
     {
+        return;
+    }
+    const int64_t now = Simulator::Now().GetTimeStep();
+    if (now < m_txEnd)
+    {
+        // The line is busy: pick again when it is free.
+        ScheduleCompletion(now);
         return;
     }
     if (!m_ctrlQueue.empty())
@@ -461,6 +468,7 @@ PfcNetDevice::TryTransmit()
         Ptr<Packet> frame = m_ctrlQueue.front();
         m_ctrlQueue.pop_front();
         TransmitStart(frame);
+        CompleteIfMore(now);
         return;
     }
     Ptr<QueueDiscItem> item;
@@ -471,15 +479,15 @@ PfcNetDevice::TryTransmit()
     }
     else if (m_egress)
     {
-        // Busy while the egress picks: a Wake() from inside it must not
-        // start a second transmission.
-        m_busy = true;
+        // A Wake() from inside the egress's pick must not start a second
+        // transmission.
+        m_picking = true;
         if (m_discardMask != 0)
         {
             DiscardStormed();
         }
         item = m_egress->DequeueForTransmit(m_pausedMask | m_discardMask);
-        m_busy = false;
+        m_picking = false;
     }
     if (!item)
     {
@@ -514,6 +522,42 @@ PfcNetDevice::TryTransmit()
     }
     frame->AddHeader(header);
     TransmitStart(frame);
+    CompleteIfMore(now);
+}
+
+void
+PfcNetDevice::CompleteIfMore(int64_t now)
+{
+    // The end of a frame is an event only when something may wait for it:
+    // on a link that is not saturated most frames end with nothing to send,
+    // and whoever brings new work during the frame calls Wake() (which
+    // schedules the end then).
+    if (!m_ctrlQueue.empty() || !m_sendQueue.empty() || (m_egress && m_egress->HasPending()))
+    {
+        ScheduleCompletion(now);
+    }
+}
+
+void
+PfcNetDevice::ScheduleCompletion(int64_t now)
+{
+    if (m_completionPending)
+    {
+        return;
+    }
+    m_completionPending = true;
+    if (!m_txCompleteEvent)
+    {
+        // One event object for all the frames (one is pending at a time): no
+        // allocation per frame.
+        m_txCompleteEvent = Ptr<EventImpl>(MakeEvent(&PfcNetDevice::TransmitComplete, this), false);
+    }
+    // As Schedule() would, in the current context, without making an EventId;
+    // the simulator releases this reference after the event has run.
+    m_txCompleteEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(),
+                                   TimeStep(m_txEnd - now),
+                                   PeekPointer(m_txCompleteEvent));
 }
 
 void
@@ -530,7 +574,6 @@ void
 PfcNetDevice::TransmitStart(Ptr<Packet> frame)
 {
     NS_LOG_FUNCTION(this << frame);
-    m_busy = true;
     m_txBytes += frame->GetSize();
     ++m_txFrames;
     if (m_frameTraced)
@@ -544,24 +587,15 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame)
     const int64_t ps = static_cast<int64_t>(wire * m_psPerByte + 0.5) + m_txCarryPs;
     const Time txTime = PicoSeconds(ps);
     m_txCarryPs = ps - txTime.GetPicoSeconds();
+    m_txEnd = Simulator::Now().GetTimeStep() + txTime.GetTimeStep();
     m_channel->TransmitStart(frame, this, txTime);
-    if (!m_txCompleteEvent)
-    {
-        // One event object for all the frames (one is pending at a time):
-        // no allocation per frame.
-        m_txCompleteEvent = Ptr<EventImpl>(MakeEvent(&PfcNetDevice::TransmitComplete, this), false);
-    }
-    // As Schedule() would, in the current context, without making an EventId;
-    // the simulator releases this reference after the event has run.
-    m_txCompleteEvent->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
 PfcNetDevice::TransmitComplete()
 {
     NS_LOG_FUNCTION(this);
-    m_busy = false;
+    m_completionPending = false;
     TryTransmit();
 }
 

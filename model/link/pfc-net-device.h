@@ -280,15 +280,28 @@ class PfcNetDevice : public NetDevice
 
   private:
     class FrameTraceAccessor;
-    /// Send the next frame if the line is free.
+    /// Send the next frame if the line is free, or have TransmitComplete()
+    /// called when it will be.
     void TryTransmit();
     /**
      * \brief Put a frame on the line.
      * \param frame the frame, from its Ethernet header
      */
     void TransmitStart(Ptr<Packet> frame);
-    /// The line became free.
+    /// The line became free while something was waiting for it.
     void TransmitComplete();
+    /**
+     * \brief After a frame went out: have TransmitComplete() called at its
+     * end if more may be waiting (control frames, the egress).
+     * \param now the current time step
+     */
+    void CompleteIfMore(int64_t now);
+    /**
+     * \brief Have TransmitComplete() called at the end of the frame on the
+     * line (once).
+     * \param now the current time step
+     */
+    void ScheduleCompletion(int64_t now);
     /**
      * \brief Queue a PFC frame.
      * \param classEnable priorities the frame speaks about
@@ -333,7 +346,9 @@ class PfcNetDevice : public NetDevice
     // What every frame touches comes first, so that sending or receiving
     // one reads few cache lines of the device: a large fabric has
     // thousands of devices, and few of them stay in the caches.
-    bool m_busy{false}; //!< a frame is being serialised
+    int64_t m_txEnd{0};              //!< time step at which the frame on the line ends
+    bool m_picking{false};           //!< the egress is picking the next frame
+    bool m_completionPending{false}; //!< TransmitComplete() is scheduled
     /// a sink was ever connected to MacTx, MacRx or a sniffer trace
     bool m_frameTraced{false};
     uint8_t m_pausedMask{0};         //!< priorities paused by the peer

@@ -300,6 +300,12 @@ ClassQpArbiter::NotifySent(RdmaQueuePair* qp, uint32_t bytes)
     }
 }
 
+bool
+ClassQpArbiter::HasActive() const
+{
+    return m_nonEmpty != 0;
+}
+
 void
 ClassQpArbiter::Clear()
 {

@@ -88,6 +88,7 @@ class ClassQpArbiter : public RdmaQpArbiter
     void Remove(RdmaQueuePair* qp) override;
     void ClassChanged(RdmaQueuePair* qp, uint8_t oldClass) override;
     RdmaQueuePair* Next(uint8_t pausedMask, Time now, Time& earliest) override;
+    bool HasActive() const override;
     void NotifySent(RdmaQueuePair* qp, uint32_t bytes) override;
     void Clear() override;
 

@@ -500,6 +500,12 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
     return nullptr;
 }
 
+bool
+RdmaNic::HasPending() const
+{
+    return !m_ctrlQueue.empty() || m_arbiter->HasActive();
+}
+
 void
 RdmaNic::ScheduleWake(Time when)
 {

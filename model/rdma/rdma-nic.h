@@ -135,6 +135,9 @@ class RdmaNic : public PfcEgress, public PfcIpv4Receiver
 
     Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
 
+    /** \return whether control packets are queued or a queue pair is active */
+    bool HasPending() const override;
+
     /** \return data packets sent (first transmissions and retransmissions) */
     uint64_t GetDataPacketsSent() const;
     /** \return packets retransmitted by go-back-N, over all queue pairs */

@@ -24,6 +24,12 @@ RdmaQpArbiter::RdmaQpArbiter() = default;
 
 RdmaQpArbiter::~RdmaQpArbiter() = default;
 
+bool
+RdmaQpArbiter::HasActive() const
+{
+    return true;
+}
+
 void
 RdmaQpArbiter::NotifySent(RdmaQueuePair* /* qp */, uint32_t /* bytes */)
 {

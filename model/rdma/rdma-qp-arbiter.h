@@ -102,6 +102,16 @@ class RdmaQpArbiter : public Object
      */
     virtual void NotifySent(RdmaQueuePair* qp, uint32_t bytes);
 
+    /**
+     * \brief Whether some queue pair may have data to send (now or once
+     * paced or resumed); false only when none can.
+     *
+     * The default, for an arbiter that cannot tell, says yes.
+     *
+     * \return true when a queue pair is active
+     */
+    virtual bool HasActive() const;
+
     /// Forget all queue pairs (the NIC is disposed).
     virtual void Clear() = 0;
 

@@ -95,6 +95,12 @@ RoundRobinQpArbiter::Next(uint8_t pausedMask, Time now, Time& earliest)
     return nullptr;
 }
 
+bool
+RoundRobinQpArbiter::HasActive() const
+{
+    return !m_active.empty();
+}
+
 void
 RoundRobinQpArbiter::Clear()
 {

@@ -40,6 +40,7 @@ class RoundRobinQpArbiter : public RdmaQpArbiter
     void Remove(RdmaQueuePair* qp) override;
     void ClassChanged(RdmaQueuePair* qp, uint8_t oldClass) override;
     RdmaQueuePair* Next(uint8_t pausedMask, Time now, Time& earliest) override;
+    bool HasActive() const override;
     void Clear() override;
 
     /** \return the number of queue pairs on the active list */

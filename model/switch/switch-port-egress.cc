@@ -291,6 +291,12 @@ SwitchPortEgress::HasQueued(uint8_t prio) const
     return m_switch && m_switch->GetMmu()->GetEgressBytes(m_port, prio) > 0;
 }
 
+bool
+SwitchPortEgress::HasPending() const
+{
+    return m_builtIn ? m_bandPackets > 0 : (m_qdisc && m_qdisc->GetNPackets() > 0);
+}
+
 void
 SwitchPortEgress::RequestPoll(Time delay)
 {

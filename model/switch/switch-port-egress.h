@@ -152,6 +152,12 @@ class SwitchPortEgress : public PfcEgress
     bool HasQueued(uint8_t prio) const override;
 
     /**
+     * \return whether packets are queued at the port (built-in bands or
+     * queue disc)
+     */
+    bool HasPending() const override;
+
+    /**
      * \brief Wake the port's device after a delay, so that it asks the
      * queue disc for a packet again.
      *
