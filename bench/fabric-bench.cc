@@ -32,7 +32,7 @@
  * without standing queues in either mode.
  *
  * - flux: FabricTopologyHelper (PfcNetDevice, FabricSwitch with its MMU and
- *   PfcPrioQueueDisc) and RdmaHelper (RdmaNic, one RC queue pair per flow,
+ *   the egress bands that stand in for PfcPrioQueueDisc) and RdmaHelper (RdmaNic, one RC queue pair per flow,
  *   one SEND message of packets x payload bytes). Frames are Ethernet +
  *   802.1Q + IPv4 + UDP + BTH + payload + ICRC. `cc`: `paced` (a fixed rate:
  *   the flow's paced rate), `none` (line rate; PFC throttles) or `dcqcn`.
