@@ -31,12 +31,13 @@
  * share of its most loaded link, so that the busiest links run at `load`
  * without standing queues in either mode.
  *
- * - flux: FabricTopologyHelper (PfcNetDevice, FabricSwitch with its MMU and
- *   the egress bands that stand in for PfcPrioQueueDisc) and RdmaHelper (RdmaNic, one RC queue pair per flow,
- *   one SEND message of packets x payload bytes). Frames are Ethernet +
- *   802.1Q + IPv4 + UDP + BTH + payload + ICRC. `cc`: `paced` (a fixed rate:
- *   the flow's paced rate), `none` (line rate; PFC throttles) or `dcqcn`.
- *   Packet-hops: frames sent by all PfcNetDevices (data, ACKs, CNPs, PFC).
+ * - flux: FabricTopologyHelper (PfcNetDevice, FabricSwitch with its MMU
+ *   and the egress bands that stand in for PfcPrioQueueDisc) and
+ *   RdmaHelper (RdmaNic, one RC queue pair per flow, one SEND message of
+ *   packets x payload bytes). Frames are Ethernet + 802.1Q + IPv4 + UDP +
+ *   BTH + payload + ICRC. `cc`: `paced` (a fixed rate: the flow's paced
+ *   rate), `none` (line rate; PFC throttles) or `dcqcn`. Packet-hops:
+ *   frames sent by all PfcNetDevices (data, ACKs, CNPs, PFC).
  * - baseline: ns-3's PointToPointNetDevice and PointToPointChannel (PPP
  *   framing), DropTail device queues large enough that nothing drops, a
  *   forwarder per switch node (the devices' receive callback reads a 4-byte
