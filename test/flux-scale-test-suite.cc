@@ -346,6 +346,124 @@ LinkTwoNodes(const NodeContainer& nodes, Ptr<PfcChannel> ch)
 
 /**
  * \ingroup flux-tests
+ * The end of a frame is an event only when something waits for the line:
+ * frames sent one at a time cost one arrival each and no end; frames queued
+ * together, or one sent while another is on the line, still leave back to
+ * back at the line rate.
+ */
+class FrameEndTestCase : public TestCase
+{
+  public:
+    FrameEndTestCase()
+        : TestCase("PfcNetDevice: a frame's end is an event only when a frame waits")
+    {
+    }
+
+  private:
+    /// Records when packets arrive.
+    struct Arrivals : public PfcIpv4Receiver
+    {
+        void ReceiveIpv4(Ptr<PfcNetDevice>, Ptr<Packet>, Ipv4Header&, uint8_t) override
+        {
+            at.push_back(Simulator::Now());
+        }
+
+        std::vector<Time> at; //!< arrival times
+    };
+
+    /**
+     * \brief Send n IPv4 packets of 1000 bytes through the device's Send().
+     * \param dev the device
+     * \param n how many
+     */
+    static void SendPackets(Ptr<PfcNetDevice> dev, uint32_t n)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Ptr<Packet> p = Create<Packet>(980);
+            Ipv4Header ip;
+            ip.SetPayloadSize(980);
+            ip.SetProtocol(17);
+            ip.SetSource(Ipv4Address("10.0.0.1"));
+            ip.SetDestination(Ipv4Address("10.0.0.2"));
+            p->AddHeader(ip);
+            dev->Send(p, dev->GetBroadcast(), 0x0800);
+        }
+    }
+
+    /**
+     * \brief Run sends at the given times (n packets each) over a fresh link.
+     * \param sends (time, packets) pairs
+     * \param[out] events the events the simulator ran
+     * \param[out] txTime the time one frame takes on the line
+     * \return the arrival times
+     */
+    static std::vector<Time> Run(const std::vector<std::pair<Time, uint32_t>>& sends,
+                                 uint64_t& events,
+                                 Time& txTime)
+    {
+        NodeContainer nodes(2);
+        auto [a, b] = LinkTwoNodes(nodes, CreateObject<PfcChannel>());
+        Arrivals arrivals;
+        b->SetIpv4Receiver(&arrivals);
+        for (const auto& [at, n] : sends)
+        {
+            Simulator::Schedule(at, &FrameEndTestCase::SendPackets, a, n);
+        }
+        Simulator::Run();
+        events = Simulator::GetEventCount();
+        txTime = a->GetFrameTxTime(1000 + 18); // IPv4 packet, Ethernet and 802.1Q
+        b->SetIpv4Receiver(nullptr);
+        Simulator::Destroy();
+        return arrivals.at;
+    }
+
+    void DoRun() override
+    {
+        uint64_t events = 0;
+        Time tx;
+        const Time delay = MicroSeconds(1); // PfcChannel's default
+        uint64_t setup = 0;                 // the events of an idle link (the nodes' start)
+        Run({}, setup, tx);
+        // one at a time: a send and an arrival per frame, no frame end
+        std::vector<std::pair<Time, uint32_t>> spaced;
+        for (int i = 0; i < 5; ++i)
+        {
+            spaced.emplace_back(MicroSeconds(10 * i), 1);
+        }
+        std::vector<Time> at = Run(spaced, events, tx);
+        NS_TEST_ASSERT_MSG_EQ(at.size(), 5, "every frame arrived");
+        NS_TEST_ASSERT_MSG_EQ(events - setup, 10, "5 sends and 5 arrivals, no frame end");
+        for (int i = 0; i < 5; ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(at[i],
+                                      MicroSeconds(10 * i) + tx + delay,
+                                      NanoSeconds(1),
+                                      "on time");
+        }
+
+        // five at once: back to back, four frame ends (none after the last)
+        at = Run({{Seconds(0), 5}}, events, tx);
+        NS_TEST_ASSERT_MSG_EQ(at.size(), 5, "every frame arrived");
+        NS_TEST_ASSERT_MSG_EQ(events - setup, 10, "1 send, 4 frame ends, 5 arrivals");
+        Time ideal = delay;
+        for (int i = 0; i < 5; ++i)
+        {
+            // (at most a nanosecond off: sub-resolution remainders carry over)
+            ideal += tx;
+            NS_TEST_ASSERT_MSG_EQ_TOL(at[i], ideal, NanoSeconds(1), "back to back, frame " << i);
+        }
+
+        // one sent while another is on the line: it waits for that frame's end
+        at = Run({{Seconds(0), 1}, {TimeStep(tx.GetTimeStep() / 2), 1}}, events, tx);
+        NS_TEST_ASSERT_MSG_EQ(at.size(), 2, "both frames arrived");
+        NS_TEST_ASSERT_MSG_EQ(events - setup, 5, "2 sends, 1 frame end, 2 arrivals");
+        NS_TEST_ASSERT_MSG_EQ_TOL(at[1], at[0] + tx, NanoSeconds(1), "right after the first");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * Received IPv4 packets go to the device's PfcIpv4Receiver when it has one,
  * else to its Ipv4RxCallback, else to its RxCallback; each frame to exactly
  * one of them.
@@ -825,6 +943,7 @@ class FluxScaleTestSuite : public TestSuite
         AddTestCase(new PfcBandQueueTestCase);
         AddTestCase(new LinkInFlightTestCase);
         AddTestCase(new Ipv4ReceiverTestCase);
+        AddTestCase(new FrameEndTestCase);
         AddTestCase(new EthernetIpv4HeaderTestCase);
         AddTestCase(new EventSchedulerTestCase);
         AddTestCase(new OrderedSchedulerTestCase);
