@@ -363,7 +363,7 @@ class PfcNetDevice : public NetDevice
     int64_t m_txCarryPs{0};              //!< sub-resolution remainder of tx times
     Ptr<PfcChannel> m_channel;           //!< the link
     Ptr<PfcEgress> m_egress;             //!< where data frames come from
-    Ptr<EventImpl> m_txCompleteEvent;    //!< TransmitComplete(), made once and scheduled per frame
+    Ptr<EventImpl> m_txCompleteEvent;    //!< TransmitComplete(), made once, scheduled when needed
     Ptr<ErrorModel> m_receiveErrorModel; //!< loss on reception, if any
     PfcIpv4Receiver* m_ipv4Receiver{nullptr}; //!< receiver of IPv4 packets, if any
     /// the last item type found to be an Ipv4QueueDiscItem
