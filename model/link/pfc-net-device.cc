@@ -467,8 +467,7 @@ PfcNetDevice::TryTransmit()
     {
         Ptr<Packet> frame = m_ctrlQueue.front();
         m_ctrlQueue.pop_front();
-        TransmitStart(frame);
-        CompleteIfMore(now);
+        TransmitStart(frame, now);
         return;
     }
     Ptr<QueueDiscItem> item;
@@ -521,21 +520,7 @@ PfcNetDevice::TryTransmit()
         frame = item->GetPacket();
     }
     frame->AddHeader(header);
-    TransmitStart(frame);
-    CompleteIfMore(now);
-}
-
-void
-PfcNetDevice::CompleteIfMore(int64_t now)
-{
-    // The end of a frame is an event only when something may wait for it:
-    // on a link that is not saturated most frames end with nothing to send,
-    // and whoever brings new work during the frame calls Wake() (which
-    // schedules the end then).
-    if (!m_ctrlQueue.empty() || !m_sendQueue.empty() || (m_egress && m_egress->HasPending()))
-    {
-        ScheduleCompletion(now);
-    }
+    TransmitStart(frame, now);
 }
 
 void
@@ -571,7 +556,7 @@ PfcNetDevice::DiscardStormed()
 }
 
 void
-PfcNetDevice::TransmitStart(Ptr<Packet> frame)
+PfcNetDevice::TransmitStart(Ptr<Packet> frame, int64_t now)
 {
     NS_LOG_FUNCTION(this << frame);
     m_txBytes += frame->GetSize();
@@ -587,8 +572,16 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame)
     const int64_t ps = static_cast<int64_t>(wire * m_psPerByte + 0.5) + m_txCarryPs;
     const Time txTime = PicoSeconds(ps);
     m_txCarryPs = ps - txTime.GetPicoSeconds();
-    m_txEnd = Simulator::Now().GetTimeStep() + txTime.GetTimeStep();
+    m_txEnd = now + txTime.GetTimeStep();
     m_channel->TransmitStart(frame, this, txTime);
+    // The end of a frame is an event only when something may wait for it:
+    // on a link that is not saturated most frames end with nothing to send,
+    // and whoever brings new work during the frame calls Wake() (which
+    // schedules the end then).
+    if (!m_ctrlQueue.empty() || !m_sendQueue.empty() || (m_egress && m_egress->HasPending()))
+    {
+        ScheduleCompletion(now);
+    }
 }
 
 void

@@ -284,18 +284,14 @@ class PfcNetDevice : public NetDevice
     /// called when it will be.
     void TryTransmit();
     /**
-     * \brief Put a frame on the line.
+     * \brief Put a frame on the line, and have TransmitComplete() called at
+     * its end if more may be waiting (control frames, the egress).
      * \param frame the frame, from its Ethernet header
-     */
-    void TransmitStart(Ptr<Packet> frame);
-    /// The line became free while something was waiting for it.
-    void TransmitComplete();
-    /**
-     * \brief After a frame went out: have TransmitComplete() called at its
-     * end if more may be waiting (control frames, the egress).
      * \param now the current time step
      */
-    void CompleteIfMore(int64_t now);
+    void TransmitStart(Ptr<Packet> frame, int64_t now);
+    /// The line became free while something was waiting for it.
+    void TransmitComplete();
     /**
      * \brief Have TransmitComplete() called at the end of the frame on the
      * line (once).

@@ -86,18 +86,7 @@ SwitchPortEgress::SetQueueDisc(Ptr<QueueDisc> qdisc)
 {
     NS_LOG_FUNCTION(this << qdisc);
     NS_ABORT_MSG_IF(!qdisc, "SwitchPortEgress: null queue disc");
-    if (m_qdisc)
-    {
-        NS_ABORT_MSG_IF(m_qdisc->GetNPackets() > 0,
-                        "SwitchPortEgress: cannot replace a queue disc that holds packets");
-        m_qdisc->TraceDisconnectWithoutContext(
-            "Drop",
-            MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
-        if (m_pfcAware)
-        {
-            m_pfcAware->SetPollCallback(PfcAwareQueueDisc::PollCallback());
-        }
-    }
+    DetachQueueDisc();
     NS_ABORT_MSG_IF(m_bandPackets > 0,
                     "SwitchPortEgress: cannot replace built-in bands that hold packets");
     m_builtIn = false;
@@ -142,17 +131,9 @@ void
 SwitchPortEgress::UseBuiltInBands()
 {
     NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_IF(m_qdisc && m_qdisc->GetNPackets() > 0,
-                    "SwitchPortEgress: cannot replace a queue disc that holds packets");
     if (m_qdisc)
     {
-        m_qdisc->TraceDisconnectWithoutContext(
-            "Drop",
-            MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
-        if (m_pfcAware)
-        {
-            m_pfcAware->SetPollCallback(PfcAwareQueueDisc::PollCallback());
-        }
+        DetachQueueDisc();
         m_qdisc->Dispose();
     }
     m_qdisc = nullptr;
@@ -160,10 +141,21 @@ SwitchPortEgress::UseBuiltInBands()
     m_builtIn = true;
 }
 
-bool
-SwitchPortEgress::HasBuiltInBands() const
+void
+SwitchPortEgress::DetachQueueDisc()
 {
-    return m_builtIn;
+    if (!m_qdisc)
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(m_qdisc->GetNPackets() > 0,
+                    "SwitchPortEgress: cannot replace a queue disc that holds packets");
+    m_qdisc->TraceDisconnectWithoutContext("Drop",
+                                           MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
+    if (m_pfcAware)
+    {
+        m_pfcAware->SetPollCallback(PfcAwareQueueDisc::PollCallback());
+    }
 }
 
 Ptr<QueueDiscItem>
@@ -294,7 +286,7 @@ SwitchPortEgress::HasQueued(uint8_t prio) const
 bool
 SwitchPortEgress::HasPending() const
 {
-    return m_builtIn ? m_bandPackets > 0 : (m_qdisc && m_qdisc->GetNPackets() > 0);
+    return GetNPackets() > 0;
 }
 
 void

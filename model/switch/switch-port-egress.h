@@ -13,6 +13,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pfc-egress.h"
 #include "ns3/queue-disc.h"
+#include "ns3/traffic-class.h"
 
 #include <array>
 #include <cstdint>
@@ -108,9 +109,6 @@ class SwitchPortEgress : public PfcEgress
      */
     void UseBuiltInBands();
 
-    /** \return whether the port uses its built-in bands */
-    bool HasBuiltInBands() const;
-
     /**
      * \brief Take out the next packet whatever its class (the port's link
      *        went down: the switch drops what the port holds). A queue disc
@@ -184,6 +182,9 @@ class SwitchPortEgress : public PfcEgress
     /// The requested poll is due: wake the port's device.
     void Poll();
 
+    /// Disconnect the queue disc (which must be empty), before it is replaced.
+    void DetachQueueDisc();
+
     /**
      * \param allowed bit b set when band b may be served
      * \return the head of the highest allowed non-empty built-in band,
@@ -203,7 +204,8 @@ class SwitchPortEgress : public PfcEgress
     uint8_t m_bandMask{0};               //!< built-in bands: bit b set when band b holds packets
     uint32_t m_bandBytes{0};             //!< built-in bands: bytes queued
     uint32_t m_bandPackets{0};           //!< built-in bands: packets queued
-    std::array<CompactFifo<Ptr<QueueDiscItem>>, 8> m_bands; //!< built-in bands, by class
+    /// built-in bands, by class
+    std::array<CompactFifo<Ptr<QueueDiscItem>>, TrafficClass::N_CLASSES> m_bands;
 };
 
 } // namespace ns3
