@@ -8,7 +8,7 @@
  * flux-run: run one scenario file and write its results.
  *
  *     flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]
- *              [--pcap DIR] [--quiet]
+ *              [--pcap DIR] [--quiet] [--backend packet|flow]
  *     flux-run --list-policies
  *
  * - The results go to RESULTS.json, by default `<stem>-results.json` in the
@@ -19,6 +19,9 @@
  *   before it is validated.
  * - --pcap DIR writes one Ethernet pcap per host NIC into DIR (created if
  *   needed).
+ * - --backend flow runs the same scenario at flow level (FluidNetwork): the
+ *   same results schema, without the fields a fluid model cannot know
+ *   (listed in the results' backend_limits). The default is packet.
  * - --list-policies prints the policies that --policy and scheduler.policy
  *   accept (ScenarioConfig::AvailablePolicies), one name per line, and exits
  *   with status 0; scripts that compare policies take the list from here.
@@ -72,7 +75,7 @@ std::atomic<bool> g_cancel{false}; //!< set by SIGINT / SIGTERM
 
 const char* const kUsage =
     "usage: flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]\n"
-    "                [--pcap DIR] [--quiet]\n"
+    "                [--pcap DIR] [--quiet] [--backend packet|flow]\n"
     "       flux-run --list-policies\n"
     "\n"
     "Run a flux scenario and write its results (JSON and CSV files).\n"
@@ -83,6 +86,9 @@ const char* const kUsage =
     "  --seed N            random seed, replaces seed\n"
     "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
     "  --quiet             no progress output\n"
+    "  --backend MODEL     packet (default: every frame) or flow (messages as fluid\n"
+    "                      flows on the same paths; fields it cannot know are absent\n"
+    "                      and listed in backend_limits)\n"
     "  --list-policies     print the available policies, one per line, and exit\n"
     "  -h, --help          show this help\n"
     "\n"
@@ -127,6 +133,7 @@ struct Args
     std::string policy;       //!< --policy (empty: none)
     std::string seed;         //!< --seed (empty: none)
     std::string pcapDir;      //!< --pcap (empty: none)
+    std::string backend{"packet"}; //!< --backend
     bool quiet{false};        //!< --quiet
     bool help{false};         //!< --help
     bool listPolicies{false}; //!< --list-policies
@@ -203,6 +210,15 @@ ParseArgs(int argc, char** argv)
         else if (arg == "--pcap")
         {
             takeValue(args.pcapDir);
+        }
+        else if (arg == "--backend")
+        {
+            takeValue(args.backend);
+            if (args.backend != "packet" && args.backend != "flow")
+            {
+                throw ScenarioError("--backend",
+                                    "expected packet or flow, got \"" + args.backend + "\"");
+            }
         }
         else if (arg.size() > 1 && arg[0] == '-')
         {
@@ -408,6 +424,10 @@ Main(int argc, char** argv)
         {
             throw ScenarioError(outField, "folder \"" + outDir + "\" is not writable");
         }
+        if (!args.pcapDir.empty() && args.backend == "flow")
+        {
+            throw ScenarioError("--pcap", "the flow backend sends no packets to capture");
+        }
         if (!args.pcapDir.empty())
         {
             fs::create_directories(args.pcapDir, ec);
@@ -440,6 +460,7 @@ Main(int argc, char** argv)
     RunOptions opts;
     opts.pcapDir = args.pcapDir;
     opts.quiet = args.quiet;
+    opts.backend = args.backend;
     opts.progress = [&progress](double simMs, double wallS, double etaS) {
         progress.Update(simMs, wallS, etaS);
     };

@@ -10,8 +10,8 @@
  * The public API is the pure-Python package `ns3flux` (python/ns3flux/),
  * which converts scenarios to JSON text and calls the functions below:
  *
- * - run(text, base_dir, progress, quiet, records, pcap_dir) -> dict: parse,
- *   validate and run a scenario; the results dict of the runner (the same
+ * - run(text, base_dir, progress, quiet, records, pcap_dir, backend) -> dict:
+ *   parse, validate and run a scenario (backend "packet" or "flow"); the results dict of the runner (the same
  *   keys and values as the results file of flux-run), plus "records" (the
  *   rows of the runner's CSV files, column by column) when asked.
  * - validate(text, base_dir) -> dict: parse and validate only; a summary
@@ -206,7 +206,8 @@ Run(const std::string& text,
     const py::object& progress,
     bool quiet,
     bool records,
-    const std::string& pcapDir)
+    const std::string& pcapDir,
+    const std::string& backend)
 {
     // Set from the progress callback, which runs with the GIL taken; read
     // here after the run, with the GIL taken again.
@@ -218,6 +219,7 @@ Run(const std::string& text,
     ns3::RunOptions opts;
     opts.pcapDir = pcapDir;
     opts.quiet = quiet;
+    opts.backend = backend;
     opts.cancel = &cancel;
     opts.progress = [&](double simMs, double wallS, double etaS) {
         const auto now = std::chrono::steady_clock::now();
@@ -410,6 +412,7 @@ PYBIND11_MODULE(_ns3flux, m)
           py::arg("quiet") = true,
           py::arg("records") = true,
           py::arg("pcap_dir") = "",
+          py::arg("backend") = "packet",
           "Run a scenario given as JSON text; returns the results dict.");
     m.def("validate",
           &Validate,

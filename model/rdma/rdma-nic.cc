@@ -208,6 +208,7 @@ RdmaNic::DoDispose()
         m_arbiter = nullptr;
     }
     m_ctrlQueue.clear();
+    m_offload = nullptr;
     if (m_device)
     {
         m_device->SetIpv4Receiver(nullptr);
@@ -363,6 +364,11 @@ RdmaNic::NotifyPriorityChanged(RdmaQueuePair* qp, uint8_t oldClass)
         m_arbiter->ClassChanged(qp, oldClass);
     }
     m_prioChangedTrace(qp->m_qpn, oldClass, qp->m_prio);
+    if (m_offload)
+    {
+        m_offload->PriorityChanged(qp);
+        return;
+    }
     if (qp->HasDataToSend() && m_device)
     {
         m_device->Wake();
@@ -373,6 +379,19 @@ Ptr<RdmaQpArbiter>
 RdmaNic::GetQpArbiter() const
 {
     return m_arbiter;
+}
+
+void
+RdmaNic::SetMessageOffload(Ptr<RdmaMessageOffload> offload)
+{
+    NS_LOG_FUNCTION(this << offload);
+    m_offload = offload;
+}
+
+Ptr<RdmaMessageOffload>
+RdmaNic::GetMessageOffload() const
+{
+    return m_offload;
 }
 
 void

@@ -5,6 +5,7 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "rdma-message-offload.h"
 #include "rdma-qp-arbiter.h"
 #include "rdma-queue-pair.h"
 
@@ -132,6 +133,17 @@ class RdmaNic : public PfcEgress, public PfcIpv4Receiver
      * attribute (nullptr before Setup())
      */
     Ptr<RdmaQpArbiter> GetQpArbiter() const;
+
+    /**
+     * \brief Hand the messages of this NIC's queue pairs to an offload (a
+     * flow-level model of the fabric) instead of sending packets; set
+     * before the first message is posted.
+     * \param offload the offload; nullptr sends packets again
+     */
+    void SetMessageOffload(Ptr<RdmaMessageOffload> offload);
+
+    /** \return the message offload, or nullptr when the NIC sends packets */
+    Ptr<RdmaMessageOffload> GetMessageOffload() const;
 
     Ptr<QueueDiscItem> DequeueForTransmit(uint8_t pausedMask) override;
 
@@ -284,6 +296,7 @@ class RdmaNic : public PfcEgress, public PfcIpv4Receiver
     ObjectFactory m_ccFactory;                   //!< congestion control of new QPs
     ObjectFactory m_arbiterFactory;              //!< queue-pair arbiter
     Ptr<RdmaQpArbiter> m_arbiter;                //!< picks the next queue pair to send
+    Ptr<RdmaMessageOffload> m_offload;           //!< carries messages instead of packets
     std::vector<Ptr<RdmaQueuePair>> m_qps;       //!< by QP number - QPN_BASE
     CompactFifo<Ptr<QueueDiscItem>> m_ctrlQueue; //!< ACK/NAK/CNP waiting for the line
     EventId m_wake;                              //!< pacing wake-up

@@ -158,6 +158,12 @@ RdmaQueuePair::Post(uint64_t bytes, bool rdmaWrite, const JobStepTag* tag)
         Simulator::ScheduleNow(&RdmaQueuePair::CompleteInError, this, seq, bytes, FLUSHED);
         return seq;
     }
+    if (m_nic->m_offload)
+    {
+        m_bytesPosted += bytes;
+        m_nic->m_offload->Post(this, seq, bytes);
+        return seq;
+    }
     const uint32_t packets = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + m_mtu - 1) / m_mtu);
     m_msgs.push_back(Message{seq,
                              bytes,
@@ -170,6 +176,29 @@ RdmaQueuePair::Post(uint64_t bytes, bool rdmaWrite, const JobStepTag* tag)
     m_bytesPosted += bytes;
     m_nic->NotifyHasData(this);
     return seq;
+}
+
+void
+RdmaQueuePair::DeliverOffloaded(uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    m_bytesReceived += bytes;
+    const uint64_t seq = m_rxSeq++;
+    m_deliveredTrace(seq, bytes);
+    if (!m_recvDone.IsNull())
+    {
+        m_recvDone(this, seq, bytes);
+    }
+}
+
+void
+RdmaQueuePair::CompleteOffloaded(uint64_t seq, uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << seq << bytes);
+    if (!m_sendDone.IsNull())
+    {
+        m_sendDone(this, seq, bytes);
+    }
 }
 
 void

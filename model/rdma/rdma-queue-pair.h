@@ -141,6 +141,22 @@ class RdmaQueuePair : public Object
     /** \param cb handler called for each posted message that completes in error */
     void SetErrorCallback(ErrorCallback cb);
 
+    /**
+     * \brief The NIC's message offload delivered a message to this
+     * (receiving) queue pair: count it and complete the receive, as the
+     * arrival of its last packet would.
+     * \param bytes the message's payload bytes
+     */
+    void DeliverOffloaded(uint64_t bytes);
+
+    /**
+     * \brief The NIC's message offload completed a message of this
+     * (sending) queue pair, as its last ACK would.
+     * \param seq the message's sequence number
+     * \param bytes its payload bytes
+     */
+    void CompleteOffloaded(uint64_t seq, uint64_t bytes);
+
     /** \return the queue pair's state */
     State GetState() const;
 

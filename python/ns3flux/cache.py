@@ -88,11 +88,15 @@ class Cache:
     def __repr__(self):
         return f"Cache({self.path!r})"
 
-    def key(self, data, base_dir):
-        """The key of a prepared scenario dict (see the module comment)."""
+    def key(self, data, base_dir, backend="packet"):
+        """The key of a prepared scenario dict (see the module comment) run
+        by a backend ("packet" or "flow")."""
         h = hashlib.sha256()
         h.update(f"ns3flux-cache-{_FORMAT}\0".encode())
         h.update(engine_id().encode() + b"\0")
+        if backend != "packet":
+            # (packet keys stay as they were before there were backends)
+            h.update(f"backend-{backend}\0".encode())
         h.update(canonical_text(data).encode())
         for path in _cdf_files(data, base_dir):
             h.update(b"\0cdf\0")

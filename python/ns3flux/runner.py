@@ -97,7 +97,7 @@ class ProgressBar:
 
 
 def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, records=True,
-        cache=None, pcap_dir=None, quiet=True):
+        cache=None, pcap_dir=None, quiet=True, backend="packet"):
     """Run one scenario and return its results dict.
 
     scenario: a dict, or the path of a scenario file (whose relative paths
@@ -118,6 +118,11 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     pcap_dir: write one Ethernet pcap per host NIC into this folder.
     quiet: False lets the runner enable its ns-3 logging, as flux-run does
         without --quiet.
+    backend: "packet" (default: every frame through devices and switches)
+        or "flow" (flux-run --backend flow: messages as fluid flows on the
+        same ECMP paths, rates by max-min fair sharing with strict priority
+        between classes; the same results without the fields a fluid model
+        cannot know, which "backend_limits" lists).
 
     Returns a dict with the keys and values of flux-run's results file for
     the same scenario and seed (all but sim.wall_s are reproducible), plus
@@ -131,7 +136,7 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     store = _resolve_cache(cache)
     key = None
     if store is not None:
-        key = store.key(data, folder)
+        key = store.key(data, folder, backend)
         hit = store.get(key, records)
         if hit is not None:
             if not records:
@@ -152,7 +157,7 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
         raise TypeError("progress: expected a bool or a function (sim_ms, wall_s, eta_s)")
     done = False
     try:
-        results = _ns3flux.run(to_text(data), folder, callback, quiet, records, pcap)
+        results = _ns3flux.run(to_text(data), folder, callback, quiet, records, pcap, backend)
         done = True
     finally:
         if bar is not None:

@@ -30,15 +30,16 @@ class Run:
         self.key = None           #: cache key, when a cache is used
         self.results = None       #: the results dict
         self.cached = False       #: whether the results came from the cache
+        self.backend = "packet"   #: the model that runs: "packet" or "flow"
 
     def __repr__(self):
         return (f"Run(scenario={self.scenario!r}, policy={self.policy!r}, seed={self.seed!r}, "
-                f"cached={self.cached})")
+                f"backend={self.backend!r}, cached={self.cached})")
 
 
-def run_task(text, base_dir, records=True):
+def run_task(text, base_dir, records=True, backend="packet"):
     """Run one scenario given as JSON text (in a worker process)."""
-    return _ns3flux.run(text, base_dir, None, True, records, "")
+    return _ns3flux.run(text, base_dir, None, True, records, "", backend)
 
 
 def _labelled(scenarios):
@@ -86,7 +87,8 @@ def _run_local(todo, max_workers, bar):
     ctx = multiprocessing.get_context("spawn")
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     try:
-        futures = {pool.submit(run_task, to_text(r.data), r.base_dir): r for r in todo}
+        futures = {pool.submit(run_task, to_text(r.data), r.base_dir, True, r.backend): r
+                   for r in todo}
         for future in cf.as_completed(futures):
             futures[future].results = future.result()
             if bar is not None:
@@ -105,7 +107,8 @@ def _run_dask(todo, client, bar):
 
     futures = {}
     for r in todo:
-        future = client.submit(run_task, to_text(r.data), r.base_dir, pure=False)
+        future = client.submit(run_task, to_text(r.data), r.base_dir, True, r.backend,
+                               pure=False)
         futures[future] = r
     try:
         for future in as_completed(list(futures)):
@@ -119,13 +122,13 @@ def _run_dask(todo, client, bar):
 
 def _run_here(todo, bar):
     for r in todo:
-        r.results = run_task(to_text(r.data), r.base_dir)
+        r.results = run_task(to_text(r.data), r.base_dir, True, r.backend)
         if bar is not None:
             bar.update(1)
 
 
 def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers=None,
-               cache=True, progress=False, base_dir=None):
+               cache=True, progress=False, base_dir=None, backend="packet"):
     """Run every scenario with every policy and seed; a list of Run.
 
     Arguments as for sweep(). The list is in the order scenarios x policies
@@ -138,7 +141,9 @@ def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers
         for policy in policies:
             for seed in seeds:
                 data, folder = prepare(s, policy, seed, base_dir)
-                runs.append(Run(label, policy, seed, data, folder))
+                run = Run(label, policy, seed, data, folder)
+                run.backend = backend
+                runs.append(run)
     # Validate everything before running anything.
     for r in runs:
         try:
@@ -153,7 +158,7 @@ def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers
     todo = []
     for r in runs:
         if store is not None:
-            r.key = store.key(r.data, r.base_dir)
+            r.key = store.key(r.data, r.base_dir, r.backend)
             r.results = store.get(r.key)
             r.cached = r.results is not None
         if r.results is None:
@@ -178,7 +183,7 @@ def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers
 
 
 def sweep(scenarios, policies=None, seeds=None, *, table="jobs", client=None, max_workers=None,
-          cache=True, progress=False, base_dir=None):
+          cache=True, progress=False, base_dir=None, backend="packet"):
     """Run scenarios x policies x seeds; one tidy DataFrame.
 
     scenarios: one scenario (a dict with a "topology" key, or a path), a
@@ -200,6 +205,9 @@ def sweep(scenarios, policies=None, seeds=None, *, table="jobs", client=None, ma
     progress: a progress bar over the runs.
     base_dir: folder of relative paths in dict scenarios (default: the
         current folder).
+    backend: "packet" (default) or "flow" (the flow-level model: seconds
+        instead of minutes, without what a fluid cannot know; see
+        ns3flux.run).
 
     Returns the concatenation of the table of every run, with the columns
     ``scenario``, ``policy`` and ``seed`` first (``policy`` and ``seed`` are
@@ -209,7 +217,7 @@ def sweep(scenarios, policies=None, seeds=None, *, table="jobs", client=None, ma
     if table not in frames.TABLES:
         raise ValueError(f"unknown table {table!r}; one of {', '.join(frames.TABLES)}")
     runs = sweep_runs(scenarios, policies, seeds, client=client, max_workers=max_workers,
-                      cache=cache, progress=progress, base_dir=base_dir)
+                      cache=cache, progress=progress, base_dir=base_dir, backend=backend)
     parts = []
     for r in runs:
         df = frames.table(r.results, table)

@@ -105,6 +105,47 @@ AddTransport(ojson& j, const RunResults::TransportCounters& t)
     j["error_completions"] = t.errorCompletions;
 }
 
+/**
+ * \brief Remove a field the backend cannot know.
+ * \param j an object
+ * \param path a dotted path in it; "name[]" goes into every element of the
+ *        array "name" (every value when "name" is an object)
+ */
+void
+EraseField(ojson& j, const std::string& path)
+{
+    const auto dot = path.find('.');
+    std::string head = path.substr(0, dot);
+    if (dot == std::string::npos)
+    {
+        if (j.is_object())
+        {
+            j.erase(head);
+        }
+        return;
+    }
+    const std::string rest = path.substr(dot + 1);
+    const bool each = head.size() > 2 && head.compare(head.size() - 2, 2, "[]") == 0;
+    if (each)
+    {
+        head.resize(head.size() - 2);
+    }
+    if (!j.is_object() || !j.contains(head))
+    {
+        return;
+    }
+    ojson& child = j[head];
+    if (!each)
+    {
+        EraseField(child, rest);
+        return;
+    }
+    for (auto& element : child)
+    {
+        EraseField(element, rest);
+    }
+}
+
 } // namespace
 
 ojson
@@ -269,6 +310,12 @@ ResultsWriter::ToJson(const RunResults& results)
     sim["events"] = results.sim.events;
     sim["stop_reason"] = results.sim.stopReason;
     out["sim"] = std::move(sim);
+    out["backend"] = results.backend;
+    out["backend_limits"] = results.backendLimits;
+    for (const auto& field : results.backendLimits)
+    {
+        EraseField(out, field);
+    }
     return out;
 }
 

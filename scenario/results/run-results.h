@@ -182,6 +182,10 @@ struct RunResults
                                              //!< "cancelled"
     };
 
+    std::string backend{"packet"};      //!< the model that ran: "packet" or "flow"
+    /// Results fields the backend cannot know, as dotted paths ("network.pfc_pauses",
+    /// "jobs[].transport"): absent from the results, never written as zero.
+    std::vector<std::string> backendLimits;
     std::string policy;                 //!< the scheduling policy that ran
     SchedulerInfo scheduler;            //!< what the scheduler did
     uint32_t seed{1};                   //!< the seed that ran

@@ -204,7 +204,11 @@ ScenarioRun::BuildNetwork()
         nic->TraceConnectWithoutContext("DataRx", MakeCallback(&ScenarioRun::PacketLatency, this));
         m_nics.push_back(nic);
     }
-    if (tr.cc == "hpcc")
+    if (m_opts.backend == "flow")
+    {
+        BuildFluid();
+    }
+    else if (tr.cc == "hpcc")
     {
         ConfigureHpcc();
     }
@@ -434,6 +438,10 @@ ScenarioRun::UpdateRoutes()
 {
     m_topo.ComputeRoutes();
     ++m_routeUpdates;
+    if (m_fluid)
+    {
+        m_fluid->RefreshPaths();
+    }
 }
 
 } // namespace scenario

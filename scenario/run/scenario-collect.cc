@@ -284,6 +284,10 @@ ScenarioRun::Collect(double wallS) const
     r.traces = m_cfg.traces.enabled;
     r.rates = m_rates;
     r.queues = m_queues;
+    if (m_fluid)
+    {
+        CollectFluid(r);
+    }
     return r;
 }
 

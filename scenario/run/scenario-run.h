@@ -10,6 +10,7 @@
 
 #include "ns3/fabric-topology.h"
 #include "ns3/flow-traffic.h"
+#include "ns3/fluid-network.h"
 #include "ns3/job-scheduler.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -35,6 +36,11 @@ constexpr int64_t STREAM_FABRIC = 1000;
 constexpr int64_t STREAM_PORTS = 100;
 constexpr int64_t STREAM_TENANTS = 2000;
 constexpr int64_t STREAM_FAULTS = 100000;
+
+/**
+ * \return the results fields the flow backend cannot know (RunResults::backendLimits)
+ */
+const std::vector<std::string>& FlowBackendLimits();
 
 /// The phases of one job as its collective traces them ("Phase").
 struct PhaseLog
@@ -98,6 +104,28 @@ class ScenarioRun
     void BuildNetwork();
     /// Create the training jobs.
     void BuildJobs();
+    /// Refuse a backend that cannot run with these options (ScenarioError).
+    void CheckBackend() const;
+    /// The flow backend: a FluidNetwork carries the NICs' messages
+    /// (scenario-flow.cc).
+    void BuildFluid();
+    /**
+     * \brief A cable went down or came back: tell the fluid.
+     * \param self the run
+     */
+    static void FluidLinksChanged(ScenarioRun* self);
+    /**
+     * \brief A switch acted on a port's link state: the paths may change.
+     * \param self the run
+     * \param port the port
+     * \param up its state
+     */
+    static void FluidRoutesChanged(ScenarioRun* self, uint32_t port, bool up);
+    /**
+     * \brief The flow backend's part of the results.
+     * \param r the results, collected as for packets
+     */
+    void CollectFluid(RunResults& r) const;
     /// HPCC: give the queue pairs the topology's base RTT.
     void ConfigureHpcc();
     /// Create the background tenants.
@@ -245,6 +273,7 @@ class ScenarioRun
     const RunOptions& m_opts;                        //!< run options
     FabricTopology m_topo;                           //!< the network
     std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
+    Ptr<FluidNetwork> m_fluid;                       //!< the flow backend's fabric, or nullptr
     std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
     std::vector<std::unique_ptr<PhaseLog>> m_phases; //!< each job's traced phases
     Ptr<JobScheduler> m_scheduler;                   //!< the policy

@@ -120,13 +120,17 @@ ScenarioRun::Run()
     RunResults results;
     try
     {
+        CheckBackend();
         ResetNs3();
         BuildScheduler();
         BuildNetwork();
         BuildJobs();
         BuildBackground();
         ApplyFaults();
-        SetupTraces();
+        if (!m_fluid)
+        {
+            SetupTraces();
+        }
         SetupProgress();
         SetupDistributed();
         m_scheduler->Start();
@@ -190,6 +194,11 @@ ScenarioRun::Run()
     {
         m_scheduler->Dispose();
         m_scheduler = nullptr;
+    }
+    if (m_fluid)
+    {
+        m_fluid->Dispose();
+        m_fluid = nullptr;
     }
     m_jobs.clear();
     m_tenants.clear();

@@ -52,6 +52,10 @@ struct RunOptions
     const std::atomic<bool>* cancel = nullptr;
     /// When set, receives the wall-clock time of each phase of the run.
     RunTimings* timings = nullptr;
+    /// The model that runs: "packet" (every frame through the devices and
+    /// switches) or "flow" (messages as fluid flows on the same paths, see
+    /// FluidNetwork).
+    std::string backend = "packet";
 };
 
 /**

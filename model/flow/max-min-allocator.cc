@@ -1,0 +1,219 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "max-min-allocator.h"
+
+#include "ns3/traffic-class.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace ns3
+{
+
+MaxMinAllocator::MaxMinAllocator()
+    : m_rank(TrafficClass::N_CLASSES),
+      m_classCount(TrafficClass::N_CLASSES + 1)
+{
+    SetClassOrder({});
+}
+
+void
+MaxMinAllocator::SetCapacities(const std::vector<double>& capacity)
+{
+    m_capacity = capacity;
+    const std::size_t n = capacity.size();
+    m_left.assign(n, 0);
+    m_weight.assign(n, 0);
+    m_version.assign(n, 0);
+    m_linkStart.assign(n, 0);
+    m_touched.reserve(n);
+}
+
+void
+MaxMinAllocator::SetCapacity(uint32_t link, double capacity)
+{
+    m_capacity.at(link) = std::max(0.0, capacity);
+}
+
+uint32_t
+MaxMinAllocator::GetNLinks() const
+{
+    return static_cast<uint32_t>(m_capacity.size());
+}
+
+double
+MaxMinAllocator::GetCapacity(uint32_t link) const
+{
+    return m_capacity.at(link);
+}
+
+void
+MaxMinAllocator::SetClassOrder(const std::vector<uint8_t>& order)
+{
+    std::vector<bool> listed(TrafficClass::N_CLASSES, false);
+    uint8_t next = 0;
+    for (uint8_t c : order)
+    {
+        if (c < TrafficClass::N_CLASSES && !listed[c])
+        {
+            listed[c] = true;
+            m_rank[c] = next++;
+        }
+    }
+    for (int c = TrafficClass::N_CLASSES - 1; c >= 0; --c)
+    {
+        if (!listed[c])
+        {
+            m_rank[c] = next++;
+        }
+    }
+}
+
+void
+MaxMinAllocator::Allocate(std::vector<Demand>& demands)
+{
+    const std::size_t n = demands.size();
+    m_left.assign(m_capacity.begin(), m_capacity.end());
+    // The flows sorted by the precedence of their class (a counting sort).
+    std::fill(m_classCount.begin(), m_classCount.end(), 0);
+    for (const Demand& d : demands)
+    {
+        ++m_classCount[m_rank[d.cls & 7u] + 1u];
+    }
+    for (std::size_t r = 1; r < m_classCount.size(); ++r)
+    {
+        m_classCount[r] += m_classCount[r - 1];
+    }
+    m_order.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        m_order[m_classCount[m_rank[demands[i].cls & 7u]]++] = static_cast<uint32_t>(i);
+    }
+    // m_classCount[r] is now the end of rank r (the start of rank r + 1).
+    m_frozen.assign(n, 0);
+    std::size_t begin = 0;
+    for (std::size_t r = 0; r < TrafficClass::N_CLASSES; ++r)
+    {
+        const std::size_t end = m_classCount[r];
+        if (end > begin)
+        {
+            FillClass(demands, begin, end);
+        }
+        begin = end;
+    }
+}
+
+void
+MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std::size_t end)
+{
+    // The links the class crosses, each one's rising weight and flow count
+    // (counted in m_linkStart, which is zero for every untouched link).
+    m_touched.clear();
+    std::size_t entries = 0;
+    for (std::size_t i = begin; i < end; ++i)
+    {
+        Demand& d = demands[m_order[i]];
+        d.rate = 0;
+        if (d.hops == 0)
+        {
+            m_frozen[m_order[i]] = 1;
+            continue;
+        }
+        for (uint32_t h = 0; h < d.hops; ++h)
+        {
+            const uint32_t l = d.links[h];
+            if (m_linkStart[l] == 0)
+            {
+                m_touched.push_back(l);
+            }
+            ++m_linkStart[l];
+            m_weight[l] += d.weight;
+        }
+        entries += d.hops;
+    }
+    // Each touched link's flows in m_linkFlows: a slot for how many are
+    // filled in so far, then the flows (m_linkStart points past the slot).
+    m_linkFlows.resize(entries + m_touched.size());
+    std::size_t offset = 0;
+    for (uint32_t l : m_touched)
+    {
+        const uint32_t count = m_linkStart[l];
+        m_linkFlows[offset] = 0;
+        m_linkStart[l] = static_cast<uint32_t>(offset + 1);
+        offset += count + 1;
+    }
+    for (std::size_t i = begin; i < end; ++i)
+    {
+        const uint32_t f = m_order[i];
+        const Demand& d = demands[f];
+        for (uint32_t h = 0; h < d.hops; ++h)
+        {
+            const uint32_t l = d.links[h];
+            uint32_t& filled = m_linkFlows[m_linkStart[l] - 1];
+            m_linkFlows[m_linkStart[l] + filled] = f;
+            ++filled;
+        }
+    }
+
+    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
+    const auto later = std::greater<Entry>();
+    m_heap.clear();
+    for (uint32_t l : m_touched)
+    {
+        m_heap.push_back({std::max(0.0, m_left[l]) / m_weight[l], {l, ++m_version[l]}});
+    }
+    std::make_heap(m_heap.begin(), m_heap.end(), later);
+    while (!m_heap.empty())
+    {
+        std::pop_heap(m_heap.begin(), m_heap.end(), later);
+        const Entry top = m_heap.back();
+        m_heap.pop_back();
+        const uint32_t l = top.second.first;
+        if (top.second.second != m_version[l] || m_weight[l] <= 0)
+        {
+            continue; // stale: the link's share changed since
+        }
+        // The link is full: every flow still rising on it stops here.
+        const double level = std::max(0.0, m_left[l]) / m_weight[l];
+        const uint32_t start = m_linkStart[l];
+        const uint32_t count = m_linkFlows[start - 1];
+        for (uint32_t k = 0; k < count; ++k)
+        {
+            const uint32_t f = m_linkFlows[start + k];
+            if (m_frozen[f])
+            {
+                continue;
+            }
+            m_frozen[f] = 1;
+            Demand& d = demands[f];
+            d.rate = level * d.weight;
+            for (uint32_t h = 0; h < d.hops; ++h)
+            {
+                const uint32_t m = d.links[h];
+                m_left[m] -= d.rate;
+                m_weight[m] -= d.weight;
+                ++m_version[m];
+                if (m_weight[m] <= 1e-12)
+                {
+                    m_weight[m] = 0;
+                }
+                else if (m != l)
+                {
+                    m_heap.push_back({std::max(0.0, m_left[m]) / m_weight[m], {m, m_version[m]}});
+                    std::push_heap(m_heap.begin(), m_heap.end(), later);
+                }
+            }
+        }
+        m_weight[l] = 0;
+    }
+    for (uint32_t l : m_touched)
+    {
+        m_linkStart[l] = 0;
+        m_weight[l] = 0;
+        m_left[l] = std::max(0.0, m_left[l]);
+    }
+}
+
+} // namespace ns3

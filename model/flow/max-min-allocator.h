@@ -1,0 +1,111 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef MAX_MIN_ALLOCATOR_H
+#define MAX_MIN_ALLOCATOR_H
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup flux-flow
+ * \brief Rates of fluid flows on a set of links: strict priority between
+ * traffic classes, weighted max-min fair sharing within a class.
+ *
+ * The classes are served in the order SetClassOrder() gives (highest
+ * precedence first; classes it does not list follow in descending class
+ * number, as the switches' built-in bands serve them). Each class gets what
+ * the classes before it left of every link, and shares it by progressive
+ * filling (water-filling): all its flows' rates rise together, in
+ * proportion to their weights, until a link is full; the flows crossing
+ * that link are frozen at their rate, and the others go on rising. The
+ * result is the weighted max-min fair allocation of the class: no flow can
+ * get more without taking from a flow whose rate per weight is no larger.
+ *
+ * A flow crossing a link of capacity zero (a link that is down) gets rate
+ * zero. The allocator keeps its work space between calls, so that
+ * Allocate() allocates no memory once the largest problem has been seen.
+ */
+class MaxMinAllocator
+{
+  public:
+    /// One flow: its links (indices into the capacities), class and weight.
+    struct Demand
+    {
+        const uint32_t* links{nullptr}; //!< the links it crosses
+        uint32_t hops{0};               //!< how many
+        uint8_t cls{0};                 //!< traffic class 0..7
+        double weight{1};               //!< share within its class (> 0)
+        double rate{0};                 //!< out: its rate, in the capacities' unit
+    };
+
+    MaxMinAllocator();
+
+    /**
+     * \brief Set the links.
+     * \param capacity per link, any unit (the rates come out in it)
+     */
+    void SetCapacities(const std::vector<double>& capacity);
+
+    /**
+     * \brief Change one link's capacity (0: the link carries nothing).
+     * \param link the link
+     * \param capacity its capacity
+     */
+    void SetCapacity(uint32_t link, double capacity);
+
+    /** \return the number of links */
+    uint32_t GetNLinks() const;
+
+    /**
+     * \param link a link
+     * \return its capacity
+     */
+    double GetCapacity(uint32_t link) const;
+
+    /**
+     * \brief Set the precedence of the classes.
+     * \param order classes, highest precedence first; the classes it does
+     *        not list follow in descending class number
+     */
+    void SetClassOrder(const std::vector<uint8_t>& order);
+
+    /**
+     * \brief Compute the rates of the flows.
+     * \param demands the flows; each one's rate is set. A flow with no link
+     *        gets rate 0.
+     */
+    void Allocate(std::vector<Demand>& demands);
+
+  private:
+    /**
+     * \brief Water-fill one class over what is left of the links.
+     * \param demands all flows
+     * \param begin first index (into m_order) of the class's flows
+     * \param end one past its last
+     */
+    void FillClass(std::vector<Demand>& demands, std::size_t begin, std::size_t end);
+
+    std::vector<double> m_capacity;       //!< per link
+    std::vector<double> m_left;           //!< per link: capacity not yet given out
+    std::vector<double> m_weight;         //!< per link: weight of its rising flows
+    std::vector<uint32_t> m_version;      //!< per link: bumped at each change of its share
+    std::vector<uint32_t> m_linkStart;    //!< per link + 1: start of its flows in m_linkFlows
+    std::vector<uint32_t> m_linkFlows;    //!< flows of each link (indices into demands)
+    std::vector<uint32_t> m_touched;      //!< links crossed by the class being filled
+    std::vector<uint32_t> m_order;        //!< flow indices sorted by class precedence
+    std::vector<uint8_t> m_frozen;        //!< per flow: its rate is final
+    std::vector<uint8_t> m_rank;          //!< per class: its place in the precedence order
+    std::vector<uint32_t> m_classCount;   //!< per rank: number of flows
+    /// Heap of (share per weight, link, version), smallest share first.
+    std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
+};
+
+} // namespace ns3
+
+#endif /* MAX_MIN_ALLOCATOR_H */

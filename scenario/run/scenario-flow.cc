@@ -1,0 +1,149 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-run.h"
+
+#include "ns3/fabric-ranks.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/scenario-error.h"
+#include "ns3/simulator.h"
+#include "ns3/traffic-class.h"
+
+namespace ns3
+{
+namespace scenario
+{
+
+const std::vector<std::string>&
+FlowBackendLimits()
+{
+    // What a fluid model has no way of knowing: it has no queues and no
+    // packets.
+    static const std::vector<std::string> limits = {
+        "packet_latency_us",
+        "network.drops",
+        "network.pfc_pauses",
+        "network.pfc_pauses_by_tier",
+        "network.pfc_pauses_by_link",
+        "network.ecn_marks",
+        "network.cnps",
+        "network.retransmissions",
+        "network.retransmissions_repair",
+        "network.retransmissions_spurious",
+        "network.timeouts",
+        "network.qp_errors",
+        "network.link_losses",
+        "network.link_down_drops",
+        "network.pfc_watchdog_storms",
+        "network.pfc_watchdog_restorations",
+        "network.pfc_watchdog_drops",
+        "network.pfc_watchdog_forwarded",
+        "jobs[].retransmissions",
+        "jobs[].retransmissions_repair",
+        "jobs[].retransmissions_spurious",
+        "jobs[].timeouts",
+        "jobs[].error_completions",
+        "flows.tenants[].retransmissions",
+        "flows.tenants[].retransmissions_repair",
+        "flows.tenants[].retransmissions_spurious",
+        "flows.tenants[].timeouts",
+        "flows.tenants[].error_completions",
+        "traces",
+    };
+    return limits;
+}
+
+void
+ScenarioRun::CheckBackend() const
+{
+    if (m_opts.backend == "packet")
+    {
+        return;
+    }
+    if (m_opts.backend != "flow")
+    {
+        throw ScenarioError("--backend",
+                            "expected \"packet\" or \"flow\", got \"" + m_opts.backend + "\"");
+    }
+    if (!m_opts.pcapDir.empty())
+    {
+        throw ScenarioError("--pcap", "the flow backend sends no packets to capture");
+    }
+    if (FabricRanks::GetNRanks() > 1)
+    {
+        throw ScenarioError("--backend", "the flow backend runs on one process only");
+    }
+}
+
+void
+ScenarioRun::BuildFluid()
+{
+    m_fluid = CreateObject<FluidNetwork>();
+    for (const auto& link : m_topo.links)
+    {
+        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(link.tx->GetChannel());
+        m_fluid->AddLink(link.tx->GetDataRate(), ch->GetDelay());
+    }
+    for (const auto& nic : m_nics)
+    {
+        m_fluid->AddHost(nic);
+    }
+    const FabricTopology* topo = &m_topo;
+    m_fluid->SetPathFunction([topo](uint32_t src, uint32_t dst, uint16_t port) {
+        return topo->GetPath(src, dst, port);
+    });
+    if (!m_scheduler->GetJobClasses().empty())
+    {
+        std::vector<uint8_t> order;
+        TrafficClass::ParseOrder(m_scheduler->GetClassOrderString(), order);
+        m_fluid->SetClassOrder(order);
+    }
+    // A cable's state reaches the fluid at once (what crosses a dead link
+    // is lost until the switches route around it); paths change when a
+    // switch acts on a port's state, or the routes are recomputed.
+    for (const auto& link : m_topo.links)
+    {
+        link.tx->AddLinkChangeCallback(MakeBoundCallback(&ScenarioRun::FluidLinksChanged, this));
+    }
+    for (const auto& s : m_topo.switches)
+    {
+        s.sw->TraceConnectWithoutContext("LinkState",
+                                         MakeBoundCallback(&ScenarioRun::FluidRoutesChanged, this));
+    }
+}
+
+void
+ScenarioRun::FluidLinksChanged(ScenarioRun* self)
+{
+    for (uint32_t l = 0; l < self->m_topo.links.size(); ++l)
+    {
+        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(self->m_topo.links[l].tx->GetChannel());
+        self->m_fluid->SetLinkUp(l, ch->IsLinkUp());
+    }
+}
+
+void
+ScenarioRun::FluidRoutesChanged(ScenarioRun* self, uint32_t /* port */, bool /* up */)
+{
+    self->m_fluid->RefreshPaths();
+}
+
+void
+ScenarioRun::CollectFluid(RunResults& r) const
+{
+    r.backend = "flow";
+    r.backendLimits = FlowBackendLimits();
+    std::vector<double> bits;
+    for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+    {
+        bits.push_back(m_fluid->GetLinkBits(l));
+    }
+    r.links = BusiestLinks(bits, Simulator::Now().GetSeconds());
+    r.traces = false;
+    r.rates.clear();
+    r.queues.clear();
+}
+
+} // namespace scenario
+} // namespace ns3
