@@ -1,0 +1,388 @@
+"""The flow-level backend (flux-run --backend flow, ns3flux.run(...,
+backend="flow")): agreement with the packet level and with the alpha-beta
+model where a fluid must hold, the results it leaves out (backend_limits),
+its command line, determinism and delivery.
+
+Differences are (flow - packet) / packet. scripts/flow-validate compares
+the two levels on every shipped scenario (doc/flow-validation.rst)."""
+
+import copy
+import csv
+import json
+import math
+import os
+
+import pytest
+
+import ns3flux
+from conftest import SMALL, strip_wall
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
+
+# Wire bytes of a data packet besides its payload: Ethernet with its 802.1Q
+# tag, IPv4, UDP, BTH, ICRC, FCS, preamble and inter-frame gap.
+HEADERS = 86
+
+
+def shipped(name):
+    with open(os.path.join(SCENARIOS, name + ".json")) as f:
+        return json.load(f)
+
+
+def run_level(flux_run, tmp_path, scenario, name, backend, *args):
+    """Run a scenario dict at one level (quiet); returns (results path,
+    results dict)."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(scenario))
+    out = tmp_path / f"{name}-{backend}-results.json"
+    proc = flux_run(path, "--backend", backend, "--out", out, "--quiet", *args)
+    assert proc.returncode == 0, proc.stderr
+    return out, json.loads(out.read_text())
+
+
+def both(flux_run, tmp_path, scenario, name, *args):
+    """The results of a scenario at packet and at flow level."""
+    return (run_level(flux_run, tmp_path, scenario, name, "packet", *args)[1],
+            run_level(flux_run, tmp_path, scenario, name, "flow", *args)[1])
+
+
+def diff(packet, flow):
+    return (flow - packet) / packet
+
+
+def jcts(results):
+    return {j["name"]: j["jct_ms"] for j in results["jobs"]}
+
+
+def ring_allreduce_ms(hops, nbytes, mtu=4096, gbps=100.0, delay_us=1.0):
+    """One ring allreduce on an idle fabric whose links all run at gbps,
+    rank r sending to rank r + 1 over hops[r] links.
+
+    Each of the 2(N - 1) steps sends one chunk of S/N bytes, ceil(S/N / mtu)
+    packets of HEADERS bytes besides the payload, from a queue pair that
+    sends its messages one after another at line rate. The chunk reaches
+    the next rank its serialisation time after it starts, plus, on a path of
+    h links, h propagation delays and the store-and-forward of its first
+    packet at each of the h - 1 switches. A rank posts step k + 1 when its
+    step-k chunk has arrived. The allreduce ends when the last rank has its
+    last chunk: the critical path through the ring (with unequal hops not
+    simply 2(N - 1) times the slowest step)."""
+    n = len(hops)
+    chunk = nbytes // n
+    assert chunk * n == nbytes, "S must divide into N equal chunks"
+    rate = gbps * 1e9
+    wire_s = (chunk + math.ceil(chunk / mtu) * HEADERS) * 8 / rate
+    first_s = (min(chunk, mtu) + HEADERS) * 8 / rate
+    latency_s = [h * delay_us * 1e-6 + (h - 1) * first_s for h in hops]
+    posted = [0.0] * n
+    sent = [0.0] * n
+    for _ in range(2 * (n - 1)):
+        sent = [max(posted[r], sent[r]) + wire_s for r in range(n)]
+        posted = [sent[r - 1] + latency_s[r - 1] for r in range(n)]
+    return max(posted) * 1e3
+
+
+# ----------------------------------------------------------------- (a)
+
+# single-job.json with 3 iterations: 8 ranks on hosts 0-7 of a 2-leaf,
+# 2-spine non-blocking leaf-spine, 9.8 MB, 2 ms compute.
+ALONE = shipped("single-job")
+ALONE["jobs"][0].update(iterations=3, hosts=list(range(8)))
+del ALONE["jobs"][0]["placement"]
+# Ring hops: 2 links under one leaf (host-leaf-host), 4 across the spines
+# (ranks 3 -> 4 and 7 -> 0).
+ALONE_HOPS = [2, 2, 2, 4, 2, 2, 2, 4]
+
+
+def test_one_job_alone_matches_the_model_and_the_packet_level(flux_run, tmp_path):
+    """One job alone on an idle fabric: the flow-level JCT is the alpha-beta
+    model's (iterations x (compute + the ring's critical path)) within
+    0.1 % (measured: under 0.001 %; the model's critical path and 14 times
+    the slowest step differ by 0.8 %, so 1 % could not tell them apart),
+    the packet level's within 1 % of the model (measured 0.22 %: the ACKs,
+    90 wire bytes per 4 packets of 4182, take 0.54 % of the links during
+    the allreduce, which is 42 % of an iteration), and the two levels within
+    1 % of each other, the flow level not slower."""
+    job = ALONE["jobs"][0]
+    t = ALONE["topology"]
+    step_ms = ring_allreduce_ms(ALONE_HOPS, job["bytes"], gbps=t["host_gbps"],
+                                delay_us=t["link_delay_us"])
+    model = job["iterations"] * (job["compute_ms"] + step_ms)
+    packet, flow = both(flux_run, tmp_path, ALONE, "alone")
+    p, f = packet["jobs"][0]["jct_ms"], flow["jobs"][0]["jct_ms"]
+    assert abs(diff(model, f)) < 0.001, (f, model)
+    assert abs(diff(model, p)) < 0.01, (p, model)
+    assert -0.01 < diff(p, f) <= 0, (p, f)
+    # Every iteration alike at flow level, each the model's.
+    per_iter = job["compute_ms"] + step_ms
+    assert all(abs(diff(per_iter, x)) < 0.001 for x in flow["jobs"][0]["iteration_ms"])
+
+
+# ----------------------------------------------------------------- (b)
+
+
+def test_two_jobs_sharing_one_link_with_dcqcn(flux_run, tmp_path):
+    """contended-two-equal (two equal jobs whose rings share the one
+    dumbbell link, DCQCN): each job's JCT within 5 % (measured -3.1 and
+    +1.9 %: exact fair shares against DCQCN's unequal ones), the mean
+    iteration within 5 %, and the worst iteration within 20 % but never
+    longer at flow level (measured -13 %: the packet level's worst
+    iteration is the first, where DCQCN's rates converge from line rate;
+    over seeds 1-6 the JCT differs by up to 5.2 %, the worst iteration by
+    up to 18 %)."""
+    s = shipped("contended-two-equal")
+    del s["traces"]
+    packet, flow = both(flux_run, tmp_path, s, "two-equal")
+    pj, fj = jcts(packet), jcts(flow)
+    for name in pj:
+        assert abs(diff(pj[name], fj[name])) < 0.05, (name, pj[name], fj[name])
+    iters = lambda r: [x for j in r["jobs"] for x in j["iteration_ms"]]  # noqa: E731
+    pi, fi = iters(packet), iters(flow)
+    assert abs(diff(sum(pi) / len(pi), sum(fi) / len(fi))) < 0.05
+    assert -0.20 < diff(max(pi), max(fi)) <= 0, (max(pi), max(fi))
+    # The fluid's fair shares: both jobs alike, every iteration alike.
+    assert len(set(fj.values())) == 1 and len(set(fi)) == 1
+
+
+def test_two_jobs_sharing_one_link_with_pfc_alone(flux_run, tmp_path):
+    """The same two jobs without congestion control (PFC alone keeps the
+    link full, shared packet by packet): JCT and worst iteration within 3 %
+    of the packet level (measured -1.5 % for both jobs, ACKs and pause
+    frames sharing the link), the flow level not slower."""
+    s = shipped("contended-two-equal")
+    del s["traces"]
+    s["transport"]["cc"] = "none"
+    for j in s["jobs"]:
+        j["iterations"] = 5
+    packet, flow = both(flux_run, tmp_path, s, "two-equal-pfc")
+    assert packet["network"]["pfc_pauses"] > 0  # the link is shared by PFC
+    for pj, fj in zip(packet["jobs"], flow["jobs"]):
+        assert -0.03 < diff(pj["jct_ms"], fj["jct_ms"]) <= 0, (pj["name"], pj["jct_ms"],
+                                                                fj["jct_ms"])
+        assert -0.03 < diff(max(pj["iteration_ms"]), max(fj["iteration_ms"])) <= 0
+
+
+# ----------------------------------------------------------------- (c)
+
+# One 4-rank job per pod pair of a k=4 fat-tree (100 Gb/s everywhere): job
+# p01 on pods 0 and 1, p23 on pods 2 and 3, each ring hop from one edge
+# switch to an edge switch of the other pod (6 links). Whether two hops of
+# a ring meet on an aggregation or core link depends on the ECMP hash of
+# the queue pairs' source ports, which the seed draws: with seed 1 p01's
+# hops are disjoint and two of p23's meet, with seed 3 likewise.
+PODS = {
+    "seed": 1,
+    "topology": {"kind": "fat-tree", "k": 4, "host_gbps": 100, "fabric_gbps": 100,
+                 "link_delay_us": 1},
+    "jobs": [
+        {"name": "p01", "ranks": 4, "hosts": [0, 4, 2, 6], "bytes": 4000000,
+         "compute_ms": 0.5, "iterations": 3},
+        {"name": "p23", "ranks": 4, "hosts": [8, 12, 10, 14], "bytes": 4000000,
+         "compute_ms": 0.5, "iterations": 3},
+    ],
+}
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_fat_tree_pod_pairs(flux_run, tmp_path, seed):
+    """One job per pod pair on a k=4 fat-tree. The flow level runs on the
+    packet level's ECMP paths, so a job whose ring hops get disjoint paths
+    takes exactly the alpha-beta model's time at flow level (within 0.1 %)
+    and runs alone at packet level too: the two levels agree within 1 %
+    (measured 0.2-0.4 %). A job whose hops meet on a link is slower than
+    the model at both levels (the packet level by at least half the flow
+    level's excess), and DCQCN's loss under contention makes the packet
+    level up to 20 % slower (measured 3.5 % with seed 1 and 11 % with
+    seed 3), never faster than the fluid by more than 1 %."""
+    s = copy.deepcopy(PODS)
+    packet, flow = both(flux_run, tmp_path, s, f"pods-{seed}", "--seed", seed)
+    pj, fj = jcts(packet), jcts(flow)
+    alone = {}
+    for j in s["jobs"]:
+        step = ring_allreduce_ms([6] * j["ranks"], j["bytes"])
+        alone[j["name"]] = j["iterations"] * (j["compute_ms"] + step)
+    disjoint = [n for n in fj if abs(diff(alone[n], fj[n])) < 0.001]
+    shared = [n for n in fj if n not in disjoint]
+    assert disjoint, "no job with disjoint paths: the case no longer tests agreement"
+    assert shared, "no job with shared links: the case no longer tests contention"
+    for n in disjoint:
+        assert abs(diff(pj[n], fj[n])) < 0.01, (n, pj[n], fj[n])
+    for n in shared:
+        assert fj[n] > alone[n] * 1.01
+        assert pj[n] - alone[n] > 0.5 * (fj[n] - alone[n]), (n, pj[n], fj[n], alone[n])
+        assert -0.20 < diff(pj[n], fj[n]) < 0.01, (n, pj[n], fj[n])
+
+
+# ----------------------------------------------------------------- (d)
+
+# The small scenario with a PFC watchdog and traces, so that the packet
+# level has every field a flow level leaves out.
+LIMITS_CASE = copy.deepcopy(SMALL)
+LIMITS_CASE["pfc_watchdog"] = {"detection_ms": 1, "restoration_ms": 1}
+LIMITS_CASE["traces"] = {"interval_us": 100, "rates": True, "links": ["leaf0->spine0"]}
+
+
+def field_paths(obj, prefix=""):
+    """Every dotted path of a results dict: "jobs[].jct_ms" for the elements
+    of a list, "flows.tenants[].count" for the tenants (keyed by name)."""
+    out = set()
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            p = prefix + "[]" if prefix == "flows.tenants" else (f"{prefix}.{k}" if prefix else k)
+            out.add(p)
+            out |= field_paths(v, p)
+    elif isinstance(obj, list):
+        for v in obj:
+            if isinstance(v, (dict, list)):
+                out |= field_paths(v, prefix + "[]")
+    return out
+
+
+def covered(path, limits):
+    return any(path == lim or path.startswith(lim + ".") or path.startswith(lim + "[]")
+               for lim in limits)
+
+
+def test_flow_results_lack_exactly_the_backend_limits(flux_run, tmp_path):
+    """Flow results have every field of Contract 1 that a fluid can know
+    (jobs[].jct_ms, iteration_ms, phase_ms, flows.count, flows.fct_slowdown,
+    sim.*) and lack exactly those in backend_limits: every field the packet
+    level has and the flow level not is listed, every listed field is
+    absent (and, but for the trace files, present at packet level), and the
+    trace CSV files are not written. (Fields of its own may come in
+    addition.) Packet results say backend "packet"
+    with an empty list."""
+    out_p, packet = run_level(flux_run, tmp_path, LIMITS_CASE, "limits", "packet")
+    out_f, flow = run_level(flux_run, tmp_path, LIMITS_CASE, "limits", "flow")
+    assert packet["backend"] == "packet" and packet["backend_limits"] == []
+    assert flow["backend"] == "flow"
+    limits = flow["backend_limits"]
+    assert isinstance(limits, list) and all(isinstance(x, str) for x in limits)
+    assert len(set(limits)) == len(limits)
+    for must in ("network.pfc_pauses", "packet_latency_us", "jobs[].retransmissions",
+                 "network.ecn_marks", "network.cnps", "network.drops"):
+        assert must in limits
+    pp, fp = field_paths(packet), field_paths(flow)
+    # (The flow level may add fields of its own, such as its rate updates.)
+    missing = pp - fp
+    assert all(covered(p, limits) for p in missing), sorted(p for p in missing
+                                                              if not covered(p, limits))
+    for lim in limits:
+        assert not any(covered(p, [lim]) for p in fp), lim
+        if lim != "traces":
+            assert lim in pp, lim
+    # The contract's fields, with values.
+    assert flow["policy"] == packet["policy"] and flow["seed"] == packet["seed"]
+    for j in flow["jobs"]:
+        assert j["jct_ms"] > 0 and j["status"] == "completed"
+        assert len(j["iteration_ms"]) == 3
+        assert set(j["phase_ms"]) >= {"count", "p50", "p99", "max"}
+        assert j["phase_ms"]["count"] == 3 * 2 * (4 - 1)
+    assert flow["flows"]["count"] > 0
+    assert set(flow["flows"]["fct_slowdown"]) >= {"p50", "p99", "p999"}
+    assert flow["sim"]["simulated_ms"] > 0 and flow["sim"]["events"] > 0
+    assert flow["sim"]["wall_s"] >= 0
+    # Traces: written at packet level only.
+    for suffix in ("-rates.csv", "-queues.csv"):
+        assert os.path.exists(str(out_p)[:-5] + suffix)
+        assert not os.path.exists(str(out_f)[:-5] + suffix)
+
+
+# ----------------------------------------------------------------- (e)
+
+
+def test_bad_backend_and_pcap_with_flow_are_refused(flux_run, tmp_path):
+    """`--backend bogus` exits 2 with one stderr line naming --backend;
+    `--backend flow --pcap DIR` (either order) exits 2 with one line naming
+    --pcap. Neither writes a results file or creates the pcap folder."""
+    scen = tmp_path / "s.json"
+    scen.write_text(json.dumps(SMALL))
+    out = tmp_path / "r.json"
+    cases = [
+        (["--backend", "bogus"], "--backend"),
+        (["--backend", "flow", "--pcap", tmp_path / "pcap"], "--pcap"),
+        (["--pcap", tmp_path / "pcap", "--backend", "flow"], "--pcap"),
+    ]
+    for args, field in cases:
+        p = flux_run(scen, "--out", out, "--quiet", *args)
+        assert p.returncode == 2, (args, p.returncode, p.stderr)
+        lines = p.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"flux-run: {field}"), (args, p.stderr)
+        assert sorted(os.listdir(tmp_path)) == ["s.json"], (args, os.listdir(tmp_path))
+
+
+# ----------------------------------------------------------------- (f), (g)
+
+
+def test_flow_level_is_reproducible(flux_run, tmp_path):
+    """Same scenario and seed give the same flow-level results (all but
+    sim.wall_s) and the same CSV files; another seed gives others (the
+    background tenant's flows), so the equality means something."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a, ra = run_level(flux_run, tmp_path / "a", SMALL, "small", "flow")
+    b, rb = run_level(flux_run, tmp_path / "b", SMALL, "small", "flow")
+    assert strip_wall(ra) == strip_wall(rb)
+    for suffix in ("-iterations.csv", "-phases.csv", "-flows.csv"):
+        assert open(str(a)[:-5] + suffix).read() == open(str(b)[:-5] + suffix).read()
+    _, rc = run_level(flux_run, tmp_path, SMALL, "small", "flow", "--seed", 2)
+    assert strip_wall(rc) != strip_wall(ra)
+
+
+def test_python_flow_backend_matches_flux_run(flux_run, tmp_path):
+    """ns3flux.run(..., backend="flow") returns what flux-run --backend flow
+    writes (all but sim.wall_s); an unknown backend raises ns3flux's
+    ScenarioError naming backend."""
+    _, from_file = run_level(flux_run, tmp_path, SMALL, "small", "flow")
+    res = ns3flux.run(copy.deepcopy(SMALL), backend="flow", records=False)
+    assert res["backend"] == "flow"
+    assert strip_wall(res) == strip_wall(from_file)
+    with pytest.raises(ns3flux.ScenarioError, match="backend"):
+        ns3flux.run(copy.deepcopy(SMALL), backend="bogus")
+
+
+# ----------------------------------------------------------------- (h)
+
+# Background tenants that stop before the job ends: Poisson flows until
+# 3 ms and three 3-to-1 incasts at 0.5, 1.5 and 2.5 ms; the job runs
+# beyond 5 ms.
+STOPPING = {
+    "seed": 1,
+    "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 4},
+    "jobs": [{"name": "a", "ranks": 4, "placement": "spread", "bytes": 4000000,
+              "compute_ms": 1, "iterations": 3}],
+    "background": [
+        {"name": "rpc", "cdf": "websearch", "load": 0.3, "hosts": [1, 3, 5, 7], "stop_ms": 3},
+        {"name": "burst", "pattern": "incast", "senders": [1, 3, 5], "receiver": 7,
+         "bytes": 500000, "start_ms": 0.5, "repeat": 3, "interval_ms": 1},
+    ],
+}
+
+
+def test_flow_level_delivers_every_background_flow(flux_run, tmp_path):
+    """With tenants that stop before the end, every background flow that
+    started at flow level finished (count == started, none failed, one CSV
+    row each, no FCT below the ideal), and they are the packet level's
+    flows: the same sources, destinations, sizes and start times, so both
+    levels deliver the same bytes."""
+    out_p, packet = run_level(flux_run, tmp_path, STOPPING, "stopping", "packet")
+    out_f, flow = run_level(flux_run, tmp_path, STOPPING, "stopping", "flow")
+    assert flow["sim"]["simulated_ms"] > 3  # the tenants stopped before the end
+    tenants = flow["flows"]["tenants"]
+    assert set(tenants) == {"rpc", "burst"}
+    for name, t in tenants.items():
+        assert t["started"] > 0 and t["count"] == t["started"] and t["failed"] == 0, (name, t)
+    assert tenants["burst"]["count"] == 3 * 3
+
+    def rows(out):
+        with open(str(out)[:-5] + "-flows.csv", newline="") as f:
+            return list(csv.DictReader(f))
+
+    fr = rows(out_f)
+    assert len(fr) == sum(t["count"] for t in tenants.values())
+    assert min(float(r["slowdown"]) for r in fr) >= 0.999
+    key = lambda r: (r["tenant"], r["src"], r["dst"], int(r["size_bytes"]), r["start_ms"])  # noqa: E731
+    assert sorted(map(key, fr)) == sorted(map(key, rows(out_p)))
+    assert {n: t["started"] for n, t in packet["flows"]["tenants"].items()} == \
+        {n: t["started"] for n, t in tenants.items()}
