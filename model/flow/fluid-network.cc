@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace ns3
@@ -84,7 +85,8 @@ FluidNetwork::DoDispose()
     m_hosts.clear();
     m_senders.clear();
     m_senderOf.clear();
-    m_active.clear();
+    m_links.clear();
+    m_ends.clear();
     m_paths = PathFunction();
     RdmaMessageOffload::DoDispose();
 }
@@ -92,11 +94,18 @@ FluidNetwork::DoDispose()
 uint32_t
 FluidNetwork::AddLink(DataRate rate, Time delay)
 {
-    m_linkBps.push_back(static_cast<double>(rate.GetBitRate()));
-    m_linkDelayS.push_back(delay.GetSeconds());
-    m_linkBits.push_back(0);
-    m_allocator.SetCapacities(m_linkBps);
-    return static_cast<uint32_t>(m_linkBps.size() - 1);
+    Link link;
+    link.bps = static_cast<double>(rate.GetBitRate());
+    link.delayS = delay.GetSeconds();
+    m_links.push_back(link);
+    std::vector<double> capacity;
+    capacity.reserve(m_links.size());
+    for (const Link& l : m_links)
+    {
+        capacity.push_back(l.up ? l.bps : 0.0);
+    }
+    m_allocator.SetCapacities(capacity);
+    return static_cast<uint32_t>(m_links.size() - 1);
 }
 
 void
@@ -119,6 +128,13 @@ void
 FluidNetwork::SetClassOrder(const std::vector<uint8_t>& order)
 {
     m_allocator.SetClassOrder(order);
+    for (uint32_t i = 0; i < m_senders.size(); ++i)
+    {
+        if (m_senders[i].active)
+        {
+            MarkDirty(i);
+        }
+    }
     ScheduleUpdate();
 }
 
@@ -126,8 +142,17 @@ void
 FluidNetwork::SetLinkUp(uint32_t link, bool up)
 {
     NS_LOG_FUNCTION(this << link << up);
-    Advance();
-    m_allocator.SetCapacity(link, up ? m_linkBps.at(link) : 0.0);
+    Link& l = m_links.at(link);
+    if (l.up == up)
+    {
+        return;
+    }
+    l.up = up;
+    m_allocator.SetCapacity(link, up ? l.bps : 0.0);
+    for (const auto& f : l.flows)
+    {
+        MarkDirty(f.first);
+    }
     ScheduleUpdate();
 }
 
@@ -135,11 +160,21 @@ void
 FluidNetwork::RefreshPaths()
 {
     NS_LOG_FUNCTION(this);
-    Advance();
     ++m_routeEpoch;
-    for (uint32_t i : m_active)
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    for (uint32_t i = 0; i < m_senders.size(); ++i)
     {
-        Route(m_senders[i]);
+        Sender& s = m_senders[i];
+        if (!s.active)
+        {
+            continue; // looked up again at its next message
+        }
+        Settle(s, now);
+        SetRate(i, 0, now);
+        Detach(i);
+        Route(s);
+        Attach(i);
+        MarkDirty(i);
     }
     ScheduleUpdate();
 }
@@ -162,6 +197,12 @@ FluidNetwork::GetRateUpdates() const
     return m_rateUpdates;
 }
 
+uint64_t
+FluidNetwork::GetFlowsAllocated() const
+{
+    return m_flowsAllocated;
+}
+
 uint32_t
 FluidNetwork::GetPeakFlows() const
 {
@@ -171,7 +212,9 @@ FluidNetwork::GetPeakFlows() const
 double
 FluidNetwork::GetLinkBits(uint32_t link) const
 {
-    return m_linkBits.at(link);
+    const Link& l = m_links.at(link);
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    return l.bits + l.loadBps * static_cast<double>(now - l.sinceNs) * 1e-9;
 }
 
 double
@@ -210,7 +253,7 @@ FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
         s.peer = m_hosts[s.dst]->GetQueuePair(qp->GetPeerQpn());
         NS_ABORT_MSG_IF(!s.peer, "FluidNetwork: the queue pair's peer does not exist");
     }
-    if (s.routeEpoch != m_routeEpoch)
+    if (s.routeEpoch != m_routeEpoch && !s.active)
     {
         Route(s);
     }
@@ -222,69 +265,232 @@ FluidNetwork::Route(Sender& s)
 {
     s.routeEpoch = m_routeEpoch;
     s.path = m_paths ? m_paths(s.src, s.dst, s.qp->GetSourcePort()) : std::vector<uint32_t>();
+    s.slot.assign(s.path.size(), 0);
     s.propagationS = 0;
     s.perBitS = 0;
     s.slowestPerBitS = 0;
     for (uint32_t l : s.path)
     {
-        s.propagationS += m_linkDelayS[l];
-        s.perBitS += 1.0 / m_linkBps[l];
-        s.slowestPerBitS = std::max(s.slowestPerBitS, 1.0 / m_linkBps[l]);
+        s.propagationS += m_links[l].delayS;
+        s.perBitS += 1.0 / m_links[l].bps;
+        s.slowestPerBitS = std::max(s.slowestPerBitS, 1.0 / m_links[l].bps);
     }
     NS_LOG_LOGIC("host " << s.src << " -> " << s.dst << ": " << s.path.size() << " hops");
+}
+
+void
+FluidNetwork::Attach(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    for (uint32_t h = 0; h < s.path.size(); ++h)
+    {
+        auto& flows = m_links[s.path[h]].flows;
+        s.slot[h] = static_cast<uint32_t>(flows.size());
+        flows.emplace_back(index, h);
+    }
+}
+
+void
+FluidNetwork::Detach(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    for (uint32_t h = 0; h < s.path.size(); ++h)
+    {
+        auto& flows = m_links[s.path[h]].flows;
+        const uint32_t at = s.slot[h];
+        flows[at] = flows.back();
+        flows.pop_back();
+        if (at < flows.size())
+        {
+            m_senders[flows[at].first].slot[flows[at].second] = at;
+        }
+    }
+}
+
+void
+FluidNetwork::LeaveLink(uint32_t link, uint32_t leaving)
+{
+    const Link& l = m_links[link];
+    // Nobody is held back by a link with room left. (The tolerances err
+    // towards recomputing.)
+    if (l.flows.size() <= 1 || l.loadBps < l.bps * (1 - 1e-6))
+    {
+        return;
+    }
+    // A full link holds back the flows with the largest rate on it (it is
+    // their bottleneck); the others have their bottleneck elsewhere, which
+    // this departure leaves as it was. With several classes on the link,
+    // the lower ones may gain: recompute.
+    const uint8_t cls = m_senders[leaving].cls;
+    double top = 0;
+    bool held = false;
+    for (const auto& f : l.flows)
+    {
+        const Sender& s = m_senders[f.first];
+        top = std::max(top, s.rateBps);
+        held = held || s.cls != cls;
+    }
+    for (const auto& f : l.flows)
+    {
+        held = held || (f.first != leaving && m_senders[f.first].rateBps >= top * (1 - 1e-6));
+    }
+    if (!held)
+    {
+        return;
+    }
+    for (const auto& f : l.flows)
+    {
+        MarkDirty(f.first);
+    }
+}
+
+bool
+FluidNetwork::JoinWithoutChange(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    if (s.path.empty())
+    {
+        return false;
+    }
+    // What every link on the path has left: the most it can take alone.
+    double rate = std::numeric_limits<double>::infinity();
+    for (uint32_t l : s.path)
+    {
+        const Link& link = m_links[l];
+        rate = std::min(rate, link.up ? link.bps - link.loadBps : 0.0);
+    }
+    if (!(rate > 0) || rate < 1e-9 * m_links[s.path.front()].bps)
+    {
+        return false; // it must take from others
+    }
+    // A link it fills where no flow outdoes it, all of its class, is its
+    // bottleneck; every other flow keeps its own (none was on a full link
+    // of the path, or nothing would be left).
+    for (uint32_t l : s.path)
+    {
+        const Link& link = m_links[l];
+        if (link.bps - link.loadBps > rate * (1 + 1e-9))
+        {
+            continue;
+        }
+        bool bottleneck = true;
+        for (const auto& f : link.flows)
+        {
+            const Sender& o = m_senders[f.first];
+            if (f.first != index && (o.cls != s.cls || o.rateBps > rate * (1 + 1e-9)))
+            {
+                bottleneck = false;
+                break;
+            }
+        }
+        if (bottleneck)
+        {
+            SetRate(index, rate, Simulator::Now().GetNanoSeconds());
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+FluidNetwork::MarkDirty(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    if (!s.dirty)
+    {
+        s.dirty = true;
+        m_dirty.push_back(index);
+    }
+}
+
+void
+FluidNetwork::Settle(Sender& s, int64_t nowNs)
+{
+    if (nowNs > s.sinceNs)
+    {
+        s.left -= s.rateBps * static_cast<double>(nowNs - s.sinceNs) * 1e-9 / 8;
+        s.sinceNs = nowNs;
+    }
+}
+
+void
+FluidNetwork::SetRate(uint32_t index, double bps, int64_t nowNs)
+{
+    Sender& s = m_senders[index];
+    Settle(s, nowNs);
+    const double delta = bps - s.rateBps;
+    if (delta != 0)
+    {
+        for (uint32_t l : s.path)
+        {
+            Link& link = m_links[l];
+            link.bits += link.loadBps * static_cast<double>(nowNs - link.sinceNs) * 1e-9;
+            link.sinceNs = nowNs;
+            link.loadBps = std::max(0.0, link.loadBps + delta);
+        }
+        s.rateBps = bps;
+    }
+    ++s.version; // any end scheduled before is stale
+    if (bps > 0 && s.active)
+    {
+        PushEnd(index, nowNs);
+    }
+}
+
+void
+FluidNetwork::PushEnd(uint32_t index, int64_t nowNs)
+{
+    const Sender& s = m_senders[index];
+    const double seconds = std::max(0.0, s.left) * 8 / s.rateBps;
+    const auto ns = static_cast<int64_t>(std::ceil(seconds * 1e9));
+    m_ends.push_back(End{nowNs + ns, index, s.version});
+    std::push_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
 }
 
 void
 FluidNetwork::Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << qp << seq << bytes);
-    Advance();
     const uint32_t index = SenderOf(qp);
     Sender& s = m_senders[index];
     const double wire = WireBytes(bytes, qp->GetNic()->GetMtu());
     s.messages.push_back(Message{seq, bytes, wire, Simulator::Now()});
-    if (!s.active)
+    if (s.active)
     {
-        s.active = true;
-        s.left = wire;
-        s.rateBps = 0;
-        m_active.push_back(index);
-        m_peakFlows = std::max(m_peakFlows, static_cast<uint32_t>(m_active.size()));
-        ScheduleUpdate();
+        return; // it goes after the messages before it, at the flow's rate
     }
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    s.active = true;
+    s.left = wire;
+    s.sinceNs = now;
+    s.rateBps = 0;
+    ++m_activeFlows;
+    m_peakFlows = std::max(m_peakFlows, m_activeFlows);
+    s.cls = qp->GetPriority();
+    Attach(index);
+    if (JoinWithoutChange(index))
+    {
+        ScheduleNextEnd();
+        return;
+    }
+    MarkDirty(index);
+    ScheduleUpdate();
 }
 
 void
 FluidNetwork::PriorityChanged(Ptr<RdmaQueuePair> qp)
 {
     NS_LOG_FUNCTION(this << qp);
-    Advance();
-    ScheduleUpdate();
-}
-
-void
-FluidNetwork::Advance()
-{
-    const Time now = Simulator::Now();
-    if (now <= m_advanced)
+    const auto src = m_hostOfAddress.find(qp->GetNic()->GetAddress().Get());
+    if (src == m_hostOfAddress.end())
     {
         return;
     }
-    const double dt = (now - m_advanced).GetSeconds();
-    m_advanced = now;
-    for (uint32_t i : m_active)
+    const auto it = m_senderOf.find((uint64_t{src->second} << 32) | qp->GetQpn());
+    if (it != m_senderOf.end() && m_senders[it->second].active)
     {
-        Sender& s = m_senders[i];
-        if (s.rateBps <= 0)
-        {
-            continue;
-        }
-        const double bits = s.rateBps * dt;
-        s.left -= bits / 8;
-        for (uint32_t l : s.path)
-        {
-            m_linkBits[l] += bits;
-        }
+        MarkDirty(it->second);
+        ScheduleUpdate();
     }
 }
 
@@ -300,58 +506,148 @@ FluidNetwork::ScheduleUpdate()
 void
 FluidNetwork::Update()
 {
-    Advance();
-    ++m_rateUpdates;
-    m_demands.resize(m_active.size());
-    for (std::size_t i = 0; i < m_active.size(); ++i)
+    if (m_dirty.empty())
     {
-        const Sender& s = m_senders[m_active[i]];
-        MaxMinAllocator::Demand& d = m_demands[i];
+        return;
+    }
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    // The flows that share a link with a changed one, transitively: no
+    // other flow shares a link with them, so their rates can be computed
+    // on their own.
+    ++m_visit;
+    m_component.clear();
+    for (uint32_t i : m_dirty)
+    {
+        m_senders[i].dirty = false;
+        if (m_senders[i].active && m_senders[i].seen != m_visit)
+        {
+            m_senders[i].seen = m_visit;
+            m_component.push_back(i);
+        }
+    }
+    m_dirty.clear();
+    for (std::size_t k = 0; k < m_component.size(); ++k)
+    {
+        for (uint32_t l : m_senders[m_component[k]].path)
+        {
+            Link& link = m_links[l];
+            if (link.seen == m_visit)
+            {
+                continue;
+            }
+            link.seen = m_visit;
+            for (const auto& f : link.flows)
+            {
+                if (m_senders[f.first].seen != m_visit)
+                {
+                    m_senders[f.first].seen = m_visit;
+                    m_component.push_back(f.first);
+                }
+            }
+        }
+    }
+    ++m_rateUpdates;
+    m_flowsAllocated += m_component.size();
+    m_demands.resize(m_component.size());
+    for (std::size_t k = 0; k < m_component.size(); ++k)
+    {
+        const Sender& s = m_senders[m_component[k]];
+        MaxMinAllocator::Demand& d = m_demands[k];
         d.links = s.path.data();
         d.hops = static_cast<uint32_t>(s.path.size());
         d.cls = s.qp->GetPriority();
         d.weight = 1;
+        m_senders[m_component[k]].cls = d.cls;
     }
     m_allocator.Allocate(m_demands);
-    double soonest = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < m_active.size(); ++i)
+    for (std::size_t k = 0; k < m_component.size(); ++k)
     {
-        Sender& s = m_senders[m_active[i]];
-        s.rateBps = m_demands[i].rate;
-        if (s.rateBps > 0)
+        const uint32_t i = m_component[k];
+        if (m_demands[k].rate != m_senders[i].rateBps || m_senders[i].rateBps == 0)
         {
-            soonest = std::min(soonest, std::max(0.0, s.left) * 8 / s.rateBps);
+            SetRate(i, m_demands[k].rate, now);
         }
     }
-    m_next.Cancel();
-    if (soonest < std::numeric_limits<double>::infinity())
+    ScheduleNextEnd();
+}
+
+void
+FluidNetwork::ScheduleNextEnd()
+{
+    // Drop the ends made stale by a rate change.
+    while (!m_ends.empty())
     {
-        const auto ns = static_cast<int64_t>(std::ceil(soonest * 1e9));
-        m_next = Simulator::Schedule(NanoSeconds(ns), &FluidNetwork::MessageEnd, this);
+        const End& top = m_ends.front();
+        const Sender& s = m_senders[top.sender];
+        if (top.version == s.version && s.active)
+        {
+            break;
+        }
+        std::pop_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
+        m_ends.pop_back();
     }
+    if (m_ends.empty())
+    {
+        m_next.Cancel();
+        m_nextAtNs = -1;
+        return;
+    }
+    const int64_t at = m_ends.front().atNs;
+    if (at == m_nextAtNs && !m_next.IsExpired())
+    {
+        return;
+    }
+    m_next.Cancel();
+    m_nextAtNs = at;
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    m_next = Simulator::Schedule(NanoSeconds(std::max<int64_t>(0, at - now)),
+                                 &FluidNetwork::MessageEnd,
+                                 this);
 }
 
 void
 FluidNetwork::MessageEnd()
 {
-    Advance();
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < m_active.size(); ++i)
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    m_nextAtNs = -1;
+    while (!m_ends.empty() && m_ends.front().atNs <= now)
     {
-        const uint32_t index = m_active[i];
-        Sender& s = m_senders[index];
-        // Done when what is left would take under half a nanosecond.
-        if (s.rateBps > 0 && s.left * 8 <= s.rateBps * 0.5e-9 + 1e-6)
+        const End top = m_ends.front();
+        std::pop_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
+        m_ends.pop_back();
+        Sender& s = m_senders[top.sender];
+        if (top.version != s.version || !s.active)
         {
-            FinishHead(index);
+            continue;
         }
+        Settle(s, now);
+        // Done when what is left would take under half a nanosecond.
+        if (s.left * 8 > s.rateBps * 0.5e-9 + 1e-6)
+        {
+            PushEnd(top.sender, now); // (rounding): not quite yet
+            continue;
+        }
+        FinishHead(top.sender);
         if (s.active)
         {
-            m_active[kept++] = index;
+            s.left = s.messages.front().wire;
+            PushEnd(top.sender, now); // the next message, at the same rate
+            continue;
         }
+        // The flow ends: the full links it leaves may give others more.
+        --m_activeFlows;
+        for (uint32_t l : s.path)
+        {
+            LeaveLink(l, top.sender);
+        }
+        SetRate(top.sender, 0, now);
+        Detach(top.sender);
     }
-    m_active.resize(kept);
-    Update();
+    if (!m_dirty.empty())
+    {
+        ScheduleUpdate();
+    }
+    ScheduleNextEnd();
 }
 
 void
@@ -366,16 +662,17 @@ FluidNetwork::FinishHead(uint32_t index)
     const double firstBits = 8.0 * (std::min<uint64_t>(m.bytes, mtu) + m_packetOverhead);
     const double delay = s.propagationS + firstBits * (s.perBitS - s.slowestPerBitS);
     ++s.inFlight;
-    Simulator::Schedule(FromSeconds(delay), &FluidNetwork::Deliver, this, index, m.seq, m.bytes, m.posted);
+    Simulator::Schedule(FromSeconds(delay),
+                        &FluidNetwork::Deliver,
+                        this,
+                        index,
+                        m.seq,
+                        m.bytes,
+                        m.posted);
     if (s.messages.empty())
     {
         s.active = false;
         s.left = 0;
-        s.rateBps = 0;
-    }
-    else
-    {
-        s.left = s.messages.front().wire;
     }
 }
 

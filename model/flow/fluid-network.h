@@ -44,9 +44,14 @@ namespace ns3
  * packet-level model gives it.
  *
  * Each sending queue pair is one fluid flow while it has messages, sending
- * them in order. Its rate is recomputed (MaxMinAllocator) whenever a flow
- * starts or ends, a class changes or a link goes down or up; all changes at
- * one instant are batched into one computation. The flow's bytes on the
+ * them in order. Rates change only when a flow starts or ends, a class
+ * changes, or a link goes down or up, and only for the flows that share a
+ * link with the change, directly or through other flows (MaxMinAllocator
+ * on that part of the fabric alone); all changes at one instant are
+ * batched into one computation. A flow that starts where every link has
+ * room for its full rate, or ends leaving no full link to anyone, moves no
+ * other rate and costs no computation. Between changes nothing is done but
+ * at message ends, kept in a heap: the cost is per change, not per flow. The flow's bytes on the
  * wire are its payload plus PacketOverhead per packet of Mtu payload bytes,
  * so that a flow alone on a path reaches the packet-level goodput. A
  * message whose last byte left the sender at t reaches the receiver at
@@ -123,6 +128,8 @@ class FluidNetwork : public RdmaMessageOffload
     uint64_t GetBytesDelivered() const;
     /** \return rate computations so far */
     uint64_t GetRateUpdates() const;
+    /** \return flows whose rates were computed, summed over the computations */
+    uint64_t GetFlowsAllocated() const;
     /** \return the most flows active at once */
     uint32_t GetPeakFlows() const;
 
@@ -139,7 +146,10 @@ class FluidNetwork : public RdmaMessageOffload
      * \param [in] bytes payload bytes
      * \param [in] posted when it was posted
      */
-    typedef void (*DeliveredTracedCallback)(uint32_t src, uint32_t dst, uint64_t bytes, Time posted);
+    typedef void (*DeliveredTracedCallback)(uint32_t src,
+                                            uint32_t dst,
+                                            uint64_t bytes,
+                                            Time posted);
 
   protected:
     void DoDispose() override;
@@ -154,7 +164,7 @@ class FluidNetwork : public RdmaMessageOffload
         Time posted;    //!< when it was posted
     };
 
-    /// A sending queue pair.
+    /// A sending queue pair: one fluid flow while it has messages.
     struct Sender
     {
         Ptr<RdmaQueuePair> qp;        //!< the queue pair
@@ -162,15 +172,52 @@ class FluidNetwork : public RdmaMessageOffload
         uint32_t src{0};              //!< sending host
         uint32_t dst{0};              //!< receiving host
         std::vector<uint32_t> path;   //!< link directions, empty without a route
+        std::vector<uint32_t> slot;   //!< per hop: its place in the link's flow list
         double propagationS{0};       //!< sum of the path's propagation delays, s
         double perBitS{0};            //!< sum over the path of 1 / rate, s per bit
         double slowestPerBitS{0};     //!< 1 / the slowest rate on the path, s per bit
         std::deque<Message> messages; //!< posted, head first
-        double left{0};               //!< wire bytes of the head message not yet sent
+        double left{0};               //!< wire bytes of the head message not sent at m_since
+        int64_t sinceNs{0};           //!< when left was last brought up to date, ns
         double rateBps{0};            //!< current rate, bit/s
+        uint8_t cls{0};               //!< its class when its rate was computed
+        uint32_t version{0};          //!< bumped at each rate change (stale end entries)
         uint32_t inFlight{0};         //!< messages sent whose ACK has not returned
         uint64_t routeEpoch{0};       //!< m_routeEpoch when the path was looked up
-        bool active{false};           //!< listed in m_active
+        uint64_t seen{0};             //!< m_visit of the last component search that met it
+        bool active{false};           //!< it has messages (it is on its links' lists)
+        bool dirty{false};            //!< listed in m_dirty
+    };
+
+    /// A link direction.
+    struct Link
+    {
+        double bps{0};      //!< its rate, bit/s
+        double delayS{0};   //!< its propagation delay, s
+        bool up{true};      //!< whether it carries anything
+        double loadBps{0};  //!< sum of the rates of its flows, bit/s
+        double bits{0};     //!< bits carried up to sinceNs
+        int64_t sinceNs{0}; //!< when bits was last brought up to date, ns
+        uint64_t seen{0};   //!< m_visit of the last component search that met it
+        /// its active flows: (sender, hop of the link on the sender's path)
+        std::vector<std::pair<uint32_t, uint32_t>> flows;
+    };
+
+    /// When a flow's head message ends at its current rate.
+    struct End
+    {
+        int64_t atNs;     //!< when, ns
+        uint32_t sender;  //!< the flow
+        uint32_t version; //!< its version then (stale when the rate changed since)
+
+        /**
+         * \param o another end
+         * \return whether this one comes later (for a min-heap)
+         */
+        bool operator>(const End& o) const
+        {
+            return atNs != o.atNs ? atNs > o.atNs : sender > o.sender;
+        }
     };
 
     /**
@@ -183,20 +230,65 @@ class FluidNetwork : public RdmaMessageOffload
      * \param s the sender
      */
     void Route(Sender& s);
-    /// Move every active flow forward to now.
-    void Advance();
     /**
-     * \brief The ACK of a delivered message reached its sender.
-     * \param sender the sender's index
-     * \param seq the message
-     * \param bytes its payload bytes
+     * \brief Put an active sender on its links' lists.
+     * \param index the sender
      */
-    void Acknowledge(uint32_t sender, uint64_t seq, uint64_t bytes);
+    void Attach(uint32_t index);
+    /**
+     * \brief Take a sender off its links' lists (its rate becomes 0).
+     * \param index the sender
+     */
+    void Detach(uint32_t index);
+    /**
+     * \brief A flow leaves a link: if the link is some other flow's
+     * bottleneck (full, and that flow's rate the largest on it), the flows
+     * on it may get more and must be recomputed. Call before the flow's
+     * rate leaves the link's load.
+     * \param link the link
+     * \param leaving the flow
+     */
+    void LeaveLink(uint32_t link, uint32_t leaving);
+    /**
+     * \brief A flow starts: when it can take what some link on its path
+     * has left without being outdone there (so that the link becomes its
+     * bottleneck) it does, and no other rate moves.
+     * \param index the flow, on its links' lists with rate 0
+     * \return whether it got its rate so
+     */
+    bool JoinWithoutChange(uint32_t index);
+    /**
+     * \param index a sender whose rate must be recomputed
+     */
+    void MarkDirty(uint32_t index);
+    /**
+     * \brief Bring a sender's bytes left up to now.
+     * \param s the sender
+     * \param nowNs now, ns
+     */
+    void Settle(Sender& s, int64_t nowNs);
+    /**
+     * \brief Give a sender a new rate (its links' loads follow) and
+     * schedule the end of its head message.
+     * \param index the sender
+     * \param bps the rate
+     * \param nowNs now, ns
+     */
+    void SetRate(uint32_t index, double bps, int64_t nowNs);
+    /**
+     * \brief Schedule the end of a sender's head message at its rate.
+     * \param index the sender
+     * \param nowNs now, ns
+     */
+    void PushEnd(uint32_t index, int64_t nowNs);
     /// Recompute the rates at the end of this instant (once).
     void ScheduleUpdate();
-    /// Recompute the rates and schedule the next message end.
+    /// Recompute the rates of the flows that share a link with a changed
+    /// one (transitively), then schedule the next message end.
     void Update();
-    /// The earliest message end: finish what is done, then Update().
+    /// Keep the message-end event at the earliest end.
+    void ScheduleNextEnd();
+    /// The earliest message ends: finish what is done.
     void MessageEnd();
     /**
      * \brief A sender's head message has left: schedule its delivery.
@@ -212,33 +304,43 @@ class FluidNetwork : public RdmaMessageOffload
      */
     void Deliver(uint32_t sender, uint64_t seq, uint64_t bytes, Time posted);
     /**
+     * \brief The ACK of a delivered message reached its sender.
+     * \param sender the sender's index
+     * \param seq the message
+     * \param bytes its payload bytes
+     */
+    void Acknowledge(uint32_t sender, uint64_t seq, uint64_t bytes);
+    /**
      * \param bytes a message's payload bytes
      * \param mtu the payload bytes per packet
      * \return its bytes on the wire
      */
     double WireBytes(uint64_t bytes, uint32_t mtu) const;
 
-    uint32_t m_packetOverhead; //!< wire bytes per packet besides the payload
-    uint32_t m_ackBytes;       //!< wire bytes of an ACK
-    std::vector<double> m_linkBps;                            //!< per link: rate, bit/s
-    std::vector<double> m_linkDelayS;                         //!< per link: propagation, s
-    std::vector<double> m_linkBits;                           //!< per link: bits carried
-    std::vector<Ptr<RdmaNic>> m_hosts;                        //!< NIC per host
-    std::unordered_map<uint32_t, uint32_t> m_hostOfAddress;   //!< address -> host
-    PathFunction m_paths;                                     //!< the switches' ECMP choice
-    std::vector<Sender> m_senders;                            //!< every sending queue pair
+    uint32_t m_packetOverhead;         //!< wire bytes per packet besides payload
+    uint32_t m_ackBytes;               //!< wire bytes of an ACK
+    std::vector<Link> m_links;         //!< the link directions
+    std::vector<Ptr<RdmaNic>> m_hosts; //!< NIC per host
+    std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
+    PathFunction m_paths;                                   //!< the switches' ECMP choice
+    std::vector<Sender> m_senders;                          //!< every sending queue pair
     /// (host << 32 | QP number) of a sending queue pair -> its sender
     std::unordered_map<uint64_t, uint32_t> m_senderOf;
-    uint64_t m_routeEpoch{0}; //!< bumped when the routes change
-    std::vector<uint32_t> m_active;                 //!< senders with messages, activation order
-    std::vector<MaxMinAllocator::Demand> m_demands; //!< parallel to m_active
+    uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
+    uint32_t m_activeFlows{0};                      //!< senders with messages
+    std::vector<uint32_t> m_dirty;                  //!< senders whose rate must be recomputed
+    std::vector<uint32_t> m_component;              //!< the flows of one recomputation
+    std::vector<MaxMinAllocator::Demand> m_demands; //!< parallel to m_component
     MaxMinAllocator m_allocator;                    //!< computes the rates
-    Time m_advanced;                                //!< flows moved forward up to here
+    uint64_t m_visit{0};                            //!< component searches so far
+    std::vector<End> m_ends;                        //!< min-heap of message ends
     EventId m_update;                               //!< the pending rate computation
     EventId m_next;                                 //!< the next message end
+    int64_t m_nextAtNs{-1};                         //!< when m_next fires (-1: none)
     uint64_t m_messagesDelivered{0};                //!< messages delivered
     uint64_t m_bytesDelivered{0};                   //!< payload bytes delivered
     uint64_t m_rateUpdates{0};                      //!< rate computations
+    uint64_t m_flowsAllocated{0};                   //!< flows over all rate computations
     uint32_t m_peakFlows{0};                        //!< most flows at once
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_deliveredTrace; //!< delivered messages
 };

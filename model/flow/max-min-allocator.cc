@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 
 namespace ns3
 {
@@ -25,8 +26,8 @@ MaxMinAllocator::SetCapacities(const std::vector<double>& capacity)
     m_capacity = capacity;
     const std::size_t n = capacity.size();
     m_left.assign(n, 0);
+    m_leftCall.assign(n, 0);
     m_weight.assign(n, 0);
-    m_version.assign(n, 0);
     m_linkStart.assign(n, 0);
     m_touched.reserve(n);
 }
@@ -75,7 +76,12 @@ void
 MaxMinAllocator::Allocate(std::vector<Demand>& demands)
 {
     const std::size_t n = demands.size();
-    m_left.assign(m_capacity.begin(), m_capacity.end());
+    if (++m_call == 0)
+    {
+        // (after 2^32 calls: no stale stamp may match)
+        std::fill(m_leftCall.begin(), m_leftCall.end(), 0);
+        m_call = 1;
+    }
     // The flows sorted by the precedence of their class (a counting sort).
     std::fill(m_classCount.begin(), m_classCount.end(), 0);
     for (const Demand& d : demands)
@@ -103,6 +109,47 @@ MaxMinAllocator::Allocate(std::vector<Demand>& demands)
         }
         begin = end;
     }
+}
+
+void
+MaxMinAllocator::Freeze(std::vector<Demand>& demands, uint32_t l, double level)
+{
+    // The link is full: every flow still rising on it stops here.
+    const uint32_t start = m_linkStart[l];
+    const uint32_t count = m_linkFlows[start - 1];
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        const uint32_t f = m_linkFlows[start + k];
+        if (m_frozen[f])
+        {
+            continue;
+        }
+        m_frozen[f] = 1;
+        Demand& d = demands[f];
+        d.rate = level * d.weight;
+        for (uint32_t h = 0; h < d.hops; ++h)
+        {
+            const uint32_t m = d.links[h];
+            Left(m) -= d.rate;
+            m_weight[m] -= d.weight;
+            if (m_weight[m] <= 1e-12)
+            {
+                m_weight[m] = 0;
+            }
+        }
+    }
+    m_weight[l] = 0;
+}
+
+double&
+MaxMinAllocator::Left(uint32_t l)
+{
+    if (m_leftCall[l] != m_call)
+    {
+        m_leftCall[l] = m_call;
+        m_left[l] = m_capacity[l];
+    }
+    return m_left[l];
 }
 
 void
@@ -157,62 +204,76 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         }
     }
 
-    using Entry = std::pair<double, std::pair<uint32_t, uint32_t>>;
-    const auto later = std::greater<Entry>();
-    m_heap.clear();
-    for (uint32_t l : m_touched)
+    // A link's share per weight only grows as flows freeze (each freezes at
+    // the smallest share, no more than the link's own). Few links: scan
+    // them for the smallest share, and freeze every link at it, round by
+    // round (a round per distinct rate). Many: a heap that keeps each link
+    // once at a share that may have grown since (a link found with a
+    // larger share than its key goes back in at its share).
+    if (m_touched.size() <= SCAN_LINKS)
     {
-        m_heap.push_back({std::max(0.0, m_left[l]) / m_weight[l], {l, ++m_version[l]}});
-    }
-    std::make_heap(m_heap.begin(), m_heap.end(), later);
-    while (!m_heap.empty())
-    {
-        std::pop_heap(m_heap.begin(), m_heap.end(), later);
-        const Entry top = m_heap.back();
-        m_heap.pop_back();
-        const uint32_t l = top.second.first;
-        if (top.second.second != m_version[l] || m_weight[l] <= 0)
+        while (true)
         {
-            continue; // stale: the link's share changed since
-        }
-        // The link is full: every flow still rising on it stops here.
-        const double level = std::max(0.0, m_left[l]) / m_weight[l];
-        const uint32_t start = m_linkStart[l];
-        const uint32_t count = m_linkFlows[start - 1];
-        for (uint32_t k = 0; k < count; ++k)
-        {
-            const uint32_t f = m_linkFlows[start + k];
-            if (m_frozen[f])
+            double lowest = std::numeric_limits<double>::infinity();
+            for (uint32_t l : m_touched)
             {
+                if (m_weight[l] > 0)
+                {
+                    lowest = std::min(lowest, std::max(0.0, Left(l)) / m_weight[l]);
+                }
+            }
+            if (lowest == std::numeric_limits<double>::infinity())
+            {
+                break;
+            }
+            for (uint32_t l : m_touched)
+            {
+                if (m_weight[l] > 0)
+                {
+                    const double level = std::max(0.0, Left(l)) / m_weight[l];
+                    if (level <= lowest * (1 + 1e-12) + 1e-300)
+                    {
+                        Freeze(demands, l, level);
+                    }
+                }
+            }
+        }
+    }
+    else
+    {
+        using Entry = std::pair<double, uint32_t>;
+        const auto later = std::greater<Entry>();
+        m_heap.clear();
+        for (uint32_t l : m_touched)
+        {
+            m_heap.emplace_back(std::max(0.0, Left(l)) / m_weight[l], l);
+        }
+        std::make_heap(m_heap.begin(), m_heap.end(), later);
+        while (!m_heap.empty())
+        {
+            std::pop_heap(m_heap.begin(), m_heap.end(), later);
+            const Entry top = m_heap.back();
+            m_heap.pop_back();
+            const uint32_t l = top.second;
+            if (m_weight[l] <= 0)
+            {
+                continue; // every flow on it is frozen
+            }
+            const double level = std::max(0.0, Left(l)) / m_weight[l];
+            if (level > top.first * (1 + 1e-12) + 1e-300)
+            {
+                m_heap.emplace_back(level, l);
+                std::push_heap(m_heap.begin(), m_heap.end(), later);
                 continue;
             }
-            m_frozen[f] = 1;
-            Demand& d = demands[f];
-            d.rate = level * d.weight;
-            for (uint32_t h = 0; h < d.hops; ++h)
-            {
-                const uint32_t m = d.links[h];
-                m_left[m] -= d.rate;
-                m_weight[m] -= d.weight;
-                ++m_version[m];
-                if (m_weight[m] <= 1e-12)
-                {
-                    m_weight[m] = 0;
-                }
-                else if (m != l)
-                {
-                    m_heap.push_back({std::max(0.0, m_left[m]) / m_weight[m], {m, m_version[m]}});
-                    std::push_heap(m_heap.begin(), m_heap.end(), later);
-                }
-            }
+            Freeze(demands, l, level);
         }
-        m_weight[l] = 0;
     }
     for (uint32_t l : m_touched)
     {
         m_linkStart[l] = 0;
         m_weight[l] = 0;
-        m_left[l] = std::max(0.0, m_left[l]);
+        Left(l) = std::max(0.0, Left(l));
     }
 }
 

@@ -29,7 +29,10 @@ namespace ns3
  *
  * A flow crossing a link of capacity zero (a link that is down) gets rate
  * zero. The allocator keeps its work space between calls, so that
- * Allocate() allocates no memory once the largest problem has been seen.
+ * Allocate() allocates no memory once the largest problem has been seen,
+ * and its work is proportional to the flows' hops, not to the number of
+ * links: a caller may allocate a part of the network (a set of flows that
+ * shares no link with the others) on its own.
  */
 class MaxMinAllocator
 {
@@ -91,19 +94,37 @@ class MaxMinAllocator
      */
     void FillClass(std::vector<Demand>& demands, std::size_t begin, std::size_t end);
 
-    std::vector<double> m_capacity;       //!< per link
-    std::vector<double> m_left;           //!< per link: capacity not yet given out
-    std::vector<double> m_weight;         //!< per link: weight of its rising flows
-    std::vector<uint32_t> m_version;      //!< per link: bumped at each change of its share
-    std::vector<uint32_t> m_linkStart;    //!< per link + 1: start of its flows in m_linkFlows
-    std::vector<uint32_t> m_linkFlows;    //!< flows of each link (indices into demands)
-    std::vector<uint32_t> m_touched;      //!< links crossed by the class being filled
-    std::vector<uint32_t> m_order;        //!< flow indices sorted by class precedence
-    std::vector<uint8_t> m_frozen;        //!< per flow: its rate is final
-    std::vector<uint8_t> m_rank;          //!< per class: its place in the precedence order
-    std::vector<uint32_t> m_classCount;   //!< per rank: number of flows
-    /// Heap of (share per weight, link, version), smallest share first.
-    std::vector<std::pair<double, std::pair<uint32_t, uint32_t>>> m_heap;
+    /**
+     * \brief A link is full: freeze every flow still rising on it.
+     * \param demands all flows
+     * \param l the link
+     * \param level their rate per weight
+     */
+    void Freeze(std::vector<Demand>& demands, uint32_t l, double level);
+
+    /// Up to this many links per class, the smallest share is found by scans, not a heap.
+    static constexpr std::size_t SCAN_LINKS = 128;
+
+    /**
+     * \param l a link
+     * \return its capacity not yet given out in this Allocate() call
+     */
+    double& Left(uint32_t l);
+
+    std::vector<double> m_capacity;     //!< per link
+    std::vector<double> m_left;         //!< per link: capacity not yet given out
+    std::vector<uint32_t> m_leftCall;   //!< per link: the call m_left belongs to
+    uint32_t m_call{0};                 //!< Allocate() calls so far
+    std::vector<double> m_weight;       //!< per link: weight of its rising flows
+    std::vector<uint32_t> m_linkStart;  //!< per link + 1: start of its flows in m_linkFlows
+    std::vector<uint32_t> m_linkFlows;  //!< flows of each link (indices into demands)
+    std::vector<uint32_t> m_touched;    //!< links crossed by the class being filled
+    std::vector<uint32_t> m_order;      //!< flow indices sorted by class precedence
+    std::vector<uint8_t> m_frozen;      //!< per flow: its rate is final
+    std::vector<uint8_t> m_rank;        //!< per class: its place in the precedence order
+    std::vector<uint32_t> m_classCount; //!< per rank: number of flows
+    /// Heap of (share per weight when pushed, link), smallest share first.
+    std::vector<std::pair<double, uint32_t>> m_heap;
 };
 
 } // namespace ns3

@@ -12,8 +12,7 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaMessageOffload);
 TypeId
 RdmaMessageOffload::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::RdmaMessageOffload").SetParent<Object>().SetGroupName("Flux");
+    static TypeId tid = TypeId("ns3::RdmaMessageOffload").SetParent<Object>().SetGroupName("Flux");
     return tid;
 }
 

@@ -309,6 +309,15 @@ ResultsWriter::ToJson(const RunResults& results)
     sim["wall_s"] = Number(results.sim.wallS, kWallDigits);
     sim["events"] = results.sim.events;
     sim["stop_reason"] = results.sim.stopReason;
+    if (results.backend == "flow")
+    {
+        sim["rate_updates"] = results.sim.rateUpdates;
+        sim["flows_per_update"] =
+            Number(results.sim.rateUpdates ? double(results.sim.flowsAllocated) /
+                                                 double(results.sim.rateUpdates)
+                                           : 0.0,
+                   kRatioDigits);
+    }
     out["sim"] = std::move(sim);
     out["backend"] = results.backend;
     out["backend_limits"] = results.backendLimits;
@@ -384,6 +393,12 @@ ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
         files.emplace_back(stem + "-queues.csv", QueuesCsv(results));
     }
     files.emplace_back(jsonPath, ToJsonText(results));
+    WriteFiles(files);
+}
+
+void
+ResultsWriter::WriteFiles(const std::vector<std::pair<std::string, std::string>>& files)
+{
     const std::string suffix = ".tmp-" + std::to_string(::getpid());
 
     std::vector<std::string> temps;

@@ -180,6 +180,8 @@ struct RunResults
                                              //!< "stop_ms" (safety stop), "stalled" (no
                                              //!< progress, see ScenarioConfig::stallMs) or
                                              //!< "cancelled"
+        uint64_t rateUpdates{0};    //!< flow backend: rate computations
+        uint64_t flowsAllocated{0}; //!< flow backend: flows over all rate computations
     };
 
     std::string backend{"packet"};      //!< the model that ran: "packet" or "flow"

@@ -7,7 +7,6 @@
 #include "ns3/fabric-ranks.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/scenario-error.h"
-#include "ns3/simulator.h"
 #include "ns3/traffic-class.h"
 
 namespace ns3
@@ -134,13 +133,9 @@ ScenarioRun::CollectFluid(RunResults& r) const
 {
     r.backend = "flow";
     r.backendLimits = FlowBackendLimits();
-    std::vector<double> bits;
-    for (uint32_t l = 0; l < m_topo.links.size(); ++l)
-    {
-        bits.push_back(m_fluid->GetLinkBits(l));
-    }
-    r.links = BusiestLinks(bits, Simulator::Now().GetSeconds());
-    r.traces = false;
+    r.sim.rateUpdates = m_fluid->GetRateUpdates();
+    r.sim.flowsAllocated = m_fluid->GetFlowsAllocated();
+    r.traces = false; // (r.links: Collect took the fluid's link bits)
     r.rates.clear();
     r.queues.clear();
 }
