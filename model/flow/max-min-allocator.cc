@@ -120,25 +120,30 @@ MaxMinAllocator::Freeze(std::vector<Demand>& demands, uint32_t l, double level)
     for (uint32_t k = 0; k < count; ++k)
     {
         const uint32_t f = m_linkFlows[start + k];
-        if (m_frozen[f])
+        if (!m_frozen[f])
         {
-            continue;
-        }
-        m_frozen[f] = 1;
-        Demand& d = demands[f];
-        d.rate = level * d.weight;
-        for (uint32_t h = 0; h < d.hops; ++h)
-        {
-            const uint32_t m = d.links[h];
-            Left(m) -= d.rate;
-            m_weight[m] -= d.weight;
-            if (m_weight[m] <= 1e-12)
-            {
-                m_weight[m] = 0;
-            }
+            FreezeFlow(demands, f, level);
         }
     }
     m_weight[l] = 0;
+}
+
+void
+MaxMinAllocator::FreezeFlow(std::vector<Demand>& demands, uint32_t f, double level)
+{
+    m_frozen[f] = 1;
+    Demand& d = demands[f];
+    d.rate = level * d.weight;
+    for (uint32_t h = 0; h < d.hops; ++h)
+    {
+        const uint32_t m = d.links[h];
+        Left(m) -= d.rate;
+        m_weight[m] -= d.weight;
+        if (m_weight[m] <= 1e-12)
+        {
+            m_weight[m] = 0;
+        }
+    }
 }
 
 double&
@@ -204,29 +209,78 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         }
     }
 
+    // A link that only one flow of the class crosses is a cap on that flow
+    // alone, fixed until the flow freezes: the caps, sorted, stand for
+    // those links. The links shared by several flows are searched for the
+    // smallest share. Water-filling freezes flows in rising order of rate,
+    // taking the lower of the next cap and the smallest share each time.
+    m_caps.clear();
+    m_shared.clear();
+    for (std::size_t i = begin; i < end; ++i)
+    {
+        const uint32_t f = m_order[i];
+        const Demand& d = demands[f];
+        double cap = std::numeric_limits<double>::infinity();
+        for (uint32_t h = 0; h < d.hops; ++h)
+        {
+            const uint32_t l = d.links[h];
+            if (m_linkFlows[m_linkStart[l] - 1] == 1)
+            {
+                cap = std::min(cap, std::max(0.0, Left(l)) / d.weight);
+            }
+        }
+        if (cap < std::numeric_limits<double>::infinity())
+        {
+            m_caps.emplace_back(cap, f);
+        }
+    }
+    std::sort(m_caps.begin(), m_caps.end());
+    for (uint32_t l : m_touched)
+    {
+        if (m_linkFlows[m_linkStart[l] - 1] > 1)
+        {
+            m_shared.push_back(l);
+        }
+    }
+    std::size_t nextCap = 0;
+    // The next cap of a flow still rising (infinity when none is left).
+    auto lowestCap = [&]() {
+        while (nextCap < m_caps.size() && m_frozen[m_caps[nextCap].second])
+        {
+            ++nextCap;
+        }
+        return nextCap < m_caps.size() ? m_caps[nextCap].first
+                                       : std::numeric_limits<double>::infinity();
+    };
     // A link's share per weight only grows as flows freeze (each freezes at
-    // the smallest share, no more than the link's own). Few links: scan
-    // them for the smallest share, and freeze every link at it, round by
-    // round (a round per distinct rate). Many: a heap that keeps each link
-    // once at a share that may have grown since (a link found with a
-    // larger share than its key goes back in at its share).
-    if (m_touched.size() <= SCAN_LINKS)
+    // the smallest share, no more than the link's own). Few shared links:
+    // scan them for the smallest share, and freeze every link at it (a
+    // round per distinct rate). Many: a heap that keeps each link once at
+    // a share that may have grown since (a link found with a larger share
+    // than its key goes back in at its share).
+    if (m_shared.size() <= SCAN_LINKS)
     {
         while (true)
         {
             double lowest = std::numeric_limits<double>::infinity();
-            for (uint32_t l : m_touched)
+            for (uint32_t l : m_shared)
             {
                 if (m_weight[l] > 0)
                 {
                     lowest = std::min(lowest, std::max(0.0, Left(l)) / m_weight[l]);
                 }
             }
+            const double cap = lowestCap();
+            if (cap <= lowest && cap < std::numeric_limits<double>::infinity())
+            {
+                FreezeFlow(demands, m_caps[nextCap].second, cap);
+                continue;
+            }
             if (lowest == std::numeric_limits<double>::infinity())
             {
                 break;
             }
-            for (uint32_t l : m_touched)
+            for (uint32_t l : m_shared)
             {
                 if (m_weight[l] > 0)
                 {
@@ -244,13 +298,24 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         using Entry = std::pair<double, uint32_t>;
         const auto later = std::greater<Entry>();
         m_heap.clear();
-        for (uint32_t l : m_touched)
+        for (uint32_t l : m_shared)
         {
             m_heap.emplace_back(std::max(0.0, Left(l)) / m_weight[l], l);
         }
         std::make_heap(m_heap.begin(), m_heap.end(), later);
-        while (!m_heap.empty())
+        while (true)
         {
+            const double cap = lowestCap();
+            if (cap < std::numeric_limits<double>::infinity() &&
+                (m_heap.empty() || cap <= m_heap.front().first))
+            {
+                FreezeFlow(demands, m_caps[nextCap].second, cap);
+                continue;
+            }
+            if (m_heap.empty())
+            {
+                break;
+            }
             std::pop_heap(m_heap.begin(), m_heap.end(), later);
             const Entry top = m_heap.back();
             m_heap.pop_back();
@@ -260,7 +325,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
                 continue; // every flow on it is frozen
             }
             const double level = std::max(0.0, Left(l)) / m_weight[l];
-            if (level > top.first * (1 + 1e-12) + 1e-300)
+            if (level > top.first * (1 + 1e-12) + 1e-300 || level > cap)
             {
                 m_heap.emplace_back(level, l);
                 std::push_heap(m_heap.begin(), m_heap.end(), later);

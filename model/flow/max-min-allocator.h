@@ -102,7 +102,15 @@ class MaxMinAllocator
      */
     void Freeze(std::vector<Demand>& demands, uint32_t l, double level);
 
-    /// Up to this many links per class, the smallest share is found by scans, not a heap.
+    /**
+     * \brief Freeze one flow.
+     * \param demands all flows
+     * \param f the flow
+     * \param level its rate per weight
+     */
+    void FreezeFlow(std::vector<Demand>& demands, uint32_t f, double level);
+
+    /// Up to this many shared links per class, the smallest share is found by scans, not a heap.
     static constexpr std::size_t SCAN_LINKS = 128;
 
     /**
@@ -123,6 +131,8 @@ class MaxMinAllocator
     std::vector<uint8_t> m_frozen;      //!< per flow: its rate is final
     std::vector<uint8_t> m_rank;        //!< per class: its place in the precedence order
     std::vector<uint32_t> m_classCount; //!< per rank: number of flows
+    std::vector<std::pair<double, uint32_t>> m_caps; //!< (cap per weight, flow), rising
+    std::vector<uint32_t> m_shared;                  //!< links crossed by several flows
     /// Heap of (share per weight when pushed, link), smallest share first.
     std::vector<std::pair<double, uint32_t>> m_heap;
 };
