@@ -5,7 +5,7 @@
 #include "scenario-run.h"
 
 #include "ns3/fabric-ranks.h"
-#include "ns3/pfc-channel.h"
+#include "ns3/fluid-network-helper.h"
 #include "ns3/scenario-error.h"
 #include "ns3/traffic-class.h"
 
@@ -78,54 +78,13 @@ ScenarioRun::CheckBackend() const
 void
 ScenarioRun::BuildFluid()
 {
-    m_fluid = CreateObject<FluidNetwork>();
-    for (const auto& link : m_topo.links)
-    {
-        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(link.tx->GetChannel());
-        m_fluid->AddLink(link.tx->GetDataRate(), ch->GetDelay());
-    }
-    for (const auto& nic : m_nics)
-    {
-        m_fluid->AddHost(nic);
-    }
-    const FabricTopology* topo = &m_topo;
-    m_fluid->SetPathFunction([topo](uint32_t src, uint32_t dst, uint16_t port) {
-        return topo->GetPath(src, dst, port);
-    });
+    m_fluid = FluidNetworkHelper().Install(m_topo, m_nics);
     if (!m_scheduler->GetJobClasses().empty())
     {
         std::vector<uint8_t> order;
         TrafficClass::ParseOrder(m_scheduler->GetClassOrderString(), order);
         m_fluid->SetClassOrder(order);
     }
-    // A cable's state reaches the fluid at once (what crosses a dead link
-    // is lost until the switches route around it); paths change when a
-    // switch acts on a port's state, or the routes are recomputed.
-    for (const auto& link : m_topo.links)
-    {
-        link.tx->AddLinkChangeCallback(MakeBoundCallback(&ScenarioRun::FluidLinksChanged, this));
-    }
-    for (const auto& s : m_topo.switches)
-    {
-        s.sw->TraceConnectWithoutContext("LinkState",
-                                         MakeBoundCallback(&ScenarioRun::FluidRoutesChanged, this));
-    }
-}
-
-void
-ScenarioRun::FluidLinksChanged(ScenarioRun* self)
-{
-    for (uint32_t l = 0; l < self->m_topo.links.size(); ++l)
-    {
-        Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(self->m_topo.links[l].tx->GetChannel());
-        self->m_fluid->SetLinkUp(l, ch->IsLinkUp());
-    }
-}
-
-void
-ScenarioRun::FluidRoutesChanged(ScenarioRun* self, uint32_t /* port */, bool /* up */)
-{
-    self->m_fluid->RefreshPaths();
 }
 
 void

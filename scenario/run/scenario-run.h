@@ -110,18 +110,6 @@ class ScenarioRun
     /// (scenario-flow.cc).
     void BuildFluid();
     /**
-     * \brief A cable went down or came back: tell the fluid.
-     * \param self the run
-     */
-    static void FluidLinksChanged(ScenarioRun* self);
-    /**
-     * \brief A switch acted on a port's link state: the paths may change.
-     * \param self the run
-     * \param port the port
-     * \param up its state
-     */
-    static void FluidRoutesChanged(ScenarioRun* self, uint32_t port, bool up);
-    /**
      * \brief The flow backend's part of the results.
      * \param r the results, collected as for packets
      */
@@ -264,6 +252,16 @@ class ScenarioRun
      */
     RunResults Collect(double wallS) const;
     /**
+     * \return per link direction: the bits it carried so far, on the wire
+     *         (see RunLayout::Link)
+     */
+    std::vector<double> LinkBits() const;
+    /**
+     * \brief Describe the run's paths and link loads (RunOptions::layout).
+     * \param layout where to put them
+     */
+    void FillLayout(RunLayout& layout) const;
+    /**
      * \brief Count the frames the devices sent (the run's packet-hops).
      * \param timings where to put them
      */
@@ -275,6 +273,7 @@ class ScenarioRun
     std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
     Ptr<FluidNetwork> m_fluid;                       //!< the flow backend's fabric, or nullptr
     std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
+    std::vector<uint16_t> m_portBases;               //!< per job: rank 0's UDP source port
     std::vector<std::unique_ptr<PhaseLog>> m_phases; //!< each job's traced phases
     Ptr<JobScheduler> m_scheduler;                   //!< the policy
     std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order

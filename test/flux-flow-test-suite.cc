@@ -1,0 +1,422 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The flow-level model: max-min fair sharing on hand-built link sets (the
+ * water-filling cases of the textbook, random instances against the
+ * bottleneck property), strict priority between classes, messages alone
+ * and sharing a link against their closed-form times, the ring's step
+ * dependencies, conservation of bytes and determinism.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/fabric-topology-helper.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/fluid-network-helper.h"
+#include "ns3/fluid-network.h"
+#include "ns3/max-min-allocator.h"
+#include "ns3/network-module.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/ring-allreduce.h"
+#include "ns3/training-job-helper.h"
+#include "ns3/training-job.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Bytes per packet on the wire beyond the payload (FluidNetwork::PacketOverhead).
+constexpr double WIRE_OVERHEAD = 86;
+
+/**
+ * \brief Allocate rates for flows given as link lists.
+ * \param capacity per link
+ * \param paths per flow, its links
+ * \param classes per flow, its class (empty: all class 3)
+ * \param weights per flow, its weight (empty: all 1)
+ * \param order class order (empty: descending)
+ * \return the rates
+ */
+std::vector<double>
+Rates(const std::vector<double>& capacity,
+      const std::vector<std::vector<uint32_t>>& paths,
+      const std::vector<uint8_t>& classes = {},
+      const std::vector<double>& weights = {},
+      const std::vector<uint8_t>& order = {})
+{
+    MaxMinAllocator a;
+    a.SetCapacities(capacity);
+    a.SetClassOrder(order);
+    std::vector<MaxMinAllocator::Demand> demands(paths.size());
+    for (std::size_t i = 0; i < paths.size(); ++i)
+    {
+        demands[i].links = paths[i].data();
+        demands[i].hops = static_cast<uint32_t>(paths[i].size());
+        demands[i].cls = classes.empty() ? 3 : classes[i];
+        demands[i].weight = weights.empty() ? 1.0 : weights[i];
+    }
+    a.Allocate(demands);
+    std::vector<double> rates;
+    for (const auto& d : demands)
+    {
+        rates.push_back(d.rate);
+    }
+    return rates;
+}
+
+/**
+ * Water-filling on hand-built link sets gives the textbook max-min rates:
+ * equal shares on one link, a flow held back by a narrower link leaving
+ * its share to the others, a private narrow link, weights, a dead link.
+ */
+class MaxMinTextbookTestCase : public TestCase
+{
+  public:
+    MaxMinTextbookTestCase()
+        : TestCase("max-min fair rates of the textbook cases")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double tol = 1e-9;
+        auto r = Rates({9}, {{0}, {0}, {0}});
+        for (double x : r)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(x, 3.0, tol, "three flows on one link of 9: 3 each");
+        }
+        // Link 0 (10) carries f0, f1, f2; link 1 (4) carries f2, f3. Link 1
+        // fills first at 2 each; f0 and f1 share the 8 left on link 0.
+        r = Rates({10, 4}, {{0}, {0}, {0, 1}, {1}});
+        const std::vector<double> want{4, 4, 2, 2};
+        for (std::size_t i = 0; i < want.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(r[i], want[i], tol, "two-link case, flow " << i);
+        }
+        // A private narrow link caps its flow; the other takes the rest.
+        r = Rates({1, 10}, {{0, 1}, {1}});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 1.0, tol, "capped by its own link");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 9.0, tol, "the rest of the shared link");
+        // The parking lot: a long flow over three links, one short flow on each.
+        r = Rates({6, 6, 6}, {{0, 1, 2}, {0}, {1}, {2}});
+        for (double x : r)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(x, 3.0, tol, "parking lot: 3 each");
+        }
+        r = Rates({10}, {{0}, {0}}, {}, {1, 3});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 2.5, tol, "weight 1 of 4");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 7.5, tol, "weight 3 of 4");
+        r = Rates({0, 10}, {{0, 1}, {1}});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 0.0, tol, "a dead link carries nothing");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 10.0, tol, "the other flow takes the link");
+        r = Rates({10}, {{}});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 0.0, tol, "no link, no rate");
+    }
+};
+
+/**
+ * Strict priority between classes: a class takes what the classes before
+ * it left, in descending class number or in the order given; within a
+ * class the shares stay max-min fair.
+ */
+class StrictPriorityTestCase : public TestCase
+{
+  public:
+    StrictPriorityTestCase()
+        : TestCase("strict priority between classes, max-min within")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double tol = 1e-9;
+        auto r = Rates({10}, {{0}, {0}}, {5, 3});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 10.0, tol, "class 5 first");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 0.0, tol, "class 3 gets nothing");
+        r = Rates({10}, {{0}, {0}}, {5, 3}, {}, {3, 5});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 0.0, tol, "order 3 5: class 5 second");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 10.0, tol, "order 3 5: class 3 first");
+        // The high class is held back elsewhere: the low one gets the rest.
+        r = Rates({10, 4}, {{0, 1}, {0}, {0}}, {5, 3, 3});
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 4.0, tol, "high class capped by link 1");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 3.0, tol, "low class shares the 6 left");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[2], 3.0, tol, "low class shares the 6 left");
+    }
+};
+
+/**
+ * Random link sets, small (the allocator's scans) and large (its heap):
+ * the rates are feasible (no link over its capacity) and max-min fair, as
+ * the bottleneck property characterises it: every flow crosses a full link
+ * on which no flow has a larger rate.
+ */
+class MaxMinPropertyTestCase : public TestCase
+{
+  public:
+    MaxMinPropertyTestCase()
+        : TestCase("random instances: feasible, every flow has a bottleneck")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::mt19937 rng(7);
+        for (int instance = 0; instance < 200; ++instance)
+        {
+            const bool large = instance % 4 == 0;
+            const uint32_t nLinks = large ? 400 : 12;
+            const uint32_t nFlows = large ? 300 : 10;
+            std::vector<double> capacity(nLinks);
+            for (auto& c : capacity)
+            {
+                c = 1 + std::uniform_int_distribution<int>(0, 9)(rng);
+            }
+            std::vector<std::vector<uint32_t>> paths(nFlows);
+            for (auto& p : paths)
+            {
+                const int hops = std::uniform_int_distribution<int>(1, 5)(rng);
+                while (p.size() < static_cast<std::size_t>(hops))
+                {
+                    const uint32_t l = std::uniform_int_distribution<uint32_t>(0, nLinks - 1)(rng);
+                    if (std::find(p.begin(), p.end(), l) == p.end())
+                    {
+                        p.push_back(l);
+                    }
+                }
+            }
+            const auto r = Rates(capacity, paths);
+            std::vector<double> load(nLinks, 0);
+            std::vector<double> top(nLinks, 0);
+            for (uint32_t f = 0; f < nFlows; ++f)
+            {
+                for (uint32_t l : paths[f])
+                {
+                    load[l] += r[f];
+                    top[l] = std::max(top[l], r[f]);
+                }
+            }
+            for (uint32_t l = 0; l < nLinks; ++l)
+            {
+                NS_TEST_ASSERT_MSG_EQ((load[l] <= capacity[l] * (1 + 1e-9)),
+                                      true,
+                                      "instance " << instance << ": link " << l << " over");
+            }
+            for (uint32_t f = 0; f < nFlows; ++f)
+            {
+                bool bottleneck = false;
+                for (uint32_t l : paths[f])
+                {
+                    bottleneck = bottleneck || (load[l] >= capacity[l] * (1 - 1e-9) &&
+                                                r[f] >= top[l] * (1 - 1e-9));
+                }
+                NS_TEST_ASSERT_MSG_EQ(bottleneck,
+                                      true,
+                                      "instance " << instance << ": flow " << f
+                                                  << " has no bottleneck");
+            }
+        }
+    }
+};
+
+/// A fabric at flow level: topology, NICs and the FluidNetwork.
+struct FluidFabric
+{
+    FabricTopology topo;            //!< the fabric
+    std::vector<Ptr<RdmaNic>> nics; //!< NIC per host
+    Ptr<FluidNetwork> fluid;        //!< the flow-level model
+
+    /**
+     * \param leaves leaf switches
+     * \param spines spine switches
+     * \param hostsPerLeaf hosts per leaf
+     */
+    FluidFabric(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+    {
+        FabricTopologyHelper fabric;
+        fabric.SetLinkDelay(MicroSeconds(1));
+        topo = fabric.BuildLeafSpine(leaves, spines, hostsPerLeaf);
+        RdmaHelper rdma;
+        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+        {
+            nics.push_back(
+                rdma.Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
+        }
+        fluid = FluidNetworkHelper().Install(topo, nics);
+    }
+
+    ~FluidFabric()
+    {
+        fluid->Dispose();
+        Simulator::Destroy();
+    }
+};
+
+/// Receive completion sink: when the message arrived.
+void
+Arrived(Time* at, Ptr<RdmaQueuePair> /* qp */, uint64_t /* seq */, uint64_t /* bytes */)
+{
+    *at = Simulator::Now();
+}
+
+/**
+ * A message alone takes its ideal time: its wire bytes at the line rate
+ * plus the propagation and one packet's store-and-forward per extra hop;
+ * two messages started together on one link take twice as long, and the
+ * bytes delivered equal the bytes posted.
+ */
+class MessageTimeTestCase : public TestCase
+{
+  public:
+    MessageTimeTestCase()
+        : TestCase("a message alone takes its ideal time; two on one link share it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t bytes = 1000000;
+        const double packets = std::ceil(bytes / 4096.0);
+        const double wireS = (bytes + packets * WIRE_OVERHEAD) * 8 / 100e9;
+        // host -> leaf -> host: two 1 us links, the first packet stored and
+        // forwarded once at the leaf.
+        const double latencyS = 2e-6 + (4096 + WIRE_OVERHEAD) * 8 / 100e9;
+        {
+            FluidFabric f(1, 0, 4);
+            auto qps = RdmaNic::Connect(f.nics[0], f.nics[1], 3, 50000);
+            Time at;
+            qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&Arrived, &at));
+            qps.first->PostSend(bytes);
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ_TOL(at.GetSeconds(), wireS + latencyS, 2e-9, "alone");
+            NS_TEST_EXPECT_MSG_EQ(f.fluid->GetBytesDelivered(), bytes, "bytes delivered");
+        }
+        {
+            // hosts 0 and 1 both send to host 2: its downlink is shared
+            FluidFabric f(1, 0, 4);
+            auto a = RdmaNic::Connect(f.nics[0], f.nics[2], 3, 50000);
+            auto b = RdmaNic::Connect(f.nics[1], f.nics[2], 3, 50001);
+            Time atA;
+            Time atB;
+            a.second->SetReceiveCompletionCallback(MakeBoundCallback(&Arrived, &atA));
+            b.second->SetReceiveCompletionCallback(MakeBoundCallback(&Arrived, &atB));
+            a.first->PostSend(bytes);
+            b.first->PostSend(bytes);
+            Simulator::Run();
+            NS_TEST_EXPECT_MSG_EQ_TOL(atA.GetSeconds(), 2 * wireS + latencyS, 2e-9, "shared, a");
+            NS_TEST_EXPECT_MSG_EQ_TOL(atB.GetSeconds(), 2 * wireS + latencyS, 2e-9, "shared, b");
+            NS_TEST_EXPECT_MSG_EQ(a.first->GetBytesPosted() + b.first->GetBytesPosted(),
+                                  a.second->GetBytesReceived() + b.second->GetBytesReceived(),
+                                  "bytes posted = bytes received");
+        }
+    }
+};
+
+/**
+ * Two rings on a leaf-spine at flow level, contending across the spines:
+ * no rank starts step k+1 before its step-k data has arrived, every step
+ * of every rank is recorded, and the same run twice gives the same times.
+ */
+class StepDependencyTestCase : public TestCase
+{
+  public:
+    StepDependencyTestCase()
+        : TestCase("ring steps wait for their data; the same run twice is identical")
+    {
+    }
+
+  private:
+    /**
+     * \return every step record of both jobs, in order
+     */
+    std::vector<Collective::StepRecord> RunOnce()
+    {
+        FluidFabric f(2, 1, 4);
+        std::vector<Ptr<TrainingJob>> jobs;
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            // ranks alternate between the leaves: every step crosses the spine
+            std::vector<Ptr<RdmaNic>> nics;
+            for (uint32_t r = 0; r < 4; ++r)
+            {
+                nics.push_back(f.nics[(r % 2) * 4 + (r / 2) * 2 + j]);
+            }
+            TrainingJobHelper helper;
+            helper.SetJobAttribute("Iterations", UintegerValue(2));
+            helper.SetJobAttribute("GradientBytes", UintegerValue(4000000));
+            helper.SetJobAttribute("ComputeTime", TimeValue(MicroSeconds(100 + 50 * j)));
+            jobs.push_back(helper.Install("j" + std::to_string(j), nics, 3, 50000 + 10 * j));
+        }
+        for (const auto& job : jobs)
+        {
+            job->Start();
+        }
+        Simulator::Run();
+        std::vector<Collective::StepRecord> all;
+        for (const auto& job : jobs)
+        {
+            NS_TEST_EXPECT_MSG_EQ(job->IsFinished(), true, "the job finished");
+            const auto& records = job->GetCollective()->GetStepRecords();
+            NS_TEST_EXPECT_MSG_EQ(records.size(), 2u * 4 * 6, "2 runs x 4 ranks x 6 steps");
+            for (const auto& a : records)
+            {
+                for (const auto& b : records)
+                {
+                    if (a.run == b.run && a.rank == b.rank && b.step == a.step + 1)
+                    {
+                        NS_TEST_EXPECT_MSG_EQ((b.start >= a.end),
+                                              true,
+                                              "rank " << a.rank << " started step " << b.step
+                                                      << " before step " << a.step
+                                                      << "'s data arrived");
+                    }
+                }
+                NS_TEST_EXPECT_MSG_EQ((a.end > a.start), true, "a step takes time");
+            }
+            all.insert(all.end(), records.begin(), records.end());
+        }
+        for (const auto& job : jobs)
+        {
+            job->Dispose();
+        }
+        return all;
+    }
+
+    void DoRun() override
+    {
+        const auto first = RunOnce();
+        const auto second = RunOnce();
+        NS_TEST_ASSERT_MSG_EQ(first.size(), second.size(), "same records");
+        for (std::size_t i = 0; i < first.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(first[i].end, second[i].end, "record " << i << " differs");
+        }
+    }
+};
+
+/**
+ * The flow-level suite.
+ */
+class FluxFlowTestSuite : public TestSuite
+{
+  public:
+    FluxFlowTestSuite()
+        : TestSuite("flux-flow", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new MaxMinTextbookTestCase);
+        AddTestCase(new StrictPriorityTestCase);
+        AddTestCase(new MaxMinPropertyTestCase);
+        AddTestCase(new MessageTimeTestCase);
+        AddTestCase(new StepDependencyTestCase);
+    }
+};
+
+} // namespace
+
+static FluxFlowTestSuite g_fluxFlowTestSuite; //!< the suite
