@@ -145,7 +145,9 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     pcap = ""
     if pcap_dir is not None:
         pcap = os.path.abspath(os.fspath(pcap_dir))
-        os.makedirs(pcap, exist_ok=True)
+        if backend == "packet":
+            # (the flow backend refuses a pcap folder: nothing is created)
+            os.makedirs(pcap, exist_ok=True)
     bar = None
     callback = None
     if progress is True:
