@@ -47,7 +47,9 @@ def _frame(results, columns, rows, dtypes):
 
 
 def runs(results):
-    """One row: the run-wide measurements."""
+    """One row: the run-wide measurements. At flow level the counters a
+    fluid cannot know (those the results list in ``backend_limits``) are
+    <NA>."""
     flows_ = results.get("flows", {})
     slow = flows_.get("fct_slowdown", {})
     lat = results.get("packet_latency_us", {})
@@ -85,10 +87,22 @@ def runs(results):
         "events": sim.get("events", 0),
         "stop_reason": sim.get("stop_reason"),
     }
+    # What the backend cannot know (results "backend_limits", the flow
+    # level's PFC pauses, ECN marks, ...) is missing: <NA>, never 0.
+    limits = set(results.get("backend_limits", []))
+    if "packet_latency_us" in limits:
+        row["latency_us_count"] = None
+    for key in ("drops", "pfc_pauses", "ecn_marks", "cnps", "retransmissions",
+                "retransmissions_spurious", "timeouts", "qp_errors", "link_losses"):
+        if "network." + key in limits:
+            row[key] = None
     ints = ["jobs", "jobs_completed", "jobs_failed", "flows", "latency_us_count", "drops",
             "pfc_pauses", "ecn_marks", "cnps", "retransmissions", "retransmissions_spurious",
             "timeouts", "qp_errors", "link_losses", "events"]
     dtypes = {c: ("int64" if c in ints else "float64") for c in row}
+    for c in ints:
+        if row[c] is None:
+            dtypes[c] = "Int64"  # pandas' nullable integers
     dtypes["stop_reason"] = "object"
     return _frame(results, list(row), [list(row.values())], dtypes)
 
@@ -131,7 +145,14 @@ def jobs(results):
             j.get("retransmissions", 0),
             j.get("retransmissions_spurious", 0),
         ])
-    return _frame(results, list(_JOB_COLUMNS), rows, _JOB_COLUMNS)
+    dtypes = dict(_JOB_COLUMNS)
+    limits = set(results.get("backend_limits", []))
+    for k, key in enumerate(("retransmissions", "retransmissions_spurious")):
+        if "jobs[]." + key in limits:  # unknown at flow level: <NA>, never 0
+            dtypes[key] = "Int64"
+            for row in rows:
+                row[-2 + k] = None
+    return _frame(results, list(_JOB_COLUMNS), rows, dtypes)
 
 
 def _records(results, name, columns):

@@ -19,7 +19,8 @@ __all__ = ["sweep", "sweep_runs", "Run"]
 class Run:
     """One run of a sweep: its labels, prepared scenario and results."""
 
-    __slots__ = ("scenario", "policy", "seed", "data", "base_dir", "key", "results", "cached")
+    __slots__ = ("scenario", "policy", "seed", "data", "base_dir", "key", "results", "cached",
+                 "backend")
 
     def __init__(self, scenario, policy, seed, data, base_dir):
         self.scenario = scenario  #: label of the scenario

@@ -12,6 +12,7 @@ import json
 import math
 import os
 
+import pandas as pd
 import pytest
 
 import ns3flux
@@ -386,3 +387,25 @@ def test_flow_level_delivers_every_background_flow(flux_run, tmp_path):
     assert sorted(map(key, fr)) == sorted(map(key, rows(out_p)))
     assert {n: t["started"] for n, t in packet["flows"]["tenants"].items()} == \
         {n: t["started"] for n, t in tenants.items()}
+
+
+def test_frames_and_sweeps_keep_unknown_counters_missing(small, tmp_path):
+    """At flow level the tables show what the fluid cannot know as <NA>,
+    never as a zero (PFC pauses, ECN marks, packet latency, the jobs'
+    retransmissions), while the packet level keeps its integers; a sweep
+    with backend="flow" runs at flow level (its results say so) and is
+    cached apart from the packet level's runs of the same scenario."""
+    flow = ns3flux.run(small, backend="flow")
+    runs = ns3flux.frames.table(flow, "runs").iloc[0]
+    for col in ("pfc_pauses", "ecn_marks", "cnps", "drops", "latency_us_count"):
+        assert runs[col] is pd.NA, col
+    jobs = ns3flux.frames.table(flow, "jobs")
+    assert jobs["retransmissions"].isna().all()
+    packet = ns3flux.run(small)
+    assert ns3flux.frames.table(packet, "runs")["pfc_pauses"].dtype == "int64"
+    cache = str(tmp_path / "cache")
+    swept = ns3flux.sweep_runs(small, ["fifo"], [1], max_workers=0, cache=cache, backend="flow")
+    assert swept[0].results["backend"] == "flow" and not swept[0].cached
+    assert strip_wall(swept[0].results) == strip_wall(flow)
+    again = ns3flux.sweep_runs(small, ["fifo"], [1], max_workers=0, cache=cache)
+    assert again[0].results["backend"] == "packet" and not again[0].cached
