@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -120,6 +122,18 @@ class ResultsWriter
      * message `<path>: <reason>`.
      */
     static void Write(const RunResults& results, const std::string& jsonPath);
+
+    /**
+     * \brief Write files so that none is ever seen half-written.
+     * \param files (path, content) pairs
+     *
+     * Every file is first written in full to a temporary file in the same
+     * folder, then they are renamed into place in the order given, so that
+     * the last one's presence means that the others are complete. On
+     * failure the temporary files are removed and std::runtime_error is
+     * thrown with a one-line message `<path>: <reason>`.
+     */
+    static void WriteFiles(const std::vector<std::pair<std::string, std::string>>& files);
 };
 
 } // namespace ns3

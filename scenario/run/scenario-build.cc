@@ -266,7 +266,20 @@ ScenarioRun::BuildJobs()
         jobs.SetJobAttribute("Buckets", UintegerValue(jc.buckets));
         jobs.SetJobAttribute("StartTime",
                              TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
-        const auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
+        auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
+        const std::size_t index = m_jobs.size();
+        if (index < m_opts.portBases.size() && m_opts.portBases[index] != 0)
+        {
+            // (drawn all the same: the next jobs' ports stay where they were)
+            base = m_opts.portBases[index];
+            if (base > 65535 - jc.ranks)
+            {
+                throw ScenarioError("jobs[" + std::to_string(index) + "]",
+                                    "source port " + std::to_string(base) + " leaves no room for " +
+                                        std::to_string(jc.ranks) + " ranks");
+            }
+        }
+        m_portBases.push_back(base);
         Ptr<TrainingJob> job = jobs.Install(jc.name, nics, static_cast<uint8_t>(jc.priority), base);
         job->GetCollective()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));

@@ -271,12 +271,7 @@ ScenarioRun::Collect(double wallS) const
     }
 
     const double simS = Simulator::Now().GetSeconds();
-    std::vector<double> bits;
-    for (const auto& link : m_topo.links)
-    {
-        bits.push_back(8.0 * (link.tx->GetTxBytes() + 24.0 * link.tx->GetTxFrames()));
-    }
-    r.links = BusiestLinks(bits, simS);
+    r.links = BusiestLinks(LinkBits(), simS);
     r.sim.simulatedMs = simS * 1e3;
     r.sim.wallS = wallS;
     r.sim.events = Simulator::GetEventCount();
@@ -289,6 +284,35 @@ ScenarioRun::Collect(double wallS) const
         CollectFluid(r);
     }
     return r;
+}
+
+std::vector<double>
+ScenarioRun::LinkBits() const
+{
+    std::vector<double> bits;
+    for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+    {
+        const auto& tx = m_topo.links[l].tx;
+        bits.push_back(m_fluid ? m_fluid->GetLinkBits(l)
+                               : 8.0 * (tx->GetTxBytes() + 24.0 * tx->GetTxFrames()));
+    }
+    return bits;
+}
+
+void
+ScenarioRun::FillLayout(RunLayout& layout) const
+{
+    layout.portBases = m_portBases;
+    layout.links.clear();
+    const std::vector<double> bits = LinkBits();
+    for (uint32_t l = 0; l < m_topo.links.size(); ++l)
+    {
+        const auto& link = m_topo.links[l];
+        layout.links.push_back(
+            RunLayout::Link{link.name,
+                            static_cast<double>(link.tx->GetDataRate().GetBitRate()),
+                            bits[l]});
+    }
 }
 
 void

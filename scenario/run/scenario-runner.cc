@@ -169,6 +169,10 @@ ScenarioRun::Run()
         const auto runEnd = std::chrono::steady_clock::now();
         const double cpuEnd = ProcessCpuSeconds();
         results = Collect(WallSince(m_wall0));
+        if (m_opts.layout)
+        {
+            FillLayout(*m_opts.layout);
+        }
         if (m_mpi || m_cfg.eventScheduler == "ordered")
         {
             // (on one process with "ordered": the same canonical order of

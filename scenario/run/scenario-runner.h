@@ -11,6 +11,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -30,6 +31,31 @@ struct RunTimings
     double teardownS = 0;    //!< release the network and Simulator::Destroy()
     uint64_t frames = 0;     //!< frames sent by all devices (packet-hops: data, control, PFC)
     uint64_t dataFrames = 0; //!< IPv4 frames outside the NICs' control class (data packet-hops)
+};
+
+/**
+ * \ingroup flux-scenario
+ * \brief What a run knows of its fabric and paths beyond the results
+ * (RunOptions::layout): what the bound of scenario-bound.h reads.
+ */
+struct RunLayout
+{
+    /// One link direction.
+    struct Link
+    {
+        std::string name; //!< e.g. "leaf0->spine1"
+        double bps{0};    //!< its rate, bit/s
+        double bits{0};   //!< bits it carried during the run, on the wire
+    };
+
+    /// Per job, scenario order: the UDP source port of rank 0's queue pair
+    /// (rank r sends from it + r), which picks the job's ECMP paths.
+    std::vector<uint16_t> portBases;
+    /// Every link direction, in topology order. The bits are the flow
+    /// backend's wire bits (payload plus the per-packet overhead) or the
+    /// packet backend's frames with preamble and inter-frame gap (data,
+    /// ACKs and PFC frames alike).
+    std::vector<Link> links;
 };
 
 /**
@@ -56,6 +82,15 @@ struct RunOptions
     /// switches) or "flow" (messages as fluid flows on the same paths, see
     /// FluidNetwork).
     std::string backend = "packet";
+    /// Per job of the scenario, in order: the UDP source port of rank 0's
+    /// queue pair, in place of the one drawn from the run's port stream (0 or
+    /// absent: the drawn one). The draw still happens, so the other jobs'
+    /// ports do not move; a run of a job without the jobs listed before it
+    /// takes the paths it has with them by passing their RunLayout::portBases.
+    std::vector<uint16_t> portBases;
+    /// When set, receives the run's RunLayout (on one process; under MPI,
+    /// the link directions of this process carry bits).
+    RunLayout* layout = nullptr;
 };
 
 /**
