@@ -683,9 +683,19 @@ FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, Time posted)
     ++m_messagesDelivered;
     m_bytesDelivered += bytes;
     m_deliveredTrace(s.src, s.dst, bytes, posted);
-    const double ackS = s.propagationS + 8.0 * m_ackBytes * s.perBitS;
-    Simulator::Schedule(FromSeconds(ackS), &FluidNetwork::Acknowledge, this, index, seq, bytes);
-    s.peer->DeliverOffloaded(bytes);
+    Ptr<RdmaQueuePair> peer = s.peer;
+    if (s.qp->HasSendCompletionCallback())
+    {
+        const double ackS = s.propagationS + 8.0 * m_ackBytes * s.perBitS;
+        Simulator::Schedule(FromSeconds(ackS), &FluidNetwork::Acknowledge, this, index, seq, bytes);
+    }
+    else if (--s.inFlight == 0 && !s.active)
+    {
+        // nobody waits for the ACK: the queue pairs can go now
+        s.qp = nullptr;
+        s.peer = nullptr;
+    }
+    peer->DeliverOffloaded(bytes);
 }
 
 void

@@ -207,6 +207,12 @@ RdmaQueuePair::SetSendCompletionCallback(CompletionCallback cb)
     m_sendDone = cb;
 }
 
+bool
+RdmaQueuePair::HasSendCompletionCallback() const
+{
+    return !m_sendDone.IsNull();
+}
+
 void
 RdmaQueuePair::SetReceiveCompletionCallback(CompletionCallback cb)
 {

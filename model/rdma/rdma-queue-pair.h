@@ -135,6 +135,9 @@ class RdmaQueuePair : public Object
     /** \param cb handler called when a posted message is fully acknowledged */
     void SetSendCompletionCallback(CompletionCallback cb);
 
+    /** \return whether a send completion handler is set */
+    bool HasSendCompletionCallback() const;
+
     /** \param cb handler called when a message has been fully received */
     void SetReceiveCompletionCallback(CompletionCallback cb);
 
