@@ -151,7 +151,9 @@ TEST(ResultsWriter, ContractFields)
                                         "flows",
                                         "packet_latency_us",
                                         "network",
-                                        "sim"}));
+                                        "sim",
+                                        "backend",
+                                        "backend_limits"}));
     EXPECT_EQ(j["policy"], "fifo");
     EXPECT_EQ(j["seed"], 7);
 
@@ -210,6 +212,32 @@ TEST(ResultsWriter, ContractFields)
 }
 
 // Empty results still carry every field, with null statistics.
+
+// A backend's limits leave their fields out (never a zero), at any depth:
+// an object's key, every element of an array, every value of an object.
+TEST(ResultsWriter, BackendLimitsLeaveFieldsOut)
+{
+    RunResults r = Sample();
+    r.backend = "flow";
+    r.backendLimits = {"packet_latency_us", "network.pfc_pauses", "jobs[].retransmissions"};
+    const ojson j = ResultsWriter::ToJson(r);
+    EXPECT_EQ(j["backend"], "flow");
+    EXPECT_EQ(j["backend_limits"].size(), 3u);
+    EXPECT_FALSE(j.contains("packet_latency_us"));
+    EXPECT_FALSE(j["network"].contains("pfc_pauses"));
+    EXPECT_TRUE(j["network"].contains("ecn_marks"));
+    ASSERT_FALSE(j["jobs"].empty());
+    for (const auto& job : j["jobs"])
+    {
+        EXPECT_FALSE(job.contains("retransmissions"));
+        EXPECT_TRUE(job.contains("jct_ms"));
+    }
+    const ojson packet = ResultsWriter::ToJson(Sample());
+    EXPECT_EQ(packet["backend"], "packet");
+    EXPECT_TRUE(packet["backend_limits"].empty());
+    EXPECT_TRUE(packet["network"].contains("pfc_pauses"));
+}
+
 TEST(ResultsWriter, EmptyResults)
 {
     RunResults r;
