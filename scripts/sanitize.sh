@@ -11,8 +11,8 @@
 #     and the processes it starts (Python keeps its objects to the end), but
 #     every other check is on;
 #   - every scenario of examples/scenarios/ and bench/scenarios/ through
-#     build-asan/flux-run, each stopped after at most FLUX_SANITIZE_STOP_MS of
-#     simulated time (leak checking on).
+#     build-asan/flux-run, at packet and at flow level, each stopped after at
+#     most FLUX_SANITIZE_STOP_MS of simulated time (leak checking on).
 # Any sanitizer report fails the script: the first error ends the process
 # that hit it (halt_on_error), and every report of every process, also of
 # those whose exit status a test does not look at, is written to a log
@@ -171,13 +171,16 @@ s["stop_ms"] = min(float(s.get("stop_ms", 1000)), stop)
 with open(dst, "w") as f:
     json.dump(s, f, indent=1)
 PY
-        s0=$(date +%s)
-        if "$build_abs/flux-run" "$short" --quiet --out "$work/$dir-$name-results.json"; then
-            flux_log "ok ($(flux_fmt_time "$(flux_elapsed "$s0")")): $scenario"
-        else
-            flux_log "FAILED (exit $?): $scenario"
-            scen_rc=1
-        fi
+        for backend in packet flow; do
+            s0=$(date +%s)
+            if "$build_abs/flux-run" "$short" --quiet --backend $backend \
+                --out "$work/$dir-$name-$backend-results.json"; then
+                flux_log "ok ($(flux_fmt_time "$(flux_elapsed "$s0")")): $scenario ($backend)"
+            else
+                flux_log "FAILED (exit $?): $scenario ($backend)"
+                scen_rc=1
+            fi
+        done
     done
     rm -rf "$work"
     t_scen=$(flux_elapsed "$t0")
