@@ -9,6 +9,8 @@
  *
  *     flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]
  *              [--pcap DIR] [--quiet] [--backend packet|flow]
+ *     flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]
+ *              [--quiet]
  *     flux-run --list-policies
  *
  * - The results go to RESULTS.json, by default `<stem>-results.json` in the
@@ -22,6 +24,16 @@
  * - --backend flow runs the same scenario at flow level (FluidNetwork): the
  *   same results schema, without the fields a fluid model cannot know
  *   (listed in the results' backend_limits). The default is packet.
+ * - --bound computes the scenario's bound and best schedule instead of
+ *   running it (ComputeBound, doc/bound.rst): each job alone, a lower bound
+ *   on the mean JCT and on the worst iteration, the best strict-priority
+ *   or fair-sharing schedule of a search, and the scenario under fifo and
+ *   under its policy, all from flow-level runs. The bound JSON (see
+ *   BoundWriter) goes to BOUND.json, by default `<stem>-bound.json` in the
+ *   scenario's folder, written whole or not at all; no CSV files. --policy
+ *   and --seed act as for a run; --pcap and --backend packet do not apply.
+ *   Progress lines (`flux-run: bound: schedule 12/120, best mean JCT ...`)
+ *   go to stderr once it has lasted 2 s.
  * - --list-policies prints the policies that --policy and scheduler.policy
  *   accept (ScenarioConfig::AvailablePolicies), one name per line, and exits
  *   with status 0; scripts that compare policies take the list from here.
@@ -45,19 +57,23 @@
  *   A build without MPI started by mpirun exits with status 2. A run whose
  *   estimated time left passes ten minutes suggests it, once.
  *
- * Exit status: 0 results written; 2 bad scenario or bad command line (one
- * line `flux-run: <field>: <problem>` on stderr, nothing written); 1 the run
- * or the writing of the results failed; 130 interrupted (SIGINT/SIGTERM; a
- * second signal kills at once), nothing written.
+ * Exit status: 0 results (or bound) written; 2 bad scenario or bad command
+ * line (one line `flux-run: <field>: <problem>` on stderr, nothing written);
+ * 1 the run, the bound (a job that does not complete alone) or the writing
+ * failed, nothing written; 130 interrupted (SIGINT/SIGTERM; a second signal
+ * kills at once), nothing written.
  */
 
+#include "ns3/bound-writer.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/results-writer.h"
+#include "ns3/scenario-bound.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -76,12 +92,16 @@ std::atomic<bool> g_cancel{false}; //!< set by SIGINT / SIGTERM
 const char* const kUsage =
     "usage: flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]\n"
     "                [--pcap DIR] [--quiet] [--backend packet|flow]\n"
+    "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
+    "                [--quiet]\n"
     "       flux-run --list-policies\n"
     "\n"
-    "Run a flux scenario and write its results (JSON and CSV files).\n"
+    "Run a flux scenario and write its results (JSON and CSV files), or with\n"
+    "--bound its bound and best schedule (JSON).\n"
     "\n"
-    "  --out RESULTS.json  results file (default: <scenario stem>-results.json\n"
-    "                      in the scenario's folder)\n"
+    "  --out FILE.json     results file (default: <scenario stem>-results.json\n"
+    "                      in the scenario's folder; with --bound,\n"
+    "                      <scenario stem>-bound.json)\n"
     "  --policy NAME       scheduling policy, replaces scheduler.policy\n"
     "  --seed N            random seed, replaces seed\n"
     "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
@@ -89,11 +109,14 @@ const char* const kUsage =
     "  --backend MODEL     packet (default: every frame) or flow (messages as fluid\n"
     "                      flows on the same paths; fields it cannot know are absent\n"
     "                      and listed in backend_limits)\n"
+    "  --bound             compute, from flow-level runs, each job alone, a lower\n"
+    "                      bound on the mean JCT and the worst iteration, and the\n"
+    "                      best priority schedule of a search (doc/bound.rst)\n"
     "  --list-policies     print the available policies, one per line, and exit\n"
     "  -h, --help          show this help\n"
     "\n"
-    "Exit status: 0 success, 2 bad scenario or command line, 1 run failure,\n"
-    "130 interrupted.\n";
+    "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
+    "failure, 130 interrupted.\n";
 
 void
 OnSignal(int sig)
@@ -128,15 +151,17 @@ Error(int status, const std::string& message)
 /// Command-line settings.
 struct Args
 {
-    std::string scenario;     //!< scenario file
-    std::string out;          //!< results file (empty: default)
-    std::string policy;       //!< --policy (empty: none)
-    std::string seed;         //!< --seed (empty: none)
-    std::string pcapDir;      //!< --pcap (empty: none)
+    std::string scenario;          //!< scenario file
+    std::string out;               //!< results file (empty: default)
+    std::string policy;            //!< --policy (empty: none)
+    std::string seed;              //!< --seed (empty: none)
+    std::string pcapDir;           //!< --pcap (empty: none)
     std::string backend{"packet"}; //!< --backend
-    bool quiet{false};        //!< --quiet
-    bool help{false};         //!< --help
-    bool listPolicies{false}; //!< --list-policies
+    bool backendGiven{false};      //!< --backend was given
+    bool bound{false};             //!< --bound
+    bool quiet{false};             //!< --quiet
+    bool help{false};              //!< --help
+    bool listPolicies{false};      //!< --list-policies
 };
 
 /// Parse argv; throws ScenarioError naming the offending argument.
@@ -195,6 +220,11 @@ ParseArgs(int argc, char** argv)
             noValue();
             args.quiet = true;
         }
+        else if (arg == "--bound")
+        {
+            noValue();
+            args.bound = true;
+        }
         else if (arg == "--out")
         {
             takeValue(args.out);
@@ -214,6 +244,7 @@ ParseArgs(int argc, char** argv)
         else if (arg == "--backend")
         {
             takeValue(args.backend);
+            args.backendGiven = true;
             if (args.backend != "packet" && args.backend != "flow")
             {
                 throw ScenarioError("--backend",
@@ -319,6 +350,67 @@ class Progress
 };
 
 /**
+ * \brief flux-run --bound: compute the bound and write it.
+ * \param cfg the scenario
+ * \param outPath the bound file
+ * \param quiet no progress output
+ * \return the exit status
+ */
+int
+Bound(const ScenarioConfig& cfg, const std::string& outPath, bool quiet)
+{
+    const auto wall0 = std::chrono::steady_clock::now();
+    double last = -100;
+    BoundOptions opts;
+    opts.cancel = &g_cancel;
+    opts.progress = [&](const std::string& stage, uint32_t done, uint32_t total, double bestMs) {
+        const double wallS =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+        if (quiet || wallS < 2.0 || wallS - last < 2.0)
+        {
+            return;
+        }
+        last = wallS;
+        std::fprintf(stderr, "flux-run: bound: %s %u/%u", stage.c_str(), done, total);
+        if (stage == "schedule" && std::isfinite(bestMs))
+        {
+            std::fprintf(stderr, ", best mean JCT %.3f ms", bestMs);
+        }
+        std::fprintf(stderr, ", wall %.1f s\n", wallS);
+    };
+    BoundResult bound;
+    try
+    {
+        bound = ComputeBound(cfg, opts);
+    }
+    catch (const ScenarioError& e)
+    {
+        return Error(2, e.what());
+    }
+    catch (const std::exception& e)
+    {
+        return Error(1, std::string("bound failed: ") + e.what());
+    }
+    if (g_cancel.load() || bound.cancelled)
+    {
+        return Error(130, "interrupted; no bound written");
+    }
+    try
+    {
+        BoundWriter::Write(bound, outPath);
+    }
+    catch (const std::exception& e)
+    {
+        return Error(1, e.what());
+    }
+    if (!quiet)
+    {
+        std::cerr << "flux-run: bound written to " << outPath << std::endl;
+    }
+    return 0;
+}
+
+/**
  * \brief The runner, on this process.
  * \param argc argc
  * \param argv argv
@@ -393,9 +485,9 @@ Main(int argc, char** argv)
         if (args.out.empty())
         {
             const fs::path scenarioPath(args.scenario);
+            const std::string suffix = args.bound ? "-bound.json" : "-results.json";
             outPath =
-                (scenarioPath.parent_path() / (scenarioPath.stem().string() + "-results.json"))
-                    .string();
+                (scenarioPath.parent_path() / (scenarioPath.stem().string() + suffix)).string();
             outField = outPath;
         }
         else
@@ -424,6 +516,14 @@ Main(int argc, char** argv)
         {
             throw ScenarioError(outField, "folder \"" + outDir + "\" is not writable");
         }
+        if (args.bound && !args.pcapDir.empty())
+        {
+            throw ScenarioError("--pcap", "the bound runs at flow level: no packets to capture");
+        }
+        if (args.bound && args.backendGiven && args.backend != "flow")
+        {
+            throw ScenarioError("--backend", "the bound runs at flow level only");
+        }
         if (!args.pcapDir.empty() && args.backend == "flow")
         {
             throw ScenarioError("--pcap", "the flow backend sends no packets to capture");
@@ -450,6 +550,10 @@ Main(int argc, char** argv)
 
     std::signal(SIGINT, OnSignal);
     std::signal(SIGTERM, OnSignal);
+    if (args.bound)
+    {
+        return Bound(cfg, outPath, args.quiet);
+    }
 
     Progress progress(!args.quiet && root);
     if (FabricRanks::IsEnabled() && root && !args.quiet)

@@ -11,9 +11,14 @@
  * which converts scenarios to JSON text and calls the functions below:
  *
  * - run(text, base_dir, progress, quiet, records, pcap_dir, backend) -> dict:
- *   parse, validate and run a scenario (backend "packet" or "flow"); the results dict of the runner (the same
- *   keys and values as the results file of flux-run), plus "records" (the
- *   rows of the runner's CSV files, column by column) when asked.
+ *   parse, validate and run a scenario (backend "packet" or "flow"); the
+ *   results dict of the runner (the same keys and values as the results
+ *   file of flux-run), plus "records" (the rows of the runner's CSV files,
+ *   column by column) when asked.
+ * - bound(text, base_dir, progress) -> dict: the bound and best schedule of
+ *   a scenario (ComputeBound), the same keys and values as the bound file
+ *   of flux-run --bound; progress(stage, done, total, best_ms) is called
+ *   after every flow-level run.
  * - validate(text, base_dir) -> dict: parse and validate only; a summary
  *   of the resolved scenario (host count, the hosts of every job).
  * - read_scenario(path) -> str: a scenario file's JSON, checked for syntax
@@ -36,9 +41,11 @@
  * reset.
  */
 
+#include "ns3/bound-writer.h"
 #include "ns3/results-table.h"
 #include "ns3/results-writer.h"
 #include "ns3/run-results.h"
+#include "ns3/scenario-bound.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
@@ -289,6 +296,74 @@ Run(const std::string& text,
     return dict;
 }
 
+/// The bound of one scenario, see the file comment.
+py::dict
+Bound(const std::string& text, const std::string& baseDir, const py::object& progress)
+{
+    std::unique_ptr<py::error_already_set> pending;
+    std::atomic<bool> cancel{false};
+    const bool callProgress = !progress.is_none();
+    ns3::BoundOptions opts;
+    opts.cancel = &cancel;
+    opts.progress = [&](const std::string& stage, uint32_t done, uint32_t total, double bestMs) {
+        if (cancel.load())
+        {
+            return;
+        }
+        py::gil_scoped_acquire gil;
+        try
+        {
+            if (PyErr_CheckSignals() != 0)
+            {
+                throw py::error_already_set();
+            }
+            if (callProgress)
+            {
+                progress(stage, done, total, bestMs);
+            }
+        }
+        catch (py::error_already_set& e)
+        {
+            pending = std::make_unique<py::error_already_set>(std::move(e));
+            cancel.store(true);
+        }
+        catch (const std::exception& e)
+        {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+            pending = std::make_unique<py::error_already_set>();
+            cancel.store(true);
+        }
+    };
+
+    ns3::BoundResult bound;
+    {
+        py::gil_scoped_release release;
+        auto lock = LockNs3();
+        const ScenarioConfig cfg = Parse(text, baseDir);
+        g_runThread.store(std::this_thread::get_id());
+        try
+        {
+            bound = ns3::ComputeBound(cfg, opts);
+        }
+        catch (const ScenarioError&)
+        {
+            g_runThread.store(std::thread::id());
+            throw;
+        }
+        catch (const std::exception& e)
+        {
+            g_runThread.store(std::thread::id());
+            throw RunFailure(std::string("bound failed: ") + e.what());
+        }
+        g_runThread.store(std::thread::id());
+    }
+    if (pending)
+    {
+        throw py::error_already_set(*pending);
+    }
+    return ToPython(ns3::BoundWriter::ToJson(bound)).cast<py::dict>();
+}
+
 /// Parse and validate a scenario; a summary of the resolved configuration.
 py::dict
 Validate(const std::string& text, const std::string& baseDir)
@@ -414,6 +489,12 @@ PYBIND11_MODULE(_ns3flux, m)
           py::arg("pcap_dir") = "",
           py::arg("backend") = "packet",
           "Run a scenario given as JSON text; returns the results dict.");
+    m.def("bound",
+          &Bound,
+          py::arg("text"),
+          py::arg("base_dir"),
+          py::arg("progress") = py::none(),
+          "The bound and best schedule of a scenario given as JSON text; returns a dict.");
     m.def("validate",
           &Validate,
           py::arg("text"),

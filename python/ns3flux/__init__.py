@@ -5,6 +5,8 @@ multi-tenant training jobs) from Python.
     results = ns3flux.run("examples/scenarios/x.json")   # or a dict
     ns3flux.frames.jobs(results)                          # pandas DataFrame
     df = ns3flux.sweep(scenario, seeds=[1, 2, 3])         # every policy
+    b = ns3flux.bound("examples/scenarios/x.json")        # lower bound, best schedule
+    ns3flux.gap_share(results, b)                         # share of the fifo -> best gap
 
 run() returns the results of flux-run's results file as a dict; sweep()
 runs scenarios x policies x seeds in worker processes or on a Dask cluster
@@ -13,6 +15,7 @@ and returns one DataFrame; results are cached by scenario hash.
 
 from . import _ns3flux
 from . import fluid, frames, traces
+from .bound import bound, gap_share
 from .cache import Cache, default_cache_dir
 from .errors import RunError, ScenarioError
 from .runner import load_results, policies, run
@@ -38,12 +41,14 @@ __all__ = [
     "Run",
     "RunError",
     "ScenarioError",
+    "bound",
     "cdf_tenant",
     "default_cache_dir",
     "dumbbell",
     "fat_tree",
     "fluid",
     "frames",
+    "gap_share",
     "incast",
     "job",
     "leaf_spine",

@@ -1,0 +1,91 @@
+"""The bound and the best schedule of a scenario (flux-run --bound), and a
+policy's share of the gap between fifo and that best.
+
+    import ns3flux
+    b = ns3flux.bound("examples/scenarios/contended-two-equal.json")
+    b["lower_bound"]["mean_jct_ms"], b["best"]["mean_jct_ms"], b["fifo"]["mean_jct_ms"]
+    r = ns3flux.run("examples/scenarios/contended-two-equal.json", policy="flux")
+    ns3flux.gap_share(r, b)          # 0: no better than fifo, 1: as good as the best
+
+What is computed and why the lower bound holds: doc/bound.rst.
+"""
+
+import math
+import sys
+
+from . import _ns3flux
+from .scenario import prepare, to_text
+
+__all__ = ["bound", "gap_share", "mean_jct"]
+
+
+def _print_progress(stage, done, total, best_ms):
+    note = ""
+    if stage == "schedule" and math.isfinite(best_ms):
+        note = f", best mean JCT {best_ms:.3f} ms"
+    sys.stderr.write(f"ns3flux: bound: {stage} {done}/{total}{note}\n")
+    sys.stderr.flush()
+
+
+def bound(scenario, *, policy=None, seed=None, base_dir=None, progress=False):
+    """The bound and best schedule of a scenario, as flux-run --bound writes it.
+
+    scenario, policy, seed, base_dir: as for ns3flux.run(); the policy only
+        chooses the run reported under "policy" (with its gap_share).
+    progress: True for a line on stderr after every flow-level run, or a
+        function called with (stage, done, total, best_ms); an exception it
+        raises stops the computation and is re-raised.
+
+    Returns the dict of the bound file: "jobs" (each alone), "lower_bound",
+    "best", "fifo", "policy" and "sim". Raises ScenarioError for a bad
+    scenario (or one without jobs) and RunError when a job does not
+    complete alone before stop_ms.
+    """
+    data, folder = prepare(scenario, policy, seed, base_dir)
+    if progress is True:
+        callback = _print_progress
+    elif callable(progress):
+        callback = progress
+    elif progress in (False, None):
+        callback = None
+    else:
+        raise TypeError("progress: expected a bool or a function (stage, done, total, best_ms)")
+    return _ns3flux.bound(to_text(data), folder, callback)
+
+
+def mean_jct(results):
+    """The mean JCT (ms) of a results dict, or None when a job did not
+    complete."""
+    jcts = [job.get("jct_ms") for job in results["jobs"]]
+    if not jcts or any(j is None for j in jcts):
+        return None
+    return sum(jcts) / len(jcts)
+
+
+def gap_share(results, bound, fifo=None):
+    """A policy's share of the gap between fifo and the best schedule.
+
+    results: the results dict of a run of the scenario (ns3flux.run or a
+        results file) under some policy.
+    bound: the bound dict of the same scenario (ns3flux.bound or a bound file).
+    fifo: the results dict of the fifo run to measure from; default: the
+        bound's own flow-level fifo run. Pass the packet-level fifo run when
+        `results` is packet-level, so that both ends are at the same level.
+
+    Returns (fifo - policy) / (fifo - best) of the mean JCTs: 0 for no
+    better than fifo, 1 for as good as the best schedule found, above 1 for
+    better than it, negative for worse than fifo. None when a job did not
+    complete or the gap is below a millionth of fifo's mean JCT (no gap to
+    share). Raises ValueError when the results and the bound name different
+    jobs.
+    """
+    names = [job["name"] for job in results["jobs"]]
+    if names != [job["name"] for job in bound["jobs"]]:
+        raise ValueError(f"the results' jobs {names} are not the bound's "
+                         f"{[job['name'] for job in bound['jobs']]}")
+    policy = mean_jct(results)
+    base = mean_jct(fifo) if fifo is not None else bound["fifo"]["mean_jct_ms"]
+    best = bound["best"]["mean_jct_ms"]
+    if policy is None or base is None or best is None or base - best <= 1e-6 * abs(base):
+        return None
+    return (base - policy) / (base - best)

@@ -1,0 +1,271 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-bound.h"
+
+#include "scenario-bound-search.h"
+
+#include "ns3/scenario-error.h"
+#include "ns3/traffic-class.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+namespace scenario
+{
+
+namespace
+{
+
+/**
+ * \brief The mean flow time of preemptive SRPT on one machine.
+ * \param jobs (release, work) per job, in seconds; work 0 for a job that
+ *        has none here (its flow time counts as 0)
+ * \param n the number of jobs the mean is over
+ * \return sum over the jobs of (completion - release) / n, s
+ *
+ * Shortest remaining processing time first is optimal for the sum of
+ * completion times with release dates and preemption (Schrage, 1968).
+ */
+double
+SrptMeanFlowTime(std::vector<std::pair<double, double>> jobs, std::size_t n)
+{
+    jobs.erase(
+        std::remove_if(jobs.begin(), jobs.end(), [](const auto& j) { return !(j.second > 0); }),
+        jobs.end());
+    std::sort(jobs.begin(), jobs.end());
+    // (remaining work, release) of the released jobs not yet done
+    std::vector<std::pair<double, double>> ready;
+    double t = 0;
+    double total = 0;
+    std::size_t next = 0;
+    while (next < jobs.size() || !ready.empty())
+    {
+        if (ready.empty())
+        {
+            t = std::max(t, jobs[next].first);
+        }
+        while (next < jobs.size() && jobs[next].first <= t)
+        {
+            ready.emplace_back(jobs[next].second, jobs[next].first);
+            ++next;
+        }
+        auto it = std::min_element(ready.begin(), ready.end());
+        const double release =
+            next < jobs.size() ? jobs[next].first : std::numeric_limits<double>::quiet_NaN();
+        if (next >= jobs.size() || t + it->first <= release)
+        {
+            t += it->first;
+            total += t - it->second;
+            ready.erase(it);
+        }
+        else
+        {
+            it->first -= release - t;
+            t = release;
+        }
+    }
+    return n == 0 ? 0 : total / static_cast<double>(n);
+}
+
+} // namespace
+
+BoundResult::Outcome
+BoundSearch::Summarise(const RunResults& r)
+{
+    BoundResult::Outcome o;
+    double sum = 0;
+    double worst = 0;
+    for (const auto& job : r.jobs)
+    {
+        if (!job.completed)
+        {
+            return o;
+        }
+        sum += job.jctMs;
+        for (double ms : job.iterationMs)
+        {
+            worst = std::max(worst, ms);
+        }
+    }
+    o.meanJctMs = r.jobs.empty() ? std::numeric_limits<double>::quiet_NaN()
+                                 : sum / static_cast<double>(r.jobs.size());
+    o.worstIterationMs = worst;
+    return o;
+}
+
+bool
+BoundSearch::Better(double a, double b)
+{
+    return std::isfinite(a) && (!std::isfinite(b) || a < b);
+}
+
+RunResults
+BoundSearch::Run(const ScenarioConfig& cfg, const std::vector<uint16_t>& ports, RunLayout* layout)
+{
+    if (m_opts.cancel && m_opts.cancel->load())
+    {
+        throw BoundCancelled();
+    }
+    RunOptions ro;
+    ro.quiet = true;
+    ro.backend = "flow";
+    ro.cancel = m_opts.cancel;
+    ro.portBases = ports;
+    ro.layout = layout;
+    RunResults r = RunScenario(cfg, ro);
+    ++m_bound.runs;
+    if (r.sim.stopReason == "cancelled" || (m_opts.cancel && m_opts.cancel->load()))
+    {
+        throw BoundCancelled();
+    }
+    return r;
+}
+
+void
+BoundSearch::Report(const std::string& stage, uint32_t done, uint32_t total) const
+{
+    if (m_opts.progress)
+    {
+        m_opts.progress(stage, done, total, m_bound.best.meanJctMs);
+    }
+}
+
+void
+BoundSearch::LowerBound()
+{
+    const std::size_t n = m_cfg.jobs.size();
+    // per job, per link direction: wire bits
+    std::vector<std::vector<double>> bits(n);
+    std::vector<RunLayout::Link> links;
+    double aloneSum = 0;
+    for (std::size_t k = 0; k < n; ++k)
+    {
+        ScenarioConfig alone = m_cfg;
+        alone.jobs = {m_cfg.jobs[k]};
+        alone.background.clear();
+        alone.scheduler.policy = "fifo";
+        alone.traces.enabled = false;
+        RunLayout layout;
+        const RunResults r = Run(alone, {m_ports[k]}, &layout);
+        const auto& job = r.jobs.at(0);
+        if (!job.completed || job.iterationMs.empty())
+        {
+            throw std::runtime_error("job \"" + job.name + "\" does not complete alone before " +
+                                     "stop_ms (" + job.status + ")");
+        }
+        BoundResult::JobAlone a;
+        a.name = job.name;
+        a.startMs = m_cfg.jobs[k].startMs;
+        a.jctMs = job.jctMs;
+        a.bestIterationMs = *std::min_element(job.iterationMs.begin(), job.iterationMs.end());
+        a.worstIterationMs = *std::max_element(job.iterationMs.begin(), job.iterationMs.end());
+        m_bound.jobs.push_back(a);
+        aloneSum += a.jctMs;
+        m_bound.lowerWorstIterationMs = std::max(m_bound.lowerWorstIterationMs, a.bestIterationMs);
+        for (const auto& l : layout.links)
+        {
+            bits[k].push_back(l.bits);
+        }
+        links = layout.links;
+        Report("alone", static_cast<uint32_t>(k + 1), static_cast<uint32_t>(n));
+    }
+    m_bound.meanAloneJctMs = aloneSum / static_cast<double>(n);
+    for (std::size_t l = 0; l < links.size(); ++l)
+    {
+        std::vector<std::pair<double, double>> work;
+        for (std::size_t k = 0; k < n; ++k)
+        {
+            work.emplace_back(m_bound.jobs[k].startMs * 1e-3, bits[k][l] / links[l].bps);
+        }
+        const double ms = SrptMeanFlowTime(work, n) * 1e3;
+        if (ms > m_bound.srptMeanJctMs)
+        {
+            m_bound.srptMeanJctMs = ms;
+            m_bound.srptLink = links[l].name;
+        }
+    }
+    m_bound.lowerMeanJctMs = std::max(m_bound.meanAloneJctMs, m_bound.srptMeanJctMs);
+}
+
+void
+BoundSearch::FreeClasses()
+{
+    // Strictly below the lowest class of the background tenants (which
+    // stay first); all data classes without background.
+    const uint8_t background = m_cfg.BackgroundClasses();
+    int top = TrafficClass::MAX_DATA;
+    for (int c = 0; c <= TrafficClass::MAX_DATA; ++c)
+    {
+        if (background & TrafficClass::Bit(static_cast<uint8_t>(c)))
+        {
+            top = c - 1;
+            break;
+        }
+    }
+    for (int c = top; c >= 0; --c)
+    {
+        m_free.push_back(static_cast<uint8_t>(c));
+    }
+}
+
+BoundResult
+BoundSearch::Compute()
+{
+    const auto wall0 = std::chrono::steady_clock::now();
+    if (m_cfg.jobs.empty())
+    {
+        throw ScenarioError("jobs", "the bound needs at least one job");
+    }
+    m_bound.seed = m_cfg.seed;
+    m_bound.policy = m_cfg.scheduler.policy;
+    try
+    {
+        // fifo first: its mean JCT, and the ports (so the paths) of the jobs
+        ScenarioConfig fifo = m_cfg;
+        fifo.scheduler.policy = "fifo";
+        RunLayout layout;
+        const RunResults r = Run(fifo, {}, &layout);
+        m_bound.fifo = Summarise(r);
+        m_ports = layout.portBases;
+        LowerBound();
+
+        FreeClasses();
+        Search();
+
+        if (m_bound.policy == "fifo")
+        {
+            m_bound.policyOutcome = m_bound.fifo;
+        }
+        else
+        {
+            m_bound.policyOutcome = Summarise(Run(m_cfg, {}, nullptr));
+            Report("policy", 1, 1);
+        }
+    }
+    catch (const BoundCancelled&)
+    {
+        m_bound.cancelled = true;
+    }
+    m_bound.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    return m_bound;
+}
+
+} // namespace scenario
+
+BoundResult
+ComputeBound(const ScenarioConfig& cfg, const BoundOptions& opts)
+{
+    scenario::BoundSearch search(cfg, opts);
+    return search.Compute();
+}
+
+} // namespace ns3

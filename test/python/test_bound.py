@@ -1,0 +1,283 @@
+"""The bound and the best schedule (flux-run --bound, ns3flux.bound):
+the lower bound holds against every policy at flow level and against the
+packet level's fifo, the best is no worse than fifo and is what a run of
+its classes gives, a job alone is its own bound and best, the SRPT bound
+matches its closed form, the computation is deterministic, and bad input
+writes nothing. What is computed: doc/bound.rst."""
+
+import copy
+import json
+import math
+import os
+
+import pytest
+
+import ns3flux
+from conftest import strip_wall
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
+# Contended scenarios: two equal jobs, three unequal ones, four jobs and a
+# web-search tenant on an oversubscribed leaf-spine.
+CONTENDED = ["contended-two-equal", "contended-mixed-ratios", "contended-leaf-spine"]
+EPS = 1e-6  # ms: the files round times to the nanosecond
+HEADERS = 86  # wire bytes per 4096-B packet besides the payload
+
+
+def shipped(name):
+    with open(os.path.join(SCENARIOS, name + ".json")) as f:
+        return json.load(f)
+
+
+def compute_bound(flux_run, tmp_path, scenario, name, *args):
+    """flux-run --bound on a scenario dict; returns the bound dict."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(scenario))
+    out = tmp_path / f"{name}-bound-out.json"
+    proc = flux_run(path, "--bound", "--out", out, "--quiet", *args)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    return json.loads(out.read_text())
+
+
+def run(flux_run, tmp_path, scenario, name, *args):
+    """One run of a scenario dict (quiet); returns the results dict."""
+    path = tmp_path / f"{name}.json"
+    path.write_text(json.dumps(scenario))
+    out = tmp_path / f"{name}-results.json"
+    proc = flux_run(path, "--out", out, "--quiet", *args)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(out.read_text())
+
+
+def worst_iteration(results):
+    return max(ms for job in results["jobs"] for ms in job["iteration_ms"])
+
+
+@pytest.mark.parametrize("name", CONTENDED)
+def test_lower_bound_below_every_run(tmp_path, flux_run, name):
+    """The lower bounds on the mean JCT and the worst iteration are at most
+    what every policy gives at flow level and what fifo gives at packet
+    level, each job's alone JCT is at most its JCT in those runs, and the
+    best schedule is no better than the lower bound nor worse than fifo."""
+    scenario = shipped(name)
+    bound = compute_bound(flux_run, tmp_path, scenario, name)
+    lower = bound["lower_bound"]
+    assert lower["mean_jct_ms"] == pytest.approx(
+        max(lower["mean_alone_jct_ms"], lower["srpt_mean_jct_ms"]), abs=EPS)
+    alone = {job["name"]: job["alone_jct_ms"] for job in bound["jobs"]}
+    assert lower["mean_alone_jct_ms"] == pytest.approx(sum(alone.values()) / len(alone), abs=EPS)
+    runs = [("flow", p) for p in ns3flux.policies()] + [("packet", "fifo")]
+    for backend, policy in runs:
+        r = run(flux_run, tmp_path, scenario, f"{name}-{backend}-{policy}", "--backend", backend,
+                "--policy", policy)
+        jcts = [job["jct_ms"] for job in r["jobs"]]
+        assert all(j is not None for j in jcts), (backend, policy)
+        what = f"{backend} {policy}"
+        assert lower["mean_jct_ms"] <= sum(jcts) / len(jcts) + EPS, what
+        assert lower["worst_iteration_ms"] <= worst_iteration(r) + EPS, what
+        for job in r["jobs"]:
+            assert alone[job["name"]] <= job["jct_ms"] + EPS, (what, job["name"])
+        if (backend, policy) == ("flow", "fifo"):
+            assert bound["fifo"]["mean_jct_ms"] == pytest.approx(sum(jcts) / len(jcts), abs=EPS)
+    assert lower["mean_jct_ms"] <= bound["best"]["mean_jct_ms"] + EPS
+    assert bound["best"]["mean_jct_ms"] <= bound["fifo"]["mean_jct_ms"] + EPS
+    assert lower["worst_iteration_ms"] <= bound["best"]["worst_iteration_ms"] + EPS
+
+
+def test_best_is_what_its_classes_give(tmp_path, flux_run):
+    """The best schedule is real: the scenario run at flow level under fifo
+    with the jobs in the reported classes gives the reported mean JCT and
+    worst iteration, and the order lists every job once, by class."""
+    name = "contended-mixed-ratios"
+    scenario = shipped(name)
+    bound = compute_bound(flux_run, tmp_path, scenario, name)
+    best = bound["best"]
+    assert best["schedule"] == "priority" and best["search"] == "every order"
+    assert best["schedules_tried"] == 7  # 3! orders, fair sharing and the scenario's classes
+    assert best["mean_jct_ms"] < bound["fifo"]["mean_jct_ms"]
+    assert sorted(n for group in best["order"] for n in group) == sorted(best["classes"])
+    ranks = [best["classes"][group[0]] for group in best["order"]]
+    assert ranks == sorted(ranks, reverse=True)
+    again = copy.deepcopy(scenario)
+    for job in again["jobs"]:
+        job["priority"] = best["classes"][job["name"]]
+    r = run(flux_run, tmp_path, again, "best", "--backend", "flow", "--policy", "fifo")
+    jcts = [job["jct_ms"] for job in r["jobs"]]
+    assert sum(jcts) / len(jcts) == pytest.approx(best["mean_jct_ms"], abs=EPS)
+    assert worst_iteration(r) == pytest.approx(best["worst_iteration_ms"], abs=EPS)
+
+
+def test_search_beyond_five_jobs_keeps_background_classes_free(tmp_path, flux_run):
+    """With more jobs than all orders are tried for, the search takes its
+    orders and swaps within the swap budget; the jobs' classes avoid the
+    background's and stay below it, consecutive jobs share a class when
+    there are more jobs than classes, and the best is no worse than fifo."""
+    scenario = shipped("contended-eight-jobs")
+    scenario["background"] = [{"name": "rpc", "cdf": "websearch", "load": 0.1,
+                               "hosts": [0, 8], "priority": 4}]
+    bound = compute_bound(flux_run, tmp_path, scenario, "eight")
+    best = bound["best"]
+    assert best["search"] == "orders and swaps"
+    assert 5 <= best["schedules_tried"] <= 5 + 200
+    assert best["mean_jct_ms"] <= bound["fifo"]["mean_jct_ms"] + EPS
+    if best["schedule"] != "scenario":
+        classes = set(best["classes"].values())
+        assert classes <= {0, 1, 2, 3}
+        assert len(best["order"]) == min(len(classes), 4)
+        assert sum(len(group) for group in best["order"]) == 8
+
+
+def test_job_alone_is_its_own_bound_and_best(tmp_path, flux_run):
+    """A scenario of one job: the lower bound, the job's alone JCT, the
+    best schedule and the fifo run are one and the same JCT."""
+    scenario = shipped("contended-two-equal")
+    scenario["jobs"] = scenario["jobs"][1:]
+    bound = compute_bound(flux_run, tmp_path, scenario, "alone")
+    (job,) = bound["jobs"]
+    r = run(flux_run, tmp_path, scenario, "alone-run", "--backend", "flow")
+    jct = r["jobs"][0]["jct_ms"]
+    assert job["alone_jct_ms"] == pytest.approx(jct, abs=EPS)
+    assert bound["lower_bound"]["mean_jct_ms"] == pytest.approx(jct, abs=EPS)
+    assert bound["best"]["mean_jct_ms"] == pytest.approx(jct, abs=EPS)
+    assert bound["fifo"]["mean_jct_ms"] == pytest.approx(jct, abs=EPS)
+    assert bound["best"]["schedules_tried"] == 1
+    assert bound["lower_bound"]["worst_iteration_ms"] == pytest.approx(
+        min(r["jobs"][0]["iteration_ms"]), abs=EPS)
+
+
+def _wire_bits(nbytes, mtu=4096):
+    return 8 * (nbytes + math.ceil(nbytes / mtu) * HEADERS)
+
+
+def _srpt_mean(jobs, n):
+    """Mean flow time of preemptive SRPT; jobs: (release, work)."""
+    pending = sorted(jobs)
+    ready, t, total = [], 0.0, 0.0
+    while pending or ready:
+        if not ready:
+            t = max(t, pending[0][0])
+        while pending and pending[0][0] <= t:
+            release, work = pending.pop(0)
+            ready.append([work, release])
+        ready.sort()
+        nxt = pending[0][0] if pending else math.inf
+        if t + ready[0][0] <= nxt:
+            t += ready[0][0]
+            total += t - ready.pop(0)[1]
+        else:
+            ready[0][0] -= nxt - t
+            t = nxt
+    return total / n
+
+
+def test_srpt_bound_matches_its_closed_form(tmp_path, flux_run):
+    """On the dumbbell every 2-rank ring sends 2 x bytes/2 per iteration
+    each way over the one fabric link (payload plus 86 B per 4096-B
+    packet): the SRPT bound is the mean flow time of preemptive SRPT of
+    those bits at 100 Gb/s, released at the jobs' start times (within a
+    nanosecond per message: the flow level ends a message on the
+    nanosecond, and the bound takes the bits the flow level carried)."""
+    scenario = shipped("contended-eight-jobs")
+    bound = compute_bound(flux_run, tmp_path, scenario, "eight")
+    work = [(job["start_ms"], job["iterations"] * 2 * _wire_bits(job["bytes"] // 2) / 1e8)
+            for job in scenario["jobs"]]  # ms at 100 Gb/s
+    expected = _srpt_mean(work, len(work))
+    messages = sum(job["iterations"] * 2 for job in scenario["jobs"])
+    assert bound["lower_bound"]["srpt_mean_jct_ms"] == pytest.approx(expected,
+                                                                     abs=messages * 1e-6)
+    assert bound["lower_bound"]["srpt_mean_jct_ms"] >= expected - EPS
+    assert bound["lower_bound"]["srpt_link"] in ("left->right", "right->left")
+
+
+def test_deterministic_and_same_from_python(tmp_path, flux_run):
+    """Two computations of the same scenario give the same bound file but
+    for sim.wall_s, and ns3flux.bound() returns the same dict; a policy's
+    gap share is 0 for fifo itself and 1 for the best's mean JCT."""
+    name = "contended-two-equal"
+    path = os.path.join(SCENARIOS, name + ".json")
+    outs = []
+    for i in range(2):
+        out = tmp_path / f"b{i}.json"
+        proc = flux_run(path, "--bound", "--out", out, "--quiet")
+        assert proc.returncode == 0, proc.stderr
+        outs.append(json.loads(out.read_text()))
+    assert strip_wall(outs[0]) == strip_wall(outs[1])
+    from_python = ns3flux.bound(path)
+    assert strip_wall(from_python) == strip_wall(outs[0])
+    bound = outs[0]
+    assert bound["policy"] == {"name": "fifo", "mean_jct_ms": bound["fifo"]["mean_jct_ms"],
+                               "worst_iteration_ms": bound["fifo"]["worst_iteration_ms"],
+                               "gap_share": 0.0}
+    fifo = {"jobs": [{"name": j["name"], "jct_ms": bound["fifo"]["mean_jct_ms"]}
+                     for j in bound["jobs"]]}
+    best = {"jobs": [{"name": j["name"], "jct_ms": bound["best"]["mean_jct_ms"]}
+                     for j in bound["jobs"]]}
+    assert ns3flux.gap_share(fifo, bound) == pytest.approx(0.0, abs=1e-12)
+    assert ns3flux.gap_share(best, bound) == pytest.approx(1.0)
+    assert ns3flux.gap_share(best, bound, fifo=best) is None
+    unfinished = {"jobs": [{"name": "a", "jct_ms": None}, {"name": "b", "jct_ms": 1.0}]}
+    assert ns3flux.gap_share(unfinished, bound) is None
+    with pytest.raises(ValueError):
+        ns3flux.gap_share({"jobs": [{"name": "x", "jct_ms": 1.0}]}, bound)
+
+
+def test_seed_and_policy_combine_with_bound(tmp_path, flux_run):
+    """--seed and --policy act on the bound as on a run: the seed is
+    recorded and the policy's own flow-level run is reported with its share
+    of the fifo -> best gap; the default file is <stem>-bound.json."""
+    scenario_path = tmp_path / "two.json"
+    scenario_path.write_text(json.dumps(shipped("contended-two-equal")))
+    proc = flux_run(scenario_path, "--bound", "--seed", "3", "--policy", "crux")
+    assert proc.returncode == 0, proc.stderr
+    assert "bound written to" in proc.stderr
+    bound = json.loads((tmp_path / "two-bound.json").read_text())
+    assert bound["seed"] == 3
+    r = run(flux_run, tmp_path, shipped("contended-two-equal"), "crux", "--backend", "flow",
+            "--policy", "crux", "--seed", "3")
+    mean = sum(j["jct_ms"] for j in r["jobs"]) / len(r["jobs"])
+    assert bound["policy"]["name"] == "crux"
+    assert bound["policy"]["mean_jct_ms"] == pytest.approx(mean, abs=EPS)
+    share = ns3flux.gap_share(r, bound)
+    assert bound["policy"]["gap_share"] == pytest.approx(share, abs=1e-6)
+    assert not (tmp_path / "two-results.json").exists()
+
+
+def _no_jobs(s):
+    s["jobs"] = []
+    s["background"] = [{"name": "rpc", "cdf": "websearch", "load": 0.2, "hosts": [0, 2]}]
+
+
+def _unknown_key(s):
+    s["jobs"][0]["gpus"] = 8
+
+
+BAD = [
+    ("unknown-key", _unknown_key, [], 2, "jobs[0].gpus"),
+    ("no-jobs", _no_jobs, [], 2, "jobs"),
+    ("pcap", None, ["--pcap", "caps"], 2, "--pcap"),
+    ("packet-backend", None, ["--backend", "packet"], 2, "--backend"),
+    ("unfinished-alone", lambda s: s.update(stop_ms=5), [], 1, "does not complete alone"),
+]
+
+
+@pytest.mark.parametrize("change,args,status,field", [c[1:] for c in BAD],
+                         ids=[c[0] for c in BAD])
+def test_bad_input_writes_nothing(tmp_path, flux_run, change, args, status, field):
+    """A bad scenario or option exits 2, and a job that cannot complete even
+    alone before stop_ms exits 1, each with one line on stderr naming the
+    problem, and no bound file (nor anything else) is written."""
+    scenario = shipped("contended-two-equal")
+    if change:
+        change(scenario)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(scenario))
+    before = sorted(os.listdir(tmp_path))
+    proc = flux_run(path, "--bound", *args)
+    assert proc.returncode == status, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("flux-run: ") and field in lines[0], lines
+    assert sorted(os.listdir(tmp_path)) == before
+    if not args:
+        with pytest.raises(ns3flux.ScenarioError if status == 2 else ns3flux.RunError):
+            ns3flux.bound(scenario)
