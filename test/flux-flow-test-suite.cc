@@ -146,6 +146,12 @@ class StrictPriorityTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ_TOL(r[0], 4.0, tol, "high class capped by link 1");
         NS_TEST_EXPECT_MSG_EQ_TOL(r[1], 3.0, tol, "low class shares the 6 left");
         NS_TEST_EXPECT_MSG_EQ_TOL(r[2], 3.0, tol, "low class shares the 6 left");
+        // What rounding leaves of a link the high class fills is nothing:
+        // the low class gets exactly 0 (a tiny rate would end its message
+        // in centuries, and the message-end event would overflow).
+        r = Rates({1}, {{0}, {0}, {0}, {0}}, {5, 5, 5, 3});
+        NS_TEST_EXPECT_MSG_EQ(r[3], 0.0, "no rate from rounding residue");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r[0] + r[1] + r[2], 1.0, tol, "the high class fills the link");
     }
 };
 

@@ -442,7 +442,13 @@ FluidNetwork::PushEnd(uint32_t index, int64_t nowNs)
 {
     const Sender& s = m_senders[index];
     const double seconds = std::max(0.0, s.left) * 8 / s.rateBps;
-    const auto ns = static_cast<int64_t>(std::ceil(seconds * 1e9));
+    if (!(seconds < 1e6))
+    {
+        return; // (a rate too small to end the message in a run: stalled)
+    }
+    // At least a nanosecond ahead: an end found not quite done is retried
+    // later, never again at the same instant.
+    const auto ns = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(seconds * 1e9)));
     m_ends.push_back(End{nowNs + ns, index, s.version});
     std::push_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
 }

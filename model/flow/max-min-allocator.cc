@@ -146,6 +146,15 @@ MaxMinAllocator::FreezeFlow(std::vector<Demand>& demands, uint32_t f, double lev
     }
 }
 
+double
+MaxMinAllocator::Room(uint32_t l)
+{
+    // What rounding leaves of a full link is nothing: a rate of a
+    // billionth of the link would end its message in centuries.
+    const double left = Left(l);
+    return left > m_capacity[l] * 1e-9 ? left : 0.0;
+}
+
 double&
 MaxMinAllocator::Left(uint32_t l)
 {
@@ -226,7 +235,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
             const uint32_t l = d.links[h];
             if (m_linkFlows[m_linkStart[l] - 1] == 1)
             {
-                cap = std::min(cap, std::max(0.0, Left(l)) / d.weight);
+                cap = std::min(cap, Room(l) / d.weight);
             }
         }
         if (cap < std::numeric_limits<double>::infinity())
@@ -267,7 +276,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
             {
                 if (m_weight[l] > 0)
                 {
-                    lowest = std::min(lowest, std::max(0.0, Left(l)) / m_weight[l]);
+                    lowest = std::min(lowest, Room(l) / m_weight[l]);
                 }
             }
             const double cap = lowestCap();
@@ -284,7 +293,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
             {
                 if (m_weight[l] > 0)
                 {
-                    const double level = std::max(0.0, Left(l)) / m_weight[l];
+                    const double level = Room(l) / m_weight[l];
                     if (level <= lowest * (1 + 1e-12) + 1e-300)
                     {
                         Freeze(demands, l, level);
@@ -300,7 +309,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         m_heap.clear();
         for (uint32_t l : m_shared)
         {
-            m_heap.emplace_back(std::max(0.0, Left(l)) / m_weight[l], l);
+            m_heap.emplace_back(Room(l) / m_weight[l], l);
         }
         std::make_heap(m_heap.begin(), m_heap.end(), later);
         while (true)
@@ -324,7 +333,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
             {
                 continue; // every flow on it is frozen
             }
-            const double level = std::max(0.0, Left(l)) / m_weight[l];
+            const double level = Room(l) / m_weight[l];
             if (level > top.first * (1 + 1e-12) + 1e-300 || level > cap)
             {
                 m_heap.emplace_back(level, l);
@@ -338,7 +347,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
     {
         m_linkStart[l] = 0;
         m_weight[l] = 0;
-        Left(l) = std::max(0.0, Left(l));
+        Left(l) = Room(l);
     }
 }
 

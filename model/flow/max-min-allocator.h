@@ -115,6 +115,13 @@ class MaxMinAllocator
 
     /**
      * \param l a link
+     * \return what is left of it to give out, 0 when that is only rounding
+     *         (under a billionth of its capacity)
+     */
+    double Room(uint32_t l);
+
+    /**
+     * \param l a link
      * \return its capacity not yet given out in this Allocate() call
      */
     double& Left(uint32_t l);

@@ -313,9 +313,9 @@ ResultsWriter::ToJson(const RunResults& results)
     {
         sim["rate_updates"] = results.sim.rateUpdates;
         sim["flows_per_update"] =
-            Number(results.sim.rateUpdates ? double(results.sim.flowsAllocated) /
-                                                 double(results.sim.rateUpdates)
-                                           : 0.0,
+            Number(results.sim.rateUpdates
+                       ? double(results.sim.flowsAllocated) / double(results.sim.rateUpdates)
+                       : 0.0,
                    kRatioDigits);
     }
     out["sim"] = std::move(sim);

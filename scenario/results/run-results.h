@@ -180,11 +180,11 @@ struct RunResults
                                              //!< "stop_ms" (safety stop), "stalled" (no
                                              //!< progress, see ScenarioConfig::stallMs) or
                                              //!< "cancelled"
-        uint64_t rateUpdates{0};    //!< flow backend: rate computations
-        uint64_t flowsAllocated{0}; //!< flow backend: flows over all rate computations
+        uint64_t rateUpdates{0};             //!< flow backend: rate computations
+        uint64_t flowsAllocated{0};          //!< flow backend: flows over all rate computations
     };
 
-    std::string backend{"packet"};      //!< the model that ran: "packet" or "flow"
+    std::string backend{"packet"}; //!< the model that ran: "packet" or "flow"
     /// Results fields the backend cannot know, as dotted paths ("network.pfc_pauses",
     /// "jobs[].transport"): absent from the results, never written as zero.
     std::vector<std::string> backendLimits;

@@ -409,3 +409,27 @@ def test_frames_and_sweeps_keep_unknown_counters_missing(small, tmp_path):
     assert strip_wall(swept[0].results) == strip_wall(flow)
     again = ns3flux.sweep_runs(small, ["fifo"], [1], max_workers=0, cache=cache)
     assert again[0].results["backend"] == "packet" and not again[0].cached
+
+
+@pytest.mark.parametrize("scenario", ["contended-fat-tree", "contended-leaf-spine"])
+def test_every_policy_ends_at_flow_level(tmp_path, scenario):
+    """Under every policy (flux-run --list-policies) a contended scenario
+    ends at flow level, within seconds, with every job completed: strict
+    classes that leave a lower class only rounding residue on a link must
+    stall it, not schedule its end centuries ahead or loop at one instant."""
+    import subprocess
+
+    from conftest import _flux_run_path
+    policies = ns3flux.policies()
+    assert "crux" in policies
+    src = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenarios",
+                       scenario + ".json")
+    for policy in policies:
+        out = tmp_path / f"{policy}.json"
+        proc = subprocess.run([_flux_run_path(), src, "--backend", "flow", "--policy", policy,
+                               "--quiet", "--out", str(out)],
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, (policy, proc.stderr)
+        res = json.loads(out.read_text())
+        assert res["sim"]["stop_reason"] == "completed", policy
+        assert all(j["status"] == "completed" for j in res["jobs"]), policy
