@@ -60,6 +60,7 @@
 #include <pybind11/stl.h>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace py = pybind11;
@@ -206,6 +207,106 @@ LockNs3()
     return std::unique_lock<std::mutex>(g_ns3Mutex);
 }
 
+/**
+ * What a run or a bound shares with Python while it simulates: the Python
+ * exception its progress function raised (or a signal's), which cancels
+ * it, and the simulation itself, without the GIL, under the ns-3 lock.
+ */
+class SimulationCall
+{
+  public:
+    /// Set as the options' cancel flag.
+    std::atomic<bool> cancel{false};
+
+    /**
+     * \brief A progress tick, with the GIL taken: pending signal handlers,
+     *        then the caller's progress function (when not None); an
+     *        exception from either cancels the simulation.
+     * \param progress the progress function, or None
+     * \param args its arguments
+     */
+    template <typename... Args>
+    void Tick(const py::object& progress, Args... args)
+    {
+        if (cancel.load())
+        {
+            return;
+        }
+        py::gil_scoped_acquire gil;
+        try
+        {
+            if (PyErr_CheckSignals() != 0)
+            {
+                throw py::error_already_set();
+            }
+            if (!progress.is_none())
+            {
+                progress(args...);
+            }
+        }
+        catch (py::error_already_set& e)
+        {
+            m_pending = std::make_unique<py::error_already_set>(std::move(e));
+            cancel.store(true);
+        }
+        catch (const std::exception& e)
+        {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+            m_pending = std::make_unique<py::error_already_set>();
+            cancel.store(true);
+        }
+    }
+
+    /**
+     * \brief Parse the scenario and simulate it, the GIL released.
+     * \param text the scenario's JSON text
+     * \param baseDir the folder of its relative paths
+     * \param simulate the simulation, given the configuration
+     * \param failure the prefix of a RunFailure's message ("run failed")
+     * \return what simulate returns; the pending Python exception, if any,
+     *         is raised instead
+     */
+    template <typename F>
+    auto Simulate(const std::string& text,
+                  const std::string& baseDir,
+                  F simulate,
+                  const std::string& failure)
+    {
+        decltype(simulate(std::declval<const ScenarioConfig&>())) out;
+        {
+            py::gil_scoped_release release;
+            auto lock = LockNs3();
+            const ScenarioConfig cfg = Parse(text, baseDir);
+            g_runThread.store(std::this_thread::get_id());
+            try
+            {
+                out = simulate(cfg);
+            }
+            catch (const ScenarioError&)
+            {
+                g_runThread.store(std::thread::id());
+                throw;
+            }
+            catch (const std::exception& e)
+            {
+                g_runThread.store(std::thread::id());
+                throw RunFailure(failure + ": " + e.what());
+            }
+            g_runThread.store(std::thread::id());
+        }
+        if (m_pending)
+        {
+            throw py::error_already_set(*m_pending);
+        }
+        return out;
+    }
+
+  private:
+    /// Set from a progress tick, which runs with the GIL taken; raised once
+    /// the simulation is over, with the GIL taken again.
+    std::unique_ptr<py::error_already_set> m_pending;
+};
+
 /// The run of one scenario, see the file comment.
 py::dict
 Run(const std::string& text,
@@ -216,77 +317,27 @@ Run(const std::string& text,
     const std::string& pcapDir,
     const std::string& backend)
 {
-    // Set from the progress callback, which runs with the GIL taken; read
-    // here after the run, with the GIL taken again.
-    std::unique_ptr<py::error_already_set> pending;
-    std::atomic<bool> cancel{false};
+    SimulationCall call;
     auto lastCheck = std::chrono::steady_clock::now() - kCheckInterval;
-    const bool callProgress = !progress.is_none();
-
     ns3::RunOptions opts;
     opts.pcapDir = pcapDir;
     opts.quiet = quiet;
     opts.backend = backend;
-    opts.cancel = &cancel;
+    opts.cancel = &call.cancel;
     opts.progress = [&](double simMs, double wallS, double etaS) {
         const auto now = std::chrono::steady_clock::now();
-        if (now - lastCheck < kCheckInterval || cancel.load())
+        if (now - lastCheck < kCheckInterval)
         {
             return;
         }
         lastCheck = now;
-        py::gil_scoped_acquire gil;
-        try
-        {
-            if (PyErr_CheckSignals() != 0)
-            {
-                throw py::error_already_set();
-            }
-            if (callProgress)
-            {
-                progress(simMs, wallS, etaS);
-            }
-        }
-        catch (py::error_already_set& e)
-        {
-            pending = std::make_unique<py::error_already_set>(std::move(e));
-            cancel.store(true);
-        }
-        catch (const std::exception& e)
-        {
-            PyErr_SetString(PyExc_RuntimeError, e.what());
-            pending = std::make_unique<py::error_already_set>();
-            cancel.store(true);
-        }
+        call.Tick(progress, simMs, wallS, etaS);
     };
-
-    RunResults results;
-    {
-        py::gil_scoped_release release;
-        auto lock = LockNs3();
-        const ScenarioConfig cfg = Parse(text, baseDir);
-        g_runThread.store(std::this_thread::get_id());
-        try
-        {
-            results = ns3::RunScenario(cfg, opts);
-        }
-        catch (const ScenarioError&)
-        {
-            g_runThread.store(std::thread::id());
-            throw;
-        }
-        catch (const std::exception& e)
-        {
-            g_runThread.store(std::thread::id());
-            throw RunFailure(std::string("run failed: ") + e.what());
-        }
-        g_runThread.store(std::thread::id());
-    }
-    if (pending)
-    {
-        throw py::error_already_set(*pending);
-    }
-
+    const RunResults results = call.Simulate(
+        text,
+        baseDir,
+        [&opts](const ScenarioConfig& cfg) { return ns3::RunScenario(cfg, opts); },
+        "run failed");
     py::object out = ToPython(ns3::ResultsWriter::ToJson(results));
     py::dict dict = out.cast<py::dict>();
     if (records)
@@ -300,67 +351,17 @@ Run(const std::string& text,
 py::dict
 Bound(const std::string& text, const std::string& baseDir, const py::object& progress)
 {
-    std::unique_ptr<py::error_already_set> pending;
-    std::atomic<bool> cancel{false};
-    const bool callProgress = !progress.is_none();
+    SimulationCall call;
     ns3::BoundOptions opts;
-    opts.cancel = &cancel;
+    opts.cancel = &call.cancel;
     opts.progress = [&](const std::string& stage, uint32_t done, uint32_t total, double bestMs) {
-        if (cancel.load())
-        {
-            return;
-        }
-        py::gil_scoped_acquire gil;
-        try
-        {
-            if (PyErr_CheckSignals() != 0)
-            {
-                throw py::error_already_set();
-            }
-            if (callProgress)
-            {
-                progress(stage, done, total, bestMs);
-            }
-        }
-        catch (py::error_already_set& e)
-        {
-            pending = std::make_unique<py::error_already_set>(std::move(e));
-            cancel.store(true);
-        }
-        catch (const std::exception& e)
-        {
-            PyErr_SetString(PyExc_RuntimeError, e.what());
-            pending = std::make_unique<py::error_already_set>();
-            cancel.store(true);
-        }
+        call.Tick(progress, stage, done, total, bestMs);
     };
-
-    ns3::BoundResult bound;
-    {
-        py::gil_scoped_release release;
-        auto lock = LockNs3();
-        const ScenarioConfig cfg = Parse(text, baseDir);
-        g_runThread.store(std::this_thread::get_id());
-        try
-        {
-            bound = ns3::ComputeBound(cfg, opts);
-        }
-        catch (const ScenarioError&)
-        {
-            g_runThread.store(std::thread::id());
-            throw;
-        }
-        catch (const std::exception& e)
-        {
-            g_runThread.store(std::thread::id());
-            throw RunFailure(std::string("bound failed: ") + e.what());
-        }
-        g_runThread.store(std::thread::id());
-    }
-    if (pending)
-    {
-        throw py::error_already_set(*pending);
-    }
+    const ns3::BoundResult bound = call.Simulate(
+        text,
+        baseDir,
+        [&opts](const ScenarioConfig& cfg) { return ns3::ComputeBound(cfg, opts); },
+        "bound failed");
     return ToPython(ns3::BoundWriter::ToJson(bound)).cast<py::dict>();
 }
 
