@@ -40,6 +40,10 @@ ScenarioRun::SetupTraces()
         m_traceLinks.push_back(static_cast<uint32_t>(l));
         m_traceWireBytes.push_back(0);
     }
+    if (m_fluid)
+    {
+        return; // checked alike, but a fluid has no queues or rates to sample
+    }
     OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 1));
     Simulator::Schedule(Time(0), &ScenarioRun::Sample, this);
 }

@@ -127,10 +127,7 @@ ScenarioRun::Run()
         BuildJobs();
         BuildBackground();
         ApplyFaults();
-        if (!m_fluid)
-        {
-            SetupTraces();
-        }
+        SetupTraces();
         SetupProgress();
         SetupDistributed();
         m_scheduler->Start();

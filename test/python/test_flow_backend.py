@@ -433,3 +433,24 @@ def test_every_policy_ends_at_flow_level(tmp_path, scenario):
         res = json.loads(out.read_text())
         assert res["sim"]["stop_reason"] == "completed", policy
         assert all(j["status"] == "completed" for j in res["jobs"]), policy
+
+
+@pytest.mark.parametrize("backend", ["packet", "flow"])
+def test_checks_made_while_building_refuse_alike(flux_run, tmp_path, backend):
+    """What is checked only while the fabric is built (traced links and
+    fault links named in the topology) is refused at flow level as at
+    packet level, though the flow level samples no traces: exit 2, one line
+    naming the field, no results file."""
+    base = {"topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 2},
+            "jobs": [{"name": "a", "ranks": 2, "bytes": 1000000, "iterations": 1}]}
+    cases = {"traces.links[0]": {"traces": {"links": ["leaf0->nowhere"]}},
+             "faults[0].link": {"faults": [{"link": "leaf0<->nowhere", "down_ms": 1}]}}
+    for field, extra in cases.items():
+        path = tmp_path / "bad.json"
+        path.write_text(json.dumps(dict(base, **extra)))
+        out = tmp_path / "bad-results.json"
+        proc = flux_run(path, "--backend", backend, "--out", out, "--quiet")
+        assert proc.returncode == 2, (field, proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"flux-run: {field}:"), lines
+        assert not out.exists()
