@@ -4,8 +4,11 @@
 
 #include "fluid-network.h"
 
+#include "ns3/ib-aeth-header.h"
+#include "ns3/ib-bth-header.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -22,6 +25,14 @@ NS_OBJECT_ENSURE_REGISTERED(FluidNetwork);
 
 namespace
 {
+
+/// Wire bytes of a data packet besides its payload: Ethernet with its
+/// 802.1Q tag, IPv4, UDP, BTH, ICRC, FCS, preamble and inter-frame gap.
+constexpr uint32_t DATA_OVERHEAD = WireBytes::L2 + WireBytes::IP_UDP + IbBthHeader::SIZE +
+                                   IbBthHeader::ICRC_BYTES + WireBytes::FCS +
+                                   WireBytes::PREAMBLE_IFG;
+/// Wire bytes of an ACK: the same headers with an AETH and no payload.
+constexpr uint32_t ACK_BYTES = DATA_OVERHEAD + IbAethHeader::SIZE;
 
 /// A number of seconds as a simulated time, rounded to the nanosecond.
 Time
@@ -44,13 +55,13 @@ FluidNetwork::GetTypeId()
                           "Wire bytes of a data packet besides its payload: Ethernet with "
                           "its 802.1Q tag, IPv4, UDP, BTH, ICRC, FCS, preamble and "
                           "inter-frame gap.",
-                          UintegerValue(86),
+                          UintegerValue(DATA_OVERHEAD),
                           MakeUintegerAccessor(&FluidNetwork::m_packetOverhead),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("AckBytes",
                           "Wire bytes of an ACK (the time the sender learns of a delivery "
                           "takes one ACK's serialisation per hop).",
-                          UintegerValue(90),
+                          UintegerValue(ACK_BYTES),
                           MakeUintegerAccessor(&FluidNetwork::m_ackBytes),
                           MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Delivered",
@@ -61,8 +72,8 @@ FluidNetwork::GetTypeId()
 }
 
 FluidNetwork::FluidNetwork()
-    : m_packetOverhead(86),
-      m_ackBytes(90)
+    : m_packetOverhead(DATA_OVERHEAD),
+      m_ackBytes(ACK_BYTES)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -218,7 +229,7 @@ FluidNetwork::GetLinkBits(uint32_t link) const
 }
 
 double
-FluidNetwork::WireBytes(uint64_t bytes, uint32_t mtu) const
+FluidNetwork::OnWire(uint64_t bytes, uint32_t mtu) const
 {
     const uint64_t packets = bytes == 0 ? 1 : (bytes + mtu - 1) / mtu;
     return static_cast<double>(bytes + packets * m_packetOverhead);
@@ -459,7 +470,7 @@ FluidNetwork::Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
     NS_LOG_FUNCTION(this << qp << seq << bytes);
     const uint32_t index = SenderOf(qp);
     Sender& s = m_senders[index];
-    const double wire = WireBytes(bytes, qp->GetNic()->GetMtu());
+    const double wire = OnWire(bytes, qp->GetNic()->GetMtu());
     s.messages.push_back(Message{seq, bytes, wire, Simulator::Now()});
     if (s.active)
     {

@@ -315,7 +315,7 @@ class FluidNetwork : public RdmaMessageOffload
      * \param mtu the payload bytes per packet
      * \return its bytes on the wire
      */
-    double WireBytes(uint64_t bytes, uint32_t mtu) const;
+    double OnWire(uint64_t bytes, uint32_t mtu) const;
 
     uint32_t m_packetOverhead;         //!< wire bytes per packet besides payload
     uint32_t m_ackBytes;               //!< wire bytes of an ACK
