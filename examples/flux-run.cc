@@ -245,11 +245,6 @@ ParseArgs(int argc, char** argv)
         {
             takeValue(args.backend);
             args.backendGiven = true;
-            if (args.backend != "packet" && args.backend != "flow")
-            {
-                throw ScenarioError("--backend",
-                                    "expected packet or flow, got \"" + args.backend + "\"");
-            }
         }
         else if (arg.size() > 1 && arg[0] == '-')
         {
@@ -524,9 +519,13 @@ Main(int argc, char** argv)
         {
             throw ScenarioError("--backend", "the bound runs at flow level only");
         }
-        if (!args.pcapDir.empty() && args.backend == "flow")
+        if (!args.bound)
         {
-            throw ScenarioError("--pcap", "the flow backend sends no packets to capture");
+            // before the pcap folder is made
+            RunOptions check;
+            check.backend = args.backend;
+            check.pcapDir = args.pcapDir;
+            CheckBackend(check);
         }
         if (!args.pcapDir.empty())
         {

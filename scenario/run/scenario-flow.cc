@@ -53,19 +53,21 @@ FlowBackendLimits()
     return limits;
 }
 
+} // namespace scenario
+
 void
-ScenarioRun::CheckBackend() const
+CheckBackend(const RunOptions& opts)
 {
-    if (m_opts.backend == "packet")
+    if (opts.backend == "packet")
     {
         return;
     }
-    if (m_opts.backend != "flow")
+    if (opts.backend != "flow")
     {
         throw ScenarioError("--backend",
-                            "expected \"packet\" or \"flow\", got \"" + m_opts.backend + "\"");
+                            "expected \"packet\" or \"flow\", got \"" + opts.backend + "\"");
     }
-    if (!m_opts.pcapDir.empty())
+    if (!opts.pcapDir.empty())
     {
         throw ScenarioError("--pcap", "the flow backend sends no packets to capture");
     }
@@ -74,6 +76,9 @@ ScenarioRun::CheckBackend() const
         throw ScenarioError("--backend", "the flow backend runs on one process only");
     }
 }
+
+namespace scenario
+{
 
 void
 ScenarioRun::BuildFluid()

@@ -104,8 +104,6 @@ class ScenarioRun
     void BuildNetwork();
     /// Create the training jobs.
     void BuildJobs();
-    /// Refuse a backend that cannot run with these options (ScenarioError).
-    void CheckBackend() const;
     /// The flow backend: a FluidNetwork carries the NICs' messages
     /// (scenario-flow.cc).
     void BuildFluid();

@@ -120,7 +120,7 @@ ScenarioRun::Run()
     RunResults results;
     try
     {
-        CheckBackend();
+        CheckBackend(m_opts);
         ResetNs3();
         BuildScheduler();
         BuildNetwork();

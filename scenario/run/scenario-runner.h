@@ -95,6 +95,18 @@ struct RunOptions
 
 /**
  * \ingroup flux-scenario
+ * \brief Refuse a backend that cannot run with these options: one that is
+ * neither "packet" nor "flow", or "flow" with a pcap folder or under MPI.
+ * RunScenario checks it first; a caller may check before it creates
+ * anything.
+ * \param opts the options
+ *
+ * Throws ScenarioError naming the option (--backend, --pcap).
+ */
+void CheckBackend(const RunOptions& opts);
+
+/**
+ * \ingroup flux-scenario
  * \brief Build the topology, jobs and background traffic of a scenario, run
  * the simulation and collect the measurements.
  * \param cfg a scenario validated by ParseScenario
