@@ -8,6 +8,7 @@
  * flux-run: run one scenario file and write its results.
  *
  *     flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]
+ *              [--seed-ecmp N] [--seed-background N] [--seed-placement N]
  *              [--pcap DIR] [--quiet] [--backend packet|flow]
  *     flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]
  *              [--quiet]
@@ -18,7 +19,9 @@
  *   files `<results stem>-iterations.csv`, `-phases.csv` and `-flows.csv`
  *   beside it (see ResultsWriter).
  * - --policy and --seed replace scheduler.policy and seed in the scenario
- *   before it is validated.
+ *   before it is validated; --seed-ecmp, --seed-background and
+ *   --seed-placement set seeds.ecmp, seeds.background and seeds.placement
+ *   (one random source's seed in place of seed).
  * - --pcap DIR writes one Ethernet pcap per host NIC into DIR (created if
  *   needed).
  * - --backend flow runs the same scenario at flow level (FluidNetwork): the
@@ -91,6 +94,7 @@ std::atomic<bool> g_cancel{false}; //!< set by SIGINT / SIGTERM
 
 const char* const kUsage =
     "usage: flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]\n"
+    "                [--seed-ecmp N] [--seed-background N] [--seed-placement N]\n"
     "                [--pcap DIR] [--quiet] [--backend packet|flow]\n"
     "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
     "                [--quiet]\n"
@@ -104,6 +108,10 @@ const char* const kUsage =
     "                      <scenario stem>-bound.json)\n"
     "  --policy NAME       scheduling policy, replaces scheduler.policy\n"
     "  --seed N            random seed, replaces seed\n"
+    "  --seed-ecmp N       seed of the ECMP hash and the jobs' source ports only\n"
+    "                      (seeds.ecmp); --seed-background N: of the background\n"
+    "                      tenants (seeds.background); --seed-placement N: of\n"
+    "                      random placement (seeds.placement)\n"
     "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
     "  --quiet             no progress output\n"
     "  --backend MODEL     packet (default: every frame) or flow (messages as fluid\n"
@@ -162,6 +170,8 @@ struct Args
     bool quiet{false};             //!< --quiet
     bool help{false};              //!< --help
     bool listPolicies{false};      //!< --list-policies
+    /// --seed-ecmp, --seed-background, --seed-placement: (seeds key, value)
+    std::vector<std::pair<std::string, std::string>> seeds;
 };
 
 /// Parse argv; throws ScenarioError naming the offending argument.
@@ -236,6 +246,11 @@ ParseArgs(int argc, char** argv)
         else if (arg == "--seed")
         {
             takeValue(args.seed);
+        }
+        else if (arg == "--seed-ecmp" || arg == "--seed-background" || arg == "--seed-placement")
+        {
+            takeValue(value);
+            args.seeds.emplace_back(arg.substr(7), value);
         }
         else if (arg == "--pcap")
         {
@@ -470,6 +485,24 @@ Main(int argc, char** argv)
                                             "\"");
                 }
                 scenario["seed"] = std::stoull(args.seed);
+            }
+            for (const auto& [source, value] : args.seeds)
+            {
+                if (value.find_first_not_of("0123456789") != std::string::npos || value.empty() ||
+                    value.size() > 19)
+                {
+                    throw ScenarioError("--seed-" + source,
+                                        "expected a non-negative integer, got \"" + value + "\"");
+                }
+                auto& seeds = scenario["seeds"];
+                if (seeds.is_null())
+                {
+                    seeds = nlohmann::json::object();
+                }
+                if (seeds.is_object())
+                {
+                    seeds[source] = std::stoull(value);
+                }
             }
         }
         const std::string dir = fs::path(args.scenario).parent_path().string();

@@ -29,8 +29,11 @@ Sample()
     RunResults r;
     r.policy = "fifo";
     r.seed = 7;
+    r.seeds = {7, 3, 7};
+    r.ecmp = {2, 1};
     RunResults::JobResult a;
     a.name = "a";
+    a.links = {"h0->s0", "s0->h1"};
     a.completed = true;
     a.jctMs = 123.4000000001;
     a.iterationMs = {41.0, 40.9, 41.5};
@@ -146,6 +149,8 @@ TEST(ResultsWriter, ContractFields)
     EXPECT_EQ(keys,
               (std::vector<std::string>{"policy",
                                         "seed",
+                                        "seeds",
+                                        "ecmp",
                                         "scheduler",
                                         "jobs",
                                         "flows",
@@ -156,6 +161,10 @@ TEST(ResultsWriter, ContractFields)
                                         "backend_limits"}));
     EXPECT_EQ(j["policy"], "fifo");
     EXPECT_EQ(j["seed"], 7);
+    EXPECT_EQ(j["seeds"], ojson::parse(R"({"ecmp": 7, "background": 3, "placement": 7})"));
+    EXPECT_EQ(j["ecmp"], ojson::parse(R"({"shared_links": 2, "job_pairs": 1})"));
+    EXPECT_EQ(j["jobs"][0]["links"], ojson({"h0->s0", "s0->h1"}));
+    EXPECT_EQ(j["jobs"][1]["links"], ojson::array());
 
     const auto& a = j["jobs"][0];
     EXPECT_EQ(a["name"], "a");

@@ -27,10 +27,10 @@ def _print_progress(stage, done, total, best_ms):
     sys.stderr.flush()
 
 
-def bound(scenario, *, policy=None, seed=None, base_dir=None, progress=False):
+def bound(scenario, *, policy=None, seed=None, base_dir=None, progress=False, seeds=None):
     """The bound and best schedule of a scenario, as flux-run --bound writes it.
 
-    scenario, policy, seed, base_dir: as for ns3flux.run(); the policy only
+    scenario, policy, seed, base_dir, seeds: as for ns3flux.run(); the policy only
         chooses the run reported under "policy" (with its gap_share).
     progress: True for a line on stderr after every flow-level run, or a
         function called with (stage, done, total, best_ms); an exception it
@@ -41,7 +41,7 @@ def bound(scenario, *, policy=None, seed=None, base_dir=None, progress=False):
     scenario (or one without jobs) and RunError when a job does not
     complete alone before stop_ms.
     """
-    data, folder = prepare(scenario, policy, seed, base_dir)
+    data, folder = prepare(scenario, policy, seed, base_dir, seeds)
     if progress is True:
         callback = _print_progress
     elif callable(progress):

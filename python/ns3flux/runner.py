@@ -97,13 +97,16 @@ class ProgressBar:
 
 
 def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, records=True,
-        cache=None, pcap_dir=None, quiet=True, backend="packet"):
+        cache=None, pcap_dir=None, quiet=True, backend="packet", seeds=None):
     """Run one scenario and return its results dict.
 
     scenario: a dict, or the path of a scenario file (whose relative paths
         are relative to its folder, as for flux-run).
     policy, seed: replace ``scheduler.policy`` and ``seed``, like flux-run's
         --policy and --seed.
+    seeds: a dict with any of "ecmp", "background" and "placement": one
+        random source's seed in place of ``seed`` (the scenario's ``seeds``
+        object; flux-run's --seed-ecmp, --seed-background, --seed-placement).
     base_dir: the folder that relative paths of a dict scenario (CDF files)
         are relative to; default: the current folder.
     progress: True for a progress bar (tqdm), or a function called with
@@ -132,7 +135,7 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     is reset). The GIL is released while simulating; runs in one process
     take turns (ns-3 has one simulator per process).
     """
-    data, folder = prepare(scenario, policy, seed, base_dir)
+    data, folder = prepare(scenario, policy, seed, base_dir, seeds)
     store = _resolve_cache(cache)
     key = None
     if store is not None:

@@ -101,13 +101,16 @@ def load_scenario(path):
     return json.loads(_ns3flux.read_scenario(os.fspath(path)))
 
 
-def prepare(scenario, policy=None, seed=None, base_dir=None):
+def prepare(scenario, policy=None, seed=None, base_dir=None, seeds=None):
     """The scenario dict and the folder its relative paths are relative to.
 
     ``scenario`` is a dict or the path of a scenario file (relative paths in
     it are then relative to its folder, as for ``flux-run``). ``policy`` and
     ``seed`` replace ``scheduler.policy`` and ``seed`` like ``flux-run
-    --policy/--seed``. Returns ``(dict, absolute base folder)``; the dict is
+    --policy/--seed``; ``seeds`` (a dict with any of "ecmp", "background",
+    "placement") sets those keys of the scenario's ``seeds`` object like
+    ``flux-run --seed-ecmp/--seed-background/--seed-placement``.
+    Returns ``(dict, absolute base folder)``; the dict is
     a new plain copy (see to_plain), not yet validated.
     """
     if isinstance(scenario, (str, os.PathLike)):
@@ -132,6 +135,15 @@ def prepare(scenario, policy=None, seed=None, base_dir=None):
                 scheduler["policy"] = to_plain(policy, "scheduler.policy")
         if seed is not None:
             data["seed"] = to_plain(seed, "seed")
+        if seeds:
+            if not isinstance(seeds, Mapping):
+                raise TypeError("seeds: expected a dict such as {\"ecmp\": 2}")
+            target = data.get("seeds")
+            if target is None:
+                target = data["seeds"] = {}
+            if isinstance(target, dict):
+                for source, value in seeds.items():
+                    target[source] = to_plain(value, f"seeds.{source}")
     return data, os.path.abspath(folder)
 
 

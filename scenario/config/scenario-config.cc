@@ -179,6 +179,13 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
         cfg.description = ToString(r["description"], "description");
     }
     r.Read("seed", cfg.seed);
+    if (r.Has("seeds"))
+    {
+        ObjectReader seeds(r["seeds"], r.Path("seeds"), kSeedsKeys);
+        seeds.Read("ecmp", cfg.seeds.ecmp);
+        seeds.Read("background", cfg.seeds.background);
+        seeds.Read("placement", cfg.seeds.placement);
+    }
     r.Read("stop_ms", cfg.stopMs);
     if (r.Read("stall_ms", cfg.stallMs) && cfg.stallMs > cfg.stopMs)
     {

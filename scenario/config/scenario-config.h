@@ -163,8 +163,17 @@ struct ScenarioConfig
         std::string action{"drop"}; //!< PfcWatchdog::Action
     };
 
+    /// The "seeds" object: one random source's seed in place of "seed" (0: "seed").
+    struct SeedsConfig
+    {
+        uint32_t ecmp{0};       //!< switches' ECMP hash and the jobs' source ports
+        uint32_t background{0}; //!< background tenants' arrivals, sizes and pairs
+        uint32_t placement{0};  //!< "random" placement of jobs
+    };
+
     std::string description;                  //!< free text
     uint32_t seed{1};                         //!< random seed (>= 1)
+    SeedsConfig seeds;                        //!< per-source seeds overriding seed
     double stopMs{1000};                      //!< safety stop on simulated time, ms
     double stallMs{10};                       //!< stall detection window, ms (0: off)
     PfcWatchdogConfig pfcWatchdog;            //!< PFC watchdog of the switch ports
@@ -189,6 +198,24 @@ struct ScenarioConfig
     std::string baseDir{"."};                       //!< folder for relative paths
     std::string eventScheduler{"priority-queue"};   //!< the ns-3 event scheduler
     double completionLatencyUs{0}; //!< from a collective's last rank to every rank knowing, us
+
+    /** \return the seed of the switches' ECMP hash and the jobs' source ports */
+    uint32_t EcmpSeed() const
+    {
+        return seeds.ecmp != 0 ? seeds.ecmp : seed;
+    }
+
+    /** \return the seed of the background tenants' random streams */
+    uint32_t BackgroundSeed() const
+    {
+        return seeds.background != 0 ? seeds.background : seed;
+    }
+
+    /** \return the seed of "random" placement */
+    uint32_t PlacementSeed() const
+    {
+        return seeds.placement != 0 ? seeds.placement : seed;
+    }
 
     /**
      * \brief The ns-3 type of the event scheduler.

@@ -30,6 +30,7 @@ const std::vector<std::string> kPatterns = {"incast"};
 
 const std::vector<std::string> kRootKeys = {"description",
                                             "seed",
+                                            "seeds",
                                             "stop_ms",
                                             "stall_ms",
                                             "topology",
@@ -77,6 +78,7 @@ const std::vector<std::string> kPfcWatchdogKeys = {"enabled",
                                                    "detection_ms",
                                                    "restoration_ms",
                                                    "action"};
+const std::vector<std::string> kSeedsKeys = {"ecmp", "background", "placement"};
 const std::vector<std::string> kPfcWatchdogActions = {"drop", "forward"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
 const std::vector<std::string> kSchedulerKeys = {"policy",
@@ -196,6 +198,9 @@ constexpr bool kPositive = true; //!< Ms / Us: the time must be at least 1 ns
 
 const std::map<std::string, NumberRange> kNumberRanges = {
     {"seed", Int(1, kMaxSeed)},
+    {"seeds.ecmp", Int(1, kMaxSeed)},
+    {"seeds.background", Int(1, kMaxSeed)},
+    {"seeds.placement", Int(1, kMaxSeed)},
     {"stop_ms", Ms(kPositive)},
     {"stall_ms", Ms()},
     {"completion_latency_us", Us(false, 1e6)},

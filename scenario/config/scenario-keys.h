@@ -29,6 +29,13 @@
  * seed                   integer 1..4294967086, default 1; seeds the ns-3
  *                        random streams and random placement (ns-3's
  *                        MRG32k3a needs seeds below 4294967087)
+ * seeds                  object, optional; a seed per random source in place
+ *                        of seed for that source alone (each default: seed)
+ *   ecmp                 integer 1..4294967086: the switches' ECMP hash and
+ *                        the jobs' UDP source ports (the jobs' paths)
+ *   background           integer 1..4294967086: the background tenants'
+ *                        arrivals, flow sizes and host pairs
+ *   placement            integer 1..4294967086: "random" placement
  * stop_ms                number >= 1 ns, default 1000; simulated time at which
  *                        the run stops even if jobs have not finished
  * stall_ms               number in [0, stop_ms], default 10; the run stops
@@ -282,6 +289,7 @@ extern const std::vector<std::string> kDcqcnKeys;
 extern const std::vector<std::string> kFaultKeys;
 extern const std::vector<std::string> kTracesKeys;
 extern const std::vector<std::string> kPfcWatchdogKeys;
+extern const std::vector<std::string> kSeedsKeys;
 extern const std::vector<std::string> kPfcWatchdogActions;
 extern const std::vector<std::string> kEcnKeys;
 extern const std::vector<std::string> kSchedulerKeys;

@@ -170,7 +170,8 @@ PlaceJobs(ScenarioConfig& cfg)
                      std::to_string(hostCount) +
                      " hosts are free (hosts listed by jobs or placed for earlier jobs are taken)");
         }
-        job.hosts = ResolvePlacement(job, hostCount, cfg.seed, cfg.HostsPerLeaf(), taken);
+        job.hosts =
+            ResolvePlacement(job, hostCount, cfg.PlacementSeed(), cfg.HostsPerLeaf(), taken);
         for (uint32_t h : job.hosts)
         {
             taken[h] = true;

@@ -155,6 +155,17 @@ ResultsWriter::ToJson(const RunResults& results)
     out["policy"] = results.policy;
     out["seed"] = results.seed;
     {
+        ojson seeds = ojson::object();
+        seeds["ecmp"] = results.seeds.ecmp;
+        seeds["background"] = results.seeds.background;
+        seeds["placement"] = results.seeds.placement;
+        out["seeds"] = std::move(seeds);
+        ojson ecmp = ojson::object();
+        ecmp["shared_links"] = results.ecmp.sharedLinks;
+        ecmp["job_pairs"] = results.ecmp.jobPairs;
+        out["ecmp"] = std::move(ecmp);
+    }
+    {
         const auto& sc = results.scheduler;
         ojson sched = ojson::object();
         sched["policy"] = results.policy;
@@ -197,6 +208,7 @@ ResultsWriter::ToJson(const RunResults& results)
         j["phase_ms"] = std::move(phaseMs);
         j["gate_wait_ms"] = Number(job.gateWaitMs, kTimeDigits);
         j["class"] = job.trafficClass;
+        j["links"] = job.links;
         AddTransport(j, job.transport);
         jobs.push_back(std::move(j));
     }

@@ -68,6 +68,23 @@ struct RunResults
                                           //!< over steps, mean over ranks) plus iteration
                                           //!< starts held (cassini)
         uint32_t trafficClass{0};         //!< the class of the job's data at the end
+        std::vector<std::string> links;   //!< the link directions its ring sends cross (its
+                                          //!< ECMP paths from its source ports), topology order
+    };
+
+    /// The seed each random source ran with (ScenarioConfig::seeds, else the seed).
+    struct Seeds
+    {
+        uint32_t ecmp{1};       //!< switches' ECMP hash and the jobs' source ports
+        uint32_t background{1}; //!< background tenants' arrivals, sizes and pairs
+        uint32_t placement{1};  //!< "random" placement
+    };
+
+    /// Where the jobs' ECMP paths meet.
+    struct EcmpCollisions
+    {
+        uint32_t sharedLinks{0}; //!< link directions crossed by ring sends of two or more jobs
+        uint32_t jobPairs{0};    //!< pairs of jobs whose ring sends share a link direction
     };
 
     /// What the scheduler did.
@@ -191,6 +208,8 @@ struct RunResults
     std::string policy;                 //!< the scheduling policy that ran
     SchedulerInfo scheduler;            //!< what the scheduler did
     uint32_t seed{1};                   //!< the seed that ran
+    Seeds seeds;                        //!< the seed of each random source
+    EcmpCollisions ecmp;                //!< where the jobs' paths meet
     std::vector<JobResult> jobs;        //!< one per scenario job, in scenario order
     std::vector<FlowResult> flows;      //!< every finished flow
     std::vector<TenantResult> tenants;  //!< one per background entry, in scenario order

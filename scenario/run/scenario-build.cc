@@ -138,7 +138,7 @@ ScenarioRun::BuildNetwork()
     helper.SetEcn(static_cast<uint32_t>(tr.ecn.kminKb * 1000),
                   static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
                   tr.ecn.pmax);
-    helper.SetEcmpSeed(m_cfg.seed);
+    helper.SetEcmpSeed(m_cfg.EcmpSeed());
     // Under MPI each process simulates a block of pods or leaves (Build*
     // refuses more processes than that).
     helper.SetRanks(FabricRanks::GetNRanks());
@@ -248,7 +248,10 @@ void
 ScenarioRun::BuildJobs()
 {
     Ptr<UniformRandomVariable> ports = CreateObject<UniformRandomVariable>();
-    ports->SetStream(STREAM_PORTS);
+    {
+        SeedScope ecmp(m_cfg.EcmpSeed(), m_cfg.seed);
+        ports->SetStream(STREAM_PORTS);
+    }
     for (const auto& jc : m_cfg.jobs)
     {
         std::vector<Ptr<RdmaNic>> nics;
@@ -359,7 +362,10 @@ ScenarioRun::BuildBackground()
         }
         tenant->SetAttribute("Priority", UintegerValue(bc.priority));
         tenant->Setup(bc.name, m_nics);
-        stream += tenant->AssignStreams(stream);
+        {
+            SeedScope seed(m_cfg.BackgroundSeed(), m_cfg.seed);
+            stream += tenant->AssignStreams(stream);
+        }
         tenant->SetFlowCallback(MakeBoundCallback(
             +[](ScenarioRun* self, uint32_t index, const FlowTraffic::FlowRecord& rec) {
                 self->FlowFinished(index, rec);

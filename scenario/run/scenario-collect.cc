@@ -125,6 +125,9 @@ ScenarioRun::Collect(double wallS) const
     RunResults r;
     r.policy = m_cfg.scheduler.policy;
     r.seed = m_cfg.seed;
+    r.seeds.ecmp = m_cfg.EcmpSeed();
+    r.seeds.background = m_cfg.BackgroundSeed();
+    r.seeds.placement = m_cfg.PlacementSeed();
     {
         const auto& c = m_scheduler->GetCounters();
         for (uint8_t cls : m_scheduler->GetJobClasses())
@@ -166,6 +169,7 @@ ScenarioRun::Collect(double wallS) const
                   });
         r.jobs.push_back(jr);
     }
+    CollectJobPaths(r);
     for (const auto& [tenant, rec] : m_flows)
     {
         r.flows.push_back(ToFlowResult(tenant, rec));
@@ -297,6 +301,52 @@ ScenarioRun::LinkBits() const
                                : 8.0 * (tx->GetTxBytes() + 24.0 * tx->GetTxFrames()));
     }
     return bits;
+}
+
+void
+ScenarioRun::CollectJobPaths(RunResults& r) const
+{
+    // Per link direction, the jobs whose ring sends cross it.
+    std::vector<std::vector<uint32_t>> users(m_topo.links.size());
+    for (uint32_t j = 0; j < m_cfg.jobs.size() && j < m_portBases.size(); ++j)
+    {
+        const auto& jc = m_cfg.jobs[j];
+        std::vector<bool> crossed(m_topo.links.size(), false);
+        for (uint32_t rank = 0; rank < jc.ranks; ++rank)
+        {
+            const uint32_t next = (rank + 1) % jc.ranks;
+            const auto port = static_cast<uint16_t>(m_portBases[j] + rank);
+            for (uint32_t l : m_topo.GetPath(jc.hosts[rank], jc.hosts[next], port))
+            {
+                crossed[l] = true;
+            }
+        }
+        for (uint32_t l = 0; l < crossed.size(); ++l)
+        {
+            if (crossed[l])
+            {
+                r.jobs[j].links.push_back(m_topo.links[l].name);
+                users[l].push_back(j);
+            }
+        }
+    }
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
+    for (const auto& u : users)
+    {
+        if (u.size() < 2)
+        {
+            continue;
+        }
+        ++r.ecmp.sharedLinks;
+        for (std::size_t a = 0; a < u.size(); ++a)
+        {
+            for (std::size_t b = a + 1; b < u.size(); ++b)
+            {
+                pairs.insert({u[a], u[b]});
+            }
+        }
+    }
+    r.ecmp.jobPairs = static_cast<uint32_t>(pairs.size());
 }
 
 void

@@ -38,6 +38,29 @@ constexpr int64_t STREAM_TENANTS = 2000;
 constexpr int64_t STREAM_FAULTS = 100000;
 
 /**
+ * \brief While it lives, ns-3 random streams whose stream number is set
+ * (RandomVariableStream::SetStream) draw from another seed than the run's:
+ * each stream takes RngSeedManager's seed when its number is set, so the
+ * streams of one random source (ScenarioConfig::seeds) can have a seed of
+ * their own while every other stream keeps the run's.
+ */
+class SeedScope
+{
+  public:
+    /**
+     * \param seed the seed of the streams set while it lives
+     * \param runSeed the run's seed, given back at the end of the scope
+     */
+    SeedScope(uint32_t seed, uint32_t runSeed);
+    ~SeedScope();
+    SeedScope(const SeedScope&) = delete;
+    SeedScope& operator=(const SeedScope&) = delete;
+
+  private:
+    uint32_t m_runSeed; //!< the seed given back
+};
+
+/**
  * \return the results fields the flow backend cannot know (RunResults::backendLimits)
  */
 const std::vector<std::string>& FlowBackendLimits();
@@ -254,6 +277,12 @@ class ScenarioRun
      *         (see RunLayout::Link)
      */
     std::vector<double> LinkBits() const;
+    /**
+     * \brief The links each job's ring sends cross and where jobs' paths
+     * meet (RunResults::JobResult::links, RunResults::ecmp).
+     * \param r the results, with their jobs
+     */
+    void CollectJobPaths(RunResults& r) const;
     /**
      * \brief Describe the run's paths and link loads (RunOptions::layout).
      * \param layout where to put them

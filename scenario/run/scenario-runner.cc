@@ -42,6 +42,17 @@ WallSince(std::chrono::steady_clock::time_point t0)
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+SeedScope::SeedScope(uint32_t seed, uint32_t runSeed)
+    : m_runSeed(runSeed)
+{
+    RngSeedManager::SetSeed(seed);
+}
+
+SeedScope::~SeedScope()
+{
+    RngSeedManager::SetSeed(m_runSeed);
+}
+
 /// CPU seconds the process has used so far.
 static double
 ProcessCpuSeconds()
