@@ -120,6 +120,11 @@ class RecordingCollective : public Collective
         return {};
     }
 
+    std::vector<Connection> GetConnections() const override
+    {
+        return {};
+    }
+
     /**
      * \brief A rank's step is ready (what a ring does on receiving data).
      * \param rank the rank
@@ -142,15 +147,15 @@ class RecordingCollective : public Collective
 } // namespace
 
 /**
- * The gate goes by its plan: without a plan nothing waits; a request of the
- * planned run before the planned start waits until it, a newer plan that
- * allows the run releases it at once, and MaxHold bounds any hold.
+ * The gate goes by its plan: without a plan nothing waits; a request of a
+ * held run waits until a plan says go (release on completion: no clock); a
+ * plan for another run does not hold this one; MaxHold bounds any hold.
  */
 class GateFollowsPlanTestCase : public TestCase
 {
   public:
     GateFollowsPlanTestCase()
-        : TestCase("the gate holds exactly until the plan's start, a newer plan or MaxHold")
+        : TestCase("the gate holds exactly until a plan says go, or MaxHold")
     {
     }
 
@@ -163,22 +168,23 @@ class GateFollowsPlanTestCase : public TestCase
         c->SetGate(gate);
         // no plan: at once
         Simulator::Schedule(MicroSeconds(1), &RecordingCollective::Ready, c, 0, 0);
-        // plan for run 0: start at 50 us; rank 1 asks at 10 us
-        Simulator::Schedule(MicroSeconds(5), &FluxGate::ReceivePlan, gate, 0, MicroSeconds(50));
+        // run 0 held from 5 us; rank 1 asks at 10 us; go at 50 us
+        Simulator::Schedule(MicroSeconds(5), &FluxGate::ReceivePlan, gate, 0, true);
         Simulator::Schedule(MicroSeconds(10), &RecordingCollective::Ready, c, 1, 0);
-        // a plan for run 0 far ahead, then a newer one allowing it at 80 us
-        Simulator::Schedule(MicroSeconds(60), &FluxGate::ReceivePlan, gate, 0, MicroSeconds(900));
+        Simulator::Schedule(MicroSeconds(50), &FluxGate::ReceivePlan, gate, 0, false);
+        // held again at 60 us; a hold for run 1 does not hold run 0; go at 80 us
+        Simulator::Schedule(MicroSeconds(60), &FluxGate::ReceivePlan, gate, 0, true);
         Simulator::Schedule(MicroSeconds(70), &RecordingCollective::Ready, c, 2, 0);
-        Simulator::Schedule(MicroSeconds(80), &FluxGate::ReceivePlan, gate, 0, MicroSeconds(80));
-        // held again from 100 us: MaxHold (200 us) releases it at 300 us
-        Simulator::Schedule(MicroSeconds(90), &FluxGate::ReceivePlan, gate, 0, Seconds(1));
+        Simulator::Schedule(MicroSeconds(80), &FluxGate::ReceivePlan, gate, 1, true);
+        // held from 90 us and never let go: MaxHold (200 us) releases it at 300 us
+        Simulator::Schedule(MicroSeconds(90), &FluxGate::ReceivePlan, gate, 0, true);
         Simulator::Schedule(MicroSeconds(100), &RecordingCollective::Ready, c, 0, 1);
         Simulator::Run();
         Simulator::Destroy();
         NS_TEST_ASSERT_MSG_EQ(c->posted.size(), 4, "every request was released");
         NS_TEST_EXPECT_MSG_EQ(c->posted[0].second, MicroSeconds(1), "no plan: at once");
-        NS_TEST_EXPECT_MSG_EQ(c->posted[1].second, MicroSeconds(50), "held until the start");
-        NS_TEST_EXPECT_MSG_EQ(c->posted[2].second, MicroSeconds(80), "a newer plan releases");
+        NS_TEST_EXPECT_MSG_EQ(c->posted[1].second, MicroSeconds(50), "held until go");
+        NS_TEST_EXPECT_MSG_EQ(c->posted[2].second, MicroSeconds(80), "a plan for another run");
         NS_TEST_EXPECT_MSG_EQ(c->posted[3].second, MicroSeconds(300), "MaxHold bounds a hold");
         NS_TEST_EXPECT_MSG_EQ(gate->GetHeld(), 3, "three requests held");
         NS_TEST_EXPECT_MSG_EQ(c->GetGateWait(),

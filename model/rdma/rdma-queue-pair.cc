@@ -301,6 +301,18 @@ RdmaQueuePair::GetSourcePort() const
     return m_srcPort;
 }
 
+bool
+RdmaQueuePair::SetSourcePort(uint16_t port)
+{
+    NS_LOG_FUNCTION(this << port);
+    if (HasOutstanding())
+    {
+        return false;
+    }
+    m_srcPort = port;
+    return true;
+}
+
 Ptr<RdmaNic>
 RdmaQueuePair::GetNic() const
 {

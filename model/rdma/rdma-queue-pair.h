@@ -195,6 +195,21 @@ class RdmaQueuePair : public Object
     uint64_t GetPriorityChanges() const;
     /** \return the UDP source port (flow entropy for ECMP) */
     uint16_t GetSourcePort() const;
+
+    /**
+     * \brief Choose the UDP source port, and so the ECMP path of what the
+     * queue pair sends from now on.
+     *
+     * RoCE NICs take it from the queue pair's context (the flow label set
+     * when the queue pair is connected); changing it while packets are in
+     * flight would reorder them, which go-back-N would read as loss, so it is
+     * refused then.
+     *
+     * \param port the new source port
+     * \return false (and no change) while posted messages are not fully
+     *         acknowledged
+     */
+    bool SetSourcePort(uint16_t port);
     /** \return the NIC owning this queue pair */
     Ptr<RdmaNic> GetNic() const;
     /** \return the congestion control of the send side */

@@ -4,6 +4,8 @@
 
 #include "flux-controller.h"
 
+#include "ecmp-aware-scheduler.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
@@ -12,6 +14,8 @@
 #include "ns3/string.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ns3
 {
@@ -19,6 +23,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FluxController");
 
 NS_OBJECT_ENSURE_REGISTERED(FluxController);
+FLUX_REGISTER_POLICY("flux", FluxController, 3);
 
 TypeId
 FluxController::GetTypeId()
@@ -40,7 +45,7 @@ FluxController::GetTypeId()
                           MakeTimeAccessor(&FluxController::m_replanInterval),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("Hysteresis",
-                          "Lead in service time a waiting task needs over the task being "
+                          "Lead in virtual end time a waiting job needs over the job being "
                           "served to take its place.",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&FluxController::m_hysteresis),
@@ -68,13 +73,18 @@ FluxController::GetTypeId()
                           MakeTimeAccessor(&FluxController::m_maxWait),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("MeasurementWeight",
-                          "Weight of a new measurement in the moving averages of compute gap "
-                          "and throughput.",
+                          "Weight of a new measurement in the moving average of a job's "
+                          "compute gap (which predicts its next run).",
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&FluxController::m_ewma),
                           MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("PathPlacement",
+                          "Choose the jobs' paths (source ports) before the run.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluxController::m_placePaths),
+                          MakeBooleanChecker())
             .AddTraceSource("Plan",
-                            "A plan was sent to a gate (job, run, release time, class).",
+                            "A plan was sent to a gate (job, run, hold, class).",
                             MakeTraceSourceAccessor(&FluxController::m_planTrace),
                             "ns3::FluxController::PlanTracedCallback");
     return tid;
@@ -83,7 +93,8 @@ FluxController::GetTypeId()
 FluxController::FluxController()
     : m_perChunk(false),
       m_minShare(0.05),
-      m_ewma(0.5)
+      m_ewma(0.5),
+      m_placePaths(true)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -137,8 +148,13 @@ void
 FluxController::Start()
 {
     const uint32_t n = GetNJobs();
+    if (m_placePaths)
+    {
+        PlacePaths(EcmpAwareScheduler::ByBytes(*this));
+    }
     m_view.assign(n, View());
     m_gates.clear();
+    m_virtualNow = Simulator::Now();
     for (uint32_t j = 0; j < n; ++j)
     {
         const Ptr<TrainingJob> tj = GetJobInfo(j).job;
@@ -189,12 +205,91 @@ FluxController::CountDecision(bool held)
 double
 FluxController::Rate(uint32_t job) const
 {
-    const View& v = m_view[job];
-    if (v.rate > 0)
-    {
-        return v.rate;
-    }
     return std::max(1.0, GetJobInfo(job).bottleneckBps / 8);
+}
+
+double
+FluxController::VirtualRate(uint32_t job, const std::vector<double>& backlog) const
+{
+    uint32_t sharing = 1;
+    for (uint32_t k = 0; k < backlog.size(); ++k)
+    {
+        if (backlog[k] > 0 && Conflict(job, k))
+        {
+            ++sharing;
+        }
+    }
+    return Rate(job) / sharing;
+}
+
+void
+FluxController::Drain(std::vector<double>& backlog, double duration, std::vector<double>* ends) const
+{
+    const std::size_t n = backlog.size();
+    if (ends)
+    {
+        ends->assign(n, std::numeric_limits<double>::infinity());
+    }
+    std::vector<double> rate(n, 0.0);
+    double t = 0;
+    while (t < duration)
+    {
+        // until the next backlog empties, the rates stay as they are
+        double step = duration - t;
+        bool any = false;
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            rate[j] = backlog[j] > 0 ? VirtualRate(j, backlog) : 0;
+            if (rate[j] > 0)
+            {
+                any = true;
+                step = std::min(step, backlog[j] / rate[j]);
+            }
+        }
+        if (!any)
+        {
+            break;
+        }
+        t += step;
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            if (rate[j] <= 0)
+            {
+                continue;
+            }
+            backlog[j] -= rate[j] * step;
+            // a remainder under a byte is rounding: the backlog is empty
+            if (backlog[j] < 1)
+            {
+                backlog[j] = 0;
+                if (ends)
+                {
+                    (*ends)[j] = t;
+                }
+            }
+        }
+    }
+}
+
+void
+FluxController::AdvanceVirtual()
+{
+    const Time now = Simulator::Now();
+    if (now <= m_virtualNow)
+    {
+        return;
+    }
+    std::vector<double> backlog(m_view.size());
+    for (uint32_t j = 0; j < m_view.size(); ++j)
+    {
+        backlog[j] = m_view[j].backlog;
+    }
+    Drain(backlog, (now - m_virtualNow).GetSeconds(), nullptr);
+    for (uint32_t j = 0; j < m_view.size(); ++j)
+    {
+        m_view[j].backlog = backlog[j];
+    }
+    m_virtualNow = now;
 }
 
 void
@@ -223,6 +318,7 @@ void
 FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent)
 {
     NS_LOG_FUNCTION(this << job << run << bytes << sent);
+    AdvanceVirtual();
     View& v = m_view.at(job);
     if (run > 0 || v.gapKnown)
     {
@@ -235,10 +331,10 @@ FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent
     }
     v.communicating = true;
     v.run = run;
-    v.ready = sent;
-    v.bytes = static_cast<double>(GetJobInfo(job).job->GetCollective()->GetBytesSentPerRank(bytes));
-    v.served = 0;
-    v.servedUntil = sent;
+    const double perRank =
+        static_cast<double>(GetJobInfo(job).job->GetCollective()->GetBytesSentPerRank(bytes));
+    v.nextBytes = perRank > 0 ? perRank : v.nextBytes;
+    v.backlog += perRank;
     Replan();
 }
 
@@ -246,22 +342,11 @@ void
 FluxController::RunFinished(uint32_t job, uint32_t run, Time sent)
 {
     NS_LOG_FUNCTION(this << job << run << sent);
+    AdvanceVirtual();
     View& v = m_view.at(job);
-    Time from = v.ready;
-    if (v.planned && v.plannedRun == run && v.plannedStart > from)
-    {
-        from = std::min(v.plannedStart, sent);
-    }
-    const double duration = (sent - from).GetSeconds();
-    if (duration > 0 && v.bytes > 0)
-    {
-        const double rate = v.bytes / duration;
-        v.rate = v.rate > 0 ? (1 - m_ewma) * v.rate + m_ewma * rate : rate;
-    }
     v.communicating = false;
     v.lastEnd = sent;
     v.run = run + 1;
-    v.nextBytes = v.bytes > 0 ? v.bytes : v.nextBytes;
     const Ptr<TrainingJob> tj = GetJobInfo(job).job;
     v.done = tj->IsFinished() || tj->HasFailed();
     Replan();
@@ -284,6 +369,7 @@ FluxController::PeriodicReplan()
     }
     if (active)
     {
+        AdvanceVirtual();
         Replan();
     }
     if (left)
@@ -299,104 +385,94 @@ FluxController::Replan()
     ++m_counters.replans;
     const Time now = Simulator::Now();
     const double t = now.GetSeconds();
+    const uint32_t n = static_cast<uint32_t>(m_view.size());
+
+    // when each backlog would empty under fair sharing, from now
+    std::vector<double> backlog(n);
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        const Ptr<TrainingJob> tj = GetJobInfo(j).job;
+        if (tj->IsFinished() || tj->HasFailed())
+        {
+            m_view[j].done = true;
+        }
+        // a job done leaves the virtual system too: nobody waits for it
+        backlog[j] = m_view[j].done ? 0 : m_view[j].backlog;
+    }
+    std::vector<double> ends;
+    Drain(backlog, std::numeric_limits<double>::infinity(), &ends);
 
     struct Task
     {
         uint32_t job;
-        double ready;
-        double service;
         double key;
-        double start;
-        double end;
     };
 
     std::vector<Task> tasks;
-    tasks.reserve(m_view.size());
-    for (uint32_t j = 0; j < m_view.size(); ++j)
+    tasks.reserve(n);
+    for (uint32_t j = 0; j < n; ++j)
     {
-        View& v = m_view[j];
-        const Ptr<TrainingJob> tj = GetJobInfo(j).job;
-        if (v.done || tj->IsFinished() || tj->HasFailed())
+        const View& v = m_view[j];
+        if (v.done)
         {
-            v.done = true;
             continue;
         }
-        const double rate = Rate(j);
-        Task task{j, 0, 0, 0, 0, 0};
+        double key;
         if (v.communicating)
         {
-            // what the job sent since the last plan, as far as the plan let it
-            Time from = v.servedUntil;
-            const bool planned = v.planned && v.plannedRun == v.run;
-            if (planned)
+            key = std::isfinite(ends[j]) ? ends[j] : 0;
+            // the job served keeps its place against small leads
+            if (v.planned && v.plannedRun == v.run && !v.plannedHold)
             {
-                from = std::max(from, v.plannedStart);
+                key -= m_hysteresis.GetSeconds();
             }
-            if (now > from)
-            {
-                v.served += rate * (now - from).GetSeconds();
-            }
-            v.servedUntil = now;
-            // at least one step's worth is always left until the run ends
-            const double floor = v.bytes / std::max<uint32_t>(1, tj->GetCollective()->GetNSteps());
-            const double remaining = std::max(v.bytes - v.served, floor);
-            task.ready = v.ready.GetSeconds();
-            task.service = remaining / rate;
-            const bool served = planned && v.plannedStart <= now;
-            task.key =
-                served ? task.service - m_hysteresis.GetSeconds() : task.service - (t - task.ready);
         }
         else
         {
-            task.ready = std::max(t, v.lastEnd.GetSeconds() + v.gap);
-            task.service = v.nextBytes / rate;
-            task.key = task.service + (task.ready - t);
+            // its next run, alone, from when it is predicted ready
+            const double ready = std::max(t, v.lastEnd.GetSeconds() + v.gap);
+            key = (ready - t) + v.nextBytes / Rate(j);
         }
-        tasks.push_back(task);
+        tasks.push_back(Task{j, key});
     }
+    // ties by job index: only exact ties, which the hysteresis then keeps
     std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) {
         return a.key < b.key;
     });
+
     const auto& classes = GetJobClasses();
+    std::vector<uint32_t> level(n, 0);
+    std::vector<bool> sending(n, false); // communicating and not held
     for (std::size_t i = 0; i < tasks.size(); ++i)
     {
-        Task& task = tasks[i];
-        task.start = std::max(task.ready, t);
-        uint32_t before = 0;
+        const uint32_t j = tasks[i].job;
+        View& v = m_view[j];
+        bool hold = false;
+        uint32_t lvl = 0;
         for (std::size_t k = 0; k < i; ++k)
         {
-            if (Conflict(task.job, tasks[k].job))
+            const uint32_t ahead = tasks[k].job;
+            if (Conflict(j, ahead))
             {
-                task.start = std::max(task.start, tasks[k].end);
-                ++before;
+                lvl = std::max(lvl, level[ahead] + 1);
+                hold = hold || sending[ahead];
             }
         }
-        task.end = task.start + task.service;
-        View& v = m_view[task.job];
-        const uint8_t cls = classes[std::min<std::size_t>(before, classes.size() - 1)];
-        // a start already reached is "now": the gate need not hold
-        const Time start = task.start <= t ? now : Seconds(task.start);
-        const bool startChanged = !(start <= now && v.plannedStart <= now) &&
-                                  (start - v.plannedStart > NanoSeconds(100) ||
-                                   v.plannedStart - start > NanoSeconds(100));
-        if (v.planned && v.plannedRun == v.run && v.plannedClass == cls && !startChanged)
+        level[j] = lvl;
+        sending[j] = v.communicating && !hold;
+        const uint8_t cls = classes[std::min<std::size_t>(lvl, classes.size() - 1)];
+        if (v.planned && v.plannedRun == v.run && v.plannedHold == hold && v.plannedClass == cls)
         {
             continue;
         }
         v.planned = true;
         v.plannedRun = v.run;
-        v.plannedStart = start;
+        v.plannedHold = hold;
         v.plannedClass = cls;
         ++m_counters.messages;
-        m_planTrace(task.job, v.run, start, cls);
-        OrderedScheduler::SetNextKey(Key(task.job));
-        Simulator::Schedule(m_latency,
-                            &FluxController::DeliverPlan,
-                            this,
-                            task.job,
-                            v.run,
-                            start,
-                            cls);
+        m_planTrace(j, v.run, hold, cls);
+        OrderedScheduler::SetNextKey(Key(j));
+        Simulator::Schedule(m_latency, &FluxController::DeliverPlan, this, j, v.run, hold, cls);
     }
 }
 
@@ -407,10 +483,10 @@ FluxController::Key(uint32_t job)
 }
 
 void
-FluxController::DeliverPlan(uint32_t job, uint32_t run, Time releaseAt, uint8_t cls)
+FluxController::DeliverPlan(uint32_t job, uint32_t run, bool hold, uint8_t cls)
 {
     SetJobClass(job, cls);
-    m_gates.at(job)->ReceivePlan(run, releaseAt);
+    m_gates.at(job)->ReceivePlan(run, hold);
 }
 
 } // namespace ns3

@@ -19,44 +19,45 @@ namespace ns3
 
 /**
  * \ingroup flux-scheduler
- * \brief The `flux` policy: a logically central controller that plans, per
- * ring step, which job's communication crosses each contended link when, and
- * the gates (FluxGate) in the jobs' ranks that carry the plan out.
+ * \brief The `flux` policy: a logically central controller that chooses the
+ * jobs' paths, orders their communication on the links they share, and the
+ * gates (FluxGate) in the jobs' ranks that carry the order out.
  *
- * What it knows: each job's placement and the link directions its ring sends
- * cross under the fabric's ECMP hashing (JobInfo), the bytes of each run of
- * its collective, and, from the gates' messages, when runs start and end,
- * from which it measures each job's compute gap and its throughput.
+ * What it knows: each job's placement, the fabric's ECMP paths for any
+ * source port, the bytes of each run of its collective, and, from the gates'
+ * messages, when runs start and end.
  *
- * The plan (Replan()): every job contributes one task, its current run if it
- * is communicating, else its next run, predicted to become ready at its last
- * end plus its measured compute gap. A task's service time is its remaining
- * bytes at the job's measured throughput. Tasks are ordered by
- * shortest-remaining-service first with ageing — key = service - time waited
- * since ready (a future task: service + time until ready) — and the task
- * being served keeps its place unless another key is lower by more than
- * Hysteresis. They are then list-scheduled: a task starts at its ready time,
- * or when the last task before it that shares a link direction with it is
- * planned to end. Each gate gets its task's start (releaseAt) and a class: the
- * number of earlier tasks that share a link with it, so the first holder is in
- * the top class, capped at the last class.
+ * Paths, before the run: the jobs' connections get the source ports whose
+ * paths leave the most loaded link direction least loaded
+ * (JobScheduler::PlacePaths, jobs with most bytes first), so that rings
+ * which the hash would pile onto one uplink take disjoint paths where the
+ * fabric has them; only the jobs that still share a link contend.
  *
- * Why this rule: a ring waits for its slowest step, so sharing a link evenly
- * (what DCQCN and FIFO queues do) makes every sharing job as slow as the
- * sum of their transfers; serving one job's allreduce after the other lets
- * the first resume its compute while the second sends, which is the
- * interleaving CASSINI gets from time shifts, but decided per step from
- * measurements, so it follows jobs whose periods differ or drift and jobs
- * that come and go. Shortest-first minimises the mean completion of the
- * transfers waiting on a link; ageing by the waited time bounds how long any
- * job can be passed over (a waiting key falls one second per second, a new
- * task's key is at least zero), so no tenant starves; the hysteresis keeps
- * equal jobs from swapping at every step.
+ * Order (Replan(), at every run start and end): the Fair Sojourn Protocol
+ * (Friedman and Henderson, 2003) over the jobs that contend. The controller
+ * keeps a virtual fair-sharing system beside the real one: every run, when
+ * it starts, adds its bytes per rank to its job's virtual backlog, and the
+ * backlogs drain at the job's rate alone divided among the contending jobs
+ * that have backlog (what fifo's sharing would give). Jobs are served in the
+ * order their backlogs would empty in that virtual system: the shortest
+ * transfers first, as shortest-remaining-first does, but a job that waited
+ * has drained virtually meanwhile and comes first in its turn, so no run
+ * ends much later than under fair sharing (FSP never ends a job later than
+ * processor sharing on one link). The job being served keeps its place
+ * unless another's virtual end is earlier by more than Hysteresis; a job
+ * that is not communicating is ordered by its predicted next run.
+ *
+ * Enforcement, work-conserving: a job's run is held at its gate while a job
+ * ahead of it that shares a link with it is sending (released on
+ * completion: the controller's go follows that job's end message), and
+ * never because of a prediction; every job's class is one level below the
+ * lowest class of the jobs ahead of it that it shares a link with, so that
+ * what overlaps (a step already on the wire, a control latency) costs the
+ * job ahead nothing (strict priority at NICs and switch ports).
  *
  * Cost per decision: a gate decides locally from its last plan in O(1); a
- * re-plan (at every run start and end message, and every ReplanInterval
- * while a job communicates) costs O(J log J + J^2) for J jobs, plus one
- * control message per job whose plan changed.
+ * re-plan costs O(J^3) for J jobs (the virtual system), plus one control
+ * message per job whose plan changed.
  */
 class FluxController : public JobScheduler
 {
@@ -110,10 +111,10 @@ class FluxController : public JobScheduler
      * TracedCallback signature for plans.
      * \param [in] job the job
      * \param [in] run the run the plan is for
-     * \param [in] releaseAt its planned start
+     * \param [in] hold true when the run is held
      * \param [in] cls its class
      */
-    typedef void (*PlanTracedCallback)(uint32_t job, uint32_t run, Time releaseAt, uint8_t cls);
+    typedef void (*PlanTracedCallback)(uint32_t job, uint32_t run, bool hold, uint8_t cls);
 
   protected:
     void DoDispose() override;
@@ -123,22 +124,18 @@ class FluxController : public JobScheduler
     /// The controller's view of a job.
     struct View
     {
-        bool communicating{false};      //!< a run is in progress
-        bool done{false};               //!< the job finished or failed
-        uint32_t run{0};                //!< the current run, or the next one when idle
-        Time ready;                     //!< start of the current run
-        double bytes{0};                //!< bytes each rank sends in the current run
-        double served{0};               //!< of those, sent as far as the plan knows
-        Time servedUntil;               //!< served is counted up to here
-        Time lastEnd;                   //!< end of the last run (start time before any)
-        double gap{0};                  //!< measured compute gap between runs, s
-        bool gapKnown{false};           //!< gap measured at least once
-        double rate{0};                 //!< measured throughput per rank, bytes/s
-        double nextBytes{0};            //!< bytes each rank sends in its next run
-        uint32_t plannedRun{0};         //!< run of the last plan sent
-        Time plannedStart{Time::Max()}; //!< start of the last plan sent
-        uint8_t plannedClass{0};        //!< class of the last plan sent
-        bool planned{false};            //!< a plan was sent
+        bool communicating{false}; //!< a run is in progress
+        bool done{false};          //!< the job finished or failed
+        uint32_t run{0};           //!< the current run, or the next one when idle
+        Time lastEnd;              //!< end of the last run (start time before any)
+        double gap{0};             //!< measured compute gap between runs, s
+        bool gapKnown{false};      //!< gap measured at least once
+        double nextBytes{0};       //!< bytes each rank sends in its next run
+        double backlog{0};         //!< bytes per rank left in the virtual fair-sharing system
+        bool planned{false};       //!< a plan was sent
+        uint32_t plannedRun{0};    //!< run of the last plan sent
+        bool plannedHold{false};   //!< hold of the last plan sent
+        uint8_t plannedClass{0};   //!< class of the last plan sent
     };
 
     /**
@@ -162,10 +159,36 @@ class FluxController : public JobScheduler
      * \brief A plan message arrives at a job's gate.
      * \param job the job
      * \param run the run it is for
-     * \param releaseAt its start
+     * \param hold whether the run is held
      * \param cls its class
      */
-    void DeliverPlan(uint32_t job, uint32_t run, Time releaseAt, uint8_t cls);
+    void DeliverPlan(uint32_t job, uint32_t run, bool hold, uint8_t cls);
+
+    /**
+     * \param job a job
+     * \return bytes per second a rank of it sends alone (its bottleneck rate)
+     */
+    double Rate(uint32_t job) const;
+
+    /**
+     * \param job a job
+     * \param backlog the jobs' virtual backlogs, bytes per rank
+     * \return its rate in the virtual fair-sharing system: its rate alone
+     *         over one plus the contending jobs with backlog
+     */
+    double VirtualRate(uint32_t job, const std::vector<double>& backlog) const;
+
+    /**
+     * \brief Run the virtual fair-sharing system for a time.
+     * \param backlog the backlogs, drained in place
+     * \param duration how long, s (infinite: until every backlog is empty)
+     * \param[out] ends if not null: per job, the time from now its backlog
+     *        empties (infinity when it does not within duration)
+     */
+    void Drain(std::vector<double>& backlog, double duration, std::vector<double>* ends) const;
+
+    /// Bring the virtual system up to now.
+    void AdvanceVirtual();
 
     /// Key index of the controller's events that concern every job.
     static constexpr uint32_t ALL_JOBS = 0xffffff;
@@ -179,12 +202,6 @@ class FluxController : public JobScheduler
     /// Periodic re-plan while a job communicates.
     void PeriodicReplan();
 
-    /**
-     * \param job a job
-     * \return bytes per second a rank of it sends, measured or at its bottleneck rate
-     */
-    double Rate(uint32_t job) const;
-
     Time m_latency;                     //!< control message latency
     Time m_replanInterval;              //!< periodic re-plan (0: events only)
     Time m_hysteresis;                  //!< lead a task needs to pass the one served
@@ -193,10 +210,12 @@ class FluxController : public JobScheduler
     double m_minShare;                  //!< queue disc starvation guard
     Time m_maxWait;                     //!< queue disc ageing
     double m_ewma;                      //!< weight of a new measurement
+    bool m_placePaths;                  //!< choose the jobs' paths before the run
     std::vector<View> m_view;           //!< per job
+    Time m_virtualNow;                  //!< the virtual system is up to here
     std::vector<Ptr<FluxGate>> m_gates; //!< per job
     EventId m_periodic;                 //!< next periodic re-plan
-    TracedCallback<uint32_t, uint32_t, Time, uint8_t> m_planTrace; //!< plans sent
+    TracedCallback<uint32_t, uint32_t, bool, uint8_t> m_planTrace; //!< plans sent
 };
 
 } // namespace ns3

@@ -43,6 +43,7 @@ FluxGate::FluxGate()
       m_job(0),
       m_hasPlan(false),
       m_planRun(0),
+      m_hold(false),
       m_decisions(0),
       m_heldCount(0)
 {
@@ -71,7 +72,7 @@ FluxGate::Setup(FluxController* controller, uint32_t job)
 bool
 FluxGate::Allowed(uint32_t run) const
 {
-    return !m_hasPlan || m_planRun != run || Simulator::Now() >= m_releaseAt;
+    return !m_hasPlan || m_planRun != run || !m_hold;
 }
 
 void
@@ -101,17 +102,12 @@ FluxGate::Ask(Ptr<Collective> collective, const Request& req)
 void
 FluxGate::Arm()
 {
-    if (m_held.empty())
+    if (m_held.empty() || !m_maxHold.IsStrictlyPositive())
     {
         m_timer.Cancel();
         return;
     }
-    Time at = m_releaseAt;
-    if (m_maxHold.IsStrictlyPositive())
-    {
-        at = std::min(at, m_heldSince.front() + m_maxHold);
-    }
-    at = std::max(at, Simulator::Now());
+    const Time at = std::max(m_heldSince.front() + m_maxHold, Simulator::Now());
     if (!m_timer.IsExpired() && Simulator::Now() + Simulator::GetDelayLeft(m_timer) == at)
     {
         return;
@@ -142,12 +138,12 @@ FluxGate::ReleaseAll()
 }
 
 void
-FluxGate::ReceivePlan(uint32_t run, Time releaseAt)
+FluxGate::ReceivePlan(uint32_t run, bool hold)
 {
-    NS_LOG_FUNCTION(this << m_job << run << releaseAt);
+    NS_LOG_FUNCTION(this << m_job << run << hold);
     m_hasPlan = true;
     m_planRun = run;
-    m_releaseAt = releaseAt;
+    m_hold = hold;
     if (m_held.empty())
     {
         return;

@@ -23,14 +23,15 @@ class FluxController;
  * the NIC when the controller's plan allows.
  *
  * The gate keeps the latest plan the controller sent it: for one run of the
- * job's collective, the time from which the run may send (its slot on the
- * links it shares). A request of that run before that time is held; the
- * gate releases it when the time comes or when a newer plan allows it,
- * whichever is first, and never later than MaxHold after the request. A
- * request of a run the plan does not name goes at once: without a plan the
- * gate does not hold (work conservation before the controller has spoken).
- * The gate tells the controller when a run starts and ends; both directions
- * are messages with the controller's ControlLatency, never shared state.
+ * job's collective, hold or go. The controller says hold only while a job
+ * ahead of this one in its order, sharing a link with it, is sending; it
+ * says go when that job's run has ended (release on completion: the gate
+ * never waits on a clock or a prediction). A request of the planned run is
+ * held while the plan says hold, and released when a plan says go, or MaxHold
+ * after the request, whichever is first. A request of a run the plan does
+ * not name goes at once: without a plan the gate does not hold. The gate
+ * tells the controller when a run starts and ends; both directions are
+ * messages with the controller's ControlLatency, never shared state.
  */
 class FluxGate : public CollectiveGate
 {
@@ -58,9 +59,9 @@ class FluxGate : public CollectiveGate
     /**
      * \brief A plan arrived from the controller.
      * \param run the run it is for
-     * \param releaseAt from when that run may send
+     * \param hold true: that run's requests wait for a newer plan
      */
-    void ReceivePlan(uint32_t run, Time releaseAt);
+    void ReceivePlan(uint32_t run, bool hold);
 
     /** \return requests held so far */
     uint64_t GetHeld() const;
@@ -94,7 +95,7 @@ class FluxGate : public CollectiveGate
     /// Release every held request.
     void ReleaseAll();
 
-    /// Re-arm the release timer from the plan and the oldest held request.
+    /// Arm the MaxHold timer of the oldest held request.
     void Arm();
 
     FluxController* m_controller;  //!< the controller
@@ -102,7 +103,7 @@ class FluxGate : public CollectiveGate
     Time m_maxHold;                //!< longest hold of a request (0: no limit)
     bool m_hasPlan;                //!< a plan arrived
     uint32_t m_planRun;            //!< the run the plan is for
-    Time m_releaseAt;              //!< from when that run may send
+    bool m_hold;                   //!< the plan holds that run
     Ptr<Collective> m_collective;  //!< the collective of the held requests
     std::vector<uint32_t> m_held;  //!< ranks held, in request order
     std::vector<Time> m_heldSince; //!< when each was held

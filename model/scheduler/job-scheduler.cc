@@ -7,10 +7,13 @@
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/simulator.h"
 #include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 namespace ns3
 {
@@ -37,14 +40,21 @@ JobScheduler::GetTypeId()
                           "(false: the two share it flow by flow).",
                           BooleanValue(false),
                           MakeBooleanAccessor(&JobScheduler::m_backgroundFirst),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("PathCandidates",
+                          "Source ports a path-aware policy tries per connection when it "
+                          "chooses the jobs' paths.",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&JobScheduler::m_pathCandidates),
+                          MakeUintegerChecker<uint32_t>(1, 4096));
     return tid;
 }
 
 JobScheduler::JobScheduler()
     : m_classes(3),
       m_backgroundFirst(false),
-      m_reserved(0)
+      m_reserved(0),
+      m_pathCandidates(64)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -57,18 +67,77 @@ JobScheduler::DoDispose()
     NS_LOG_FUNCTION(this);
     m_jobs.clear();
     m_links.clear();
+    m_paths = nullptr;
     Object::DoDispose();
+}
+
+namespace
+{
+
+/// One RegisterPolicy() call.
+struct PolicyRegistration
+{
+    std::string name;      //!< the policy's name
+    TypeId (*getTypeId)(); //!< its class's GetTypeId
+    uint32_t rank;         //!< its place in the list
+};
+
+/**
+ * \return the registrations, in the order they were made (a function-local
+ *         static: registrations from other files' static initialisation may
+ *         come before anything of this file is initialised)
+ */
+std::vector<PolicyRegistration>&
+PolicyRegistry()
+{
+    static std::vector<PolicyRegistration> registry;
+    return registry;
+}
+
+/// \return the lock of the registry and of the list GetPolicies() returns
+std::mutex&
+PolicyRegistryMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
+} // namespace
+
+bool
+JobScheduler::RegisterPolicy(const std::string& name, TypeId (*getTypeId)(), uint32_t rank)
+{
+    // No logging here: it runs during static initialisation.
+    std::lock_guard<std::mutex> lock(PolicyRegistryMutex());
+    PolicyRegistry().push_back(PolicyRegistration{name, getTypeId, rank});
+    return true;
 }
 
 const std::vector<std::pair<std::string, std::string>>&
 JobScheduler::GetPolicies()
 {
-    static const std::vector<std::pair<std::string, std::string>> policies = {
-        {"fifo", "ns3::FifoScheduler"},
-        {"cassini", "ns3::CassiniScheduler"},
-        {"crux", "ns3::CruxScheduler"},
-        {"flux", "ns3::FluxController"},
-    };
+    static std::vector<std::pair<std::string, std::string>> policies;
+    static std::size_t listed = 0; // registrations that policies holds
+    std::lock_guard<std::mutex> lock(PolicyRegistryMutex());
+    const auto& registry = PolicyRegistry();
+    if (listed != registry.size() || policies.empty())
+    {
+        std::vector<PolicyRegistration> sorted = registry;
+        std::stable_sort(sorted.begin(),
+                         sorted.end(),
+                         [](const PolicyRegistration& a, const PolicyRegistration& b) {
+                             return a.rank != b.rank ? a.rank < b.rank : a.name < b.name;
+                         });
+        policies.clear();
+        std::set<std::string> names;
+        for (const auto& r : sorted)
+        {
+            NS_ABORT_MSG_IF(!names.insert(r.name).second,
+                            "JobScheduler: policy \"" << r.name << "\" is registered twice");
+            policies.emplace_back(r.name, r.getTypeId().GetName());
+        }
+        listed = registry.size();
+    }
     return policies;
 }
 
@@ -187,12 +256,28 @@ JobScheduler::GetQpArbiterFactory(ObjectFactory& /* factory */) const
 }
 
 void
+JobScheduler::SetPathFunction(PathFunction paths, std::vector<double> linkBps)
+{
+    m_paths = std::move(paths);
+    m_linkBps = std::move(linkBps);
+}
+
+void
 JobScheduler::AddJob(const JobInfo& info)
 {
     NS_LOG_FUNCTION(this << info.index);
     NS_ABORT_MSG_IF(info.index != m_jobs.size(), "JobScheduler: jobs must be added in order");
     m_jobs.push_back(info);
     m_currentClass.push_back(info.scenarioClass);
+    m_classTimeline.push_back({ClassChange{Simulator::Now(), info.scenarioClass}});
+    m_links.emplace_back();
+    UpdateLinks(m_jobs.size() - 1);
+}
+
+void
+JobScheduler::UpdateLinks(std::size_t job)
+{
+    JobInfo& info = m_jobs[job];
     // The job's sends per link direction, and the rate each send gets alone:
     // every rank of a ring sends as fast as the slowest, so a link crossed by
     // n of its sends gives each rate / n.
@@ -201,10 +286,17 @@ JobScheduler::AddJob(const JobInfo& info)
     {
         for (std::size_t k = 0; k < info.rankLinks[r].size(); ++k)
         {
-            const double bps = r < info.rankLinkBps.size() && k < info.rankLinkBps[r].size()
-                                   ? info.rankLinkBps[r][k]
-                                   : info.bottleneckBps;
-            loads.push_back(LinkLoad{info.rankLinks[r][k], 1, bps});
+            const uint32_t link = info.rankLinks[r][k];
+            double bps = info.bottleneckBps;
+            if (r < info.rankLinkBps.size() && k < info.rankLinkBps[r].size())
+            {
+                bps = info.rankLinkBps[r][k];
+            }
+            else if (link < m_linkBps.size())
+            {
+                bps = m_linkBps[link];
+            }
+            loads.push_back(LinkLoad{link, 1, bps});
         }
     }
     std::sort(loads.begin(), loads.end(), [](const LinkLoad& a, const LinkLoad& b) {
@@ -230,21 +322,278 @@ JobScheduler::AddJob(const JobInfo& info)
     }
     if (rate > 0)
     {
-        m_jobs.back().bottleneckBps = rate;
+        info.bottleneckBps = rate;
     }
-    m_links.push_back(merged);
+    m_links[job] = merged;
     const std::size_t n = m_jobs.size();
     m_conflict.resize(n);
     for (auto& row : m_conflict)
     {
         row.resize(n, false);
     }
-    for (std::size_t j = 0; j + 1 < n; ++j)
+    for (std::size_t j = 0; j < n; ++j)
     {
-        const bool c = Overload(j, n - 1);
-        m_conflict[j][n - 1] = c;
-        m_conflict[n - 1][j] = c;
+        if (j != job)
+        {
+            const bool c = Overload(j, job);
+            m_conflict[j][job] = c;
+            m_conflict[job][j] = c;
+        }
     }
+}
+
+std::vector<uint32_t>
+JobScheduler::PathOf(uint32_t job, uint32_t connection, uint16_t port) const
+{
+    const JobInfo& info = m_jobs[job];
+    const auto c = info.job->GetCollective()->GetConnections().at(connection);
+    return m_paths(info.rankHosts.at(c.src), info.rankHosts.at(c.dst), port);
+}
+
+std::vector<uint16_t>
+JobScheduler::GetPorts(uint32_t job) const
+{
+    std::vector<uint16_t> ports;
+    for (const auto& c : m_jobs.at(job).job->GetCollective()->GetConnections())
+    {
+        ports.push_back(c.sender->GetSourcePort());
+    }
+    return ports;
+}
+
+uint32_t
+JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
+{
+    NS_LOG_FUNCTION(this << order.size());
+    if (!m_paths || m_linkBps.empty())
+    {
+        return 0;
+    }
+    // Per connection of the ordered jobs: the distinct paths its candidate
+    // ports give (the port it has first), with one port for each.
+    struct Send
+    {
+        uint32_t job;
+        uint32_t connection;
+        double load;                                 //!< per unit of link rate
+        std::vector<std::vector<uint32_t>> paths;    //!< candidate paths
+        std::vector<uint16_t> ports;                 //!< a port for each
+        std::size_t chosen{0};                       //!< index in paths
+    };
+    std::vector<Send> sends;
+    std::vector<double> load(m_linkBps.size(), 0.0);
+    std::vector<bool> ordered(m_jobs.size(), false);
+    for (uint32_t j : order)
+    {
+        ordered.at(j) = true;
+    }
+    // jobs left out keep their paths, and their load
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        if (!ordered[j])
+        {
+            for (const auto& l : m_links[j])
+            {
+                load[l.link] += l.sends * m_jobs[j].bottleneckBps / l.bps;
+            }
+        }
+    }
+    for (uint32_t j : order)
+    {
+        const auto connections = m_jobs[j].job->GetCollective()->GetConnections();
+        for (uint32_t c = 0; c < connections.size(); ++c)
+        {
+            Send s;
+            s.job = j;
+            s.connection = c;
+            const uint16_t own = connections[c].sender->GetSourcePort();
+            for (uint32_t k = 0; k < m_pathCandidates; ++k)
+            {
+                // own port, then ports spread over the dynamic range
+                const auto port =
+                    static_cast<uint16_t>(49152 + (own - 49152 + 4099U * k) % 16384);
+                std::vector<uint32_t> path = PathOf(j, c, port);
+                if (std::find(s.paths.begin(), s.paths.end(), path) == s.paths.end())
+                {
+                    s.paths.push_back(std::move(path));
+                    s.ports.push_back(port);
+                }
+            }
+            const uint32_t first = s.paths.front().empty() ? 0 : s.paths.front().front();
+            s.load = first < m_linkBps.size() ? m_linkBps[first] : 1.0;
+            sends.push_back(std::move(s));
+        }
+    }
+    // Per link direction: the placed sends on it, per job (few jobs per link).
+    // Per job pair: how many times their sends share a link direction.
+    std::vector<std::vector<std::pair<uint32_t, int32_t>>> onLink(m_linkBps.size());
+    const std::size_t nJobs = m_jobs.size();
+    std::vector<int32_t> partners(nJobs * nJobs, 0);
+    auto apply = [&](const Send& s, int sign) {
+        for (uint32_t l : s.paths[s.chosen])
+        {
+            load[l] += sign * s.load / m_linkBps[l];
+            auto& jobs = onLink[l];
+            auto it = std::find_if(jobs.begin(), jobs.end(), [&s](const auto& e) {
+                return e.first == s.job;
+            });
+            for (const auto& [k, count] : jobs)
+            {
+                if (k != s.job)
+                {
+                    partners[s.job * nJobs + k] += sign * count;
+                    partners[k * nJobs + s.job] += sign * count;
+                }
+            }
+            if (it == jobs.end())
+            {
+                jobs.emplace_back(s.job, 1);
+            }
+            else if ((it->second += sign) == 0)
+            {
+                jobs.erase(it);
+            }
+        }
+    };
+    // The cost of a path for a send, against the others: its most loaded
+    // link after it, then the jobs it would newly share a link with (sharing
+    // with fewer jobs leaves more pairs free to send at once when a policy
+    // orders the ones that share), then the sum of squared loads.
+    struct Cost
+    {
+        double worst;
+        uint32_t strangers;
+        double squares;
+    };
+    std::vector<uint32_t> met;
+    auto cost = [&](const Send& s, std::size_t p) {
+        Cost c{0, 0, 0};
+        met.clear();
+        for (uint32_t l : s.paths[p])
+        {
+            const double after = load[l] + s.load / m_linkBps[l];
+            c.worst = std::max(c.worst, after);
+            c.squares += after * after;
+            for (const auto& e : onLink[l])
+            {
+                if (e.first != s.job && partners[s.job * nJobs + e.first] == 0 &&
+                    std::find(met.begin(), met.end(), e.first) == met.end())
+                {
+                    met.push_back(e.first);
+                }
+            }
+        }
+        c.strangers = static_cast<uint32_t>(met.size());
+        return c;
+    };
+    auto choose = [&](Send& s) {
+        std::size_t best = s.chosen;
+        Cost bestCost = cost(s, best);
+        for (std::size_t p = 0; p < s.paths.size(); ++p)
+        {
+            const Cost c = cost(s, p);
+            // a clear gain only: rounding must not move sends back and forth
+            const bool lower = c.worst < bestCost.worst - 1e-9;
+            const bool same = !lower && c.worst < bestCost.worst + 1e-9;
+            if (lower || (same && (c.strangers < bestCost.strangers ||
+                                   (c.strangers == bestCost.strangers &&
+                                    c.squares < bestCost.squares - 1e-9))))
+            {
+                best = p;
+                bestCost = c;
+            }
+        }
+        s.chosen = best;
+    };
+    for (auto& s : sends)
+    {
+        choose(s);
+        apply(s, 1);
+    }
+    for (int pass = 0; pass < 3; ++pass)
+    {
+        bool moved = false;
+        for (auto& s : sends)
+        {
+            const std::size_t before = s.chosen;
+            apply(s, -1);
+            choose(s);
+            apply(s, 1);
+            moved = moved || s.chosen != before;
+        }
+        if (!moved)
+        {
+            break;
+        }
+    }
+    // give the queue pairs their ports, and learn the new paths
+    uint32_t movedCount = 0;
+    std::vector<bool> changed(m_jobs.size(), false);
+    for (const auto& s : sends)
+    {
+        if (s.chosen == 0)
+        {
+            continue;
+        }
+        const auto c = m_jobs[s.job].job->GetCollective()->GetConnections().at(s.connection);
+        const uint16_t port = s.ports[s.chosen];
+        if (!c.sender->SetSourcePort(port))
+        {
+            continue; // busy: it keeps its path
+        }
+        c.receiver->SetSourcePort(port);
+        m_jobs[s.job].rankLinks.at(s.connection) = s.paths[s.chosen];
+        if (s.connection < m_jobs[s.job].rankLinkBps.size())
+        {
+            m_jobs[s.job].rankLinkBps[s.connection].clear();
+        }
+        changed[s.job] = true;
+        ++movedCount;
+    }
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        if (changed[j])
+        {
+            m_jobs[j].bottleneckBps = 0;
+            UpdateLinks(j);
+        }
+    }
+    m_counters.pathsMoved += movedCount;
+    NS_LOG_INFO("paths: " << movedCount << " of " << sends.size() << " connections moved");
+    return movedCount;
+}
+
+uint32_t
+JobScheduler::CountCollisions() const
+{
+    // per link direction between switches: the sends crossing it
+    std::vector<uint32_t> sends(m_linkBps.size(), 0);
+    uint32_t maxLink = 0;
+    for (const auto& links : m_links)
+    {
+        for (const auto& l : links)
+        {
+            maxLink = std::max(maxLink, l.link + 1);
+        }
+    }
+    sends.resize(std::max<std::size_t>(sends.size(), maxLink), 0);
+    for (const auto& info : m_jobs)
+    {
+        for (const auto& path : info.rankLinks)
+        {
+            // the first and last hop are the hosts' own links
+            for (std::size_t k = 1; k + 1 < path.size(); ++k)
+            {
+                ++sends[path[k]];
+            }
+        }
+    }
+    uint32_t collisions = 0;
+    for (uint32_t n : sends)
+    {
+        collisions += n > 1 ? n * (n - 1) / 2 : 0;
+    }
+    return collisions;
 }
 
 bool
@@ -327,6 +676,12 @@ JobScheduler::CommTimeAlone(uint32_t job) const
     return Seconds(sent * 8 / info.bottleneckBps);
 }
 
+const std::vector<JobScheduler::ClassChange>&
+JobScheduler::GetClassTimeline(uint32_t job) const
+{
+    return m_classTimeline.at(job);
+}
+
 uint32_t
 JobScheduler::GetNJobs() const
 {
@@ -349,6 +704,7 @@ JobScheduler::SetJobClass(uint32_t job, uint8_t cls)
     NS_LOG_FUNCTION(this << job << +cls);
     m_currentClass[job] = cls;
     ++m_counters.classChanges;
+    m_classTimeline[job].push_back(ClassChange{Simulator::Now(), cls});
     for (const auto& qp : m_jobs[job].job->GetCollective()->GetQueuePairs())
     {
         qp->SetPriority(cls);

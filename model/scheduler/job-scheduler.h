@@ -10,6 +10,7 @@
 #include "ns3/training-job.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,7 +32,9 @@ namespace ns3
  * 2. AddJob() for every job, once the jobs and their queue pairs exist, with
  *    what the scheduler may know of it: the link directions its ring sends
  *    cross under the fabric's ECMP hashing and their rates.
- * 3. Start(), before the simulation runs: the policy installs its gates.
+ * 3. Start(), before the simulation runs: the policy installs its gates,
+ *    and a path-aware policy chooses the source ports of the jobs' queue
+ *    pairs (PlacePaths()), given the fabric's paths (SetPathFunction()).
  *
  * Policies are found by name (GetPolicies(), Create()), as congestion
  * controls are, and take their parameters as attributes.
@@ -50,7 +53,14 @@ class JobScheduler : public Object
             rankLinkBps;         //!< their rates, bit/s (parallel to rankLinks)
         double bottleneckBps{0}; //!< rate of one rank's sends alone, bit/s: AddJob sets it to the
                                  //!< least link rate / the job's sends crossing that link
+        std::vector<uint32_t> rankHosts; //!< per rank: its host (for path choice)
     };
+
+    /**
+     * The link directions a packet from host src to host dst with UDP source
+     * port port crosses (the fabric's ECMP choice, FabricTopology::GetPath).
+     */
+    using PathFunction = std::function<std::vector<uint32_t>(uint32_t, uint32_t, uint16_t)>;
 
     /// What the scheduler did, for the results.
     struct Counters
@@ -60,6 +70,14 @@ class JobScheduler : public Object
         uint64_t replans{0};      //!< plans computed
         uint64_t messages{0};     //!< control messages sent
         uint64_t classChanges{0}; //!< class changes of a job's queue pairs
+        uint64_t pathsMoved{0};   //!< connections given another source port (path)
+    };
+
+    /// One class change of a job, for the results.
+    struct ClassChange
+    {
+        Time at;     //!< when its queue pairs were asked to change
+        uint8_t cls; //!< the new class
     };
 
     /**
@@ -72,10 +90,33 @@ class JobScheduler : public Object
     ~JobScheduler() override;
 
     /**
-     * \return the policies, name and TypeId name, in the order the
-     *         documentation lists them
+     * \return the registered policies (FLUX_REGISTER_POLICY), name and
+     *         TypeId name, by rank and then by name: fifo, cassini, crux,
+     *         flux, then the others
      */
     static const std::vector<std::pair<std::string, std::string>>& GetPolicies();
+
+    /**
+     * \brief Register a policy; FLUX_REGISTER_POLICY calls it during static
+     * initialisation of the policy's own file, so a policy is one class plus
+     * that one line.
+     *
+     * Only the name, the TypeId function and the rank are stored, so that the
+     * order of static initialisation between files does not matter: the
+     * TypeId is asked for when GetPolicies() is first called after a
+     * registration. Registering a name twice is a fatal error there.
+     *
+     * \param name the policy's name (scheduler.policy, --policy)
+     * \param getTypeId the policy class's GetTypeId
+     * \param rank where GetPolicies() lists it: 0 fifo, 1 cassini, 2 crux,
+     *        3 flux; others 100 (POLICY_RANK_OTHER) or above, equal ranks by
+     *        name
+     * \return true
+     */
+    static bool RegisterPolicy(const std::string& name, TypeId (*getTypeId)(), uint32_t rank);
+
+    /// The rank of policies other than the four first ones (RegisterPolicy()).
+    static constexpr uint32_t POLICY_RANK_OTHER = 100;
 
     /**
      * \param policy a policy name
@@ -134,10 +175,37 @@ class JobScheduler : public Object
     virtual std::string GetPolicyName() const = 0;
 
     /**
+     * \brief Let the scheduler see the fabric's paths, so that it can choose
+     * them (before AddJob).
+     * \param paths the path of a send
+     * \param linkBps per link direction: its rate, bit/s
+     */
+    void SetPathFunction(PathFunction paths, std::vector<double> linkBps);
+
+    /**
      * \brief Learn of a job (after AssignClasses, before Start).
      * \param info the job
      */
     void AddJob(const JobInfo& info);
+
+    /**
+     * \param job a job index
+     * \return per connection of its collective: the UDP source port it sends from
+     */
+    std::vector<uint16_t> GetPorts(uint32_t job) const;
+
+    /**
+     * \param job a job index
+     * \return its class changes so far (the first entry is its class at the start)
+     */
+    const std::vector<ClassChange>& GetClassTimeline(uint32_t job) const;
+
+    /**
+     * \return the number of ECMP collisions: pairs of sends of different
+     *         jobs, or of one job, that share a link direction between
+     *         switches (a host's own links are shared whatever the paths)
+     */
+    uint32_t CountCollisions() const;
 
     /// Install the policy's gates and classes; called once before the run.
     virtual void Start();
@@ -196,6 +264,24 @@ class JobScheduler : public Object
     /** \return true when the policy uses classes of its own */
     virtual bool UsesOwnClasses() const;
 
+    /**
+     * \brief Choose the jobs' paths: the UDP source port of each connection
+     * of their collectives (the ECMP entropy of RoCE), so that the most
+     * loaded link direction carries as few sends as the fabric allows.
+     *
+     * Greedy in the given order (earlier jobs choose first, against the
+     * sends already placed), then passes that move one send at a time while
+     * that lowers its path's most loaded link (then the sum of squared
+     * loads). A send's load on a link is its NIC rate over the link's rate.
+     * Candidate paths come from PathCandidates source ports per connection;
+     * the port the job has is kept on ties. Call it before the run (the queue
+     * pairs must be idle); it updates what Conflict() knows.
+     *
+     * \param order job indices, first chooser first (jobs left out keep their paths)
+     * \return the number of connections moved
+     */
+    uint32_t PlacePaths(const std::vector<uint32_t>& order);
+
     Counters m_counters;         //!< what the scheduler did
     std::vector<JobInfo> m_jobs; //!< the jobs, by index
 
@@ -215,6 +301,21 @@ class JobScheduler : public Object
      */
     bool Overload(std::size_t a, std::size_t b) const;
 
+    /**
+     * \brief Compute a job's link loads and bottleneck rate from its rankLinks,
+     * and its conflicts with the other jobs added so far.
+     * \param job the job index
+     */
+    void UpdateLinks(std::size_t job);
+
+    /**
+     * \param job a job index
+     * \param connection one of its connections
+     * \param port a UDP source port
+     * \return the links its send would cross from that port
+     */
+    std::vector<uint32_t> PathOf(uint32_t job, uint32_t connection, uint16_t port) const;
+
     std::vector<std::vector<LinkLoad>> m_links; //!< per job: its link loads, by link
     uint32_t m_classes;                         //!< classes the policy may use
     bool m_backgroundFirst;                     //!< jobs strictly below the background
@@ -222,8 +323,26 @@ class JobScheduler : public Object
     std::vector<uint8_t> m_jobClasses;          //!< the jobs' classes, precedence first
     std::vector<uint8_t> m_currentClass;        //!< per job: its class now
     std::vector<std::vector<bool>> m_conflict;  //!< per job pair: a shared link direction
+    std::vector<std::vector<ClassChange>> m_classTimeline; //!< per job: its class changes
+    PathFunction m_paths;                                  //!< the fabric's paths (may be empty)
+    std::vector<double> m_linkBps;                         //!< per link direction: rate, bit/s
+    uint32_t m_pathCandidates;                             //!< source ports tried per connection
 };
 
 } // namespace ns3
+
+/**
+ * \ingroup flux-scheduler
+ * \brief Register a scheduling policy, in the .cc file of its class
+ * (inside namespace ns3): FLUX_REGISTER_POLICY("fifo", FifoScheduler, 0);
+ * see JobScheduler::RegisterPolicy(). The class needs a TypeId with a
+ * constructor; its attributes become scenario keys under "scheduler".
+ * \param name the policy's name
+ * \param type the class (derived from JobScheduler)
+ * \param rank its place in JobScheduler::GetPolicies()
+ */
+#define FLUX_REGISTER_POLICY(name, type, rank)                                                     \
+    static const bool g_fluxPolicyRegistered##type [[maybe_unused]] =                              \
+        ::ns3::JobScheduler::RegisterPolicy(name, &type::GetTypeId, rank)
 
 #endif /* JOB_SCHEDULER_H */

@@ -154,6 +154,21 @@ class Collective : public Object
     /** \return the queue pairs the collective communicates over */
     virtual std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const = 0;
 
+    /// One connection of the collective: a sending rank's queue pair and its peer.
+    struct Connection
+    {
+        uint32_t src;               //!< the sending rank
+        uint32_t dst;               //!< the receiving rank
+        Ptr<RdmaQueuePair> sender;  //!< the queue pair at src
+        Ptr<RdmaQueuePair> receiver; //!< its peer at dst
+    };
+
+    /**
+     * \return the connections data flows over, in the order of their source
+     *         ports (connection i was given srcPorts + i at Setup())
+     */
+    virtual std::vector<Connection> GetConnections() const = 0;
+
     /** \return transport counters over the collective's queue pairs */
     RdmaQueuePair::Counters GetCounters() const;
 

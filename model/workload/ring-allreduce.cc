@@ -93,6 +93,19 @@ RingAllreduce::GetQueuePairs() const
     return qps;
 }
 
+std::vector<Collective::Connection>
+RingAllreduce::GetConnections() const
+{
+    std::vector<Connection> connections;
+    const auto n = static_cast<uint32_t>(m_sendQp.size());
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        const uint32_t next = (r + 1) % n;
+        connections.push_back(Connection{r, next, m_sendQp[r], m_recvQp[next]});
+    }
+    return connections;
+}
+
 void
 RingAllreduce::SendFailed(RingAllreduce* self,
                           uint32_t rank,

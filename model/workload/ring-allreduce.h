@@ -48,6 +48,7 @@ class RingAllreduce : public Collective
     uint32_t GetNSteps() const override;
     uint64_t GetBytesSentPerRank(uint64_t bytes) const override;
     std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const override;
+    std::vector<Connection> GetConnections() const override;
 
   protected:
     void DoDispose() override;
