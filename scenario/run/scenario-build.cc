@@ -252,6 +252,15 @@ ScenarioRun::BuildJobs()
         SeedScope ecmp(m_cfg.EcmpSeed(), m_cfg.seed);
         ports->SetStream(STREAM_PORTS);
     }
+    // a path-aware policy may choose the jobs' paths among the fabric's
+    std::vector<double> linkBps;
+    for (const auto& link : m_topo.links)
+    {
+        linkBps.push_back(static_cast<double>(link.tx->GetDataRate().GetBitRate()));
+    }
+    m_scheduler->SetPathFunction(
+        [this](uint32_t src, uint32_t dst, uint16_t port) { return m_topo.GetPath(src, dst, port); },
+        std::move(linkBps));
     for (const auto& jc : m_cfg.jobs)
     {
         std::vector<Ptr<RdmaNic>> nics;
@@ -299,6 +308,7 @@ ScenarioRun::BuildJobs()
         info.job = job;
         info.index = static_cast<uint32_t>(m_jobs.size());
         info.scenarioClass = static_cast<uint8_t>(jc.priority);
+        info.rankHosts = jc.hosts;
         double bottleneck = 0;
         for (uint32_t r = 0; r < jc.ranks; ++r)
         {
