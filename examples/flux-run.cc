@@ -72,6 +72,7 @@
 #include "ns3/results-writer.h"
 #include "ns3/scenario-bound.h"
 #include "ns3/scenario-config.h"
+#include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
 
 #include <atomic>
@@ -98,7 +99,8 @@ const char* const kUsage =
     "                [--pcap DIR] [--quiet] [--backend packet|flow]\n"
     "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
     "                [--quiet]\n"
-    "       flux-run --list-policies\n"
+    "       flux-run --list-policies [--verbose]\n"
+    "       flux-run --describe-policy NAME\n"
     "\n"
     "Run a flux scenario and write its results (JSON and CSV files), or with\n"
     "--bound its bound and best schedule (JSON).\n"
@@ -120,11 +122,31 @@ const char* const kUsage =
     "  --bound             compute, from flow-level runs, each job alone, a lower\n"
     "                      bound on the mean JCT and the worst iteration, and the\n"
     "                      best priority schedule of a search (doc/bound.rst)\n"
-    "  --list-policies     print the available policies, one per line, and exit\n"
+    "  --list-policies     print the available policies, one per line, and exit;\n"
+    "                      with --verbose, each with its scheduler keys\n"
+    "  --describe-policy NAME  print the scheduler keys of a policy (type, default,\n"
+    "                      accepted values, help) and exit\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
     "failure, 130 interrupted.\n";
+
+/**
+ * \brief Print a policy's scheduler keys (--describe-policy, --list-policies
+ * --verbose): the name and TypeId, then per key its type, default, accepted
+ * values and the attribute's help.
+ * \param policy a registered policy
+ */
+void
+DescribePolicy(const std::string& policy)
+{
+    std::cout << policy << " (" << JobScheduler::GetPolicyTypeName(policy) << ")\n";
+    for (const auto& k : scenario::GetPolicyKeys(policy))
+    {
+        std::cout << "  " << k.key << ": " << k.type << ", default " << k.defaultValue << ", "
+                  << k.range << " (" << k.attribute << ")\n      " << k.help << '\n';
+    }
+}
 
 void
 OnSignal(int sig)
@@ -170,6 +192,8 @@ struct Args
     bool quiet{false};             //!< --quiet
     bool help{false};              //!< --help
     bool listPolicies{false};      //!< --list-policies
+    bool verbose{false};           //!< --verbose (with --list-policies)
+    std::string describePolicy;    //!< --describe-policy (empty: none)
     /// --seed-ecmp, --seed-background, --seed-placement: (seeds key, value)
     std::vector<std::pair<std::string, std::string>> seeds;
 };
@@ -224,6 +248,15 @@ ParseArgs(int argc, char** argv)
         {
             noValue();
             args.listPolicies = true;
+        }
+        else if (arg == "--verbose")
+        {
+            noValue();
+            args.verbose = true;
+        }
+        else if (arg == "--describe-policy")
+        {
+            takeValue(args.describePolicy);
         }
         else if (arg == "--quiet")
         {
@@ -451,8 +484,26 @@ Main(int argc, char** argv)
         {
             for (const auto& name : ScenarioConfig::AvailablePolicies())
             {
-                std::cout << name << '\n';
+                if (args.verbose)
+                {
+                    DescribePolicy(name);
+                }
+                else
+                {
+                    std::cout << name << '\n';
+                }
             }
+            return 0;
+        }
+        if (!args.describePolicy.empty())
+        {
+            if (JobScheduler::GetPolicyTypeName(args.describePolicy).empty())
+            {
+                throw ScenarioError("--describe-policy",
+                                    "\"" + args.describePolicy +
+                                        "\" is not a known policy (see --list-policies)");
+            }
+            DescribePolicy(args.describePolicy);
             return 0;
         }
         if (args.scenario.empty())

@@ -260,15 +260,14 @@ TEST(ScenarioConfig, Defaults)
     EXPECT_DOUBLE_EQ(bg.startMs, 0);
     EXPECT_FALSE(bg.stopMs.has_value());
     EXPECT_EQ(bg.hosts.size(), 16u); // all hosts
-    EXPECT_EQ(ScenarioConfig::AvailablePolicies(),
+    // the four first policies in their order, any other after them
+    const auto policies = ScenarioConfig::AvailablePolicies();
+    ASSERT_GE(policies.size(), 4u);
+    EXPECT_EQ(std::vector<std::string>(policies.begin(), policies.begin() + 4),
               (std::vector<std::string>{"fifo", "cassini", "crux", "flux"}));
     const auto sc = ParseScenario(Minimal(), ".").scheduler;
     EXPECT_EQ(sc.policy, "fifo");
-    EXPECT_EQ(sc.classes, 3u);
-    EXPECT_EQ(sc.granularity, "step");
-    EXPECT_DOUBLE_EQ(sc.controlLatencyUs, 5);
-    EXPECT_DOUBLE_EQ(sc.replanUs, 1000);
-    EXPECT_DOUBLE_EQ(sc.minShare, 0.05);
+    EXPECT_TRUE(sc.settings.empty()); // the policies' attribute defaults
 
     const json inc = Incast();
     const auto p = ParseScenario(WithBackground(inc), ".").background.at(0);
@@ -611,9 +610,12 @@ TEST(ScenarioConfigErrors, Policies)
         EXPECT_EQ(ParseScenario(s, ".").scheduler.policy, policy);
     }
     s["scheduler"]["policy"] = "magic";
-    EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
-              "scheduler.policy: \"magic\" is not a known policy (known: fifo, cassini, crux, "
-              "flux)");
+    EXPECT_EQ(
+        ErrorOf([&] { ParseScenario(s, "."); })
+            .rfind("scheduler.policy: \"magic\" is not a known policy (known: fifo, cassini, crux, "
+                   "flux",
+                   0),
+        0u);
     s["scheduler"] = {{"policy", "flux"}, {"classes", 7}};
     EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }).rfind("scheduler.classes: ", 0), 0u);
     s["scheduler"] = {{"policy", "flux"}, {"min_share", 0.6}};

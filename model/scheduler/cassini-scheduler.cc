@@ -17,6 +17,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("CassiniScheduler");
 
 NS_OBJECT_ENSURE_REGISTERED(CassiniScheduler);
+FLUX_REGISTER_POLICY("cassini", CassiniScheduler, 1);
 
 TypeId
 CassiniScheduler::GetTypeId()

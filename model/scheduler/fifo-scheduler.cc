@@ -12,6 +12,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FifoScheduler");
 
 NS_OBJECT_ENSURE_REGISTERED(FifoScheduler);
+FLUX_REGISTER_POLICY("fifo", FifoScheduler, 0);
 
 TypeId
 FifoScheduler::GetTypeId()

@@ -128,29 +128,22 @@ ScenarioConfig::BackgroundClasses() const
 Ptr<JobScheduler>
 ScenarioConfig::CreateScheduler() const
 {
-    const auto& sc = scheduler;
     ObjectFactory factory;
-    factory.SetTypeId(JobScheduler::GetPolicyTypeName(sc.policy));
-    auto us = [](double v) { return TimeValue(NanoSeconds(static_cast<int64_t>(v * 1e3))); };
-    const std::vector<std::pair<std::string, Ptr<AttributeValue>>> values = {
-        {"Classes", Create<UintegerValue>(sc.classes)},
-        {"BackgroundFirst", Create<BooleanValue>(sc.backgroundFirst)},
-        {"ControlLatency", us(sc.controlLatencyUs).Copy()},
-        {"ReplanInterval", us(sc.replanUs).Copy()},
-        {"Hysteresis", us(sc.hysteresisUs).Copy()},
-        {"MaxHold", us(sc.maxHoldUs).Copy()},
-        {"PerChunk", Create<BooleanValue>(sc.granularity == "chunk")},
-        {"MinShare", Create<DoubleValue>(sc.minShare)},
-        {"MaxWait", us(sc.maxWaitUs).Copy()},
-    };
-    // each policy takes the keys it has attributes for
+    factory.SetTypeId(JobScheduler::GetPolicyTypeName(scheduler.policy));
     const TypeId tid = factory.GetTypeId();
-    TypeId::AttributeInformation info;
-    for (const auto& [name, value] : values)
+    for (const auto& s : scheduler.settings)
     {
-        if (tid.LookupAttributeByName(name, &info))
+        // a key of another policy (checked against that one's attribute), or
+        // a value this policy's attribute of the same name does not take
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(s.attribute, &info))
         {
-            factory.Set(name, *value);
+            continue;
+        }
+        const Ptr<AttributeValue> value = info.checker->Create();
+        if (value->DeserializeFromString(s.value, info.checker) && info.checker->Check(*value))
+        {
+            factory.Set(s.attribute, *value);
         }
     }
     return factory.Create<JobScheduler>();

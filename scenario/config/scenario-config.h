@@ -88,19 +88,39 @@ struct ScenarioConfig
         std::optional<double> upMs;   //!< when it comes back, ms (unset: never)
     };
 
+    /// One key of the "scheduler" object: a value for an attribute of a policy.
+    struct SchedulerSetting
+    {
+        std::string key;       //!< the scenario key ("hysteresis_us")
+        std::string attribute; //!< the attribute it sets ("Hysteresis")
+        std::string value;     //!< the value, checked, as the attribute reads it ("50000ns")
+        double number{0};      //!< the key's number as written (0 for other keys)
+    };
+
     /// The "scheduler" object.
     struct SchedulerConfig
     {
-        std::string policy{"fifo"};      //!< scheduling policy name
-        uint32_t classes{3};             //!< classes of multi-class policies
-        std::string granularity{"step"}; //!< flux gate: "step" or "chunk"
-        double controlLatencyUs{5};      //!< flux: controller <-> gate latency, us
-        double replanUs{1000};           //!< flux: periodic re-plan, us (0: events only)
-        double hysteresisUs{50};         //!< flux: lead needed to pass the served task, us
-        double maxHoldUs{0};             //!< flux: longest hold at a gate, us (0: none)
-        double minShare{0.05};           //!< flux queue disc: least share of a waiting class
-        double maxWaitUs{0};             //!< flux queue disc: ageing, us (0: off)
-        bool backgroundFirst{false};     //!< jobs' classes strictly below the background's
+        std::string policy{"fifo"}; //!< scheduling policy name
+        /// the other keys, each mapped to an attribute (scenario-policy-keys.h);
+        /// a policy without the attribute ignores the key
+        std::vector<SchedulerSetting> settings;
+
+        /**
+         * \param attribute an attribute name ("MaxHold")
+         * \return the number its key gave (in the key's unit), or 0 when the
+         *         scenario does not set it
+         */
+        double Number(const std::string& attribute) const
+        {
+            for (const auto& s : settings)
+            {
+                if (s.attribute == attribute)
+                {
+                    return s.number;
+                }
+            }
+            return 0;
+        }
     };
 
     /// One entry of "jobs".
@@ -251,7 +271,8 @@ struct ScenarioConfig
 
     /**
      * \brief The scheduler of scheduler.policy, with the scenario's
-     * scheduler keys as attributes (each set when the policy has it).
+     * scheduler keys as attributes (each set when the policy has it: keys of
+     * other policies are left out).
      * \return the scheduler, classes not yet assigned
      */
     Ptr<JobScheduler> CreateScheduler() const;

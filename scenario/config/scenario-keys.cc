@@ -81,16 +81,6 @@ const std::vector<std::string> kPfcWatchdogKeys = {"enabled",
 const std::vector<std::string> kSeedsKeys = {"ecmp", "background", "placement"};
 const std::vector<std::string> kPfcWatchdogActions = {"drop", "forward"};
 const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
-const std::vector<std::string> kSchedulerKeys = {"policy",
-                                                 "classes",
-                                                 "granularity",
-                                                 "control_latency_us",
-                                                 "replan_us",
-                                                 "hysteresis_us",
-                                                 "max_hold_us",
-                                                 "min_share",
-                                                 "max_wait_us",
-                                                 "background_first"};
 const std::vector<std::string> kGranularities = {"step", "chunk"};
 const std::vector<std::string> kJobKeys = {"name",
                                            "ranks",
@@ -236,6 +226,8 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"transport.ecn.kmin_kb", Real(0, 4e6)},
     {"transport.ecn.kmax_kb", Positive(4e6)},
     {"transport.ecn.pmax", Interval(0, 1, true)},
+    // Scheduler keys take their ranges from their attributes' checkers; an
+    // entry here narrows one (the documented bounds of these keys).
     {"scheduler.classes", Int(1, TrafficClass::MAX_DATA)},
     {"scheduler.control_latency_us", Us(false, 1e6)},
     {"scheduler.replan_us", Us(false, 1e7)},
@@ -265,6 +257,13 @@ const std::map<std::string, NumberRange> kNumberRanges = {
 };
 
 } // namespace
+
+const NumberRange*
+FindRange(const std::string& name)
+{
+    const auto it = kNumberRanges.find(name);
+    return it == kNumberRanges.end() ? nullptr : &it->second;
+}
 
 /// The range of a numeric key of the object at path (see kNumberRanges).
 const NumberRange&

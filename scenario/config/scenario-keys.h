@@ -292,7 +292,6 @@ extern const std::vector<std::string> kPfcWatchdogKeys;
 extern const std::vector<std::string> kSeedsKeys;
 extern const std::vector<std::string> kPfcWatchdogActions;
 extern const std::vector<std::string> kEcnKeys;
-extern const std::vector<std::string> kSchedulerKeys;
 extern const std::vector<std::string> kGranularities;
 extern const std::vector<std::string> kJobKeys;
 extern const std::vector<std::string> kBackgroundCommonKeys;
@@ -364,6 +363,13 @@ NumberRange Int(uint64_t min, uint64_t max);
  * \return its range
  */
 const NumberRange& RangeOf(const std::string& path, const std::string& key);
+
+/**
+ * \param name a key's full name ("scheduler.hysteresis_us", "jobs[].bytes")
+ * \return its kNumberRanges entry, or nullptr when it has none (scheduler
+ *         keys need none: their attributes' checkers give their ranges)
+ */
+const NumberRange* FindRange(const std::string& name);
 
 } // namespace scenario
 } // namespace ns3

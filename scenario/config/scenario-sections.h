@@ -61,6 +61,12 @@ void ParseTraces(const nlohmann::json& v, ScenarioConfig& cfg);
 void ParsePfcWatchdog(const nlohmann::json& v, ScenarioConfig& cfg);
 
 /**
+ * \brief Parse the "scheduler" object (scenario-policy-keys.cc): "policy"
+ * first, then every other key mapped to an attribute of the chosen policy
+ * (PolicyKey). A key that is not an attribute of the chosen policy but is
+ * one of another registered policy is checked against that policy's
+ * attribute and kept (a scenario tuned for one policy runs under every
+ * --policy); the chosen policy ignores it. A key of no policy is unknown.
  * \param v the "scheduler" object
  * \param cfg receives cfg.scheduler
  */

@@ -80,43 +80,6 @@ ParsePriority(const ObjectReader& r)
 
 } // namespace
 
-void
-ParsePolicy(const json& v, ScenarioConfig& cfg)
-{
-    ObjectReader r(v, "scheduler", kSchedulerKeys);
-    auto& sc = cfg.scheduler;
-    if (r.Has("policy"))
-    {
-        const std::string path = r.Path("policy");
-        const std::string policy = ToString(r["policy"], path);
-        if (JobScheduler::GetPolicyTypeName(policy).empty())
-        {
-            Fail(path,
-                 Quote(policy) + " is not a known policy (known: " +
-                     Join(ScenarioConfig::AvailablePolicies()) + ")");
-        }
-        sc.policy = policy;
-    }
-    r.Read("classes", sc.classes);
-    if (r.Has("granularity"))
-    {
-        sc.granularity = ToString(r["granularity"], r.Path("granularity"));
-        if (std::find(kGranularities.begin(), kGranularities.end(), sc.granularity) ==
-            kGranularities.end())
-        {
-            Fail(r.Path("granularity"),
-                 Quote(sc.granularity) + " is not one of " + Join(kGranularities));
-        }
-    }
-    r.Read("control_latency_us", sc.controlLatencyUs);
-    r.Read("replan_us", sc.replanUs);
-    r.Read("hysteresis_us", sc.hysteresisUs);
-    r.Read("max_hold_us", sc.maxHoldUs);
-    r.Read("max_wait_us", sc.maxWaitUs);
-    r.Read("background_first", sc.backgroundFirst);
-    r.Read("min_share", sc.minShare);
-}
-
 /// The policy must find its classes where the background tenants leave room.
 void
 CheckSchedulerClasses(const ScenarioConfig& cfg)

@@ -95,7 +95,7 @@ MaxBaseRtt(const FabricTopology& topo, uint32_t mtu, uint32_t intBytes)
 void
 ScenarioRun::BuildScheduler()
 {
-    if (FabricRanks::GetNRanks() > 1 && m_cfg.scheduler.maxHoldUs > 0)
+    if (FabricRanks::GetNRanks() > 1 && m_cfg.scheduler.Number("MaxHold") > 0)
     {
         // A gate releases all its held ranks once the oldest has waited this
         // long: that knowledge spans processes with no latency.
