@@ -284,11 +284,11 @@ DcqcnCongestionControl::Increase()
     else if (std::min(t, b) > f)
     {
         const uint32_t i = std::min(t, b) - f;
-        m_targetRate += i * static_cast<double>(m_rhai.GetBitRate());
+        m_targetRate += i * static_cast<double>(m_rhai.GetBitRate()) * m_aggressiveness;
     }
     else
     {
-        m_targetRate += static_cast<double>(m_rai.GetBitRate());
+        m_targetRate += static_cast<double>(m_rai.GetBitRate()) * m_aggressiveness;
     }
     m_targetRate = std::min(m_targetRate, m_lineRate);
     SetRateBps(std::min(m_lineRate, (m_rate + m_targetRate) / 2));

@@ -27,7 +27,9 @@ namespace ns3
  * additive increase (Rt += AdditiveIncrease) and, once both exceed F, hyper
  * increase (Rt += i * HyperIncrease), the phase of a step following the
  * steps taken before it (without a byte counter, ByteCounter = 0, the timer
- * alone). The timer only runs while the rate is below line rate. Defaults
+ * alone). The timer only runs while the rate is below line rate. Both
+ * increase steps are multiplied by the queue pair's aggressiveness
+ * (SetAggressiveness(), 1 unless a policy such as mltcp sets it). Defaults
  * are the HPCC simulator's setting at 100 Gb/s; DcqcnProfile holds this and
  * other published sets, scaled to the link rate where their source does.
  */

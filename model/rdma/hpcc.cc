@@ -177,12 +177,12 @@ HpccCongestionControl::OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader&
     uint32_t stage;
     if (k >= 1 || m_incStage >= m_maxStage)
     {
-        w = k > 0 ? m_wc / k + m_wAi : m_wMax;
+        w = k > 0 ? m_wc / k + m_wAi * m_aggressiveness : m_wMax;
         stage = 0;
     }
     else
     {
-        w = m_wc + m_wAi;
+        w = m_wc + m_wAi * m_aggressiveness;
         stage = m_incStage + 1;
     }
     w = std::clamp(w, m_wMin, m_wMax);

@@ -34,7 +34,8 @@ namespace ns3
  * [MinRate T, LineRate T]; the NIC keeps bytes in flight below W and paces
  * the queue pair at R = W / T.
  *
- * W_AI is AdditiveIncrease x T; the default step, 10 Mb/s x line rate / 25G,
+ * W_AI is AdditiveIncrease x T times the aggressiveness (SetAggressiveness(),
+ * 1 unless a policy such as mltcp sets it); the default step, 10 Mb/s x line rate / 25G,
  * and eta = 0.95, MaxStage = 0 are the settings of the HPCC authors'
  * simulator.
  */

@@ -107,6 +107,24 @@ class RdmaCongestionControl : public Object
      */
     virtual void OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader& intHeader);
 
+    /**
+     * \brief Scale the algorithm's increase steps (DCQCN's additive and hyper
+     * increase, HPCC's additive increase) by a factor, as MLTCP does with
+     * the bytes a job sent in its iteration. The default, 1, leaves the
+     * algorithm as published; the base algorithm ("none") has no steps.
+     * \param factor the factor, >= 0
+     */
+    void SetAggressiveness(double factor)
+    {
+        m_aggressiveness = factor;
+    }
+
+    /** \return the factor of the increase steps (SetAggressiveness()) */
+    double GetAggressiveness() const
+    {
+        return m_aggressiveness;
+    }
+
     /** \return the window in bytes in flight; 0 for no window */
     uint64_t GetWindowBytes() const
     {
@@ -127,9 +145,10 @@ class RdmaCongestionControl : public Object
      */
     void SetRateBps(double bps);
 
-    double m_lineRate; //!< line rate, bit/s
-    double m_rate;     //!< current rate, bit/s
-    uint64_t m_window; //!< window, bytes in flight (0: none)
+    double m_lineRate;          //!< line rate, bit/s
+    double m_rate;              //!< current rate, bit/s
+    uint64_t m_window;          //!< window, bytes in flight (0: none)
+    double m_aggressiveness{1}; //!< factor of the increase steps (SetAggressiveness)
 
   private:
     TracedCallback<double, double> m_rateTrace; //!< rate changes
