@@ -1,40 +1,66 @@
 #!/usr/bin/env bash
-# The policy evaluation: every contended scenario and one job alone, under
-# every scheduling policy, for a few seeds; tables and plots.
+# The policy evaluation: every contended and realistic scenario and one job
+# alone, under every scheduling policy, for several seeds; tables and plots.
 #
 #   scripts/run-evaluation.sh [--seeds N | --seed-list "1 2"] [--out DIR]
 #                             [--scenarios "FILE ..."] [--policies "fifo ..."]
+#                             [--variance FILE | --no-variance]
 #                             [--deps] [--no-build] [--doc]
 #
 # 1. builds flux-run when needed (as scripts/run-experiment.sh; --no-build
 #    uses it as it is; --deps first installs the Debian dependencies),
-# 2. runs each scenario (default examples/scenarios/contended-*.json and
-#    examples/scenarios/single-job.json) with scripts/run-experiment.sh under
-#    every policy of `flux-run --list-policies` (or --policies) and seed
-#    (default 2 seeds: 1 2), FLUX_JOBS runs at a time (default 2), results
-#    into DIR/<scenario>/runs/,
-# 3. writes with scripts/flux-evaluate report: DIR/evaluation.csv (one row
-#    per scenario and policy: means over the seeds, ratios vs fifo),
-#    DIR/evaluation-runs.csv (one row per run), DIR/evaluation.md (a table
-#    per scenario) and DIR/plots/ (JCT bars, iteration-time and background
-#    FCT-slowdown CDFs, the traced link's timeline under fifo and flux).
+# 2. runs each scenario (default examples/scenarios/contended-*.json,
+#    realistic-*.json and single-job.json) at packet level with
+#    scripts/run-experiment.sh under every policy of `flux-run
+#    --list-policies` (or --policies) and seed (default 10 seeds: 1..10),
+#    FLUX_JOBS runs at a time (default 2), results into DIR/<scenario>/runs/,
+# 3. per scenario and seed (scripts/flux-evaluate companions): the bound
+#    (flux-run --bound: each job alone, lower bound, best schedule),
+#    every policy at flow level, and the best schedule replayed at packet
+#    level, into DIR/<scenario>/{bound,flow,best}/,
+# 4. for one scenario (--variance FILE; with the default scenarios
+#    examples/scenarios/realistic-gpt-bert-fat-tree.json unless
+#    --no-variance; with --scenarios none unless asked) fifo and flux with one
+#    source of randomness varied at a time (--seed-ecmp, --seed-background,
+#    --seed-placement), into DIR/variance/,
+# 5. writes with scripts/flux-evaluate report: DIR/evaluation.csv (one row
+#    per scenario and policy: means and 95 % CIs over the seeds),
+#    DIR/evaluation-runs.csv (one row per run), DIR/evaluation-jobs.csv (one
+#    row per job run), DIR/evaluation.md and DIR/plots/ (JCT with CI bars,
+#    per-job slowdown CDFs, fairness, iteration-time and background
+#    FCT-slowdown CDFs, the traced link's timeline, classes over time).
 #
 # --doc also writes the tables to doc/evaluation-tables.rst.inc and copies the
 # plots to doc/figures/evaluation-*.png (what doc/evaluation.rst shows).
 # DIR defaults to results/evaluation in the repository (git-ignored).
+# The sweeps (load, background share, control latency) are
+# scripts/run-sweeps.sh.
 # Environment: FLUX_BUILD_DIR (default build), FLUX_JOBS (default 2).
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 main() {
 
-local out="" scenarios="" seed_args=(--seeds 2) policy_args=() deps=0 build_step=1 doc=0
+local out="" scenarios="" seeds="1 2 3 4 5 6 7 8 9 10" policies="" deps=0 build_step=1 doc=0
+    local variance=default
 while [ $# -gt 0 ]; do
     case "$1" in
-    --seeds | --seed-list)
-        [ $# -ge 2 ] || flux_die "$1 needs a value"
-        seed_args=("$1" "$2")
+    --seeds)
+        [ $# -ge 2 ] || flux_die "--seeds needs a number"
+        [[ "$2" =~ ^[1-9][0-9]*$ ]] || flux_die "--seeds: expected a positive integer, got '$2'"
+        seeds=$(seq 1 "$2" | tr '\n' ' ')
         shift 2
         ;;
+    --seed-list)
+        [ $# -ge 2 ] || flux_die "--seed-list needs a list such as \"1 2 3\""
+        seeds=$2
+        shift 2
+        ;;
+    --variance)
+        [ $# -ge 2 ] || flux_die "--variance needs a scenario file"
+        variance=$2
+        shift 2
+        ;;
+    --no-variance) variance=""; shift ;;
     --out)
         [ $# -ge 2 ] || flux_die "--out needs a folder"
         out=$2
@@ -47,14 +73,14 @@ while [ $# -gt 0 ]; do
         ;;
     --policies)
         [ $# -ge 2 ] || flux_die "--policies needs a list such as \"fifo flux\""
-        policy_args=(--policies "$2")
+        policies=$2
         shift 2
         ;;
     --deps) deps=1; shift ;;
     --no-build) build_step=0; shift ;;
     --doc) doc=1; shift ;;
     -h | --help)
-        sed -n '2,25p' "$0"
+        sed -n '2,36p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
@@ -67,34 +93,65 @@ abspath() { case "$1" in /*) echo "$1" ;; *) echo "$here/$1" ;; esac; }
 out=$(abspath "${out:-$FLUX_ROOT/results/evaluation}")
 local files=() f
 if [ -z "$scenarios" ]; then
-    files=("$FLUX_ROOT"/examples/scenarios/contended-*.json "$FLUX_ROOT/examples/scenarios/single-job.json")
+    files=("$FLUX_ROOT"/examples/scenarios/contended-*.json "$FLUX_ROOT"/examples/scenarios/realistic-*.json
+        "$FLUX_ROOT/examples/scenarios/single-job.json")
 else
     for f in $scenarios; do files+=("$(abspath "$f")"); done
 fi
 for f in "${files[@]}"; do [ -r "$f" ] || flux_die "scenario not readable: $f"; done
+if [ "$variance" = default ]; then
+    # with the default scenarios only (--scenarios runs no variance unless asked)
+    variance=""
+    [ -n "$scenarios" ] || variance=$FLUX_ROOT/examples/scenarios/realistic-gpt-bert-fat-tree.json
+fi
+[ -z "$variance" ] || { variance=$(abspath "$variance"); [ -r "$variance" ] || flux_die "scenario not readable: $variance"; }
+local build=${FLUX_BUILD_DIR:-$FLUX_ROOT/build}
+case "$build" in /*) ;; *) build=$FLUX_ROOT/$build ;; esac
 local t_all
 t_all=$(date +%s)
 
 # Runs of an earlier evaluation into the same folder would mix into the tables.
 mkdir -p "$out"
-rm -rf "$out/plots" "$out/evaluation.csv" "$out/evaluation-runs.csv" "$out/evaluation.md"
+rm -rf "$out/plots" "$out/evaluation.csv" "$out/evaluation-runs.csv" "$out/evaluation-jobs.csv" \
+    "$out/evaluation.md" "$out/variance"
 
-local first=1 name step_args=()
+local first=1 name step_args=() k=0
 for f in "${files[@]}"; do
+    k=$((k + 1))
     name=$(basename "$f" .json)
     step_args=()
     [ $deps = 1 ] && [ $first = 1 ] || step_args+=(--no-deps)
     [ $build_step = 1 ] && [ $first = 1 ] || step_args+=(--no-build)
     first=0
     rm -rf "${out:?}/$name"
+    local policy_args=()
+    [ -z "$policies" ] || policy_args=(--policies "$policies")
+    flux_log "[$k/${#files[@]}] $name: packet-level runs"
     "$FLUX_ROOT/scripts/run-experiment.sh" --scenario "$f" --out "$out/$name" --no-plots \
-        "${seed_args[@]}" "${policy_args[@]}" "${step_args[@]}" \
+        --seed-list "$seeds" "${policy_args[@]}" "${step_args[@]}" \
         >"$out/$name.log" 2>&1 || {
         tail -n 20 "$out/$name.log" >&2
         flux_die "$name failed (log: $out/$name.log)"
     }
-    flux_log "$name done ($(grep -c ' s  /' "$out/$name.log" || true) runs)"
+    [ -n "$policies" ] || policies=$("$build/flux-run" --list-policies | tr '\n' ' ')
+    flux_log "[$k/${#files[@]}] $name: $(grep -c ' s  /' "$out/$name.log" || true) runs; bounds, flow level, best replays"
+    /usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" companions "$f" --seeds "$seeds" \
+        --policies "$policies" --out "$out/$name" --flux-run "$build/flux-run" ||
+        flux_die "$name: companion runs failed"
+    flux_log "[$k/${#files[@]}] $name done, $(flux_fmt_time "$(flux_elapsed "$t_all")") so far"
 done
+local report_var=()
+if [ -n "$variance" ]; then
+    local var_policies=""
+    for p in fifo flux; do
+        case " $policies " in *" $p "*) var_policies+="$p " ;; esac
+    done
+    flux_log "variance: $(basename "$variance" .json), one seed varied at a time [${var_policies% }]"
+    /usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" variance "$variance" --seeds "$seeds" \
+        --policies "${var_policies% }" --out "$out/variance" --flux-run "$build/flux-run" ||
+        flux_die "variance runs failed"
+    report_var=(--variance "$out/variance")
+fi
 
 flux_section "evaluation"
 local report_args=()
@@ -104,10 +161,10 @@ fi
 local dirs=()
 for f in "${files[@]}"; do dirs+=("$out/$(basename "$f" .json)/runs"); done
 /usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" report "${dirs[@]}" --out "$out" \
-    "${report_args[@]}" --scenarios "${files[@]}" >/dev/null
+    "${report_args[@]}" "${report_var[@]}" --scenarios "${files[@]}" >/dev/null
 cat "$out/evaluation.md"
 echo
-echo "tables: $out/evaluation.csv, $out/evaluation-runs.csv, $out/evaluation.md"
+echo "tables: $out/evaluation.csv, $out/evaluation-runs.csv, $out/evaluation-jobs.csv, $out/evaluation.md"
 echo "plots:  $out/plots/"
 [ $doc = 0 ] || echo "doc:    doc/evaluation-tables.rst.inc, doc/figures/evaluation-*.png"
 flux_log "evaluation done in $(flux_fmt_time "$(flux_elapsed "$t_all")")"
