@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Policy benchmark: what a scheduling policy costs the simulator. Runs one
 # scenario (default bench/scenarios/multi-job.json) under fifo and under each
-# other policy, N times each, with bench/run-scenario-bench.sh, and reports
+# other policy (default: every one BUILD_DIR/flux-run --list-policies prints), N times each, with bench/run-scenario-bench.sh, and reports
 # per policy the medians of wall_s and run_s (runs interleaved: fifo, then
 # each policy, N rounds) and, as ratios against fifo in the same run of this
 # script,
@@ -21,7 +21,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 runs=3
 build=${FLUX_BUILD:-$here/../build}
 scenario=$here/scenarios/multi-job.json
-policies="cassini crux flux"
+policies="" # default: every policy of flux-run --list-policies but fifo
 while [ $# -gt 0 ]; do
     case "$1" in
     -n) runs=$2; shift 2 ;;
@@ -33,6 +33,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -f "$scenario" ] || { echo "run-policy-bench.sh: no scenario $scenario" >&2; exit 2; }
+if [ -z "$policies" ]; then
+    policies=$("$build/flux-run" --list-policies | grep -vx fifo | tr '\n' ' ') ||
+        { echo "run-policy-bench.sh: $build/flux-run --list-policies failed" >&2; exit 2; }
+fi
 
 work=$(mktemp -d)
 folder=$(dirname "$scenario")

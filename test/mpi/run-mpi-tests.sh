@@ -75,7 +75,7 @@ same_results() { # $1: name; $2: scenario; the rest: flux-run options
     python3 "$here/compare-results.py" "$work/$name-np1.json" "$work/$name-np2.json" &&
         python3 "$here/compare-results.py" "$work/$name-np1.json" "$work/$name-np4.json"
 }
-for policy in flux cassini crux fifo; do
+for policy in $("$flux_run" --list-policies); do
     check "flux-run, policy $policy, faults and traces: identical results on 1, 2, 4 processes" \
         same_results "faults-$policy" "$here/faults-traces.json" --policy "$policy"
 done

@@ -4,27 +4,59 @@ where the background tenants leave room, and the results report what the
 scheduler did."""
 
 import copy
+import json
 
 import ns3flux
 from conftest import SMALL, run_scenario
 
-POLICIES = ["fifo", "cassini", "crux", "flux"]
+# The four first policies, in this order; every registered policy after them.
+FIRST = ["fifo", "cassini", "crux", "flux"]
+
+
+def _policies(flux_run):
+    """The policies flux-run lists (the registry: every policy's own file)."""
+    p = flux_run("--list-policies")
+    assert p.returncode == 0
+    return p.stdout.split()
 
 
 def test_every_policy_is_listed(flux_run):
-    """--list-policies and ns3flux.policies() give the four policies, in the
-    documented order."""
-    p = flux_run("--list-policies")
-    assert p.returncode == 0
-    assert p.stdout.split() == POLICIES
-    assert ns3flux.policies() == POLICIES
+    """--list-policies and ns3flux.policies() give the same policies: fifo,
+    cassini, crux and flux first, in the documented order, then the others
+    (mltcp among them), each once."""
+    policies = _policies(flux_run)
+    assert policies[:4] == FIRST
+    assert "mltcp" in policies[4:]
+    assert len(set(policies)) == len(policies)
+    assert ns3flux.policies() == policies
+
+
+def test_every_policy_is_described(flux_run):
+    """--describe-policy names each policy's TypeId and lists its scheduler
+    keys (the attributes, in snake_case); an unknown name exits 2."""
+    for policy in _policies(flux_run):
+        p = flux_run("--describe-policy", policy)
+        assert p.returncode == 0, policy
+        assert p.stdout.startswith(f"{policy} (ns3::"), policy
+        assert "  classes: integer, default 3, [1, 6] (Classes)" in p.stdout, policy
+    flux = flux_run("--describe-policy", "flux").stdout
+    assert "  hysteresis_us: time, default " in flux
+    assert '  granularity: string, default "step", "step" | "chunk" (PerChunk)' in flux
+    assert "  replan_us: time, default 1000, [0, 10000000]" in flux
+    mltcp = flux_run("--describe-policy", "mltcp").stdout
+    assert "  slope: number, default 1.5, [0, 100] (Slope)" in mltcp
+    assert "  intercept: number, default 0.25, [0, 100] (Intercept)" in mltcp
+    verbose = flux_run("--list-policies", "--verbose")
+    assert verbose.returncode == 0 and "mltcp (ns3::MltcpScheduler)" in verbose.stdout
+    bad = flux_run("--describe-policy", "magic")
+    assert bad.returncode == 2 and "--describe-policy" in bad.stderr
 
 
 def test_every_policy_runs_and_reports(flux_run, tmp_path):
     """Each policy runs the small scenario to completion, delivers every
     iteration without a drop, and reports a scheduler section and a gate
     wait per job; only flux re-plans and sends messages."""
-    for policy in POLICIES:
+    for policy in _policies(flux_run):
         s = copy.deepcopy(SMALL)
         s["scheduler"] = {"policy": policy}
         _, r = run_scenario(flux_run, tmp_path, s, policy)
@@ -70,3 +102,42 @@ def test_scenario_chooses_queue_disc_and_arbiter(flux_run, tmp_path):
         _, r = run_scenario(flux_run, tmp_path, s, f"factory-{policy}")
         assert all(j["status"] == "completed" for j in r["jobs"]), policy
         assert r["network"]["drops"] == 0, policy
+
+
+def test_scheduler_keys_map_to_attributes(flux_run, tmp_path):
+    """Every scheduler key is an attribute of a policy: snake_case of its
+    name, times with a unit suffix; values are checked by the attribute's
+    checker and a bad one exits 2 naming the key, before anything is
+    written. A key of another policy is checked too, then ignored."""
+    def run(scheduler, name):
+        s = copy.deepcopy(SMALL)
+        s["scheduler"] = scheduler
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(s))
+        out = tmp_path / f"{name}-results.json"
+        p = flux_run(path, "--out", out, "--quiet")
+        return p, out
+
+    bad = [
+        ({"policy": "flux", "measurement_weight": 2}, "scheduler.measurement_weight: must be in [0, 1]"),
+        ({"policy": "mltcp", "slope": -1}, "scheduler.slope: must be in [0, 100], got -1"),
+        ({"policy": "mltcp", "slope": "steep"}, "scheduler.slope: expected a number"),
+        ({"policy": "cassini", "slots": 1}, "scheduler.slots: must be at least 2, got 1"),
+        ({"policy": "flux", "hysteresis_ms": -1}, "scheduler.hysteresis_ms: must not be negative"),
+        ({"policy": "flux", "hysteresis_ms": 1e5}, "scheduler.hysteresis_ms: must be at most 10000"),
+        ({"policy": "flux", "hysteresis_us": 1, "hysteresis_ns": 1},
+         "sets the same attribute as"),
+        ({"policy": "mltcp", "slop": 1}, 'scheduler.slop: unknown key (did you mean "slope"?)'),
+        ({"policy": "fifo", "slope": -1}, "scheduler.slope: must be in [0, 100]"),
+    ]
+    for i, (scheduler, message) in enumerate(bad):
+        p, out = run(scheduler, f"bad{i}")
+        assert p.returncode == 2, (scheduler, p.stderr)
+        assert message in p.stderr, (scheduler, p.stderr)
+        assert not out.exists()
+    # accepted: another unit, and a key of mltcp under fifo (ignored by fifo)
+    for i, scheduler in enumerate([{"policy": "flux", "hysteresis_ms": 0.05, "replan_ms": 2},
+                                   {"policy": "fifo", "slope": 3, "max_hold_us": 10}]):
+        p, out = run(scheduler, f"good{i}")
+        assert p.returncode == 0, (scheduler, p.stderr)
+        assert json.loads(out.read_text())["policy"] == scheduler["policy"]
