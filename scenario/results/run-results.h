@@ -68,8 +68,9 @@ struct RunResults
                                           //!< over steps, mean over ranks) plus iteration
                                           //!< starts held (cassini)
         uint32_t trafficClass{0};         //!< the class of the job's data at the end
-        std::vector<std::string> links;   //!< the link directions its ring sends cross (its
-                                          //!< ECMP paths from its source ports), topology order
+        std::vector<std::string> links;   //!< the link directions its ring sends cross (ECMP
+                                          //!< paths of its queue pairs' source ports at the
+                                          //!< end), topology order
     };
 
     /// The seed each random source ran with (ScenarioConfig::seeds, else the seed).

@@ -306,17 +306,18 @@ ScenarioRun::LinkBits() const
 void
 ScenarioRun::CollectJobPaths(RunResults& r) const
 {
-    // Per link direction, the jobs whose ring sends cross it.
+    // Per link direction, the jobs whose ring sends cross it: the paths of
+    // the queue pairs' source ports at the end (a path-aware policy may
+    // have moved them from the drawn ones).
     std::vector<std::vector<uint32_t>> users(m_topo.links.size());
-    for (uint32_t j = 0; j < m_cfg.jobs.size() && j < m_portBases.size(); ++j)
+    for (uint32_t j = 0; j < m_cfg.jobs.size() && j < m_jobs.size(); ++j)
     {
         const auto& jc = m_cfg.jobs[j];
         std::vector<bool> crossed(m_topo.links.size(), false);
-        for (uint32_t rank = 0; rank < jc.ranks; ++rank)
+        for (const auto& c : m_jobs[j]->GetCollective()->GetConnections())
         {
-            const uint32_t next = (rank + 1) % jc.ranks;
-            const auto port = static_cast<uint16_t>(m_portBases[j] + rank);
-            for (uint32_t l : m_topo.GetPath(jc.hosts[rank], jc.hosts[next], port))
+            const uint16_t port = c.sender->GetSourcePort();
+            for (uint32_t l : m_topo.GetPath(jc.hosts[c.src], jc.hosts[c.dst], port))
             {
                 crossed[l] = true;
             }

@@ -278,8 +278,9 @@ class ScenarioRun
      */
     std::vector<double> LinkBits() const;
     /**
-     * \brief The links each job's ring sends cross and where jobs' paths
-     * meet (RunResults::JobResult::links, RunResults::ecmp).
+     * \brief The links each job's ring sends cross (from its queue pairs'
+     * source ports at the end of the run) and where jobs' paths meet
+     * (RunResults::JobResult::links, RunResults::ecmp).
      * \param r the results, with their jobs
      */
     void CollectJobPaths(RunResults& r) const;
