@@ -51,21 +51,43 @@ MltcpGate::DoDispose()
 }
 
 void
-MltcpGate::Setup(MltcpScheduler* scheduler, uint32_t job, uint64_t iterationBytes)
+MltcpGate::Setup(MltcpScheduler* scheduler,
+                 uint32_t job,
+                 uint64_t iterationBytes,
+                 std::vector<std::vector<Ptr<RdmaCongestionControl>>> senders)
 {
     m_scheduler = scheduler;
     m_job = job;
     m_iterationBytes = iterationBytes;
-    m_ranks.clear();
-    const Ptr<Collective> c = scheduler->GetJobInfo(job).job->GetCollective();
-    for (const auto& conn : c->GetConnections())
+    m_ranks.assign(senders.size(), Rank());
+    for (std::size_t r = 0; r < senders.size(); ++r)
     {
-        if (conn.src >= m_ranks.size())
-        {
-            m_ranks.resize(conn.src + 1);
-        }
-        m_ranks[conn.src].senders.push_back(conn.sender);
+        m_ranks[r].senders = std::move(senders[r]);
     }
+}
+
+double
+MltcpGate::OnSend(uint32_t rank, uint32_t iteration, uint64_t bytes)
+{
+    Rank& r = m_ranks.at(rank);
+    if (!r.started || r.iteration != iteration)
+    {
+        r.started = true;
+        r.iteration = iteration;
+        r.sent = 0;
+    }
+    const double ratio = m_iterationBytes > 0
+                             ? static_cast<double>(r.sent) / static_cast<double>(m_iterationBytes)
+                             : 0.0;
+    const double factor = m_scheduler->GetFactor(ratio);
+    NS_LOG_LOGIC("mltcp: job " << m_job << " rank " << rank << " ratio " << ratio << " factor "
+                               << factor);
+    for (const auto& cc : r.senders)
+    {
+        cc->SetAggressiveness(factor);
+    }
+    r.sent += bytes;
+    return factor;
 }
 
 void
@@ -73,29 +95,9 @@ MltcpGate::Ask(Ptr<Collective> collective, const Request& req)
 {
     if (req.rank < m_ranks.size())
     {
-        Rank& r = m_ranks[req.rank];
-        if (!r.started || r.iteration != req.iteration)
-        {
-            r.started = true;
-            r.iteration = req.iteration;
-            r.sent = 0;
-        }
-        const double ratio = m_iterationBytes > 0 ? static_cast<double>(r.sent) /
-                                                        static_cast<double>(m_iterationBytes)
-                                                  : 0.0;
-        const double factor = m_scheduler->GetFactor(ratio);
-        NS_LOG_LOGIC("mltcp: job " << m_job << " rank " << req.rank << " step " << req.step
-                                   << " ratio " << ratio << " factor " << factor);
-        for (const auto& qp : r.senders)
-        {
-            qp->GetCongestionControl()->SetAggressiveness(factor);
-        }
-        r.sent += req.bytes;
+        OnSend(req.rank, req.iteration, req.bytes);
     }
-    if (m_scheduler)
-    {
-        m_scheduler->CountDecision();
-    }
+    m_scheduler->CountDecision();
     collective->Release(req.rank);
 }
 
@@ -173,8 +175,17 @@ MltcpScheduler::Start()
         const uint32_t buckets = tj->GetNBuckets();
         const uint64_t perIteration =
             c->GetBytesSentPerRank(tj->GetGradientBytes() / buckets) * buckets;
+        std::vector<std::vector<Ptr<RdmaCongestionControl>>> senders;
+        for (const auto& conn : c->GetConnections())
+        {
+            if (conn.src >= senders.size())
+            {
+                senders.resize(conn.src + 1);
+            }
+            senders[conn.src].push_back(conn.sender->GetCongestionControl());
+        }
         Ptr<MltcpGate> gate = CreateObject<MltcpGate>();
-        gate->Setup(this, j, perIteration);
+        gate->Setup(this, j, perIteration, std::move(senders));
         c->SetGate(gate);
         m_gates.push_back(gate);
     }

@@ -8,6 +8,7 @@
 #include "job-scheduler.h"
 
 #include "ns3/collective-gate.h"
+#include "ns3/rdma-congestion-control.h"
 
 #include <vector>
 
@@ -40,10 +41,25 @@ class MltcpGate : public CollectiveGate
      * \param scheduler the policy (for its factor function and counters)
      * \param job the job's index
      * \param iterationBytes bytes one rank sends per iteration (every bucket)
+     * \param senders per rank: the congestion controls of its sending queue pairs
      */
-    void Setup(MltcpScheduler* scheduler, uint32_t job, uint64_t iterationBytes);
+    void Setup(MltcpScheduler* scheduler,
+               uint32_t job,
+               uint64_t iterationBytes,
+               std::vector<std::vector<Ptr<RdmaCongestionControl>>> senders);
 
     void Ask(Ptr<Collective> collective, const Request& req) override;
+
+    /**
+     * \brief A rank is about to post a send: set its queue pairs'
+     * aggressiveness from the bytes it sent before in the iteration, then
+     * count the send's bytes (Ask() does this, then releases the send).
+     * \param rank the rank
+     * \param iteration the job's iteration (a new one starts the count at 0)
+     * \param bytes bytes of the send
+     * \return the factor set
+     */
+    double OnSend(uint32_t rank, uint32_t iteration, uint64_t bytes);
 
     /**
      * \param rank a rank
@@ -59,10 +75,10 @@ class MltcpGate : public CollectiveGate
     /// What the gate knows of one rank.
     struct Rank
     {
-        std::vector<Ptr<RdmaQueuePair>> senders; //!< its sending queue pairs
-        uint32_t iteration{0};                   //!< the iteration it sends in
-        uint64_t sent{0};                        //!< bytes released in that iteration
-        bool started{false};                     //!< it asked once already
+        std::vector<Ptr<RdmaCongestionControl>> senders; //!< of its sending queue pairs
+        uint32_t iteration{0};                           //!< the iteration it sends in
+        uint64_t sent{0};                                //!< bytes released in that iteration
+        bool started{false};                             //!< it asked once already
     };
 
     MltcpScheduler* m_scheduler; //!< the policy
