@@ -5,7 +5,7 @@
 #   scripts/run-evaluation.sh [--seeds N | --seed-list "1 2"] [--out DIR]
 #                             [--scenarios "FILE ..."] [--policies "fifo ..."]
 #                             [--variance FILE | --no-variance]
-#                             [--deps] [--no-build] [--doc]
+#                             [--deps] [--no-build] [--report-only] [--doc]
 #
 # 1. builds flux-run when needed (as scripts/run-experiment.sh; --no-build
 #    uses it as it is; --deps first installs the Debian dependencies),
@@ -32,6 +32,8 @@
 #
 # --doc also writes the tables to doc/evaluation-tables.rst.inc and copies the
 # plots to doc/figures/evaluation-*.png (what doc/evaluation.rst shows).
+# --report-only skips steps 1-4 and writes the report from the runs already
+# in DIR (the same arguments otherwise).
 # DIR defaults to results/evaluation in the repository (git-ignored).
 # The sweeps (load, background share, control latency) are
 # scripts/run-sweeps.sh.
@@ -40,7 +42,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 main() {
 
-local out="" scenarios="" seeds="1 2 3 4 5 6 7 8 9 10" policies="" deps=0 build_step=1 doc=0
+local out="" scenarios="" seeds="1 2 3 4 5 6 7 8 9 10" policies="" deps=0 build_step=1 doc=0 report_only=0
     local variance=default
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -79,8 +81,9 @@ while [ $# -gt 0 ]; do
     --deps) deps=1; shift ;;
     --no-build) build_step=0; shift ;;
     --doc) doc=1; shift ;;
+    --report-only) report_only=1; shift ;;
     -h | --help)
-        sed -n '2,36p' "$0"
+        sed -n '2,38p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
@@ -110,6 +113,10 @@ case "$build" in /*) ;; *) build=$FLUX_ROOT/$build ;; esac
 local t_all
 t_all=$(date +%s)
 
+local report_var=()
+if [ $report_only = 1 ]; then
+    [ -z "$variance" ] || [ ! -d "$out/variance" ] || report_var=(--variance "$out/variance")
+else
 # Runs of an earlier evaluation into the same folder would mix into the tables.
 mkdir -p "$out"
 rm -rf "$out/plots" "$out/evaluation.csv" "$out/evaluation-runs.csv" "$out/evaluation-jobs.csv" \
@@ -140,7 +147,6 @@ for f in "${files[@]}"; do
         flux_die "$name: companion runs failed"
     flux_log "[$k/${#files[@]}] $name done, $(flux_fmt_time "$(flux_elapsed "$t_all")") so far"
 done
-local report_var=()
 if [ -n "$variance" ]; then
     local var_policies=""
     for p in fifo flux; do
@@ -151,6 +157,7 @@ if [ -n "$variance" ]; then
         --policies "${var_policies% }" --out "$out/variance" --flux-run "$build/flux-run" ||
         flux_die "variance runs failed"
     report_var=(--variance "$out/variance")
+fi
 fi
 
 flux_section "evaluation"
