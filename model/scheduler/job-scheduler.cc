@@ -141,6 +141,12 @@ JobScheduler::GetPolicies()
     return policies;
 }
 
+std::vector<std::string>
+JobScheduler::GetFlowLevelLimits() const
+{
+    return {};
+}
+
 std::string
 JobScheduler::GetPolicyTypeName(const std::string& policy)
 {

@@ -175,6 +175,13 @@ class JobScheduler : public Object
     virtual std::string GetPolicyName() const = 0;
 
     /**
+     * \return what the policy does that a flow-level run (FluidNetwork, which
+     *         has no congestion control) cannot model, as entries the results
+     *         add to backend_limits ("scheduler.<what>"); default none
+     */
+    virtual std::vector<std::string> GetFlowLevelLimits() const;
+
+    /**
      * \brief Let the scheduler see the fabric's paths, so that it can choose
      * them (before AddJob).
      * \param paths the path of a send

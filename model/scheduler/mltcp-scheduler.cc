@@ -197,6 +197,12 @@ MltcpScheduler::DecidesPerRank() const
     return true; // the gates in the ranks decide
 }
 
+std::vector<std::string>
+MltcpScheduler::GetFlowLevelLimits() const
+{
+    return {"scheduler.aggressiveness"};
+}
+
 Ptr<MltcpGate>
 MltcpScheduler::GetGate(uint32_t job) const
 {

@@ -129,6 +129,12 @@ class MltcpScheduler : public JobScheduler
     bool DecidesPerRank() const override;
 
     /**
+     * \return "scheduler.aggressiveness": at flow level there is no
+     *         congestion control to scale, the jobs share max-min fairly
+     */
+    std::vector<std::string> GetFlowLevelLimits() const override;
+
+    /**
      * \param bytesRatio bytes sent in the iteration over bytes per iteration
      *        (clamped to [0, 1])
      * \return the aggressiveness factor F = Slope x ratio + Intercept

@@ -116,8 +116,10 @@ ToReal(const json& v, const std::string& path, const NumberRange& range)
     {
         Fail(path,
              "must be at most " + Num(range.max) +
-                 (range.kind == NumberRange::Kind::TIME ? " (the longest simulated time, 10^15 ns)"
-                                                        : std::string()) +
+                 (range.kind == NumberRange::Kind::TIME &&
+                          range.max * range.nsPerUnit >= kMaxTimeNs * (1 - 1e-9)
+                      ? " (the longest simulated time, 10^15 ns)"
+                      : std::string()) +
                  got);
     }
     return d;

@@ -97,6 +97,10 @@ ScenarioRun::CollectFluid(RunResults& r) const
 {
     r.backend = "flow";
     r.backendLimits = FlowBackendLimits();
+    for (const auto& limit : m_scheduler->GetFlowLevelLimits())
+    {
+        r.backendLimits.push_back(limit); // what the policy does that a fluid cannot
+    }
     r.sim.rateUpdates = m_fluid->GetRateUpdates();
     r.sim.flowsAllocated = m_fluid->GetFlowsAllocated();
     r.traces = false; // (r.links: Collect took the fluid's link bits)
