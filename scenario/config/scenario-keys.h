@@ -115,7 +115,17 @@
  * scheduler              object, optional
  *   policy               string, default "fifo"; one of
  *                        ScenarioConfig::AvailablePolicies(): "fifo",
- *                        "cassini", "crux", "flux"
+ *                        "cassini", "crux", "flux", then the other
+ *                        registered policies ("ecmp-aware", "mltcp", ...)
+ *   <key>                every attribute of a policy's TypeId (Boolean,
+ *                        Double, Uinteger, Integer, Time, Enum, String) is
+ *                        a key: its name in snake_case, a Time with a unit
+ *                        suffix _ns, _us, _ms or _s; checked by the
+ *                        attribute's checker, narrowed by a kNumberRanges
+ *                        entry where there is one (scenario-policy-keys.h;
+ *                        flux-run --describe-policy NAME lists them). A key
+ *                        of another policy than the chosen one is checked,
+ *                        then ignored. The keys of the first four policies:
  *   classes              integer 1..6, default 3; crux and flux: traffic
  *                        classes the jobs get, from the lowest background
  *                        priority down (so at most that priority + 1, or
@@ -141,6 +151,8 @@
  *   max_wait_us          number >= 0, default 0; flux: a class whose head
  *                        packet waited this long at a switch port is served
  *                        first (0: off)
+ *   slope, intercept     numbers 0..100, default 1.5 and 0.25; mltcp: the
+ *                        aggressiveness slope x bytes_ratio + intercept
  * jobs                   array, default []; training jobs. The scenario needs
  *                        at least one job or one background entry.
  *   name                 required; letters, digits, '-', '_', '.'; unique
