@@ -47,7 +47,7 @@ FluxController::GetTypeId()
             .AddAttribute("Hysteresis",
                           "Lead in virtual end time a waiting job needs over the job being "
                           "served to take its place.",
-                          TimeValue(MicroSeconds(50)),
+                          TimeValue(MicroSeconds(300)),
                           MakeTimeAccessor(&FluxController::m_hysteresis),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("MaxHold",
@@ -78,6 +78,18 @@ FluxController::GetTypeId()
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&FluxController::m_ewma),
                           MakeDoubleChecker<double>(0, 1))
+            .AddAttribute("LateFactor",
+                          "A job ahead stops holding the jobs behind it once its run has gone "
+                          "for this many times its time alone (it is slowed elsewhere).",
+                          DoubleValue(1.5),
+                          MakeDoubleAccessor(&FluxController::m_lateFactor),
+                          MakeDoubleChecker<double>(1))
+            .AddAttribute("MeasuredRates",
+                          "Drain the virtual fair-sharing system at each job's measured "
+                          "throughput (true) rather than its rate alone on its paths (false).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluxController::m_measuredRates),
+                          MakeBooleanChecker())
             .AddAttribute("PathPlacement",
                           "Choose the jobs' paths (source ports) before the run.",
                           BooleanValue(true),
@@ -94,6 +106,8 @@ FluxController::FluxController()
     : m_perChunk(false),
       m_minShare(0.05),
       m_ewma(0.5),
+      m_lateFactor(1.5),
+      m_measuredRates(true),
       m_placePaths(true)
 {
     NS_LOG_FUNCTION(this);
@@ -205,7 +219,12 @@ FluxController::CountDecision(bool held)
 double
 FluxController::Rate(uint32_t job) const
 {
-    return std::max(1.0, GetJobInfo(job).bottleneckBps / 8);
+    const double alone = std::max(1.0, GetJobInfo(job).bottleneckBps / 8);
+    if (m_measuredRates && !m_view.empty() && m_view[job].rate > 0)
+    {
+        return std::min(m_view[job].rate, alone);
+    }
+    return alone;
 }
 
 double
@@ -284,10 +303,15 @@ FluxController::AdvanceVirtual()
     {
         backlog[j] = m_view[j].backlog;
     }
-    Drain(backlog, (now - m_virtualNow).GetSeconds(), nullptr);
+    std::vector<double> ends;
+    Drain(backlog, (now - m_virtualNow).GetSeconds(), &ends);
     for (uint32_t j = 0; j < m_view.size(); ++j)
     {
         m_view[j].backlog = backlog[j];
+        if (std::isfinite(ends[j]))
+        {
+            m_view[j].virtualEnd = m_virtualNow.GetSeconds() + ends[j];
+        }
     }
     m_virtualNow = now;
 }
@@ -334,6 +358,9 @@ FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent
     const double perRank =
         static_cast<double>(GetJobInfo(job).job->GetCollective()->GetBytesSentPerRank(bytes));
     v.nextBytes = perRank > 0 ? perRank : v.nextBytes;
+    v.runBytes = perRank;
+    v.runStart = sent.GetSeconds();
+    v.goAt = -1;
     v.backlog += perRank;
     Replan();
 }
@@ -344,7 +371,16 @@ FluxController::RunFinished(uint32_t job, uint32_t run, Time sent)
     NS_LOG_FUNCTION(this << job << run << sent);
     AdvanceVirtual();
     View& v = m_view.at(job);
+    // its throughput from when it was let go: what the virtual system drains
+    const double from = std::max(v.goAt + m_latency.GetSeconds(), v.runStart);
+    const double duration = sent.GetSeconds() - from;
+    if (v.goAt >= 0 && v.alone && duration > 0 && v.runBytes > 0)
+    {
+        const double rate = v.runBytes / duration;
+        v.rate = v.rate > 0 ? (1 - m_ewma) * v.rate + m_ewma * rate : rate;
+    }
     v.communicating = false;
+    v.goAt = -1;
     v.lastEnd = sent;
     v.run = run + 1;
     const Ptr<TrainingJob> tj = GetJobInfo(job).job;
@@ -420,7 +456,9 @@ FluxController::Replan()
         double key;
         if (v.communicating)
         {
-            key = std::isfinite(ends[j]) ? ends[j] : 0;
+            // when its backlog empties, or emptied: a run that is late
+            // against fair sharing goes first, the latest-due last
+            key = v.backlog > 0 && std::isfinite(ends[j]) ? t + ends[j] : v.virtualEnd;
             // the job served keeps its place against small leads
             if (v.planned && v.plannedRun == v.run && !v.plannedHold)
             {
@@ -431,7 +469,7 @@ FluxController::Replan()
         {
             // its next run, alone, from when it is predicted ready
             const double ready = std::max(t, v.lastEnd.GetSeconds() + v.gap);
-            key = (ready - t) + v.nextBytes / Rate(j);
+            key = ready + v.nextBytes / Rate(j);
         }
         tasks.push_back(Task{j, key});
     }
@@ -459,7 +497,21 @@ FluxController::Replan()
             }
         }
         level[j] = lvl;
-        sending[j] = v.communicating && !hold;
+        // A job ahead holds the others only while it sends at about its rate
+        // alone: one that is late (slowed where it does not contend, or by
+        // its transport) leaves room on the links it shares, which a held
+        // job may use (work conservation; the periodic re-plan notices).
+        if (v.communicating && !hold && v.goAt < 0)
+        {
+            v.goAt = t;
+            v.alone = true;
+        }
+        // its throughput measures the fabric only while nothing preempts it
+        v.alone = v.alone && !hold && lvl == 0;
+        const double pace = v.rate > 0 ? std::min(v.rate, Rate(j)) : Rate(j);
+        const bool late =
+            v.goAt >= 0 && t > v.goAt + m_lateFactor * v.runBytes / pace + m_latency.GetSeconds();
+        sending[j] = v.communicating && !hold && !late;
         const uint8_t cls = classes[std::min<std::size_t>(lvl, classes.size() - 1)];
         if (v.planned && v.plannedRun == v.run && v.plannedHold == hold && v.plannedClass == cls)
         {

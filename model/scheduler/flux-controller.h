@@ -132,6 +132,12 @@ class FluxController : public JobScheduler
         bool gapKnown{false};      //!< gap measured at least once
         double nextBytes{0};       //!< bytes each rank sends in its next run
         double backlog{0};         //!< bytes per rank left in the virtual fair-sharing system
+        double virtualEnd{0};      //!< when its backlog last emptied there, s
+        double runBytes{0};        //!< bytes each rank sends in the current run
+        double runStart{0};        //!< when the current run started, s
+        double rate{0};            //!< measured throughput of a rank once let go, bytes/s
+        bool alone{false};         //!< the current run was neither held nor below a job since let go
+        double goAt{-1};           //!< when a plan first let the current run go, s (-1: not yet)
         bool planned{false};       //!< a plan was sent
         uint32_t plannedRun{0};    //!< run of the last plan sent
         bool plannedHold{false};   //!< hold of the last plan sent
@@ -210,6 +216,8 @@ class FluxController : public JobScheduler
     double m_minShare;                  //!< queue disc starvation guard
     Time m_maxWait;                     //!< queue disc ageing
     double m_ewma;                      //!< weight of a new measurement
+    double m_lateFactor;                //!< a run this late stops holding others
+    bool m_measuredRates;               //!< virtual system at measured throughputs
     bool m_placePaths;                  //!< choose the jobs' paths before the run
     std::vector<View> m_view;           //!< per job
     Time m_virtualNow;                  //!< the virtual system is up to here
