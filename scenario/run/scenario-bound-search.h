@@ -66,17 +66,36 @@ class BoundSearch
     RunResults Run(const ScenarioConfig& cfg,
                    const std::vector<uint16_t>& ports,
                    RunLayout* layout);
+    /// Link directions that every path between some hosts crosses, as one.
+    struct Cut
+    {
+        std::string name;            //!< a link's name, or "<switch> uplinks|downlinks"
+        std::vector<uint32_t> links; //!< its link directions (RunLayout::links indices)
+    };
+
+    /**
+     * \param links the fabric's link directions
+     * \return the cuts whose bits do not depend on the paths: each host's
+     *         links, and (except on rings) each edge switch's links up and
+     *         down
+     */
+    std::vector<Cut> Cuts(const std::vector<RunLayout::Link>& links) const;
+
     /// Run each job alone and compute the lower bounds.
     void LowerBound();
     /// The classes the search gives jobs: below every background class.
     void FreeClasses();
     /**
-     * \brief Try a schedule (once per distinct assignment of classes).
+     * \brief Try a schedule (once per distinct assignment of classes), on the
+     * hashed paths and on paths chosen to spread the jobs.
      * \param classes per job, scenario order
      * \param schedule "priority", "fair" or "scenario"
-     * \return its mean JCT (NaN when a job did not complete)
+     * \param hashKnown the hashed paths' run is known (recorded): run only the other
+     * \return the better mean JCT of the two (NaN when a job did not complete)
      */
-    double Try(const std::vector<uint8_t>& classes, const std::string& schedule);
+    double Try(const std::vector<uint8_t>& classes,
+               const std::string& schedule,
+               bool hashKnown = false);
     /**
      * \brief Count a schedule that ran, and keep it when it is the best.
      * \param classes per job, scenario order
