@@ -710,7 +710,15 @@ JobScheduler::SetJobClass(uint32_t job, uint8_t cls)
     NS_LOG_FUNCTION(this << job << +cls);
     m_currentClass[job] = cls;
     ++m_counters.classChanges;
-    m_classTimeline[job].push_back(ClassChange{Simulator::Now(), cls});
+    auto& timeline = m_classTimeline[job];
+    if (!timeline.empty() && timeline.back().at == Simulator::Now())
+    {
+        timeline.back().cls = cls; // what counts at an instant is its last word
+    }
+    else
+    {
+        timeline.push_back(ClassChange{Simulator::Now(), cls});
+    }
     for (const auto& qp : m_jobs[job].job->GetCollective()->GetQueuePairs())
     {
         qp->SetPriority(cls);

@@ -176,6 +176,7 @@ ResultsWriter::ToJson(const RunResults& results)
         sched["replans"] = sc.replans;
         sched["messages"] = sc.messages;
         sched["class_changes"] = sc.classChanges;
+        sched["paths_moved"] = sc.pathsMoved;
         out["scheduler"] = std::move(sched);
     }
 
@@ -208,6 +209,11 @@ ResultsWriter::ToJson(const RunResults& results)
         j["phase_ms"] = std::move(phaseMs);
         j["gate_wait_ms"] = Number(job.gateWaitMs, kTimeDigits);
         j["class"] = job.trafficClass;
+        j["class_timeline"] = ojson::array();
+        for (const auto& [ms, cls] : job.classTimeline)
+        {
+            j["class_timeline"].push_back({ms, cls});
+        }
         j["links"] = job.links;
         AddTransport(j, job.transport);
         jobs.push_back(std::move(j));

@@ -68,6 +68,8 @@ struct RunResults
                                           //!< over steps, mean over ranks) plus iteration
                                           //!< starts held (cassini)
         uint32_t trafficClass{0};         //!< the class of the job's data at the end
+        /// (time in ms, class) of each class the scheduler gave the job, the first at the start
+        std::vector<std::pair<double, uint32_t>> classTimeline;
         std::vector<std::string> links;   //!< the link directions its ring sends cross (ECMP
                                           //!< paths of its queue pairs' source ports at the
                                           //!< end), topology order
@@ -99,6 +101,7 @@ struct RunResults
         uint64_t replans{0};           //!< plans computed
         uint64_t messages{0};          //!< control messages
         uint64_t classChanges{0};      //!< class changes of jobs' queue pairs
+        uint64_t pathsMoved{0};        //!< connections given another source port
     };
 
     /// One finished flow (a background flow, or any message the runner reports).

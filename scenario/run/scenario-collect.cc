@@ -143,6 +143,7 @@ ScenarioRun::Collect(double wallS) const
         r.scheduler.replans = c.replans;
         r.scheduler.messages = c.messages;
         r.scheduler.classChanges = c.classChanges;
+        r.scheduler.pathsMoved = c.pathsMoved;
     }
     for (const auto& job : m_jobs)
     {
@@ -156,6 +157,11 @@ ScenarioRun::Collect(double wallS) const
         jr.gateWaitMs =
             (job->GetCollective()->GetGateWait() + job->GetIterationGateWait()).GetSeconds() * 1e3;
         jr.trafficClass = m_scheduler->GetCurrentClass(static_cast<uint32_t>(r.jobs.size()));
+        for (const auto& c :
+             m_scheduler->GetClassTimeline(static_cast<uint32_t>(r.jobs.size())))
+        {
+            jr.classTimeline.emplace_back(static_cast<double>(c.at.GetNanoSeconds()) / 1e6, c.cls);
+        }
         for (const auto& it : job->GetIterations())
         {
             jr.iterationMs.push_back((it.end - it.start).GetSeconds() * 1e3);
