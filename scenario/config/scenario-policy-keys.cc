@@ -4,6 +4,7 @@
 
 #include "scenario-policy-keys.h"
 
+#include "scenario-attribute-values.h"
 #include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
@@ -58,96 +59,6 @@ const std::string kGranularityKey = "granularity";
 /// The attribute behind kGranularityKey.
 const std::string kGranularityAttribute = "PerChunk";
 
-/// The value types a key can give.
-enum class Kind
-{
-    NONE,     //!< not a scenario key
-    BOOLEAN,  //!< BooleanValue
-    UINTEGER, //!< UintegerValue
-    INTEGER,  //!< IntegerValue
-    DOUBLE,   //!< DoubleValue
-    TIME,     //!< TimeValue
-    ENUM,     //!< EnumValue
-    STRING    //!< StringValue
-};
-
-/**
- * \param info an attribute
- * \return the kind of value its key takes (NONE: it has no key)
- */
-Kind
-KindOf(const TypeId::AttributeInformation& info)
-{
-    if (!(info.flags & TypeId::ATTR_CONSTRUCT) || !info.checker)
-    {
-        return Kind::NONE;
-    }
-    // "ns3::DoubleValue", but "BooleanValue" (ATTRIBUTE_CHECKER_IMPLEMENT)
-    std::string type = info.checker->GetValueTypeName();
-    if (type.rfind("ns3::", 0) != 0)
-    {
-        type = "ns3::" + type;
-    }
-    if (type == "ns3::BooleanValue")
-    {
-        return Kind::BOOLEAN;
-    }
-    if (type == "ns3::UintegerValue")
-    {
-        return Kind::UINTEGER;
-    }
-    if (type == "ns3::IntegerValue")
-    {
-        return Kind::INTEGER;
-    }
-    if (type == "ns3::DoubleValue")
-    {
-        return Kind::DOUBLE;
-    }
-    if (type == "ns3::TimeValue")
-    {
-        return Kind::TIME;
-    }
-    if (type == "ns3::EnumValue")
-    {
-        return Kind::ENUM;
-    }
-    if (type == "ns3::StringValue")
-    {
-        return Kind::STRING;
-    }
-    return Kind::NONE;
-}
-
-/**
- * \param camel an attribute name ("MinShare", "EcnKmin", "QPCount")
- * \return it in snake_case ("min_share", "ecn_kmin", "qp_count")
- */
-std::string
-SnakeCase(const std::string& camel)
-{
-    std::string out;
-    for (size_t i = 0; i < camel.size(); ++i)
-    {
-        const char c = camel[i];
-        const bool upper = std::isupper(static_cast<unsigned char>(c));
-        if (upper && i > 0)
-        {
-            const char prev = camel[i - 1];
-            const bool prevLower = std::islower(static_cast<unsigned char>(prev)) ||
-                                   std::isdigit(static_cast<unsigned char>(prev));
-            const bool nextLower =
-                i + 1 < camel.size() && std::islower(static_cast<unsigned char>(camel[i + 1]));
-            if (prevLower || (std::isupper(static_cast<unsigned char>(prev)) && nextLower))
-            {
-                out += '_';
-            }
-        }
-        out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    }
-    return out;
-}
-
 /**
  * \param attribute an attribute name
  * \return the stem of its key: an alias, or its snake_case name
@@ -169,7 +80,7 @@ StemOf(const std::string& attribute)
 struct KeyedAttribute
 {
     TypeId::AttributeInformation info; //!< the attribute
-    Kind kind;                         //!< its value kind
+    AttributeKind kind;                //!< its value kind
     TypeId owner;                      //!< the TypeId that declares it
 };
 
@@ -187,8 +98,8 @@ KeyedAttributes(TypeId tid)
         for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
         {
             const TypeId::AttributeInformation info = t.GetAttribute(i);
-            const Kind kind = KindOf(info);
-            if (kind != Kind::NONE)
+            const AttributeKind kind = KindOf(info);
+            if (kind != AttributeKind::NONE)
             {
                 out.push_back(KeyedAttribute{info, kind, t});
             }
@@ -208,12 +119,12 @@ KeyedAttributes(TypeId tid)
 std::vector<std::string>
 KeysOf(const KeyedAttribute& a)
 {
-    if (a.info.name == kGranularityAttribute && a.kind == Kind::BOOLEAN)
+    if (a.info.name == kGranularityAttribute && a.kind == AttributeKind::BOOLEAN)
     {
         return {kGranularityKey};
     }
     const std::string stem = StemOf(a.info.name);
-    if (a.kind != Kind::TIME)
+    if (a.kind != AttributeKind::TIME)
     {
         return {stem};
     }
@@ -249,7 +160,7 @@ Resolve(TypeId tid, const std::string& key, Resolved& out)
             if (keys[i] == key)
             {
                 out.attr = a;
-                out.nsPerUnit = a.kind == Kind::TIME ? kTimeUnits[i].nsPerUnit : 1;
+                out.nsPerUnit = a.kind == AttributeKind::TIME ? kTimeUnits[i].nsPerUnit : 1;
                 return true;
             }
         }
@@ -269,163 +180,6 @@ PolicyTypeIds()
     return tids;
 }
 
-// --- ranges from checkers ---------------------------------------------------
-//
-// ns-3's numeric checkers accept a closed interval but do not say which in
-// 3.37; the bounds are found by bisection from the attribute's default
-// (accepted), over an order-preserving 64-bit key of the value.
-
-/**
- * \param accepts whether the checker accepts the value of a key
- * \param lo lowest key
- * \param known a key that is accepted
- * \return the lowest accepted key
- */
-template <typename F>
-uint64_t
-LowestKey(F accepts, uint64_t lo, uint64_t known)
-{
-    if (accepts(lo))
-    {
-        return lo;
-    }
-    uint64_t hi = known; // accepted; lo is not
-    while (hi - lo > 1)
-    {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        (accepts(mid) ? hi : lo) = mid;
-    }
-    return hi;
-}
-
-/**
- * \param accepts whether the checker accepts the value of a key
- * \param known a key that is accepted
- * \param hi highest key
- * \return the highest accepted key
- */
-template <typename F>
-uint64_t
-HighestKey(F accepts, uint64_t known, uint64_t hi)
-{
-    if (accepts(hi))
-    {
-        return hi;
-    }
-    uint64_t lo = known; // accepted; hi is not
-    while (hi - lo > 1)
-    {
-        const uint64_t mid = lo + (hi - lo) / 2;
-        (accepts(mid) ? lo : hi) = mid;
-    }
-    return lo;
-}
-
-constexpr uint64_t kSignBit = uint64_t{1} << 63; //!< sign bit of a 64-bit key
-
-/// \return an int64 as an order-preserving key
-uint64_t
-KeyOf(int64_t v)
-{
-    return static_cast<uint64_t>(v) ^ kSignBit;
-}
-
-/// \return the int64 of a key
-int64_t
-IntOf(uint64_t k)
-{
-    return static_cast<int64_t>(k ^ kSignBit);
-}
-
-/// \return a double as an order-preserving key
-uint64_t
-KeyOf(double v)
-{
-    uint64_t bits;
-    std::memcpy(&bits, &v, sizeof bits);
-    return bits & kSignBit ? ~bits : bits | kSignBit;
-}
-
-/// \return the double of a key
-double
-DoubleOf(uint64_t k)
-{
-    const uint64_t bits = k & kSignBit ? k & ~kSignBit : ~k;
-    double v;
-    std::memcpy(&v, &bits, sizeof v);
-    return v;
-}
-
-/// A numeric attribute's accepted interval.
-struct Bounds
-{
-    double min; //!< lowest (ns for times)
-    double max; //!< highest (ns for times)
-};
-
-/**
- * \param a a numeric attribute (UINTEGER, INTEGER, DOUBLE or TIME)
- * \return the interval its checker accepts (times in ns)
- */
-Bounds
-CheckerBounds(const KeyedAttribute& a)
-{
-    const auto& checker = a.info.checker;
-    const auto& initial = a.info.initialValue;
-    switch (a.kind)
-    {
-    case Kind::UINTEGER: {
-        auto accepts = [&](uint64_t v) { return checker->Check(UintegerValue(v)); };
-        const auto d = DynamicCast<const UintegerValue>(initial);
-        const uint64_t known = d ? d->Get() : 0;
-        if (!accepts(known))
-        {
-            return {0, 18446744073709551615.0};
-        }
-        return {static_cast<double>(LowestKey(accepts, 0, known)),
-                static_cast<double>(HighestKey(accepts, known, UINT64_MAX))};
-    }
-    case Kind::INTEGER: {
-        auto accepts = [&](uint64_t k) { return checker->Check(IntegerValue(IntOf(k))); };
-        const auto d = DynamicCast<const IntegerValue>(initial);
-        const uint64_t known = KeyOf(static_cast<int64_t>(d ? d->Get() : 0));
-        if (!accepts(known))
-        {
-            return {-9223372036854775808.0, 9223372036854775807.0};
-        }
-        return {static_cast<double>(IntOf(LowestKey(accepts, 0, known))),
-                static_cast<double>(IntOf(HighestKey(accepts, known, UINT64_MAX)))};
-    }
-    case Kind::DOUBLE: {
-        auto accepts = [&](uint64_t k) { return checker->Check(DoubleValue(DoubleOf(k))); };
-        const auto d = DynamicCast<const DoubleValue>(initial);
-        const uint64_t known = KeyOf(d ? d->Get() : 0.0);
-        const uint64_t lo = KeyOf(-DBL_MAX);
-        const uint64_t hi = KeyOf(DBL_MAX);
-        if (!accepts(known))
-        {
-            return {-DBL_MAX, DBL_MAX};
-        }
-        return {DoubleOf(LowestKey(accepts, lo, known)), DoubleOf(HighestKey(accepts, known, hi))};
-    }
-    case Kind::TIME: {
-        auto accepts = [&](uint64_t k) { return checker->Check(TimeValue(NanoSeconds(IntOf(k)))); };
-        const auto d = DynamicCast<const TimeValue>(initial);
-        const uint64_t known = KeyOf(static_cast<int64_t>(d ? d->Get().GetNanoSeconds() : 0));
-        const uint64_t lo = KeyOf(static_cast<int64_t>(-kMaxTimeNs));
-        const uint64_t hi = KeyOf(static_cast<int64_t>(kMaxTimeNs));
-        if (!accepts(known))
-        {
-            return {0, kMaxTimeNs};
-        }
-        return {static_cast<double>(IntOf(LowestKey(accepts, lo, known))),
-                static_cast<double>(IntOf(HighestKey(accepts, known, hi)))};
-    }
-    default:
-        return {0, 0};
-    }
-}
-
 /**
  * \param key a scheduler key
  * \param res what it sets
@@ -437,7 +191,7 @@ NumberRange
 RangeFor(const std::string& key, const Resolved& res)
 {
     const KeyedAttribute& a = res.attr;
-    if (a.kind == Kind::TIME)
+    if (a.kind == AttributeKind::TIME)
     {
         const std::string stem = StemOf(a.info.name);
         for (const auto& u : kTimeUnits)
@@ -456,13 +210,13 @@ RangeFor(const std::string& key, const Resolved& res)
     {
         return *r;
     }
-    const Bounds b = CheckerBounds(a);
+    const AttributeBounds b = CheckerBounds(a.info, a.kind);
     NumberRange r;
     switch (a.kind)
     {
-    case Kind::UINTEGER:
+    case AttributeKind::UINTEGER:
         return Int(static_cast<uint64_t>(b.min), static_cast<uint64_t>(b.max));
-    case Kind::TIME:
+    case AttributeKind::TIME:
         r.kind = NumberRange::Kind::TIME;
         r.nsPerUnit = res.nsPerUnit;
         r.min = b.min / res.nsPerUnit;
@@ -474,38 +228,6 @@ RangeFor(const std::string& key, const Resolved& res)
         r.interval = b.max < DBL_MAX && b.min > -DBL_MAX;
         return r;
     }
-}
-
-/**
- * \param r a range
- * \return it as text ("[0, 0.5]", ">= 0")
- */
-std::string
-RangeText(const NumberRange& r)
-{
-    if (r.kind == NumberRange::Kind::INTEGER)
-    {
-        return "[" + std::to_string(r.imin) + ", " + std::to_string(r.imax) + "]";
-    }
-    const bool noMax =
-        r.kind == NumberRange::Kind::TIME ? r.max * r.nsPerUnit >= kMaxTimeNs : r.max >= DBL_MAX;
-    if (noMax)
-    {
-        return (r.minOpen ? "> " : ">= ") + Num(r.min);
-    }
-    return std::string(r.minOpen ? "(" : "[") + Num(r.min) + ", " + Num(r.max) + "]";
-}
-
-/**
- * \param v a double
- * \return it as text that reads back to the same double
- */
-std::string
-ExactText(double v)
-{
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
 }
 
 /**
@@ -529,7 +251,7 @@ ConvertValue(const json& v,
     std::string text;
     switch (a.kind)
     {
-    case Kind::BOOLEAN:
+    case AttributeKind::BOOLEAN:
         if (a.info.name == kGranularityAttribute && key == kGranularityKey)
         {
             const std::string g = ToString(v, path);
@@ -544,13 +266,13 @@ ConvertValue(const json& v,
             text = ToBool(v, path) ? "true" : "false";
         }
         break;
-    case Kind::UINTEGER: {
+    case AttributeKind::UINTEGER: {
         const uint64_t u = ToInteger(v, path, RangeFor(key, res));
         number = static_cast<double>(u);
         text = std::to_string(u);
         break;
     }
-    case Kind::INTEGER: {
+    case AttributeKind::INTEGER: {
         const NumberRange r = RangeFor(key, res);
         if (!v.is_number() ||
             (v.is_number_float() && v.get<double>() != std::floor(v.get<double>())))
@@ -567,28 +289,29 @@ ConvertValue(const json& v,
         text = std::to_string(i);
         break;
     }
-    case Kind::DOUBLE:
+    case AttributeKind::DOUBLE:
         number = ToReal(v, path, RangeFor(key, res));
         text = ExactText(number);
         break;
-    case Kind::TIME: {
+    case AttributeKind::TIME: {
         number = ToReal(v, path, RangeFor(key, res));
         // truncated to whole nanoseconds, as every time key of the scenario
         text = std::to_string(static_cast<int64_t>(number * res.nsPerUnit)) + "ns";
         break;
     }
-    case Kind::ENUM:
-    case Kind::STRING:
+    case AttributeKind::ENUM:
+    case AttributeKind::STRING:
         text = ToString(v, path);
         break;
-    case Kind::NONE:
+    case AttributeKind::NONE:
         break;
     }
     const Ptr<AttributeValue> value = a.info.checker->Create();
     if (!value->DeserializeFromString(text, a.info.checker) || !a.info.checker->Check(*value))
     {
         Fail(path,
-             (a.kind == Kind::ENUM || a.kind == Kind::STRING ? Quote(text) : Got(v)) +
+             (a.kind == AttributeKind::ENUM || a.kind == AttributeKind::STRING ? Quote(text)
+                                                                               : Got(v)) +
                  " is not accepted by " + a.owner.GetName() + "::" + a.info.name);
     }
     return text;
@@ -606,7 +329,7 @@ DefaultText(const KeyedAttribute& a, const std::string& key, const Resolved& res
     const auto& initial = a.info.initialValue;
     switch (a.kind)
     {
-    case Kind::BOOLEAN: {
+    case AttributeKind::BOOLEAN: {
         const bool b = DynamicCast<const BooleanValue>(initial)->Get();
         if (key == kGranularityKey)
         {
@@ -614,13 +337,13 @@ DefaultText(const KeyedAttribute& a, const std::string& key, const Resolved& res
         }
         return b ? "true" : "false";
     }
-    case Kind::UINTEGER:
+    case AttributeKind::UINTEGER:
         return std::to_string(DynamicCast<const UintegerValue>(initial)->Get());
-    case Kind::INTEGER:
+    case AttributeKind::INTEGER:
         return std::to_string(DynamicCast<const IntegerValue>(initial)->Get());
-    case Kind::DOUBLE:
+    case AttributeKind::DOUBLE:
         return Num(DynamicCast<const DoubleValue>(initial)->Get());
-    case Kind::TIME:
+    case AttributeKind::TIME:
         return Num(
             static_cast<double>(DynamicCast<const TimeValue>(initial)->Get().GetNanoSeconds()) /
             res.nsPerUnit);
@@ -662,20 +385,20 @@ GetPolicyKeys(const std::string& policy)
         k.defaultValue = DefaultText(a, key, res);
         switch (a.kind)
         {
-        case Kind::BOOLEAN:
+        case AttributeKind::BOOLEAN:
             k.type = key == kGranularityKey ? "string" : "boolean";
             k.range = key == kGranularityKey ? "\"step\" | \"chunk\"" : "true | false";
             break;
-        case Kind::UINTEGER:
-        case Kind::INTEGER:
+        case AttributeKind::UINTEGER:
+        case AttributeKind::INTEGER:
             k.type = "integer";
             k.range = RangeText(RangeFor(key, res));
             break;
-        case Kind::DOUBLE:
+        case AttributeKind::DOUBLE:
             k.type = "number";
             k.range = RangeText(RangeFor(key, res));
             break;
-        case Kind::TIME:
+        case AttributeKind::TIME:
             k.type = "time";
             k.range = RangeText(RangeFor(key, res)) + " (unit suffix _ns, _us, _ms or _s)";
             break;
