@@ -242,7 +242,9 @@ FluxController::VirtualRate(uint32_t job, const std::vector<double>& backlog) co
 }
 
 void
-FluxController::Drain(std::vector<double>& backlog, double duration, std::vector<double>* ends) const
+FluxController::Drain(std::vector<double>& backlog,
+                      double duration,
+                      std::vector<double>* ends) const
 {
     const std::size_t n = backlog.size();
     if (ends)

@@ -136,12 +136,12 @@ class FluxController : public JobScheduler
         double runBytes{0};        //!< bytes each rank sends in the current run
         double runStart{0};        //!< when the current run started, s
         double rate{0};            //!< measured throughput of a rank once let go, bytes/s
-        bool alone{false};         //!< the current run was neither held nor below a job since let go
-        double goAt{-1};           //!< when a plan first let the current run go, s (-1: not yet)
-        bool planned{false};       //!< a plan was sent
-        uint32_t plannedRun{0};    //!< run of the last plan sent
-        bool plannedHold{false};   //!< hold of the last plan sent
-        uint8_t plannedClass{0};   //!< class of the last plan sent
+        bool alone{false};       //!< the current run was neither held nor below a job since let go
+        double goAt{-1};         //!< when a plan first let the current run go, s (-1: not yet)
+        bool planned{false};     //!< a plan was sent
+        uint32_t plannedRun{0};  //!< run of the last plan sent
+        bool plannedHold{false}; //!< hold of the last plan sent
+        uint8_t plannedClass{0}; //!< class of the last plan sent
     };
 
     /**

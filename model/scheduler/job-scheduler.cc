@@ -375,17 +375,19 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
     {
         return 0;
     }
+
     // Per connection of the ordered jobs: the distinct paths its candidate
     // ports give (the port it has first), with one port for each.
     struct Send
     {
         uint32_t job;
         uint32_t connection;
-        double load;                                 //!< per unit of link rate
-        std::vector<std::vector<uint32_t>> paths;    //!< candidate paths
-        std::vector<uint16_t> ports;                 //!< a port for each
-        std::size_t chosen{0};                       //!< index in paths
+        double load;                              //!< per unit of link rate
+        std::vector<std::vector<uint32_t>> paths; //!< candidate paths
+        std::vector<uint16_t> ports;              //!< a port for each
+        std::size_t chosen{0};                    //!< index in paths
     };
+
     std::vector<Send> sends;
     std::vector<double> load(m_linkBps.size(), 0.0);
     std::vector<bool> ordered(m_jobs.size(), false);
@@ -416,8 +418,7 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
             for (uint32_t k = 0; k < m_pathCandidates; ++k)
             {
                 // own port, then ports spread over the dynamic range
-                const auto port =
-                    static_cast<uint16_t>(49152 + (own - 49152 + 4099U * k) % 16384);
+                const auto port = static_cast<uint16_t>(49152 + (own - 49152 + 4099U * k) % 16384);
                 std::vector<uint32_t> path = PathOf(j, c, port);
                 if (std::find(s.paths.begin(), s.paths.end(), path) == s.paths.end())
                 {
@@ -461,6 +462,7 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
             }
         }
     };
+
     // The cost of a path for a send, against the others: its most loaded
     // link after it, then the jobs it would newly share a link with (sharing
     // with fewer jobs leaves more pairs free to send at once when a policy
@@ -471,6 +473,7 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
         uint32_t strangers;
         double squares;
     };
+
     std::vector<uint32_t> met;
     auto cost = [&](const Send& s, std::size_t p) {
         Cost c{0, 0, 0};

@@ -157,9 +157,9 @@ class Collective : public Object
     /// One connection of the collective: a sending rank's queue pair and its peer.
     struct Connection
     {
-        uint32_t src;               //!< the sending rank
-        uint32_t dst;               //!< the receiving rank
-        Ptr<RdmaQueuePair> sender;  //!< the queue pair at src
+        uint32_t src;                //!< the sending rank
+        uint32_t dst;                //!< the receiving rank
+        Ptr<RdmaQueuePair> sender;   //!< the queue pair at src
         Ptr<RdmaQueuePair> receiver; //!< its peer at dst
     };
 

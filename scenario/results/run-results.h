@@ -70,9 +70,9 @@ struct RunResults
         uint32_t trafficClass{0};         //!< the class of the job's data at the end
         /// (time in ms, class) of each class the scheduler gave the job, the first at the start
         std::vector<std::pair<double, uint32_t>> classTimeline;
-        std::vector<std::string> links;   //!< the link directions its ring sends cross (ECMP
-                                          //!< paths of its queue pairs' source ports at the
-                                          //!< end), topology order
+        std::vector<std::string> links; //!< the link directions its ring sends cross (ECMP
+                                        //!< paths of its queue pairs' source ports at the
+                                        //!< end), topology order
     };
 
     /// The seed each random source ran with (ScenarioConfig::seeds, else the seed).

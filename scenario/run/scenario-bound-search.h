@@ -66,6 +66,7 @@ class BoundSearch
     RunResults Run(const ScenarioConfig& cfg,
                    const std::vector<uint16_t>& ports,
                    RunLayout* layout);
+
     /// Link directions that every path between some hosts crosses, as one.
     struct Cut
     {

@@ -258,9 +258,10 @@ ScenarioRun::BuildJobs()
     {
         linkBps.push_back(static_cast<double>(link.tx->GetDataRate().GetBitRate()));
     }
-    m_scheduler->SetPathFunction(
-        [this](uint32_t src, uint32_t dst, uint16_t port) { return m_topo.GetPath(src, dst, port); },
-        std::move(linkBps));
+    m_scheduler->SetPathFunction([this](uint32_t src,
+                                        uint32_t dst,
+                                        uint16_t port) { return m_topo.GetPath(src, dst, port); },
+                                 std::move(linkBps));
     for (const auto& jc : m_cfg.jobs)
     {
         std::vector<Ptr<RdmaNic>> nics;

@@ -157,8 +157,7 @@ ScenarioRun::Collect(double wallS) const
         jr.gateWaitMs =
             (job->GetCollective()->GetGateWait() + job->GetIterationGateWait()).GetSeconds() * 1e3;
         jr.trafficClass = m_scheduler->GetCurrentClass(static_cast<uint32_t>(r.jobs.size()));
-        for (const auto& c :
-             m_scheduler->GetClassTimeline(static_cast<uint32_t>(r.jobs.size())))
+        for (const auto& c : m_scheduler->GetClassTimeline(static_cast<uint32_t>(r.jobs.size())))
         {
             jr.classTimeline.emplace_back(static_cast<double>(c.at.GetNanoSeconds()) / 1e6, c.cls);
         }
