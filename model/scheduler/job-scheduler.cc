@@ -348,25 +348,6 @@ JobScheduler::UpdateLinks(std::size_t job)
     }
 }
 
-std::vector<uint32_t>
-JobScheduler::PathOf(uint32_t job, uint32_t connection, uint16_t port) const
-{
-    const JobInfo& info = m_jobs[job];
-    const auto c = info.job->GetCollective()->GetConnections().at(connection);
-    return m_paths(info.rankHosts.at(c.src), info.rankHosts.at(c.dst), port);
-}
-
-std::vector<uint16_t>
-JobScheduler::GetPorts(uint32_t job) const
-{
-    std::vector<uint16_t> ports;
-    for (const auto& c : m_jobs.at(job).job->GetCollective()->GetConnections())
-    {
-        ports.push_back(c.sender->GetSourcePort());
-    }
-    return ports;
-}
-
 uint32_t
 JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
 {
@@ -381,7 +362,8 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
     struct Send
     {
         uint32_t job;
-        uint32_t connection;
+        uint32_t connection;                      //!< its index (and rankLinks')
+        Collective::Connection conn;              //!< its queue pairs
         double load;                              //!< per unit of link rate
         std::vector<std::vector<uint32_t>> paths; //!< candidate paths
         std::vector<uint16_t> ports;              //!< a port for each
@@ -408,18 +390,23 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
     }
     for (uint32_t j : order)
     {
-        const auto connections = m_jobs[j].job->GetCollective()->GetConnections();
+        const JobInfo& info = m_jobs[j];
+        const auto connections = info.job->GetCollective()->GetConnections();
         for (uint32_t c = 0; c < connections.size(); ++c)
         {
+            const auto& conn = connections[c];
             Send s;
             s.job = j;
             s.connection = c;
-            const uint16_t own = connections[c].sender->GetSourcePort();
+            s.conn = conn;
+            const uint32_t src = info.rankHosts.at(conn.src);
+            const uint32_t dst = info.rankHosts.at(conn.dst);
+            const uint16_t own = conn.sender->GetSourcePort();
             for (uint32_t k = 0; k < m_pathCandidates; ++k)
             {
                 // own port, then ports spread over the dynamic range
                 const auto port = static_cast<uint16_t>(49152 + (own - 49152 + 4099U * k) % 16384);
-                std::vector<uint32_t> path = PathOf(j, c, port);
+                std::vector<uint32_t> path = m_paths(src, dst, port);
                 if (std::find(s.paths.begin(), s.paths.end(), path) == s.paths.end())
                 {
                     s.paths.push_back(std::move(path));
@@ -544,7 +531,7 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
         {
             continue;
         }
-        const auto c = m_jobs[s.job].job->GetCollective()->GetConnections().at(s.connection);
+        const auto& c = s.conn;
         const uint16_t port = s.ports[s.chosen];
         if (!c.sender->SetSourcePort(port))
         {
@@ -570,39 +557,6 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
     m_counters.pathsMoved += movedCount;
     NS_LOG_INFO("paths: " << movedCount << " of " << sends.size() << " connections moved");
     return movedCount;
-}
-
-uint32_t
-JobScheduler::CountCollisions() const
-{
-    // per link direction between switches: the sends crossing it
-    std::vector<uint32_t> sends(m_linkBps.size(), 0);
-    uint32_t maxLink = 0;
-    for (const auto& links : m_links)
-    {
-        for (const auto& l : links)
-        {
-            maxLink = std::max(maxLink, l.link + 1);
-        }
-    }
-    sends.resize(std::max<std::size_t>(sends.size(), maxLink), 0);
-    for (const auto& info : m_jobs)
-    {
-        for (const auto& path : info.rankLinks)
-        {
-            // the first and last hop are the hosts' own links
-            for (std::size_t k = 1; k + 1 < path.size(); ++k)
-            {
-                ++sends[path[k]];
-            }
-        }
-    }
-    uint32_t collisions = 0;
-    for (uint32_t n : sends)
-    {
-        collisions += n > 1 ? n * (n - 1) / 2 : 0;
-    }
-    return collisions;
 }
 
 bool

@@ -197,22 +197,9 @@ class JobScheduler : public Object
 
     /**
      * \param job a job index
-     * \return per connection of its collective: the UDP source port it sends from
-     */
-    std::vector<uint16_t> GetPorts(uint32_t job) const;
-
-    /**
-     * \param job a job index
      * \return its class changes so far (the first entry is its class at the start)
      */
     const std::vector<ClassChange>& GetClassTimeline(uint32_t job) const;
-
-    /**
-     * \return the number of ECMP collisions: pairs of sends of different
-     *         jobs, or of one job, that share a link direction between
-     *         switches (a host's own links are shared whatever the paths)
-     */
-    uint32_t CountCollisions() const;
 
     /// Install the policy's gates and classes; called once before the run.
     virtual void Start();
@@ -314,14 +301,6 @@ class JobScheduler : public Object
      * \param job the job index
      */
     void UpdateLinks(std::size_t job);
-
-    /**
-     * \param job a job index
-     * \param connection one of its connections
-     * \param port a UDP source port
-     * \return the links its send would cross from that port
-     */
-    std::vector<uint32_t> PathOf(uint32_t job, uint32_t connection, uint16_t port) const;
 
     std::vector<std::vector<LinkLoad>> m_links; //!< per job: its link loads, by link
     uint32_t m_classes;                         //!< classes the policy may use

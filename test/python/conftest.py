@@ -79,12 +79,20 @@ def strip_wall(results):
     return out
 
 
-def run_scenario(flux_run, tmp_path, scenario, name):
+def shipped(name):
+    """The scenario dict of examples/scenarios/<name>.json."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "examples", "scenarios", name + ".json")) as f:
+        return json.load(f)
+
+
+def run_scenario(flux_run, tmp_path, scenario, name, *args):
     """Write a scenario dict to tmp_path/<name>.json, run flux-run on it
-    (quiet), require exit 0, and return (results path, results dict)."""
+    (quiet, with the extra args), require exit 0, and return (results path,
+    results dict)."""
     path = tmp_path / f"{name}.json"
     path.write_text(json.dumps(scenario))
     out = tmp_path / f"{name}-results.json"
-    proc = flux_run(path, "--out", out, "--quiet")
+    proc = flux_run(path, "--out", out, "--quiet", *args)
     assert proc.returncode == 0, proc.stderr
     return out, json.loads(out.read_text())

@@ -13,7 +13,7 @@ import os
 import pytest
 
 import ns3flux
-from conftest import strip_wall
+from conftest import run_scenario, shipped, strip_wall
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
@@ -23,11 +23,6 @@ CONTENDED = ["contended-two-equal", "contended-mixed-ratios", "contended-leaf-sp
              "contended-eight-jobs", "contended-fat-tree"]
 EPS = 1e-6  # ms: the files round times to the nanosecond
 HEADERS = 86  # wire bytes per 4096-B packet besides the payload
-
-
-def shipped(name):
-    with open(os.path.join(SCENARIOS, name + ".json")) as f:
-        return json.load(f)
 
 
 def compute_bound(flux_run, tmp_path, scenario, name, *args):
@@ -43,12 +38,7 @@ def compute_bound(flux_run, tmp_path, scenario, name, *args):
 
 def run(flux_run, tmp_path, scenario, name, *args):
     """One run of a scenario dict (quiet); returns the results dict."""
-    path = tmp_path / f"{name}.json"
-    path.write_text(json.dumps(scenario))
-    out = tmp_path / f"{name}-results.json"
-    proc = flux_run(path, "--out", out, "--quiet", *args)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(out.read_text())
+    return run_scenario(flux_run, tmp_path, scenario, name, *args)[1]
 
 
 def worst_iteration(results):

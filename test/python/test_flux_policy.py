@@ -8,32 +8,20 @@ of equal GPU intensity one class; one job alone runs identically under every
 policy; flux's class changes show in jobs[].class_timeline."""
 
 import csv
-import json
-import os
 
 import pytest
 
 import ns3flux
+from conftest import run_scenario, shipped
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
 LATENCY_MS = 0.005  # scheduler.control_latency_us default
 EPS = 1e-6
 
 
-def shipped(name):
-    with open(os.path.join(SCENARIOS, name + ".json")) as f:
-        return json.load(f)
-
-
 def run(flux_run, tmp_path, scenario, name, *args):
     """One quiet run of a scenario dict; returns (results, phases CSV path)."""
-    path = tmp_path / f"{name}.json"
-    path.write_text(json.dumps(scenario))
-    out = tmp_path / f"{name}-results.json"
-    proc = flux_run(path, "--out", out, "--quiet", *args)
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(out.read_text()), tmp_path / f"{name}-results-phases.csv"
+    out, results = run_scenario(flux_run, tmp_path, scenario, name, *args)
+    return results, tmp_path / f"{out.stem}-phases.csv"
 
 
 def comm_intervals(phases_csv):
