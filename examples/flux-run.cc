@@ -24,6 +24,10 @@
  *   (one random source's seed in place of seed).
  * - --pcap DIR writes one Ethernet pcap per host NIC into DIR (created if
  *   needed).
+ * - A scenario that names the HPCC simulator's files ("hpcc", see
+ *   hpcc-import.h) prints one line `flux-run: warning: hpcc: ...` listing
+ *   what they hold that has no counterpart here, and writes
+ *   `<results stem>-fct.txt` in that simulator's FCT format.
  * - --backend flow runs the same scenario at flow level (FluidNetwork): the
  *   same results schema, without the fields a fluid model cannot know
  *   (listed in the results' backend_limits). The default is packet.
@@ -625,6 +629,14 @@ Main(int argc, char** argv)
     catch (const ScenarioError& e)
     {
         return Error(2, e.what());
+        if (FabricRanks::GetRank() == 0)
+        {
+            // what an imported file holds that has no counterpart here
+            for (const auto& w : cfg.warnings)
+            {
+                std::cerr << "flux-run: warning: " << w << std::endl;
+            }
+        }
     }
     catch (const std::exception& e)
     {

@@ -19,10 +19,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <limits>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -121,6 +123,15 @@ FabricTopologyHelper::SetEcnClass(uint8_t prio, uint32_t kminBytes, uint32_t kma
 }
 
 void
+FabricTopologyHelper::SetEcnForRate(DataRate rate,
+                                    uint32_t kminBytes,
+                                    uint32_t kmaxBytes,
+                                    double pmax)
+{
+    m_ecnRate[rate.GetBitRate()] = EcnClass{true, kminBytes, kmaxBytes, pmax};
+}
+
+void
 FabricTopologyHelper::SetEcmpSeed(uint32_t seed)
 {
     m_ecmpSeed = seed;
@@ -178,8 +189,14 @@ FabricTopologyHelper::SetSwitchAttribute(const std::string& name, const Attribut
 uint32_t
 FabricTopologyHelper::GetHeadroom(DataRate rate) const
 {
+    return GetHeadroom(rate, m_delay);
+}
+
+uint32_t
+FabricTopologyHelper::GetHeadroom(DataRate rate, Time delay) const
+{
     const double wireBytes =
-        3.0 * static_cast<double>(rate.GetBitRate()) * m_delay.GetSeconds() / 8.0;
+        3.0 * static_cast<double>(rate.GetBitRate()) * delay.GetSeconds() / 8.0;
     const double frames =
         3.0 * (m_mtu + L2_HEADER_BYTES + WIRE_OVERHEAD_BYTES) + 2.0 * PFC_FRAME_WIRE_BYTES;
     const double total = std::ceil(wireBytes + frames);
@@ -263,6 +280,16 @@ FabricTopologyHelper::CheckCommon() const
         os << "ECN pmax must lie in [0, 1] (got " << m_pmax << ")";
         return os.str();
     }
+    for (const auto& [bps, e] : m_ecnRate)
+    {
+        if (!(e.pmax >= 0 && e.pmax <= 1) || e.kmin > e.kmax)
+        {
+            os << "ECN at " << bps / 1e9 << " Gb/s: kmin " << e.kmin << " bytes, kmax " << e.kmax
+               << " bytes, pmax " << e.pmax
+               << " (pmax must lie in [0, 1], kmin must not exceed kmax)";
+            return os.str();
+        }
+    }
     if (m_kmin > m_kmax)
     {
         os << "ECN kmin (" << m_kmin << " bytes) must not exceed kmax (" << m_kmax << " bytes)";
@@ -289,8 +316,26 @@ FabricTopologyHelper::ConfigureMmu(Ptr<SwitchMmu> mmu) const
 void
 FabricTopologyHelper::ConfigureMmuPort(Ptr<SwitchMmu> mmu, uint32_t port, DataRate rate) const
 {
-    mmu->SetHeadroom(port, GetHeadroom(rate));
-    mmu->SetEcnThresholds(port, m_kmin, m_kmax, m_pmax);
+    ConfigureMmuPort(mmu, port, rate, m_delay);
+}
+
+void
+FabricTopologyHelper::ConfigureMmuPort(Ptr<SwitchMmu> mmu,
+                                       uint32_t port,
+                                       DataRate rate,
+                                       Time delay) const
+{
+    mmu->SetHeadroom(port, GetHeadroom(rate, delay));
+    const auto byRate = m_ecnRate.find(rate.GetBitRate());
+    if (byRate != m_ecnRate.end())
+    {
+        const EcnClass& e = byRate->second;
+        mmu->SetEcnThresholds(port, e.kmin, e.kmax, e.pmax);
+    }
+    else
+    {
+        mmu->SetEcnThresholds(port, m_kmin, m_kmax, m_pmax);
+    }
     for (uint8_t prio = 0; prio < TrafficClass::N_CLASSES; ++prio)
     {
         const EcnClass& e = m_ecnClass[prio];
@@ -636,6 +681,235 @@ FabricTopologyHelper::MakeRing(uint32_t switches, uint32_t hostsPerSwitch)
     return spec;
 }
 
+std::string
+FabricTopologyHelper::CheckGraph(uint32_t nodes,
+                                 const std::vector<uint32_t>& switchIds,
+                                 const std::vector<Cable>& cables) const
+{
+    std::ostringstream os;
+    std::vector<bool> isSwitch(nodes, false);
+    for (uint32_t id : switchIds)
+    {
+        if (id >= nodes)
+        {
+            os << "links: switch " << id << " is not a node (ids 0.." << nodes - 1 << ")";
+            return os.str();
+        }
+        if (isSwitch[id])
+        {
+            os << "links: switch " << id << " listed twice";
+            return os.str();
+        }
+        isSwitch[id] = true;
+    }
+    const uint64_t hosts = nodes - switchIds.size();
+    if (hosts == 0)
+    {
+        return "links: no host (every node is a switch)";
+    }
+    if (hosts > MAX_HOSTS)
+    {
+        os << "links: " << hosts << " hosts exceed the " << MAX_HOSTS
+           << " host addresses of 10.0.0.0/8";
+        return os.str();
+    }
+    std::vector<uint32_t> hostCables(nodes, 0);
+    std::map<std::pair<uint32_t, uint32_t>, std::size_t> seen;
+    for (std::size_t c = 0; c < cables.size(); ++c)
+    {
+        const Cable& cable = cables[c];
+        os << "links: cable " << c << " (" << cable.a << " - " << cable.b << "): ";
+        if (cable.a >= nodes || cable.b >= nodes)
+        {
+            os << "node " << std::max(cable.a, cable.b) << " is not a node (ids 0.." << nodes - 1
+               << ")";
+            return os.str();
+        }
+        if (cable.a == cable.b)
+        {
+            os << "joins node " << cable.a << " to itself";
+            return os.str();
+        }
+        if (!isSwitch[cable.a] && !isSwitch[cable.b])
+        {
+            os << "joins two hosts (a host's cable goes to a switch)";
+            return os.str();
+        }
+        const auto key = std::minmax(cable.a, cable.b);
+        if (!seen.emplace(key, c).second)
+        {
+            os << "a second cable between the same nodes (the first is cable " << seen[key] << ")";
+            return os.str();
+        }
+        if (cable.rate.GetBitRate() == 0)
+        {
+            os << "rate must be positive";
+            return os.str();
+        }
+        if (cable.delay.IsStrictlyNegative())
+        {
+            os << "delay must not be negative";
+            return os.str();
+        }
+        for (uint32_t end : {cable.a, cable.b})
+        {
+            if (!isSwitch[end] && ++hostCables[end] > 1)
+            {
+                os << "host " << end << " has a second cable (a host has one)";
+                return os.str();
+            }
+        }
+        os.str("");
+    }
+    for (uint32_t id = 0; id < nodes; ++id)
+    {
+        if (!isSwitch[id] && hostCables[id] == 0)
+        {
+            os << "links: host " << id << " has no cable";
+            return os.str();
+        }
+    }
+    const std::string error = CheckCommon();
+    return error.empty() ? CheckGraphBuffers(MakeGraph(nodes, switchIds, cables)) : error;
+}
+
+std::string
+FabricTopologyHelper::CheckGraphBuffers(const Spec& spec) const
+{
+    // Per switch, its ports' (rate, delay) in the order Build() adds them;
+    // switches with the same ports have the same budget.
+    std::vector<std::vector<std::pair<uint64_t, int64_t>>> ports(spec.switches.size());
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        ports[spec.hostSwitch[h]].emplace_back(spec.hostCables[h].first.GetBitRate(),
+                                               spec.hostCables[h].second.GetTimeStep());
+    }
+    for (std::size_t c = 0; c < spec.fabricCables.size(); ++c)
+    {
+        const auto& [rate, delay] = spec.fabricCableLinks[c];
+        ports[spec.fabricCables[c].first].emplace_back(rate.GetBitRate(), delay.GetTimeStep());
+        ports[spec.fabricCables[c].second].emplace_back(rate.GetBitRate(), delay.GetTimeStep());
+    }
+    std::map<std::vector<std::pair<uint64_t, int64_t>>, bool> checked;
+    for (uint32_t s = 0; s < spec.switches.size(); ++s)
+    {
+        if (!checked.emplace(ports[s], true).second)
+        {
+            continue;
+        }
+        Ptr<SwitchMmu> mmu = CreateObject<SwitchMmu>();
+        for (const auto& [name, value] : m_mmuAttributes)
+        {
+            if (!mmu->SetAttributeFailSafe(name, *value))
+            {
+                return "switch buffer: invalid value for SwitchMmu attribute \"" + name + "\"";
+            }
+        }
+        ConfigureMmu(mmu);
+        for (const auto& [bps, delay] : ports[s])
+        {
+            ConfigureMmuPort(mmu, mmu->AddPort(), DataRate(bps), TimeStep(delay));
+        }
+        const std::string error = mmu->CheckConfiguration();
+        mmu->Dispose();
+        if (!error.empty())
+        {
+            return "switch buffer size: switch " + spec.switches[s].first + " (" +
+                   std::to_string(ports[s].size()) + " ports): " + error;
+        }
+    }
+    return "";
+}
+
+FabricTopology
+FabricTopologyHelper::BuildGraph(uint32_t nodes,
+                                 const std::vector<uint32_t>& switchIds,
+                                 const std::vector<Cable>& cables)
+{
+    const std::string error = CheckGraph(nodes, switchIds, cables);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return Build(MakeGraph(nodes, switchIds, cables));
+}
+
+FabricTopologyHelper::Spec
+FabricTopologyHelper::MakeGraph(uint32_t nodes,
+                                const std::vector<uint32_t>& switchIds,
+                                const std::vector<Cable>& cables)
+{
+    Spec spec;
+    spec.kind = "links";
+    spec.groupName = "fabrics";
+    // Switches in the order listed, hosts in id order.
+    std::vector<int64_t> switchIndex(nodes, -1);
+    for (uint32_t s = 0; s < switchIds.size(); ++s)
+    {
+        switchIndex[switchIds[s]] = s;
+        spec.switches.emplace_back("sw" + std::to_string(switchIds[s]), 0);
+    }
+    std::vector<int64_t> hostIndex(nodes, -1);
+    for (uint32_t id = 0; id < nodes; ++id)
+    {
+        if (switchIndex[id] < 0)
+        {
+            hostIndex[id] = spec.nHosts++;
+        }
+    }
+    spec.hostSwitch.resize(spec.nHosts, 0);
+    spec.hostCables.resize(spec.nHosts);
+    for (const Cable& c : cables)
+    {
+        if (switchIndex[c.a] >= 0 && switchIndex[c.b] >= 0)
+        {
+            spec.fabricCables.emplace_back(switchIndex[c.a], switchIndex[c.b]);
+            spec.fabricCableLinks.emplace_back(c.rate, c.delay);
+            continue;
+        }
+        const uint32_t host = switchIndex[c.a] < 0 ? c.a : c.b;
+        const uint32_t sw = switchIndex[c.a] < 0 ? c.b : c.a;
+        spec.hostSwitch[hostIndex[host]] = switchIndex[sw];
+        spec.hostCables[hostIndex[host]] = {c.rate, c.delay};
+    }
+    // Tiers: hops from the nearest switch with hosts.
+    std::vector<std::vector<uint32_t>> adjacency(spec.switches.size());
+    for (const auto& [a, b] : spec.fabricCables)
+    {
+        adjacency[a].push_back(b);
+        adjacency[b].push_back(a);
+    }
+    constexpr uint32_t unseen = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> tier(spec.switches.size(), unseen);
+    std::deque<uint32_t> queue;
+    for (uint32_t s : spec.hostSwitch)
+    {
+        if (tier[s] == unseen)
+        {
+            tier[s] = 0;
+            queue.push_back(s);
+        }
+    }
+    while (!queue.empty())
+    {
+        const uint32_t s = queue.front();
+        queue.pop_front();
+        for (uint32_t n : adjacency[s])
+        {
+            if (tier[n] == unseen)
+            {
+                tier[n] = tier[s] + 1;
+                queue.push_back(n);
+            }
+        }
+    }
+    for (uint32_t s = 0; s < spec.switches.size(); ++s)
+    {
+        spec.switches[s].second = tier[s] == unseen ? 0 : tier[s];
+    }
+    return spec;
+}
+
 FabricTopology
 FabricTopologyHelper::Build(const Spec& spec) const
 {
@@ -715,11 +989,19 @@ FabricTopologyHelper::Build(const Spec& spec) const
     {
         const uint32_t s = spec.hostSwitch[h];
         FabricTopology::Switch& sw = topo.switches[s];
+        DataRate rate = m_hostRate;
+        Time delay = m_delay;
+        if (!spec.hostCables.empty())
+        {
+            std::tie(rate, delay) = spec.hostCables[h];
+            hostLinks.SetDeviceAttribute("DataRate", DataRateValue(rate));
+            hostLinks.SetChannelAttribute("Delay", TimeValue(delay));
+        }
         NetDeviceContainer devs = hostLinks.Install(topo.hosts.Get(h), sw.node);
         Ptr<PfcNetDevice> hostDev = DynamicCast<PfcNetDevice>(devs.Get(0));
         Ptr<PfcNetDevice> swDev = DynamicCast<PfcNetDevice>(devs.Get(1));
         const uint32_t port = sw.sw->AddPort(swDev);
-        ConfigureMmuPort(sw.sw->GetMmu(), port, m_hostRate);
+        ConfigureMmuPort(sw.sw->GetMmu(), port, rate, delay);
         const std::string hostName = "host" + std::to_string(h);
         topo.hostDevices.push_back(hostDev);
         topo.hostAddresses.push_back(GetHostAddress(h));
@@ -729,8 +1011,17 @@ FabricTopologyHelper::Build(const Spec& spec) const
     }
 
     // Fabric links.
-    for (const auto& [a, b] : spec.fabricCables)
+    for (std::size_t c = 0; c < spec.fabricCables.size(); ++c)
     {
+        const auto [a, b] = spec.fabricCables[c];
+        DataRate rate = m_fabricRate;
+        Time delay = m_delay;
+        if (!spec.fabricCableLinks.empty())
+        {
+            std::tie(rate, delay) = spec.fabricCableLinks[c];
+            fabricLinks.SetDeviceAttribute("DataRate", DataRateValue(rate));
+            fabricLinks.SetChannelAttribute("Delay", TimeValue(delay));
+        }
         FabricTopology::Switch& swA = topo.switches[a];
         FabricTopology::Switch& swB = topo.switches[b];
         NetDeviceContainer devs = fabricLinks.Install(swA.node, swB.node);
@@ -738,8 +1029,8 @@ FabricTopologyHelper::Build(const Spec& spec) const
         Ptr<PfcNetDevice> devB = DynamicCast<PfcNetDevice>(devs.Get(1));
         const uint32_t portA = swA.sw->AddPort(devA);
         const uint32_t portB = swB.sw->AddPort(devB);
-        ConfigureMmuPort(swA.sw->GetMmu(), portA, m_fabricRate);
-        ConfigureMmuPort(swB.sw->GetMmu(), portB, m_fabricRate);
+        ConfigureMmuPort(swA.sw->GetMmu(), portA, rate, delay);
+        ConfigureMmuPort(swB.sw->GetMmu(), portB, rate, delay);
         swA.portLink.push_back(addLink(swA.name + "->" + swB.name, devA, devB));
         swB.portLink.push_back(addLink(swB.name + "->" + swA.name, devB, devA));
     }

@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,8 +27,8 @@ namespace ns3
 /**
  * \ingroup flux-helper
  * \brief Builds lossless RoCE fabrics: leaf-spine, k-ary fat-tree,
- * dumbbell and ring, with FabricSwitches, PFC links, addresses and ECMP
- * routes.
+ * dumbbell, ring, and any fabric given cable by cable (BuildGraph), with
+ * FabricSwitches, PFC links, addresses and ECMP routes.
  *
  * Configure with the setters, then call one of the Build methods. Each
  * returns a FabricTopology whose hosts are numbered 0..H-1 in topology order
@@ -91,6 +92,18 @@ class FabricTopologyHelper
      * \param pmax marking probability just below kmax
      */
     void SetEcnClass(uint8_t prio, uint32_t kminBytes, uint32_t kmaxBytes, double pmax);
+    /**
+     * \brief ECN marking thresholds of every switch egress port whose link
+     * has this rate, in place of those of SetEcn() (SetEcnClass() still
+     * overrides them for its class). Fabrics with links of several rates
+     * mark each at thresholds of its own, as the HPCC simulator's KMIN_MAP,
+     * KMAX_MAP and PMAX_MAP do.
+     * \param rate the link rate
+     * \param kminBytes bytes below which nothing is marked
+     * \param kmaxBytes bytes above which everything is marked
+     * \param pmax marking probability just below kmax
+     */
+    void SetEcnForRate(DataRate rate, uint32_t kminBytes, uint32_t kmaxBytes, double pmax);
     /** \param seed fabric-wide ECMP seed; each switch derives its own from it (default 1) */
     void SetEcmpSeed(uint32_t seed);
 
@@ -167,6 +180,15 @@ class FabricTopologyHelper
      * \return bytes
      */
     uint32_t GetHeadroom(DataRate rate) const;
+
+    /**
+     * \brief PFC headroom of a port on a link of its own delay (see
+     * GetHeadroom(DataRate)).
+     * \param rate the link rate
+     * \param delay the link's propagation delay
+     * \return bytes
+     */
+    uint32_t GetHeadroom(DataRate rate, Time delay) const;
 
     /**
      * \param index a host index
@@ -246,6 +268,45 @@ class FabricTopologyHelper
      */
     FabricTopology BuildRing(uint32_t switches, uint32_t hostsPerSwitch);
 
+    /// One cable of a fabric given cable by cable (BuildGraph).
+    struct Cable
+    {
+        uint32_t a{0}; //!< one end, a node id
+        uint32_t b{0}; //!< the other end, a node id
+        DataRate rate; //!< line rate, both directions
+        Time delay;    //!< propagation delay
+    };
+
+    /**
+     * \param nodes number of nodes: ids 0 .. nodes - 1
+     * \param switchIds the ids that are switches; the others are hosts
+     * \param cables the cables
+     * \return an empty string, or one message naming the cable or node at fault
+     */
+    std::string CheckGraph(uint32_t nodes,
+                           const std::vector<uint32_t>& switchIds,
+                           const std::vector<Cable>& cables) const;
+
+    /**
+     * \brief Build a fabric given cable by cable: any graph of switches,
+     * each host on one cable to one switch (kind "links").
+     *
+     * Hosts are the node ids that are not switches, numbered 0..H-1 in id
+     * order; switch s is named "sw<id>" after its id, host i "host<i>".
+     * Each cable has its own rate and delay (PFC headroom and ECN from
+     * them, see SetEcnForRate()); routes are ECMP over the shortest paths
+     * in hops, as for the other kinds. A switch's tier is its distance in
+     * hops from the nearest switch with hosts. One process only (SetRanks).
+     * \param nodes number of nodes
+     * \param switchIds the switches' ids
+     * \param cables the cables
+     * \return the topology
+     * \throw std::invalid_argument when CheckGraph() finds a fault
+     */
+    FabricTopology BuildGraph(uint32_t nodes,
+                              const std::vector<uint32_t>& switchIds,
+                              const std::vector<Cable>& cables);
+
     /**
      * \brief The shape of a fabric: its switches, hosts and cables in the
      *        order the Build*() methods create them (for programs that build
@@ -261,6 +322,10 @@ class FabricTopologyHelper
         std::vector<uint32_t> switchGroup; //!< per switch: its group (SetRanks)
         uint32_t nGroups{1};               //!< number of groups
         std::string groupName{"groups"};   //!< what a group is ("pods", "leaves", ...)
+        /// per host: its cable's rate and delay (empty: host rate, link delay)
+        std::vector<std::pair<DataRate, Time>> hostCables;
+        /// per fabric cable: its rate and delay (empty: fabric rate, link delay)
+        std::vector<std::pair<DataRate, Time>> fabricCableLinks;
     };
 
     /**
@@ -283,6 +348,13 @@ class FabricTopologyHelper
      * \return the ring
      */
     static Spec MakeRing(uint32_t switches, uint32_t hostsPerSwitch);
+    /**
+     * \param nodes nodes \param switchIds switches \param cables cables
+     * \return the fabric given cable by cable (checked by CheckGraph())
+     */
+    static Spec MakeGraph(uint32_t nodes,
+                          const std::vector<uint32_t>& switchIds,
+                          const std::vector<Cable>& cables);
 
   private:
     /** \return a message about the common parameters, or an empty string */
@@ -307,6 +379,18 @@ class FabricTopologyHelper
      * \param rate the port's link rate
      */
     void ConfigureMmuPort(Ptr<SwitchMmu> mmu, uint32_t port, DataRate rate) const;
+    /**
+     * \param mmu an MMU
+     * \param port one of its ports
+     * \param rate the port's link rate
+     * \param delay the port's link delay
+     */
+    void ConfigureMmuPort(Ptr<SwitchMmu> mmu, uint32_t port, DataRate rate, Time delay) const;
+    /**
+     * \param spec a fabric given cable by cable
+     * \return a message if some switch's buffer cannot hold its reserves and headroom
+     */
+    std::string CheckGraphBuffers(const Spec& spec) const;
     /**
      * \param index switch index
      * \return its ECMP seed
@@ -334,8 +418,9 @@ class FabricTopologyHelper
     };
 
     std::array<EcnClass, TrafficClass::N_CLASSES> m_ecnClass; //!< per-class ECN thresholds
-    uint32_t m_ecmpSeed;                                      //!< fabric ECMP seed
-    uint32_t m_ranks;                                         //!< MPI processes
+    std::map<uint64_t, EcnClass> m_ecnRate; //!< per link rate (bit/s): ECN thresholds
+    uint32_t m_ecmpSeed;                    //!< fabric ECMP seed
+    uint32_t m_ranks;                       //!< MPI processes
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>
         m_mmuAttributes; //!< extra MMU attributes
     std::vector<std::pair<std::string, Ptr<AttributeValue>>>

@@ -59,6 +59,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <string>
+#include <cstdio>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -189,6 +190,35 @@ Records(const RunResults& results)
 /// Parse and validate scenario JSON text (the caller holds g_ns3Mutex).
 ScenarioConfig
 Parse(const std::string& text, const std::string& baseDir)
+    if (results.hpccFct)
+    {
+        // the HPCC simulator's FCT file, column by column (HpccFctWriter)
+        py::dict fct;
+        py::list sip, dip, sport, dport, size, start, fctNs, ideal;
+        char hex[16];
+        for (const auto& r : results.hpccFctRecords)
+        {
+            std::snprintf(hex, sizeof(hex), "%08x", r.sip);
+            sip.append(std::string(hex));
+            std::snprintf(hex, sizeof(hex), "%08x", r.dip);
+            dip.append(std::string(hex));
+            sport.append(r.sport);
+            dport.append(r.dport);
+            size.append(r.sizeBytes);
+            start.append(r.startNs);
+            fctNs.append(r.fctNs);
+            ideal.append(r.idealFctNs);
+        }
+        fct["sip"] = sip;
+        fct["dip"] = dip;
+        fct["sport"] = sport;
+        fct["dport"] = dport;
+        fct["size"] = size;
+        fct["start_ns"] = start;
+        fct["fct_ns"] = fctNs;
+        fct["ideal_fct_ns"] = ideal;
+        records["hpcc_fct"] = fct;
+    }
 {
     const nlohmann::json scenario = ns3::ParseScenarioText(text, "scenario");
     return ns3::ParseScenario(scenario, baseDir);
@@ -343,6 +373,14 @@ Run(const std::string& text,
     if (records)
     {
         dict["records"] = Records(results);
+    }
+    for (const auto& w : results.warnings)
+    {
+        // what an imported file holds that has no counterpart here
+        if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0)
+        {
+            throw py::error_already_set();
+        }
     }
     return dict;
 }

@@ -81,6 +81,12 @@ FlowTraffic::SetFlowCallback(FlowCallback cb)
     m_flowCallback = cb;
 }
 
+void
+FlowTraffic::SetFlowAckedCallback(FlowCallback cb)
+{
+    m_ackedCallback = cb;
+}
+
 const std::string&
 FlowTraffic::GetName() const
 {
@@ -201,7 +207,13 @@ FlowTraffic::Acked(FlowTraffic* self,
                    uint64_t /* seq */,
                    uint64_t /* bytes */)
 {
-    self->TearDown(self->m_flows[id]);
+    Flow& f = self->m_flows[id];
+    const FlowRecord record{f.src, f.dst, f.bytes, f.start, Simulator::Now() - f.start, f.port, id};
+    self->TearDown(f);
+    if (!self->m_ackedCallback.IsNull())
+    {
+        self->m_ackedCallback(record);
+    }
 }
 
 void

@@ -74,6 +74,13 @@ class FlowTraffic : public Object
     /** \param cb called for every finished flow */
     void SetFlowCallback(FlowCallback cb);
 
+    /**
+     * \param cb called when a flow's sender has the ACK of its last byte,
+     *        with FlowRecord::fct the time from its start to then (the FCT
+     *        as the HPCC simulator measures it)
+     */
+    void SetFlowAckedCallback(FlowCallback cb);
+
     /** \return the tenant's name */
     const std::string& GetName() const;
     /** \return flows started */
@@ -207,6 +214,7 @@ class FlowTraffic : public Object
     Callback<void, uint64_t> m_failedCallback; //!< per failed flow, with its id
     uint64_t m_bytesStarted;                   //!< bytes started
     FlowCallback m_flowCallback;               //!< per-flow report
+    FlowCallback m_ackedCallback;              //!< per flow acknowledged in full
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowTrace; //!< finished flows
 };
 

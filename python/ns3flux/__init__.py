@@ -14,7 +14,7 @@ and returns one DataFrame; results are cached by scenario hash.
 """
 
 from . import _ns3flux
-from . import fluid, frames, traces
+from . import fluid, frames, hpcc, traces
 from .bound import bound, gap_share
 from .cache import Cache, default_cache_dir
 from .errors import RunError, ScenarioError
@@ -51,6 +51,7 @@ __all__ = [
     "gap_share",
     "incast",
     "job",
+    "hpcc",
     "leaf_spine",
     "load_results",
     "load_scenario",

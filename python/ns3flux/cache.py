@@ -72,6 +72,33 @@ def _cdf_files(data, base_dir):
                 path = os.path.join(base_dir, entry["cdf"])
                 if os.path.isfile(path):
                     out.append(path)
+    out += _hpcc_files(data, base_dir)
+    return out
+
+
+def _hpcc_files(data, base_dir):
+    """Paths of the HPCC simulator's files a scenario names ("hpcc"), those
+    its configuration names included, that exist."""
+    hpcc = data.get("hpcc") if isinstance(data, dict) else None
+    if not isinstance(hpcc, dict):
+        return []
+    out = []
+    for key in ("config", "topology", "flows"):
+        name = hpcc.get(key)
+        if isinstance(name, str) and os.path.isfile(os.path.join(base_dir, name)):
+            out.append(os.path.join(base_dir, name))
+    config = hpcc.get("config")
+    if isinstance(config, str) and os.path.isfile(os.path.join(base_dir, config)):
+        folder = os.path.dirname(os.path.join(base_dir, config))
+        with open(os.path.join(base_dir, config), encoding="utf-8", errors="replace") as f:
+            for line in f:
+                words = line.split()
+                if len(words) == 2 and words[0] in ("TOPOLOGY_FILE", "FLOW_FILE"):
+                    for where in (base_dir, folder, os.path.join(folder, "..")):
+                        path = os.path.join(where, words[1])
+                        if os.path.isfile(path):
+                            out.append(path)
+                            break
     return out
 
 

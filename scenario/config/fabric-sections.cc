@@ -113,6 +113,18 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     r.Read("buffer_mb", t.bufferMb);
     r.Read("route_convergence_ms", t.routeConvergenceMs);
 
+    if (t.kind == "links")
+    {
+        ParseLinksTopology(r, cfg);
+        return;
+    }
+    for (const char* key : {"nodes", "switch_nodes", "links"})
+    {
+        if (r.Has(key))
+        {
+            Fail(r.Path(key), "only a \"links\" topology has it");
+        }
+    }
     uint64_t hosts = 0;
     std::string key;
     if (t.kind == "leaf-spine")
@@ -167,9 +179,13 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
         }
         tr.cc = ToOneOf(r["cc"], r.Path("cc"), algorithms);
         const auto& t = cfg.topology;
-        if (tr.cc == "hpcc" &&
-            !(IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
-              IntHop::IsCodedLineRate(static_cast<uint64_t>(t.fabricGbps * 1e9))))
+        bool coded = IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
+                     IntHop::IsCodedLineRate(static_cast<uint64_t>(t.fabricGbps * 1e9));
+        for (const auto& link : t.links)
+        {
+            coded = coded && IntHop::IsCodedLineRate(static_cast<uint64_t>(link.gbps * 1e9));
+        }
+        if (tr.cc == "hpcc" && !coded)
         {
             Fail(r.Path("cc"),
                  "\"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, 100, 200, "
@@ -194,6 +210,10 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
                 Fail(e.Path("kmax_kb"),
                      Num(tr.ecn.kmaxKb) + " is below kmin_kb " + Num(tr.ecn.kminKb));
             }
+        if (e.Has("per_rate"))
+        {
+            ParseEcnPerRate(e, cfg);
+        }
             Fail(e.Path("kmin_kb"), Num(tr.ecn.kminKb) + " is above kmax_kb " + Num(tr.ecn.kmaxKb));
         }
     }

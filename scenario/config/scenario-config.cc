@@ -4,6 +4,7 @@
 
 #include "scenario-config.h"
 
+#include "hpcc-import.h"
 #include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-placement.h"
@@ -52,7 +53,17 @@ ScenarioConfig::HostCount() const
     {
         hosts = uint64_t{t.switches} * t.hostsPerSwitch;
     }
+    else if (t.kind == "links")
+    {
+        hosts = t.nodes - std::min<uint64_t>(t.nodes, t.switchNodes.size());
+    }
     return static_cast<uint32_t>(std::min<uint64_t>(hosts, kU32Max));
+}
+
+uint32_t
+ScenarioConfig::HostNodeId(uint32_t host) const
+{
+    return host < topology.hostNodes.size() ? topology.hostNodes[host] : host;
 }
 
 uint32_t
@@ -161,10 +172,19 @@ ScenarioConfig::AvailablePolicies()
 }
 
 ScenarioConfig
-ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
+ParseScenario(const nlohmann::json& input, const std::string& baseDir)
 {
     ScenarioConfig cfg;
     cfg.baseDir = baseDir.empty() ? "." : baseDir;
+    // A scenario that names the HPCC simulator's files: their content as
+    // scenario keys, the scenario's own keys on top (hpcc-import.h).
+    json expanded;
+    const bool imports = input.is_object() && input.contains("hpcc");
+    if (imports)
+    {
+        expanded = ExpandHpccImport(input, cfg.baseDir, cfg.warnings);
+    }
+    const json& scenario = imports ? expanded : input;
     ObjectReader r(scenario, "", kRootKeys);
 
     if (r.Has("description"))
@@ -205,6 +225,7 @@ ParseScenario(const nlohmann::json& scenario, const std::string& baseDir)
         ParsePfcWatchdog(r["pfc_watchdog"], cfg);
     }
     r.Read("completion_latency_us", cfg.completionLatencyUs);
+    r.Read("hpcc_fct", cfg.hpccFct);
     if (r.Has("event_scheduler"))
     {
         cfg.eventScheduler = ToOneOf(r["event_scheduler"],

@@ -40,7 +40,16 @@ struct ScenarioConfig
     /// The "topology" object.
     struct TopologyConfig
     {
-        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree", "dumbbell" or "ring"
+        /// One cable of a "links" topology.
+        struct LinkConfig
+        {
+            uint32_t a{0};     //!< one end, a node id
+            uint32_t b{0};     //!< the other end, a node id
+            double gbps{100};  //!< line rate, Gb/s
+            double delayUs{1}; //!< propagation delay, us
+        };
+
+        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree", "dumbbell", "ring" or "links"
         uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
         uint32_t spines{2};             //!< leaf-spine: number of spine switches
         uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
@@ -54,6 +63,12 @@ struct ScenarioConfig
         double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
         /// routes recomputed this long after a link change, ms (unset: never)
         std::optional<double> routeConvergenceMs;
+        uint32_t nodes{0};                 //!< links: number of nodes, ids 0 .. nodes - 1
+        std::vector<uint32_t> switchNodes; //!< links: the switches' ids
+        std::vector<LinkConfig> links;     //!< links: the cables
+        std::vector<uint32_t> hostNodes;   //!< links: per host, its node id (resolved)
+        /// links: per host, the connected part of the fabric it is in (resolved)
+        std::vector<uint32_t> hostComponent;
     };
 
     /// The "transport.ecn" object: RED-like marking thresholds per egress queue.
@@ -62,6 +77,17 @@ struct ScenarioConfig
         double kminKb{400};  //!< queue length below which nothing is marked, KB
         double kmaxKb{1600}; //!< queue length at which pmax is reached, KB
         double pmax{0.2};    //!< marking probability at kmax
+
+        /// Thresholds of the switch ports whose link has one rate ("per_rate").
+        struct RateThresholds
+        {
+            double gbps{0};   //!< the link rate, Gb/s
+            double kminKb{0}; //!< kmin at that rate, KB
+            double kmaxKb{0}; //!< kmax at that rate, KB
+            double pmax{0};   //!< pmax at that rate
+        };
+
+        std::vector<RateThresholds> perRate; //!< per link rate, in place of the above
     };
 
     /// The "transport" object.
@@ -166,7 +192,8 @@ struct ScenarioConfig
                                       //!< last job ends, or the scenario's stop_ms
 
         // Kind::PATTERN
-        std::string pattern;           //!< "incast"
+        std::string pattern;           //!< "incast" or "flows"
+        std::vector<FlowConfig> flows; //!< "flows": the flows, by start time
         std::vector<uint32_t> senders; //!< sending hosts
         uint32_t receiver{0};          //!< receiving host
         uint64_t bytes{0};             //!< bytes per sender per burst
@@ -178,6 +205,16 @@ struct ScenarioConfig
     struct PfcWatchdogConfig
     {
         bool enabled{false};        //!< install the watchdogs
+        /// One flow of a "flows" pattern.
+        struct FlowConfig
+        {
+            uint32_t src{0};     //!< sending host
+            uint32_t dst{0};     //!< receiving host
+            uint64_t bytes{0};   //!< size
+            double startMs{0};   //!< start time, ms
+            uint32_t dport{100}; //!< its destination port in the HPCC FCT file
+        };
+
         double detectionMs{200};    //!< PfcWatchdog::DetectionTime, ms
         double restorationMs{200};  //!< PfcWatchdog::RestorationTime, ms
         std::string action{"drop"}; //!< PfcWatchdog::Action
@@ -231,6 +268,10 @@ struct ScenarioConfig
         return seeds.background != 0 ? seeds.background : seed;
     }
 
+    bool hpccFct{false};           //!< write <results stem>-fct.txt in the HPCC simulator's format
+    /// what the scenario's imported files hold that has no counterpart here
+    /// (HpccImport), for the runner to print
+    std::vector<std::string> warnings;
     /** \return the seed of "random" placement */
     uint32_t PlacementSeed() const
     {
@@ -251,7 +292,7 @@ struct ScenarioConfig
      * \brief Number of hosts of the topology.
      * \return leaf-spine: leaves * hostsPerLeaf; fat-tree: k^3/4;
      *         dumbbell: 2 * hostsPerSide; ring: switches * hostsPerSwitch;
-     *         0 for an unknown kind
+     *         links: nodes that are not switches; 0 for an unknown kind
      */
     uint32_t HostCount() const;
 
@@ -259,8 +300,8 @@ struct ScenarioConfig
      * \brief Number of hosts under one edge switch (leaf, fat-tree edge
      * switch, dumbbell side); hosts h and h' share an edge switch iff
      * h / HostsPerLeaf () == h' / HostsPerLeaf ().
-     * \return hostsPerLeaf, k/2, hostsPerSide or hostsPerSwitch; 0 for an
-     *         unknown kind
+     * \return hostsPerLeaf, k/2, hostsPerSide or hostsPerSwitch; 0 for
+     *         "links" and an unknown kind
      */
     uint32_t HostsPerLeaf() const;
 
@@ -276,6 +317,12 @@ struct ScenarioConfig
      * \return the scheduler, classes not yet assigned
      */
     Ptr<JobScheduler> CreateScheduler() const;
+
+    /**
+     * \param host a host index
+     * \return its node id: the topology file's for "links", else the index
+     */
+    uint32_t HostNodeId(uint32_t host) const;
 
     /**
      * \brief The policies that can be run, in the order the docs list them.

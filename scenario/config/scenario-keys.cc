@@ -22,11 +22,15 @@ namespace scenario
 // The names each key accepts. One place per list: adding a value is one line.
 // ---------------------------------------------------------------------------
 
-const std::vector<std::string> kTopologyKinds = {"leaf-spine", "fat-tree", "dumbbell", "ring"};
+const std::vector<std::string> kTopologyKinds = {"leaf-spine",
+                                                 "fat-tree",
+                                                 "dumbbell",
+                                                 "ring",
+                                                 "links"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives = {"ring-allreduce"};
-const std::vector<std::string> kPatterns = {"incast"};
+const std::vector<std::string> kPatterns = {"incast", "flows"};
 
 const std::vector<std::string> kRootKeys = {"description",
                                             "seed",
@@ -43,7 +47,9 @@ const std::vector<std::string> kRootKeys = {"description",
                                             "traces",
                                             "pfc_watchdog",
                                             "event_scheduler",
-                                            "completion_latency_us"};
+                                            "completion_latency_us",
+                                            "hpcc_fct",
+                                            "hpcc"};
 const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "leaves",
                                                 "spines",
@@ -56,7 +62,11 @@ const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "fabric_gbps",
                                                 "link_delay_us",
                                                 "buffer_mb",
-                                                "route_convergence_ms"};
+                                                "route_convergence_ms",
+                                                "nodes",
+                                                "switch_nodes",
+                                                "links"};
+const std::vector<std::string> kLinkKeys = {"a", "b", "gbps", "delay_us"};
 const std::vector<std::string> kTransportKeys =
     {"mtu_bytes", "cc", "pfc", "dcqcn", "ecn", "ack_timeout", "retry_cnt"};
 const std::vector<std::string> kDcqcnKeys = {"profile",
@@ -80,7 +90,8 @@ const std::vector<std::string> kPfcWatchdogKeys = {"enabled",
                                                    "action"};
 const std::vector<std::string> kSeedsKeys = {"ecmp", "background", "placement"};
 const std::vector<std::string> kPfcWatchdogActions = {"drop", "forward"};
-const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax"};
+const std::vector<std::string> kEcnKeys = {"kmin_kb", "kmax_kb", "pmax", "per_rate"};
+const std::vector<std::string> kEcnRateKeys = {"gbps", "kmin_kb", "kmax_kb", "pmax"};
 const std::vector<std::string> kGranularities = {"step", "chunk"};
 const std::vector<std::string> kJobKeys = {"name",
                                            "ranks",
@@ -97,7 +108,8 @@ const std::vector<std::string> kJobKeys = {"name",
 const std::vector<std::string> kBackgroundCommonKeys = {"name", "priority", "start_ms"};
 const std::vector<std::string> kBackgroundCdfKeys = {"cdf", "load", "hosts", "stop_ms"};
 const std::vector<std::string> kBackgroundPatternKeys =
-    {"pattern", "senders", "receiver", "bytes", "repeat", "interval_ms"};
+    {"pattern", "senders", "receiver", "bytes", "repeat", "interval_ms", "flows"};
+const std::vector<std::string> kFlowKeys = {"src", "dst", "bytes", "start_ms", "dport"};
 
 /// An integer in [min, max].
 NumberRange
@@ -210,6 +222,11 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"topology.fabric_gbps", Gbps()},
     {"topology.link_delay_us", Us()},
     {"topology.buffer_mb", Positive(1e6)},
+    {"topology.nodes", Int(2, kMaxHosts + kMaxDimension)},
+    {"topology.links[].a", Int(0, kU32Max)},
+    {"topology.links[].b", Int(0, kU32Max)},
+    {"topology.links[].gbps", Gbps()},
+    {"topology.links[].delay_us", Us()},
     {"transport.mtu_bytes", Int(0, kU64Max)},
     {"transport.ack_timeout", Int(0, 31)},
     {"transport.retry_cnt", Int(0, 7)},
@@ -226,6 +243,10 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"transport.ecn.kmin_kb", Real(0, 4e6)},
     {"transport.ecn.kmax_kb", Positive(4e6)},
     {"transport.ecn.pmax", Interval(0, 1, true)},
+    {"transport.ecn.per_rate[].gbps", Gbps()},
+    {"transport.ecn.per_rate[].kmin_kb", Real(0, 4e6)},
+    {"transport.ecn.per_rate[].kmax_kb", Positive(4e6)},
+    {"transport.ecn.per_rate[].pmax", Interval(0, 1, true)},
     // Scheduler keys take their ranges from their attributes' checkers; an
     // entry here narrows one (the documented bounds of these keys).
     {"scheduler.classes", Int(1, TrafficClass::MAX_DATA)},
@@ -254,6 +275,9 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"background[].bytes", Int(1, kMaxTotalBytes)},
     {"background[].repeat", Int(1, kU32Max)},
     {"background[].interval_ms", Ms(kPositive)},
+    {"background[].flows[].bytes", Int(1, kMaxTotalBytes)},
+    {"background[].flows[].start_ms", Ms()},
+    {"background[].flows[].dport", Int(0, 65535)},
 };
 
 } // namespace

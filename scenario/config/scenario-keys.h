@@ -296,6 +296,7 @@ extern const std::vector<std::string> kCollectives;
 extern const std::vector<std::string> kPatterns;
 extern const std::vector<std::string> kRootKeys;
 extern const std::vector<std::string> kTopologyKeys;
+extern const std::vector<std::string> kLinkKeys;
 extern const std::vector<std::string> kTransportKeys;
 extern const std::vector<std::string> kDcqcnKeys;
 extern const std::vector<std::string> kFaultKeys;
@@ -304,11 +305,13 @@ extern const std::vector<std::string> kPfcWatchdogKeys;
 extern const std::vector<std::string> kSeedsKeys;
 extern const std::vector<std::string> kPfcWatchdogActions;
 extern const std::vector<std::string> kEcnKeys;
+extern const std::vector<std::string> kEcnRateKeys;
 extern const std::vector<std::string> kGranularities;
 extern const std::vector<std::string> kJobKeys;
 extern const std::vector<std::string> kBackgroundCommonKeys;
 extern const std::vector<std::string> kBackgroundCdfKeys;
 extern const std::vector<std::string> kBackgroundPatternKeys;
+extern const std::vector<std::string> kFlowKeys;
 /// @}
 
 constexpr uint64_t kMaxHosts = 1u << 20;                  //!< largest host count accepted

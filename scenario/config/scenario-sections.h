@@ -6,6 +6,7 @@
 #define SCENARIO_SECTIONS_H
 
 #include "scenario-config.h"
+#include "scenario-reader.h"
 
 #include <map>
 #include <nlohmann/json.hpp>
@@ -30,6 +31,36 @@ namespace scenario
  * \param cfg receives cfg.topology
  */
 void ParseTopology(const nlohmann::json& v, ScenarioConfig& cfg);
+
+/**
+ * \brief The cables of a "links" topology (explicit-sections.cc): nodes,
+ * switch_nodes and links, checked (ids, self-links, hosts with one cable
+ * to a switch, no second cable between two nodes); fills the topology's
+ * node lists and host components, and sets host_gbps (the first host's
+ * cable), fabric_gbps (the fastest switch cable) and link_delay_us (the
+ * longest delay).
+ * \param r the "topology" object, its other keys read
+ * \param cfg receives cfg.topology
+ */
+void ParseLinksTopology(const ObjectReader& r, ScenarioConfig& cfg);
+
+/**
+ * \brief The flows of a "flows" pattern (explicit-sections.cc): distinct
+ * hosts joined by the fabric, sizes >= 1, start times before stop_ms and in
+ * order.
+ * \param r the background entry
+ * \param cfg the scenario, its topology parsed
+ * \return the flows
+ */
+std::vector<ScenarioConfig::BackgroundConfig::FlowConfig> ParseFlowList(const ObjectReader& r,
+                                                                        const ScenarioConfig& cfg);
+
+/**
+ * \brief The "per_rate" array of "transport.ecn" (explicit-sections.cc).
+ * \param e the "ecn" object
+ * \param cfg receives cfg.transport.ecn.perRate
+ */
+void ParseEcnPerRate(const ObjectReader& e, ScenarioConfig& cfg);
 
 /**
  * \param v the "transport" object (an empty object when absent: the DCQCN

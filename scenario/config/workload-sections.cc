@@ -307,6 +307,24 @@ ParseBackground(const json& v,
     else
     {
         bg.pattern = ToOneOf(r["pattern"], r.Path("pattern"), kPatterns);
+        if (bg.pattern == "flows")
+        {
+            for (const char* key :
+                 {"senders", "receiver", "bytes", "repeat", "interval_ms", "start_ms"})
+            {
+                if (r.Has(key))
+                {
+                    Fail(r.Path(key), "a \"flows\" pattern lists its flows in \"flows\"");
+                }
+            }
+            bg.flows = ParseFlowList(r, cfg);
+            bg.startMs = bg.flows.front().startMs;
+            return bg;
+        }
+        if (r.Has("flows"))
+        {
+            Fail(r.Path("flows"), "only a \"flows\" pattern has it");
+        }
         bg.receiver = ToHost(r.Required("receiver"), r.Path("receiver"), hostCount);
         bg.senders = ToHostList(r.Required("senders"), r.Path("senders"), hostCount);
         if (bg.senders.empty())

@@ -4,6 +4,7 @@
 
 #include "results-writer.h"
 
+#include "hpcc-fct-writer.h"
 #include "results-table.h"
 
 #include "ns3/log.h"
@@ -405,6 +406,10 @@ ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
         {stem + "-phases.csv", PhasesCsv(results)},
         {stem + "-flows.csv", FlowsCsv(results)},
     };
+    if (results.hpccFct)
+    {
+        files.emplace_back(stem + "-fct.txt", HpccFctWriter::Text(results));
+    }
     if (results.traces)
     {
         files.emplace_back(stem + "-rates.csv", RatesCsv(results));

@@ -49,7 +49,9 @@ namespace ns3
  * `<stem>-flows.csv` (tenant, src, dst, size_bytes, start_ms, fct_us,
  * ideal_fct_us, slowdown); when the scenario asked for traces also
  * `<stem>-rates.csv` (time_us, owner, src, dst, qpn, rate_gbps, target_gbps,
- * alpha, window_bytes) and `<stem>-queues.csv` (time_us, link, queue_bytes, utilization).
+ * alpha, window_bytes) and `<stem>-queues.csv` (time_us, link, queue_bytes, utilization);
+ * when the scenario has "hpcc_fct" also `<stem>-fct.txt`, the HPCC
+ * simulator's FCT file (HpccFctWriter).
  *
  * The same RunResults always give byte-identical files.
  */

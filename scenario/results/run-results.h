@@ -224,6 +224,27 @@ struct RunResults
     bool traces{false};                 //!< the scenario asked for traces
     std::vector<RateSample> rates;      //!< sampled queue-pair rates, in time order
     std::vector<QueueSample> queues;    //!< sampled queues, in time order
+
+    /// One flow as the HPCC simulator's FCT file gives it (HpccFctText).
+    struct HpccFctRecord
+    {
+        uint32_t sip{0};        //!< source address, that simulator's numbering (HpccNodeAddress)
+        uint32_t dip{0};        //!< destination address
+        uint16_t sport{0};      //!< UDP source port (the flow's ECMP entropy)
+        uint32_t dport{0};      //!< destination port as the flow file gives it
+        uint64_t sizeBytes{0};  //!< size
+        uint64_t startNs{0};    //!< start time, ns
+        uint64_t fctNs{0};      //!< start to the sender's last ACK, ns
+        uint64_t idealFctNs{0}; //!< that simulator's ideal FCT, ns
+    };
+
+    bool hpccFct{false}; //!< the scenario asked for <stem>-fct.txt
+    /// the flows of the background tenants, in the order their senders
+    /// had their last ACK (when hpccFct)
+    std::vector<HpccFctRecord> hpccFctRecords;
+    /// what the scenario's imported files hold that has no counterpart here
+    /// (ScenarioConfig::warnings; not written to the results file)
+    std::vector<std::string> warnings;
 };
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/error-model.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/fabric-topology-helper.h"
+#include "ns3/flow-list-traffic.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/int-header.h"
 #include "ns3/log.h"
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <set>
+#include <cmath>
 
 namespace ns3
 {
@@ -139,6 +141,13 @@ ScenarioRun::BuildNetwork()
                   static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
                   tr.ecn.pmax);
     helper.SetEcmpSeed(m_cfg.EcmpSeed());
+    for (const auto& e : tr.ecn.perRate)
+    {
+        helper.SetEcnForRate(DataRate(static_cast<uint64_t>(e.gbps * 1e9)),
+                             static_cast<uint32_t>(e.kminKb * 1000),
+                             static_cast<uint32_t>(e.kmaxKb * 1000),
+                             e.pmax);
+    }
     // Under MPI each process simulates a block of pods or leaves (Build*
     // refuses more processes than that).
     helper.SetRanks(FabricRanks::GetNRanks());
@@ -182,6 +191,19 @@ ScenarioRun::BuildNetwork()
             m_topo = helper.BuildRing(t.switches, t.hostsPerSwitch);
         }
         else
+        else if (t.kind == "links")
+        {
+            std::vector<FabricTopologyHelper::Cable> cables;
+            for (const auto& l : t.links)
+            {
+                cables.push_back(
+                    {l.a,
+                     l.b,
+                     DataRate(static_cast<uint64_t>(l.gbps * 1e9)),
+                     NanoSeconds(static_cast<int64_t>(std::llround(l.delayUs * 1000)))});
+            }
+            m_topo = helper.BuildGraph(t.nodes, t.switchNodes, cables);
+        }
         {
             m_topo = helper.BuildDumbbell(t.hostsPerSide);
         }
@@ -408,6 +430,17 @@ ScenarioRun::ApplyFaults()
             {
                 dirs.push_back(l);
             }
+        else if (bc.pattern == "flows")
+        {
+            std::vector<FlowListTraffic::Entry> list;
+            for (const auto& f : bc.flows)
+            {
+                list.push_back({f.src, f.dst, f.bytes, FromMs(f.startMs)});
+            }
+            Ptr<FlowListTraffic> p = CreateObject<FlowListTraffic>();
+            p->Configure(list);
+            tenant = p;
+        }
         }
         else
         {
@@ -431,6 +464,15 @@ ScenarioRun::ApplyFaults()
         }
         for (uint32_t l : dirs)
         {
+        if (m_cfg.hpccFct)
+        {
+            tenant->SetFlowAckedCallback(MakeBoundCallback(
+                +[](ScenarioRun* self, uint32_t index, const FlowTraffic::FlowRecord& rec) {
+                    self->FlowAcked(index, rec);
+                },
+                this,
+                i));
+        }
             if (f.lossRate > 0)
             {
                 Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();

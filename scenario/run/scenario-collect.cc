@@ -285,6 +285,9 @@ ScenarioRun::Collect(double wallS) const
     r.sim.wallS = wallS;
     r.sim.events = Simulator::GetEventCount();
     r.sim.stopReason = m_stopReason;
+    r.hpccFct = m_cfg.hpccFct;
+    r.hpccFctRecords = m_hpccFct;
+    r.warnings = m_cfg.warnings;
     r.traces = m_cfg.traces.enabled;
     r.rates = m_rates;
     r.queues = m_queues;

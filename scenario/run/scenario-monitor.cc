@@ -306,6 +306,11 @@ ScenarioRun::CheckDone()
         {
             return;
         }
+        // the HPCC FCT file needs every sender's last ACK
+        if (m_cfg.hpccFct && !m_mpi && !t->GetActiveFlows().empty())
+        {
+            return;
+        }
     }
     if (m_jobsFailed > 0)
     {

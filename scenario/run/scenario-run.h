@@ -185,6 +185,22 @@ class ScenarioRun
      */
     void FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec);
     /**
+    /**
+     * \brief A background flow's sender has the ACK of its last byte: its
+     * line of the HPCC FCT file (scenario-hpcc-fct.cc).
+     * \param tenant its tenant's index
+     * \param rec the flow, fct up to that ACK
+     */
+    void FlowAcked(uint32_t tenant, const FlowTraffic::FlowRecord& rec);
+    /**
+     * \brief The ideal FCT of the HPCC simulator (its fct_analysis): the
+     * base RTT of the flow's path (two propagation delays and one payload's
+     * transmission per hop) plus the flow's bytes with 48 header bytes per
+     * packet at the path's slowest rate, in whole nanoseconds.
+     * \param rec the flow
+     * \return nanoseconds
+     */
+    uint64_t HpccIdealFctNs(const FlowTraffic::FlowRecord& rec) const;
      * \brief A tenant's flow failed (its sender's retries ran out).
      * \param tenant the tenant's index
      * \param id the flow's id
@@ -308,6 +324,8 @@ class ScenarioRun
     std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
     SampleSummary m_latencyUs;                   //!< one-way packet latency, us
+    /// flows acknowledged in full, as lines of the HPCC FCT file (hpcc_fct)
+    std::vector<RunResults::HpccFctRecord> m_hpccFct;
     uint32_t m_jobsLeft;                         //!< jobs neither finished nor failed
     uint32_t m_jobsFailed{0};                    //!< jobs failed
     std::vector<uint32_t> m_traceLinks;          //!< traced link directions (indices)

@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""Write the HPCC-simulator files of the example experiment.
+
+    examples/hpcc/make-files.py [--seed 1] [--flows 300] [--load 0.3]
+
+- topology.txt: a k = 4 fat-tree in that simulator's format: 16 hosts
+  (nodes 0..15) on 100 Gb/s links, 20 switches (nodes 16..35: 8 edge, 8
+  aggregation, 4 core) joined by 400 Gb/s links, 1 us per link;
+- flow.txt: FLOWS flows between random pairs of distinct hosts, sizes from
+  the WebSearch distribution, Poisson arrivals offering LOAD of every host's
+  link, the first at 2 s as that simulator's traffic generator starts them.
+
+The same seed writes the same files. config-hpcc.txt and config-dcqcn.txt
+beside them are written by hand (that simulator's run.py settings at
+100 Gb/s for `--cc hp` and `--cc dcqcn`).
+"""
+
+import argparse
+import os
+import random
+
+# WebSearch (DCTCP, Alizadeh et al., SIGCOMM 2010): (size in bytes, CDF %)
+WEBSEARCH = [(0, 0), (10000, 15), (20000, 20), (30000, 30), (50000, 40), (80000, 53),
+             (200000, 60), (1000000, 70), (2000000, 80), (5000000, 90), (10000000, 97),
+             (30000000, 100)]
+HOST_BPS = 100e9
+FABRIC_BPS = 400e9
+HOSTS = 16
+
+
+def fat_tree_links():
+    """(a, b, rate) of a k = 4 fat-tree: hosts 0..15, edge 16..23,
+    aggregation 24..31, core 32..35."""
+    k, half = 4, 2
+    edge, agg, core = 16, 24, 32
+    links = []
+    for h in range(HOSTS):
+        links.append((h, edge + h // half, "100Gbps"))
+    for p in range(k):
+        for e in range(half):
+            for a in range(half):
+                links.append((edge + p * half + e, agg + p * half + a, "400Gbps"))
+    for p in range(k):
+        for a in range(half):
+            for c in range(half):
+                links.append((agg + p * half + a, core + a * half + c, "400Gbps"))
+    return links
+
+
+def sample_size(rng):
+    u = rng.random() * 100
+    for (s0, c0), (s1, c1) in zip(WEBSEARCH, WEBSEARCH[1:]):
+        if u <= c1:
+            return max(1, int(s0 + (s1 - s0) * (u - c0) / (c1 - c0)))
+    return WEBSEARCH[-1][0]
+
+
+def mean_size():
+    return sum((s0 + s1) / 2 * (c1 - c0) / 100
+               for (s0, c0), (s1, c1) in zip(WEBSEARCH, WEBSEARCH[1:]))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--flows", type=int, default=300)
+    parser.add_argument("--load", type=float, default=0.3)
+    parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+
+    links = fat_tree_links()
+    with open(os.path.join(args.out, "topology.txt"), "w") as f:
+        f.write(f"36 20 {len(links)}\n")
+        f.write(" ".join(str(s) for s in range(16, 36)) + "\n")
+        for a, b, rate in links:
+            f.write(f"{a} {b} {rate} 0.001ms 0\n")
+
+    # arrivals of the whole cluster: HOSTS x load x rate / mean size
+    per_s = HOSTS * args.load * HOST_BPS / 8 / mean_size()
+    t_ns = 2_000_000_000
+    lines = []
+    for _ in range(args.flows):
+        src = rng.randrange(HOSTS)
+        dst = rng.randrange(HOSTS - 1)
+        dst += dst >= src
+        lines.append(f"{src} {dst} 3 100 {sample_size(rng)} {t_ns / 1e9:.9f}")
+        t_ns += max(1, int(rng.expovariate(per_s) * 1e9))
+    with open(os.path.join(args.out, "flow.txt"), "w") as f:
+        f.write(f"{len(lines)}\n" + "\n".join(lines) + "\n")
+
+
+if __name__ == "__main__":
+    main()
