@@ -36,6 +36,7 @@
 #include "ns3/incast-traffic.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -130,7 +131,12 @@ main(int argc, char* argv[])
     cmd.AddValue("gbps", "Link rate, Gb/s", gbps);
     cmd.AddValue("bufferMb", "Shared buffer of the switch, MB", bufferMb);
     cmd.AddValue("pfc", "Lossless fabric (PFC); false: drops at the buffer limit", pfc);
-    cmd.AddValue("cc", "Congestion control: dcqcn, hpcc or none", cc);
+    std::string ccNames;
+    for (const auto& entry : RdmaCongestionControl::GetAlgorithms())
+    {
+        ccNames += (ccNames.empty() ? "" : ", ") + entry.first;
+    }
+    cmd.AddValue("cc", "Congestion control: " + ccNames, cc);
     cmd.AddValue("pcap", "Folder for one Ethernet pcap per host (empty: none)", pcapDir);
     cmd.Parse(argc, argv);
 

@@ -32,6 +32,7 @@
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/training-job-helper.h"
@@ -131,7 +132,12 @@ main(int argc, char* argv[])
     cmd.AddValue("computeMs", "Compute time per iteration, ms", computeMs);
     cmd.AddValue("iterations", "Training iterations", iterations);
     cmd.AddValue("mtu", "RDMA path MTU: payload bytes per packet", mtu);
-    cmd.AddValue("cc", "Congestion control: dcqcn, hpcc or none", cc);
+    std::string ccNames;
+    for (const auto& entry : RdmaCongestionControl::GetAlgorithms())
+    {
+        ccNames += (ccNames.empty() ? "" : ", ") + entry.first;
+    }
+    cmd.AddValue("cc", "Congestion control: " + ccNames, cc);
     cmd.AddValue("verbose", "Print every phase (ring step)", g_verbose);
     cmd.Parse(argc, argv);
 

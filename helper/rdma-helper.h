@@ -36,7 +36,8 @@ class RdmaHelper
 
     /**
      * \brief Choose the congestion control of the queue pairs.
-     * \param name "dcqcn", "hpcc" or "none"; anything else is an ns-3 TypeId name
+     * \param name a registered algorithm's name (RdmaCongestionControl::GetAlgorithms(),
+     *        flux-run --list-cc); anything else is an ns-3 TypeId name
      */
     void SetCongestionControl(const std::string& name);
 

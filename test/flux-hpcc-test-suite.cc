@@ -44,11 +44,14 @@ class RecordingHpcc : public HpccCongestionControl
         return tid;
     }
 
-    void OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader& ih) override
+    void OnAck(const AckEvent& ack) override
     {
-        acks.push_back(ih);
-        times.push_back(Simulator::Now());
-        HpccCongestionControl::OnAck(nextPsn, sndNxt, ih);
+        if (ack.intHeader)
+        {
+            acks.push_back(*ack.intHeader);
+            times.push_back(Simulator::Now());
+        }
+        HpccCongestionControl::OnAck(ack);
     }
 
     std::vector<IntHeader> acks; //!< INT of each ACK

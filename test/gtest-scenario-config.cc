@@ -6,6 +6,7 @@
 // message starts with the offending field path; defaults are as documented;
 // placement is deterministic and stays within the topology.
 
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/scenario-config.h"
 
 #include <algorithm>
@@ -424,7 +425,14 @@ TEST(ScenarioConfigErrors, OutOfRangeValues)
         EXPECT_EQ(ParseScenario(s, ".").transport.mtuBytes, static_cast<uint32_t>(mtu));
     }
     s["transport"] = {{"cc", "reno"}};
-    EXPECT_TRUE(FailsWith(s, "transport.cc: \"reno\" is not known (known: dcqcn, hpcc, none)"));
+    // the registered algorithms, from the registry
+    std::string known;
+    for (const auto& entry : RdmaCongestionControl::GetAlgorithms())
+    {
+        known += (known.empty() ? "" : ", ") + entry.first;
+    }
+    EXPECT_EQ(known.rfind("dcqcn, hpcc, none", 0), 0u);
+    EXPECT_TRUE(FailsWith(s, "transport.cc: \"reno\" is not known (known: " + known + ")"));
 
     s = Minimal();
     s["seed"] = 0;

@@ -19,6 +19,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("DcqcnCongestionControl");
 
 NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionControl);
+FLUX_REGISTER_CC("dcqcn", DcqcnCongestionControl, 0);
 
 TypeId
 DcqcnCongestionControl::GetTypeId()

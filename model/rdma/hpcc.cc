@@ -16,6 +16,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("HpccCongestionControl");
 
 NS_OBJECT_ENSURE_REGISTERED(HpccCongestionControl);
+FLUX_REGISTER_CC("hpcc", HpccCongestionControl, 1);
 
 namespace
 {
@@ -127,8 +128,15 @@ HpccCongestionControl::GetBaseRtt() const
 }
 
 void
-HpccCongestionControl::OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader& ih)
+HpccCongestionControl::OnAck(const AckEvent& ack)
 {
+    if (!ack.intHeader)
+    {
+        return; // only ACKs echoing INT carry HPCC's feedback
+    }
+    const IntHeader& ih = *ack.intHeader;
+    const uint64_t nextPsn = ack.nextPsn;
+    const uint64_t sndNxt = ack.sndNxt;
     const uint8_t n = ih.GetNHops();
     if (!m_havePrev || n != m_prevHops)
     {

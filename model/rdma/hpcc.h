@@ -53,7 +53,7 @@ class HpccCongestionControl : public RdmaCongestionControl
 
     void Init(DataRate lineRate) override;
     bool UsesInt() const override;
-    void OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader& intHeader) override;
+    void OnAck(const AckEvent& ack) override;
     State GetState() override;
 
     /** \return the smoothed utilisation estimate U */

@@ -6,6 +6,7 @@
 #define RDMA_CONGESTION_CONTROL_H
 
 #include "ns3/data-rate.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
@@ -20,13 +21,28 @@ class IntHeader;
 
 /**
  * \ingroup flux-rdma
- * \brief Sender-side congestion control of one RDMA queue pair.
+ * \brief Sender-side congestion control of one RDMA queue pair: the one
+ * interface every algorithm implements.
  *
- * The NIC paces each queue pair at GetRate() and, when GetWindowBytes() is
- * not zero, keeps its unacknowledged bytes below that window. Algorithms
- * react to the events the NIC reports: congestion notifications (CNPs),
- * ACKs echoing in-band telemetry (for algorithms whose UsesInt() is true),
- * and sent bytes. This base class is the "none" algorithm: always line
+ * The NIC paces each queue pair at GetRateBps() and, when GetWindowBytes() is
+ * not zero, keeps its unacknowledged bytes below that window. An algorithm
+ * sets either or both (SetRateBps(), m_window) in reaction to every event the
+ * NIC sees for its queue pair:
+ * - OnAck(): each ACK or NAK, with the bytes it newly acknowledges, its
+ *   ECN-echo bit, the RTT measured from the send timestamp it echoes (when
+ *   UsesRtt()), the INT records it echoes (when UsesInt()) and the switches it
+ *   crossed;
+ * - OnCnp(): each congestion notification packet;
+ * - OnSent(): each data packet put on the wire;
+ * - timers of its own (Simulator::Schedule on its own methods, cancelled in
+ *   Stop() and DoDispose()).
+ *
+ * An algorithm is one class derived from this one, with a TypeId whose
+ * attributes are its parameters, and one registration in its .cc file:
+ * FLUX_REGISTER_CC("name", Class, rank). Registered algorithms are listed by
+ * GetAlgorithms() (the scenario's transport.cc, RdmaHelper, flux-run
+ * --list-cc), and their attributes are scenario keys under
+ * transport.<name>. This base class is the "none" algorithm: always line
  * rate, no window.
  */
 class RdmaCongestionControl : public Object
@@ -39,8 +55,9 @@ class RdmaCongestionControl : public Object
     static TypeId GetTypeId();
 
     /**
-     * \brief The algorithms known by name: "dcqcn", "hpcc" and "none", with
-     * the TypeId name of each, in that order.
+     * \brief The registered algorithms (FLUX_REGISTER_CC), name and TypeId
+     * name, by rank and then by name: "dcqcn", "hpcc", "none", then the
+     * others.
      * \return (name, TypeId name) pairs
      */
     static const std::vector<std::pair<std::string, std::string>>& GetAlgorithms();
@@ -51,14 +68,61 @@ class RdmaCongestionControl : public Object
      */
     static std::string GetAlgorithmTypeName(const std::string& name);
 
+    /**
+     * \brief Register an algorithm; FLUX_REGISTER_CC calls it during static
+     * initialisation of the algorithm's own file, so an algorithm is one
+     * class plus that one line.
+     *
+     * Only the name, the TypeId function and the rank are stored, so that the
+     * order of static initialisation between files does not matter: the
+     * TypeId is asked for when GetAlgorithms() is first called after a
+     * registration. Registering a name twice is a fatal error there.
+     *
+     * \param name the algorithm's name (transport.cc)
+     * \param getTypeId the class's GetTypeId
+     * \param rank where GetAlgorithms() lists it: 0 dcqcn, 1 hpcc, 2 none;
+     *        others CC_RANK_OTHER (100) or above, equal ranks by name
+     * \return true
+     */
+    static bool RegisterAlgorithm(const std::string& name, TypeId (*getTypeId)(), uint32_t rank);
+
+    /// The rank of algorithms other than the three first ones (RegisterAlgorithm()).
+    static constexpr uint32_t CC_RANK_OTHER = 100;
+
+    /**
+     * \brief One ACK or NAK, as the sender's NIC sees it. Built on the
+     * stack for each ACK; the pointers are valid during OnAck() only.
+     */
+    struct AckEvent
+    {
+        uint64_t nextPsn;           //!< oldest PSN not acknowledged after it (64-bit)
+        uint64_t sndNxt;            //!< next PSN the queue pair will send (64-bit)
+        uint64_t ackedBytes;        //!< payload bytes it newly acknowledges
+        uint64_t inFlightBytes;     //!< payload bytes sent and not acknowledged after it
+        Time rtt;                   //!< now minus the echoed send time; negative when none
+        const IntHeader* intHeader; //!< the INT records it echoes, or nullptr
+        uint8_t hops;               //!< switches it crossed (IPv4 TTL consumed)
+        bool nak;                   //!< a NAK (sequence error) rather than an ACK
+        bool ece;                   //!< ECN-echo: CE-marked data since the receiver's last ACK
+    };
+
     RdmaCongestionControl();
     ~RdmaCongestionControl() override;
 
     /**
-     * \brief Start at line rate.
+     * \brief Start at line rate. The NIC calls it once, after SetMtu().
      * \param lineRate the rate of the NIC's port
      */
     virtual void Init(DataRate lineRate);
+
+    /**
+     * \brief Set the path MTU, payload bytes per packet (before Init()).
+     * \param bytes the NIC's path MTU
+     */
+    void SetMtu(uint32_t bytes)
+    {
+        m_mtu = bytes;
+    }
 
     /** \return the current sending rate in bit/s */
     double GetRateBps() const;
@@ -68,7 +132,8 @@ class RdmaCongestionControl : public Object
     {
         double rateBps;     //!< current rate, bit/s
         double targetBps;   //!< target rate, bit/s (the rate when there is none)
-        double alpha;       //!< congestion estimate (DCQCN's alpha, HPCC's U), NaN when none
+        double alpha;       //!< congestion estimate (DCQCN's and DCTCP's alpha, HPCC's U,
+                            //!< TIMELY's RTT gradient, Swift's delay), NaN when none
         double windowBytes; //!< window, bytes, NaN when none
     };
 
@@ -100,12 +165,17 @@ class RdmaCongestionControl : public Object
     virtual bool UsesInt() const;
 
     /**
-     * \brief An ACK or NAK echoing INT arrived (only for UsesInt()).
-     * \param nextPsn the oldest PSN not acknowledged after this ACK (64-bit)
-     * \param sndNxt the next PSN the queue pair will send (64-bit)
-     * \param intHeader the INT records the receiver echoed
+     * \return true when the queue pair's data packets must ask for their send
+     * timestamp back, so that AckEvent::rtt is measured (default false; it
+     * costs a packet tag per ACK)
      */
-    virtual void OnAck(uint64_t nextPsn, uint64_t sndNxt, const IntHeader& intHeader);
+    virtual bool UsesRtt() const;
+
+    /**
+     * \brief An ACK or NAK arrived (every one, whatever it carries).
+     * \param ack what it says
+     */
+    virtual void OnAck(const AckEvent& ack);
 
     /**
      * \brief Scale the algorithm's increase steps (DCQCN's additive and hyper
@@ -146,6 +216,7 @@ class RdmaCongestionControl : public Object
     void SetRateBps(double bps);
 
     double m_lineRate;          //!< line rate, bit/s
+    uint32_t m_mtu{4096};       //!< path MTU, payload bytes per packet
     double m_rate;              //!< current rate, bit/s
     uint64_t m_window;          //!< window, bytes in flight (0: none)
     double m_aggressiveness{1}; //!< factor of the increase steps (SetAggressiveness)
@@ -156,5 +227,20 @@ class RdmaCongestionControl : public Object
 };
 
 } // namespace ns3
+
+/**
+ * \ingroup flux-rdma
+ * \brief Register a congestion control, in the .cc file of its class (inside
+ * namespace ns3): FLUX_REGISTER_CC("dctcp", DctcpCongestionControl,
+ * RdmaCongestionControl::CC_RANK_OTHER); see
+ * RdmaCongestionControl::RegisterAlgorithm(). The class needs a TypeId with a
+ * constructor; its attributes become scenario keys under transport.<name>.
+ * \param name the algorithm's name
+ * \param type the class (derived from RdmaCongestionControl)
+ * \param rank its place in RdmaCongestionControl::GetAlgorithms()
+ */
+#define FLUX_REGISTER_CC(name, type, rank)                                                         \
+    static const bool g_fluxCcRegistered##type [[maybe_unused]] =                                  \
+        ::ns3::RdmaCongestionControl::RegisterAlgorithm(name, &type::GetTypeId, rank)
 
 #endif /* RDMA_CONGESTION_CONTROL_H */

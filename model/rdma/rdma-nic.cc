@@ -124,9 +124,10 @@ RdmaNic::GetTypeId()
                           MakeUintegerAccessor(&RdmaNic::m_ctrlPrio),
                           MakeUintegerChecker<uint8_t>(0, TrafficClass::N_CLASSES - 1))
             .AddAttribute("CongestionControl",
-                          "TypeId of the congestion control of new queue pairs "
-                          "(ns3::DcqcnCongestionControl, ns3::HpccCongestionControl, or "
-                          "ns3::RdmaCongestionControl for none: line rate).",
+                          "TypeId (and attributes) of the congestion control of new queue "
+                          "pairs: a registered algorithm's (RdmaCongestionControl::"
+                          "GetAlgorithms(), flux-run --list-cc); ns3::RdmaCongestionControl "
+                          "is none: line rate.",
                           StringValue("ns3::DcqcnCongestionControl"),
                           MakeObjectFactoryAccessor(&RdmaNic::m_ccFactory),
                           MakeObjectFactoryChecker())
@@ -288,6 +289,7 @@ RdmaNic::CreateQueuePair(uint8_t prio, uint16_t srcPort)
 {
     NS_LOG_FUNCTION(this << +prio << srcPort);
     Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
+    cc->SetMtu(m_mtu);
     cc->Init(m_device->GetDataRate());
     Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
     const uint32_t qpn = QPN_BASE + static_cast<uint32_t>(m_qps.size());
@@ -423,7 +425,7 @@ RdmaNic::Encapsulate(Ptr<Packet> p,
     ip.SetSource(m_address);
     ip.SetDestination(qp->m_peerAddr);
     ip.SetProtocol(17);
-    ip.SetTtl(64);
+    ip.SetTtl(TTL);
     ip.SetIdentification(m_ipId++);
     ip.SetDontFragment();
     ip.SetPayloadSize(p->GetSize());
@@ -447,9 +449,22 @@ RdmaNic::SendAck(RdmaQueuePair* qp, uint64_t psn, bool nak, uint64_t msn)
         aeth.SetAck();
     }
     aeth.SetMsn(static_cast<uint32_t>(msn));
+    uint8_t dscpFlags = 0;
     if (qp->m_echoInt)
     {
         p->AddHeader(qp->m_rxInt);
+        dscpFlags |= IntHeader::DSCP_INT_ECHO;
+    }
+    if (qp->m_ceSinceAck)
+    {
+        qp->m_ceSinceAck = false;
+        dscpFlags |= DSCP_ECN_ECHO;
+    }
+    if (qp->m_echoTs)
+    {
+        // the send time of the data packet that caused this ACK
+        qp->m_echoTs = false;
+        p->AddPacketTag(RdmaTimestampTag(qp->m_rxTs));
     }
     p->AddHeader(aeth);
     IbBthHeader bth;
@@ -457,8 +472,7 @@ RdmaNic::SendAck(RdmaQueuePair* qp, uint64_t psn, bool nak, uint64_t msn)
     bth.SetDestQp(qp->m_peerQpn);
     bth.SetPsn(static_cast<uint32_t>(psn));
     p->AddHeader(bth);
-    m_ctrlQueue.push_back(
-        Encapsulate(p, qp, m_ctrlPrio, false, qp->m_echoInt ? IntHeader::DSCP_INT_ECHO : 0));
+    m_ctrlQueue.push_back(Encapsulate(p, qp, m_ctrlPrio, false, dscpFlags));
     m_device->Wake();
 }
 
@@ -492,7 +506,7 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
         uint32_t payload = 0;
         bool retransmitted = false;
         Ptr<Packet> p = qp->BuildNextPacket(payload, retransmitted);
-        p->AddPacketTag(RdmaTimestampTag(now, retransmitted));
+        p->AddPacketTag(RdmaTimestampTag(now, retransmitted, qp->m_rtt));
         Ptr<QueueDiscItem> item =
             Encapsulate(p, qp, qp->m_prio, true, qp->m_int ? IntHeader::DSCP_INT : 0);
         ++m_dataSent;
@@ -570,14 +584,26 @@ RdmaNic::ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8
     {
         IbAethHeader aeth;
         p->RemoveHeader(aeth);
-        if (ip.GetDscp() & IntHeader::DSCP_INT_ECHO)
+        const uint8_t dscp = ip.GetDscp();
+        const bool ece = (dscp & DSCP_ECN_ECHO) != 0;
+        const auto hops = static_cast<uint8_t>(TTL - std::min<uint8_t>(ip.GetTtl(), TTL));
+        Time rtt(-1);
+        if (qp->m_rtt)
+        {
+            RdmaTimestampTag ts;
+            if (p->PeekPacketTag(ts))
+            {
+                rtt = Simulator::Now() - ts.GetTimestamp();
+            }
+        }
+        if (dscp & IntHeader::DSCP_INT_ECHO)
         {
             IntHeader ih;
             p->RemoveHeader(ih);
-            qp->ReceiveAck(bth.GetPsn(), aeth.IsNak(), &ih);
+            qp->ReceiveAck(bth.GetPsn(), aeth.IsNak(), &ih, rtt, hops, ece);
             return;
         }
-        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak());
+        qp->ReceiveAck(bth.GetPsn(), aeth.IsNak(), nullptr, rtt, hops, ece);
         return;
     }
     if (op == IbBthHeader::CNP)
@@ -609,6 +635,11 @@ RdmaNic::ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8
     if (tagged && !TraceIsEmpty(m_dataRxTrace, 0))
     {
         m_dataRxTrace(qp->m_qpn, payload, Simulator::Now() - ts.GetTimestamp());
+    }
+    if (tagged && ts.IsEchoRequested())
+    {
+        qp->m_echoTs = true;
+        qp->m_rxTs = ts.GetTimestamp();
     }
     qp->ReceiveData(bth, payload, ce, tagged && ts.IsRetransmitted(), ih ? &*ih : nullptr);
 }

@@ -52,6 +52,16 @@ class RdmaNic : public PfcEgress, public PfcIpv4Receiver
 {
   public:
     /**
+     * DSCP bit of an ACK or NAK that echoes ECN: a CE-marked data packet
+     * arrived since the receiver's previous ACK (the low DSCP bits are free
+     * of the traffic class; IntHeader::DSCP_INT_ECHO is the next one).
+     */
+    static constexpr uint8_t DSCP_ECN_ECHO = 0x04;
+
+    /// IPv4 TTL of the packets a NIC sends; each switch takes one off.
+    static constexpr uint8_t TTL = 64;
+
+    /**
      * \brief Get the type ID.
      * \return the object TypeId
      */

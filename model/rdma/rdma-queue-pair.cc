@@ -60,6 +60,7 @@ RdmaQueuePair::RdmaQueuePair()
       m_retryCount(7),
       m_state(RTS),
       m_int(false),
+      m_rtt(false),
       m_txMsg(0),
       m_nextSeq(0),
       m_postedEnd(0),
@@ -67,6 +68,8 @@ RdmaQueuePair::RdmaQueuePair()
       m_sndNxt(0),
       m_maxSent(0),
       m_bytesPosted(0),
+      m_completedBytes(0),
+      m_ackedBytes(0),
       m_active(false),
       m_winBlocked(false),
       m_rtoArmed(false),
@@ -82,7 +85,9 @@ RdmaQueuePair::RdmaQueuePair()
       m_bytesReceived(0),
       m_rxRepairs(0),
       m_cnpSent(false),
-      m_echoInt(false)
+      m_echoInt(false),
+      m_echoTs(false),
+      m_ceSinceAck(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -125,6 +130,7 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_rtoValue = nic->GetRetransmitTimeout();
     m_retryCount = nic->m_retryCount;
     m_int = cc->UsesInt();
+    m_rtt = cc->UsesRtt();
 }
 
 void
@@ -588,7 +594,12 @@ RdmaQueuePair::CompleteInError(uint64_t seq, uint64_t bytes, WcStatus status)
 }
 
 void
-RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, const IntHeader* intHeader)
+RdmaQueuePair::ReceiveAck(uint32_t psn24,
+                          bool nak,
+                          const IntHeader* intHeader,
+                          Time rtt,
+                          uint8_t hops,
+                          bool ece)
 {
     NS_LOG_FUNCTION(this << psn24 << nak);
     if (m_state == ERR)
@@ -614,6 +625,7 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, const IntHeader* intHeader)
         {
             const Message done = m_msgs.front();
             m_msgs.pop_front();
+            m_completedBytes += done.bytes;
             if (m_txMsg > 0)
             {
                 --m_txMsg;
@@ -651,10 +663,25 @@ RdmaQueuePair::ReceiveAck(uint32_t psn24, bool nak, const IntHeader* intHeader)
         }
         m_nic->NotifyHasData(this);
     }
-    if (intHeader)
+    // Every ACK reaches the congestion control, with what it says.
+    uint64_t acked = m_completedBytes;
+    if (!m_msgs.empty() && m_sndUna > m_msgs.front().firstPsn)
     {
-        m_cc->OnAck(next, m_sndNxt, *intHeader);
+        const Message& front = m_msgs.front();
+        acked += std::min<uint64_t>((m_sndUna - front.firstPsn) * m_mtu, front.bytes);
     }
+    RdmaCongestionControl::AckEvent ev;
+    ev.nextPsn = next;
+    ev.sndNxt = m_sndNxt;
+    ev.ackedBytes = acked > m_ackedBytes ? acked - m_ackedBytes : 0;
+    ev.inFlightBytes = (m_sndNxt - m_sndUna) * m_mtu;
+    ev.rtt = rtt;
+    ev.intHeader = intHeader;
+    ev.hops = hops;
+    ev.nak = nak;
+    ev.ece = ece;
+    m_ackedBytes = std::max(m_ackedBytes, acked);
+    m_cc->OnAck(ev);
     if (m_winBlocked && HasDataToSend())
     {
         // the window may have opened: acknowledged bytes, or a larger window
@@ -684,6 +711,7 @@ RdmaQueuePair::ReceiveData(const IbBthHeader& bth,
     }
     if (ce)
     {
+        m_ceSinceAck = true;
         const Time now = Simulator::Now();
         if (!m_cnpSent || now >= m_lastCnp + m_nic->m_cnpInterval)
         {

@@ -302,8 +302,16 @@ class RdmaQueuePair : public Object
      * \param psn the 24-bit PSN of the ACK/NAK
      * \param nak true for a NAK
      * \param intHeader the INT it echoes, or nullptr
+     * \param rtt now minus the send time it echoes; negative when none
+     * \param hops switches it crossed
+     * \param ece it carries ECN-echo
      */
-    void ReceiveAck(uint32_t psn, bool nak, const IntHeader* intHeader = nullptr);
+    void ReceiveAck(uint32_t psn,
+                    bool nak,
+                    const IntHeader* intHeader = nullptr,
+                    Time rtt = Time(-1),
+                    uint8_t hops = 0,
+                    bool ece = false);
 
     /**
      * \brief A data packet arrived.
@@ -362,6 +370,7 @@ class RdmaQueuePair : public Object
     uint32_t m_retryCount;           //!< timeouts in a row tolerated (retry_cnt)
     State m_state;                   //!< RTS or ERR
     bool m_int;                      //!< data carries INT (the congestion control uses it)
+    bool m_rtt;                      //!< data asks for its send time back (UsesRtt())
 
     // send side
     CompactFifo<Message> m_msgs;   //!< messages not fully acknowledged
@@ -372,6 +381,9 @@ class RdmaQueuePair : public Object
     uint64_t m_sndNxt;             //!< next PSN to send
     uint64_t m_maxSent;            //!< PSN after the highest ever sent
     uint64_t m_bytesPosted;        //!< bytes posted
+    uint64_t m_completedBytes;     //!< payload bytes of the messages fully acknowledged
+    uint64_t m_ackedBytes;         //!< payload bytes acknowledged (m_completedBytes and part
+                                   //!< of the oldest message)
     Time m_nextTxTime;             //!< pacing: earliest next send
     Time m_lastTxStart;            //!< pacing: when the last packet left
     Time m_lastTxWire;             //!< pacing: its time on the wire at line rate
@@ -398,6 +410,9 @@ class RdmaQueuePair : public Object
     Time m_lastCnp;                //!< when the last CNP was asked for
     bool m_cnpSent;                //!< a CNP was ever asked for
     bool m_echoInt;                //!< ACKs echo INT (data arrived with INT)
+    bool m_echoTs;                 //!< the next ACK returns m_rxTs (the data asked for it)
+    bool m_ceSinceAck;             //!< CE-marked data arrived since the last ACK (ECN-echo)
+    Time m_rxTs;                   //!< send time of the latest data packet, echoed in ACKs
     IntHeader m_rxInt;             //!< INT of the latest data packet, echoed in ACKs
     CompletionCallback m_recvDone; //!< receiver CQE
 

@@ -31,14 +31,16 @@ RdmaTimestampTag::GetInstanceTypeId() const
 
 RdmaTimestampTag::RdmaTimestampTag()
     : m_ts(0),
-      m_retransmitted(false)
+      m_retransmitted(false),
+      m_echo(false)
 {
     NS_LOG_FUNCTION(this);
 }
 
-RdmaTimestampTag::RdmaTimestampTag(Time t, bool retransmitted)
+RdmaTimestampTag::RdmaTimestampTag(Time t, bool retransmitted, bool echo)
     : m_ts(t.GetTimeStep()),
-      m_retransmitted(retransmitted)
+      m_retransmitted(retransmitted),
+      m_echo(echo)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -55,6 +57,12 @@ RdmaTimestampTag::IsRetransmitted() const
     return m_retransmitted;
 }
 
+bool
+RdmaTimestampTag::IsEchoRequested() const
+{
+    return m_echo;
+}
+
 uint32_t
 RdmaTimestampTag::GetSerializedSize() const
 {
@@ -65,20 +73,23 @@ void
 RdmaTimestampTag::Serialize(TagBuffer i) const
 {
     i.WriteU64(static_cast<uint64_t>(m_ts));
-    i.WriteU8(m_retransmitted ? 1 : 0);
+    i.WriteU8((m_retransmitted ? 1 : 0) | (m_echo ? 2 : 0));
 }
 
 void
 RdmaTimestampTag::Deserialize(TagBuffer i)
 {
     m_ts = static_cast<int64_t>(i.ReadU64());
-    m_retransmitted = i.ReadU8() != 0;
+    const uint8_t flags = i.ReadU8();
+    m_retransmitted = (flags & 1) != 0;
+    m_echo = (flags & 2) != 0;
 }
 
 void
 RdmaTimestampTag::Print(std::ostream& os) const
 {
-    os << "sent=" << TimeStep(m_ts) << (m_retransmitted ? " retransmitted" : "");
+    os << "sent=" << TimeStep(m_ts) << (m_retransmitted ? " retransmitted" : "")
+       << (m_echo ? " echo" : "");
 }
 
 } // namespace ns3

@@ -13,6 +13,18 @@ from .scenario import prepare, to_text
 __all__ = ["run", "policies", "load_results"]
 
 
+def congestion_controls():
+    """The registered congestion controls (values of ``transport.cc``):
+    dcqcn, hpcc, none, then the others by name."""
+    return list(_ns3flux.congestion_controls())
+
+
+def congestion_control_keys(name):
+    """The ``transport.<name>`` keys of a congestion control: a list of
+    dicts with key, attribute, type, default, range and help."""
+    return list(_ns3flux.congestion_control_keys(name))
+
+
 def policies():
     """The scheduling policies that can be run (values of
     ``scheduler.policy``), in the order the documentation lists them."""

@@ -72,6 +72,10 @@ KindOf(const TypeId::AttributeInformation& info)
     {
         return AttributeKind::STRING;
     }
+    if (type == "ns3::DataRateValue")
+    {
+        return AttributeKind::DATA_RATE;
+    }
     return AttributeKind::NONE;
 }
 

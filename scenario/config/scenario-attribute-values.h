@@ -26,7 +26,8 @@ enum class AttributeKind
     DOUBLE,   //!< DoubleValue
     TIME,     //!< TimeValue
     ENUM,     //!< EnumValue
-    STRING    //!< StringValue
+    STRING,   //!< StringValue
+    DATA_RATE //!< DataRateValue
 };
 
 /**

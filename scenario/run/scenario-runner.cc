@@ -84,11 +84,16 @@ ScenarioRun::ResetNs3()
         events.SetTypeId(ScenarioConfig::EventSchedulerTypeName(m_cfg.eventScheduler));
         Simulator::SetScheduler(events);
     }
-    // The DCQCN profile first, so that ns3_defaults can still change any
-    // single attribute.
+    // The DCQCN profile and the congestion control's keys first, so that
+    // ns3_defaults can still change any single attribute.
     for (const auto& [name, value] : m_cfg.transport.dcqcn.HostAttributes(m_cfg.topology.hostGbps))
     {
         Config::SetDefault(name, StringValue(value));
+    }
+    // The congestion control's keys (transport.<cc>), checked when parsed.
+    for (const auto& setting : m_cfg.transport.ccSettings)
+    {
+        Config::SetDefault(setting.attribute, StringValue(setting.value));
     }
     for (const auto& [name, value] : m_cfg.ns3Defaults)
     {
