@@ -41,9 +41,6 @@
  *   and --seed act as for a run; --pcap and --backend packet do not apply.
  *   Progress lines (`flux-run: bound: schedule 12/120, best mean JCT ...`)
  *   go to stderr once it has lasted 2 s.
- * - --list-cc prints the registered congestion controls (transport.cc), one
- *   per line; with --verbose, each with its transport.<name> keys;
- *   --describe-cc NAME prints one's keys.
  * - --list-policies prints the policies that --policy and scheduler.policy
  *   accept (ScenarioConfig::AvailablePolicies), one name per line, and exits
  *   with status 0; scripts that compare policies take the list from here.
@@ -76,10 +73,8 @@
 
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-ranks.h"
-#include "ns3/rdma-congestion-control.h"
 #include "ns3/results-writer.h"
 #include "ns3/scenario-bound.h"
-#include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
@@ -110,7 +105,6 @@ const char* const kUsage =
     "                [--quiet]\n"
     "       flux-run --list-policies [--verbose]\n"
     "       flux-run --describe-policy NAME\n"
-    "       flux-run --list-cc [--verbose] | --describe-cc NAME\n"
     "\n"
     "Run a flux scenario and write its results (JSON and CSV files), or with\n"
     "--bound its bound and best schedule (JSON).\n"
@@ -136,10 +130,6 @@ const char* const kUsage =
     "                      with --verbose, each with its scheduler keys\n"
     "  --describe-policy NAME  print the scheduler keys of a policy (type, default,\n"
     "                      accepted values, help) and exit\n"
-    "  --list-cc           print the congestion controls (transport.cc), one per\n"
-    "                      line, and exit; with --verbose, each with its keys\n"
-    "  --describe-cc NAME  print the transport.<NAME> keys of a congestion control\n"
-    "                      and exit\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
@@ -156,26 +146,6 @@ DescribePolicy(const std::string& policy)
 {
     std::cout << policy << " (" << JobScheduler::GetPolicyTypeName(policy) << ")\n";
     for (const auto& k : scenario::GetPolicyKeys(policy))
-    {
-        std::cout << "  " << k.key << ": " << k.type << ", default " << k.defaultValue << ", "
-                  << k.range << " (" << k.attribute << ")\n      " << k.help << '\n';
-    }
-}
-
-/**
- * \brief Print a congestion control's transport.<name> keys (--describe-cc,
- * --list-cc --verbose), as DescribePolicy does.
- * \param name a registered congestion control
- */
-void
-DescribeCc(const std::string& name)
-{
-    std::cout << name << " (" << RdmaCongestionControl::GetAlgorithmTypeName(name) << ")\n";
-    if (name == "dcqcn")
-    {
-        std::cout << "  transport.dcqcn keeps its own keys (profile, ...), see doc/flux.rst\n";
-    }
-    for (const auto& k : scenario::GetCcKeys(name))
     {
         std::cout << "  " << k.key << ": " << k.type << ", default " << k.defaultValue << ", "
                   << k.range << " (" << k.attribute << ")\n      " << k.help << '\n';
@@ -228,8 +198,6 @@ struct Args
     bool listPolicies{false};      //!< --list-policies
     bool verbose{false};           //!< --verbose (with --list-policies)
     std::string describePolicy;    //!< --describe-policy (empty: none)
-    bool listCc{false};            //!< --list-cc
-    std::string describeCc;        //!< --describe-cc (empty: none)
     /// --seed-ecmp, --seed-background, --seed-placement: (seeds key, value)
     std::vector<std::pair<std::string, std::string>> seeds;
 };
@@ -293,15 +261,6 @@ ParseArgs(int argc, char** argv)
         else if (arg == "--describe-policy")
         {
             takeValue(args.describePolicy);
-        }
-        else if (arg == "--list-cc")
-        {
-            noValue();
-            args.listCc = true;
-        }
-        else if (arg == "--describe-cc")
-        {
-            takeValue(args.describeCc);
         }
         else if (arg == "--quiet")
         {
@@ -540,32 +499,6 @@ Main(int argc, char** argv)
             }
             return 0;
         }
-        if (args.listCc)
-        {
-            for (const auto& entry : RdmaCongestionControl::GetAlgorithms())
-            {
-                if (args.verbose)
-                {
-                    DescribeCc(entry.first);
-                }
-                else
-                {
-                    std::cout << entry.first << '\n';
-                }
-            }
-            return 0;
-        }
-        if (!args.describeCc.empty())
-        {
-            if (RdmaCongestionControl::GetAlgorithmTypeName(args.describeCc).empty())
-            {
-                throw ScenarioError("--describe-cc",
-                                    "\"" + args.describeCc +
-                                        "\" is not a known congestion control (see --list-cc)");
-            }
-            DescribeCc(args.describeCc);
-            return 0;
-        }
         if (!args.describePolicy.empty())
         {
             if (JobScheduler::GetPolicyTypeName(args.describePolicy).empty())
@@ -629,6 +562,14 @@ Main(int argc, char** argv)
         }
         const std::string dir = fs::path(args.scenario).parent_path().string();
         cfg = ParseScenario(scenario, dir.empty() ? "." : dir);
+        if (FabricRanks::GetRank() == 0)
+        {
+            // what an imported file holds that has no counterpart here
+            for (const auto& w : cfg.warnings)
+            {
+                std::cerr << "flux-run: warning: " << w << std::endl;
+            }
+        }
 
         // Where the results go; check before running that they can be written.
         std::string outField = "--out";
@@ -696,14 +637,6 @@ Main(int argc, char** argv)
     catch (const ScenarioError& e)
     {
         return Error(2, e.what());
-        if (FabricRanks::GetRank() == 0)
-        {
-            // what an imported file holds that has no counterpart here
-            for (const auto& w : cfg.warnings)
-            {
-                std::cerr << "flux-run: warning: " << w << std::endl;
-            }
-        }
     }
     catch (const std::exception& e)
     {

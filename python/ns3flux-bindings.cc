@@ -24,10 +24,6 @@
  * - read_scenario(path) -> str: a scenario file's JSON, checked for syntax
  *   errors and duplicate keys like flux-run does.
  * - policies() -> list: ScenarioConfig::AvailablePolicies().
- * - congestion_controls() -> list: the registered congestion controls
- *   (RdmaCongestionControl::GetAlgorithms(), values of transport.cc).
- * - congestion_control_keys(name) -> list of dict: the transport.<name> keys
- *   of one (key, attribute, type, default, range, help).
  * - library_path() -> str: the path of the loaded libns3-flux.
  *
  * Errors: ns3::ScenarioError becomes ns3flux.errors.ScenarioError (a
@@ -46,12 +42,10 @@
  */
 
 #include "ns3/bound-writer.h"
-#include "ns3/rdma-congestion-control.h"
 #include "ns3/results-table.h"
 #include "ns3/results-writer.h"
 #include "ns3/run-results.h"
 #include "ns3/scenario-bound.h"
-#include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
@@ -59,13 +53,13 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <dlfcn.h>
 #include <memory>
 #include <mutex>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <string>
-#include <cstdio>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -190,12 +184,6 @@ Records(const RunResults& results)
     records["iterations"] = Columns(ResultsTable::Iterations(results));
     records["phases"] = Columns(ResultsTable::Phases(results));
     records["flows"] = Columns(ResultsTable::Flows(results));
-    return records;
-}
-
-/// Parse and validate scenario JSON text (the caller holds g_ns3Mutex).
-ScenarioConfig
-Parse(const std::string& text, const std::string& baseDir)
     if (results.hpccFct)
     {
         // the HPCC simulator's FCT file, column by column (HpccFctWriter)
@@ -225,6 +213,12 @@ Parse(const std::string& text, const std::string& baseDir)
         fct["ideal_fct_ns"] = ideal;
         records["hpcc_fct"] = fct;
     }
+    return records;
+}
+
+/// Parse and validate scenario JSON text (the caller holds g_ns3Mutex).
+ScenarioConfig
+Parse(const std::string& text, const std::string& baseDir)
 {
     const nlohmann::json scenario = ns3::ParseScenarioText(text, "scenario");
     return ns3::ParseScenario(scenario, baseDir);
@@ -374,12 +368,6 @@ Run(const std::string& text,
         baseDir,
         [&opts](const ScenarioConfig& cfg) { return ns3::RunScenario(cfg, opts); },
         "run failed");
-    py::object out = ToPython(ns3::ResultsWriter::ToJson(results));
-    py::dict dict = out.cast<py::dict>();
-    if (records)
-    {
-        dict["records"] = Records(results);
-    }
     for (const auto& w : results.warnings)
     {
         // what an imported file holds that has no counterpart here
@@ -387,6 +375,12 @@ Run(const std::string& text,
         {
             throw py::error_already_set();
         }
+    }
+    py::object out = ToPython(ns3::ResultsWriter::ToJson(results));
+    py::dict dict = out.cast<py::dict>();
+    if (records)
+    {
+        dict["records"] = Records(results);
     }
     return dict;
 }
@@ -557,35 +551,5 @@ PYBIND11_MODULE(_ns3flux, m)
         "policies",
         []() { return ScenarioConfig::AvailablePolicies(); },
         "The scheduling policies that can be run (scheduler.policy).");
-    m.def(
-        "congestion_controls",
-        []() {
-            std::vector<std::string> names;
-            for (const auto& entry : ns3::RdmaCongestionControl::GetAlgorithms())
-            {
-                names.push_back(entry.first);
-            }
-            return names;
-        },
-        "The registered congestion controls (transport.cc).");
-    m.def(
-        "congestion_control_keys",
-        [](const std::string& name) {
-            py::list out;
-            for (const auto& k : ns3::scenario::GetCcKeys(name))
-            {
-                py::dict d;
-                d["key"] = k.key;
-                d["attribute"] = k.attribute;
-                d["type"] = k.type;
-                d["default"] = k.defaultValue;
-                d["range"] = k.range;
-                d["help"] = k.help;
-                out.append(d);
-            }
-            return out;
-        },
-        py::arg("name"),
-        "The transport.<name> keys of a congestion control.");
     m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux.");
 }

@@ -2,7 +2,6 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "scenario-cc-keys.h"
 #include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
@@ -113,7 +112,6 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     r.Read("link_delay_us", t.linkDelayUs);
     r.Read("buffer_mb", t.bufferMb);
     r.Read("route_convergence_ms", t.routeConvergenceMs);
-
     if (t.kind == "links")
     {
         ParseLinksTopology(r, cfg);
@@ -126,6 +124,7 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
             Fail(r.Path(key), "only a \"links\" topology has it");
         }
     }
+
     uint64_t hosts = 0;
     std::string key;
     if (t.kind == "leaf-spine")
@@ -159,13 +158,7 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
 void
 ParseTransport(const json& v, ScenarioConfig& cfg)
 {
-    // and a section per registered congestion control (transport.<name>)
-    std::vector<std::string> transportKeys = kTransportKeys;
-    for (const auto& name : GetCcSections())
-    {
-        transportKeys.push_back(name);
-    }
-    ObjectReader r(v, "transport", transportKeys);
+    ObjectReader r(v, "transport", kTransportKeys);
     auto& tr = cfg.transport;
     if (r.Has("mtu_bytes"))
     {
@@ -201,7 +194,6 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     }
     r.Read("pfc", tr.pfc);
     ParseDcqcn(r.Has("dcqcn") ? &r["dcqcn"] : nullptr, r.Path("dcqcn"), cfg);
-    ParseCcSections(r, cfg);
     r.Read("ack_timeout", tr.ackTimeout);
     r.Read("retry_cnt", tr.retryCnt);
     if (r.Has("ecn"))
@@ -210,6 +202,10 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
         e.Read("kmin_kb", tr.ecn.kminKb);
         e.Read("kmax_kb", tr.ecn.kmaxKb);
         e.Read("pmax", tr.ecn.pmax);
+        if (e.Has("per_rate"))
+        {
+            ParseEcnPerRate(e, cfg);
+        }
         if (tr.ecn.kminKb > tr.ecn.kmaxKb)
         {
             // Blame the key the user wrote (kmax_kb if both were given).
@@ -218,10 +214,6 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
                 Fail(e.Path("kmax_kb"),
                      Num(tr.ecn.kmaxKb) + " is below kmin_kb " + Num(tr.ecn.kminKb));
             }
-        if (e.Has("per_rate"))
-        {
-            ParseEcnPerRate(e, cfg);
-        }
             Fail(e.Path("kmin_kb"), Num(tr.ecn.kminKb) + " is above kmax_kb " + Num(tr.ecn.kmaxKb));
         }
     }

@@ -90,24 +90,11 @@ struct ScenarioConfig
         std::vector<RateThresholds> perRate; //!< per link rate, in place of the above
     };
 
-    /// One key of a "transport.<name>" object: a value for an attribute of
-    /// the congestion control (scenario-cc-keys.h).
-    struct CcSetting
-    {
-        std::string algorithm; //!< the algorithm ("timely")
-        std::string key;       //!< the key ("t_low_us")
-        std::string attribute; //!< the attribute's full name ("ns3::TimelyCongestionControl::TLow")
-        std::string value;     //!< the value, as the attribute reads it ("50000ns")
-        double number{0};      //!< the key's number (0 for non-numeric keys)
-    };
-
     /// The "transport" object.
     struct TransportConfig
     {
         uint32_t mtuBytes{4096}; //!< RDMA payload bytes per packet
-        std::string cc{"dcqcn"}; //!< congestion control: a registered name
-                                 //!< (RdmaCongestionControl::GetAlgorithms())
-        std::vector<CcSetting> ccSettings; //!< transport.<cc> keys, for the chosen cc
+        std::string cc{"dcqcn"}; //!< congestion control: "dcqcn", "hpcc" or "none"
         bool pfc{true};          //!< whether PFC is enabled
         EcnConfig ecn;           //!< ECN marking
         DcqcnProfile dcqcn{
@@ -204,6 +191,16 @@ struct ScenarioConfig
         std::optional<double> stopMs; //!< end of arrivals, ms; unset: when the
                                       //!< last job ends, or the scenario's stop_ms
 
+        /// One flow of a "flows" pattern.
+        struct FlowConfig
+        {
+            uint32_t src{0};     //!< sending host
+            uint32_t dst{0};     //!< receiving host
+            uint64_t bytes{0};   //!< size
+            double startMs{0};   //!< start time, ms
+            uint32_t dport{100}; //!< its destination port in the HPCC FCT file
+        };
+
         // Kind::PATTERN
         std::string pattern;           //!< "incast" or "flows"
         std::vector<FlowConfig> flows; //!< "flows": the flows, by start time
@@ -218,16 +215,6 @@ struct ScenarioConfig
     struct PfcWatchdogConfig
     {
         bool enabled{false};        //!< install the watchdogs
-        /// One flow of a "flows" pattern.
-        struct FlowConfig
-        {
-            uint32_t src{0};     //!< sending host
-            uint32_t dst{0};     //!< receiving host
-            uint64_t bytes{0};   //!< size
-            double startMs{0};   //!< start time, ms
-            uint32_t dport{100}; //!< its destination port in the HPCC FCT file
-        };
-
         double detectionMs{200};    //!< PfcWatchdog::DetectionTime, ms
         double restorationMs{200};  //!< PfcWatchdog::RestorationTime, ms
         std::string action{"drop"}; //!< PfcWatchdog::Action
@@ -268,6 +255,10 @@ struct ScenarioConfig
     std::string baseDir{"."};                       //!< folder for relative paths
     std::string eventScheduler{"priority-queue"};   //!< the ns-3 event scheduler
     double completionLatencyUs{0}; //!< from a collective's last rank to every rank knowing, us
+    bool hpccFct{false};           //!< write <results stem>-fct.txt in the HPCC simulator's format
+    /// what the scenario's imported files hold that has no counterpart here
+    /// (HpccImport), for the runner to print
+    std::vector<std::string> warnings;
 
     /** \return the seed of the switches' ECMP hash and the jobs' source ports */
     uint32_t EcmpSeed() const
@@ -281,10 +272,6 @@ struct ScenarioConfig
         return seeds.background != 0 ? seeds.background : seed;
     }
 
-    bool hpccFct{false};           //!< write <results stem>-fct.txt in the HPCC simulator's format
-    /// what the scenario's imported files hold that has no counterpart here
-    /// (HpccImport), for the runner to print
-    std::vector<std::string> warnings;
     /** \return the seed of "random" placement */
     uint32_t PlacementSeed() const
     {
@@ -319,6 +306,12 @@ struct ScenarioConfig
     uint32_t HostsPerLeaf() const;
 
     /**
+     * \param host a host index
+     * \return its node id: the topology file's for "links", else the index
+     */
+    uint32_t HostNodeId(uint32_t host) const;
+
+    /**
      * \return the classes of the background tenants, a bit per class
      */
     uint8_t BackgroundClasses() const;
@@ -330,12 +323,6 @@ struct ScenarioConfig
      * \return the scheduler, classes not yet assigned
      */
     Ptr<JobScheduler> CreateScheduler() const;
-
-    /**
-     * \param host a host index
-     * \return its node id: the topology file's for "links", else the index
-     */
-    uint32_t HostNodeId(uint32_t host) const;
 
     /**
      * \brief The policies that can be run, in the order the docs list them.

@@ -18,7 +18,6 @@
 #include "ns3/pointer.h"
 #include "ns3/poisson-traffic.h"
 #include "ns3/random-variable-stream.h"
-#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/ring-allreduce.h"
 #include "ns3/scenario-error.h"
@@ -29,8 +28,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <set>
 #include <cmath>
+#include <set>
 
 namespace ns3
 {
@@ -141,7 +140,6 @@ ScenarioRun::BuildNetwork()
     helper.SetEcn(static_cast<uint32_t>(tr.ecn.kminKb * 1000),
                   static_cast<uint32_t>(tr.ecn.kmaxKb * 1000),
                   tr.ecn.pmax);
-    helper.SetEcmpSeed(m_cfg.EcmpSeed());
     for (const auto& e : tr.ecn.perRate)
     {
         helper.SetEcnForRate(DataRate(static_cast<uint64_t>(e.gbps * 1e9)),
@@ -149,6 +147,7 @@ ScenarioRun::BuildNetwork()
                              static_cast<uint32_t>(e.kmaxKb * 1000),
                              e.pmax);
     }
+    helper.SetEcmpSeed(m_cfg.EcmpSeed());
     // Under MPI each process simulates a block of pods or leaves (Build*
     // refuses more processes than that).
     helper.SetRanks(FabricRanks::GetNRanks());
@@ -191,7 +190,6 @@ ScenarioRun::BuildNetwork()
         {
             m_topo = helper.BuildRing(t.switches, t.hostsPerSwitch);
         }
-        else
         else if (t.kind == "links")
         {
             std::vector<FabricTopologyHelper::Cable> cables;
@@ -205,6 +203,7 @@ ScenarioRun::BuildNetwork()
             }
             m_topo = helper.BuildGraph(t.nodes, t.switchNodes, cables);
         }
+        else
         {
             m_topo = helper.BuildDumbbell(t.hostsPerSide);
         }
@@ -231,9 +230,9 @@ ScenarioRun::BuildNetwork()
     {
         BuildFluid();
     }
-    else
+    else if (tr.cc == "hpcc")
     {
-        ConfigureBaseRtt();
+        ConfigureHpcc();
     }
     if (!m_opts.pcapDir.empty())
     {
@@ -248,66 +247,19 @@ ScenarioRun::BuildNetwork()
 }
 
 void
-ScenarioRun::ConfigureBaseRtt()
+ScenarioRun::ConfigureHpcc()
 {
-    if (m_nics.empty())
-    {
-        return;
-    }
-    // Congestion controls with a BaseRtt attribute (hpcc, dctcp) get the
-    // topology's largest base RTT unless the scenario sets it.
-    const std::string type = RdmaCongestionControl::GetAlgorithmTypeName(m_cfg.transport.cc);
-    if (type.empty())
-    {
-        return;
-    }
-    // the TypeId that declares BaseRtt: the algorithm's or a parent's
-    std::string owner;
-    for (TypeId t = TypeId::LookupByName(type); owner.empty(); t = t.GetParent())
-    {
-        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
-        {
-            if (t.GetAttribute(i).name == "BaseRtt")
-            {
-                owner = t.GetName();
-            }
-        }
-        if (t.GetParent() == t)
-        {
-            break;
-        }
-    }
-    if (owner.empty())
-    {
-        return;
-    }
-    const std::string attribute = owner + "::BaseRtt";
-    if (m_cfg.ns3Defaults.count(attribute))
+    if (m_cfg.ns3Defaults.count("ns3::HpccCongestionControl::BaseRtt") || m_nics.empty())
     {
         return; // set by the scenario
     }
-    for (const auto& s : m_cfg.transport.ccSettings)
-    {
-        if (s.attribute == attribute)
-        {
-            return;
-        }
-    }
-    uint32_t intBytes = 0;
-    {
-        ObjectFactory factory;
-        factory.SetTypeId(type);
-        Ptr<RdmaCongestionControl> probe = factory.Create<RdmaCongestionControl>();
-        if (probe->UsesInt())
-        {
-            UintegerValue hops;
-            m_nics[0]->GetAttribute("IntMaxHops", hops);
-            intBytes = IntHeader::SizeFor(static_cast<uint8_t>(hops.Get()));
-        }
-        probe->Dispose();
-    }
-    const Time rtt = MaxBaseRtt(m_topo, m_cfg.transport.mtuBytes, intBytes);
-    const std::string cc = type + "[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
+    UintegerValue hops;
+    m_nics[0]->GetAttribute("IntMaxHops", hops);
+    const Time rtt = MaxBaseRtt(m_topo,
+                                m_cfg.transport.mtuBytes,
+                                IntHeader::SizeFor(static_cast<uint8_t>(hops.Get())));
+    const std::string cc =
+        "ns3::HpccCongestionControl[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
     for (const auto& nic : m_nics)
     {
         nic->SetAttribute("CongestionControl", StringValue(cc));
@@ -430,6 +382,17 @@ ScenarioRun::BuildBackground()
             }
             tenant = p;
         }
+        else if (bc.pattern == "flows")
+        {
+            std::vector<FlowListTraffic::Entry> list;
+            for (const auto& f : bc.flows)
+            {
+                list.push_back({f.src, f.dst, f.bytes, FromMs(f.startMs)});
+            }
+            Ptr<FlowListTraffic> p = CreateObject<FlowListTraffic>();
+            p->Configure(list);
+            tenant = p;
+        }
         else
         {
             Ptr<IncastTraffic> p = CreateObject<IncastTraffic>();
@@ -453,6 +416,15 @@ ScenarioRun::BuildBackground()
             },
             this,
             i));
+        if (m_cfg.hpccFct)
+        {
+            tenant->SetFlowAckedCallback(MakeBoundCallback(
+                +[](ScenarioRun* self, uint32_t index, const FlowTraffic::FlowRecord& rec) {
+                    self->FlowAcked(index, rec);
+                },
+                this,
+                i));
+        }
         tenant->SetFlowFailedCallback(MakeBoundCallback(
             +[](ScenarioRun* self, uint32_t index, uint64_t id) { self->FlowFailed(index, id); },
             this,
@@ -478,17 +450,6 @@ ScenarioRun::ApplyFaults()
             {
                 dirs.push_back(l);
             }
-        else if (bc.pattern == "flows")
-        {
-            std::vector<FlowListTraffic::Entry> list;
-            for (const auto& f : bc.flows)
-            {
-                list.push_back({f.src, f.dst, f.bytes, FromMs(f.startMs)});
-            }
-            Ptr<FlowListTraffic> p = CreateObject<FlowListTraffic>();
-            p->Configure(list);
-            tenant = p;
-        }
         }
         else
         {
@@ -512,15 +473,6 @@ ScenarioRun::ApplyFaults()
         }
         for (uint32_t l : dirs)
         {
-        if (m_cfg.hpccFct)
-        {
-            tenant->SetFlowAckedCallback(MakeBoundCallback(
-                +[](ScenarioRun* self, uint32_t index, const FlowTraffic::FlowRecord& rec) {
-                    self->FlowAcked(index, rec);
-                },
-                this,
-                i));
-        }
             if (f.lossRate > 0)
             {
                 Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();

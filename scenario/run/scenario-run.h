@@ -135,9 +135,8 @@ class ScenarioRun
      * \param r the results, collected as for packets
      */
     void CollectFluid(RunResults& r) const;
-    /// A congestion control with a BaseRtt attribute (hpcc, dctcp): give the
-    /// queue pairs the topology's largest base RTT, unless the scenario sets it.
-    void ConfigureBaseRtt();
+    /// HPCC: give the queue pairs the topology's base RTT.
+    void ConfigureHpcc();
     /// Create the background tenants.
     void BuildBackground();
     /// Install the scenario's link faults.
@@ -186,7 +185,6 @@ class ScenarioRun
      */
     void FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec);
     /**
-    /**
      * \brief A background flow's sender has the ACK of its last byte: its
      * line of the HPCC FCT file (scenario-hpcc-fct.cc).
      * \param tenant its tenant's index
@@ -202,6 +200,7 @@ class ScenarioRun
      * \return nanoseconds
      */
     uint64_t HpccIdealFctNs(const FlowTraffic::FlowRecord& rec) const;
+    /**
      * \brief A tenant's flow failed (its sender's retries ran out).
      * \param tenant the tenant's index
      * \param id the flow's id
@@ -324,9 +323,9 @@ class ScenarioRun
     std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
     std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
-    SampleSummary m_latencyUs;                   //!< one-way packet latency, us
     /// flows acknowledged in full, as lines of the HPCC FCT file (hpcc_fct)
     std::vector<RunResults::HpccFctRecord> m_hpccFct;
+    SampleSummary m_latencyUs;                   //!< one-way packet latency, us
     uint32_t m_jobsLeft;                         //!< jobs neither finished nor failed
     uint32_t m_jobsFailed{0};                    //!< jobs failed
     std::vector<uint32_t> m_traceLinks;          //!< traced link directions (indices)
