@@ -41,6 +41,9 @@
  *   and --seed act as for a run; --pcap and --backend packet do not apply.
  *   Progress lines (`flux-run: bound: schedule 12/120, best mean JCT ...`)
  *   go to stderr once it has lasted 2 s.
+ * - --list-cc prints the registered congestion controls (transport.cc), one
+ *   per line; with --verbose, each with its transport.<name> keys;
+ *   --describe-cc NAME prints one's keys.
  * - --list-policies prints the policies that --policy and scheduler.policy
  *   accept (ScenarioConfig::AvailablePolicies), one name per line, and exits
  *   with status 0; scripts that compare policies take the list from here.
@@ -73,8 +76,10 @@
 
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-ranks.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/results-writer.h"
 #include "ns3/scenario-bound.h"
+#include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
@@ -105,6 +110,7 @@ const char* const kUsage =
     "                [--quiet]\n"
     "       flux-run --list-policies [--verbose]\n"
     "       flux-run --describe-policy NAME\n"
+    "       flux-run --list-cc [--verbose] | --describe-cc NAME\n"
     "\n"
     "Run a flux scenario and write its results (JSON and CSV files), or with\n"
     "--bound its bound and best schedule (JSON).\n"
@@ -130,6 +136,10 @@ const char* const kUsage =
     "                      with --verbose, each with its scheduler keys\n"
     "  --describe-policy NAME  print the scheduler keys of a policy (type, default,\n"
     "                      accepted values, help) and exit\n"
+    "  --list-cc           print the congestion controls (transport.cc), one per\n"
+    "                      line, and exit; with --verbose, each with its keys\n"
+    "  --describe-cc NAME  print the transport.<NAME> keys of a congestion control\n"
+    "                      and exit\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
@@ -146,6 +156,26 @@ DescribePolicy(const std::string& policy)
 {
     std::cout << policy << " (" << JobScheduler::GetPolicyTypeName(policy) << ")\n";
     for (const auto& k : scenario::GetPolicyKeys(policy))
+    {
+        std::cout << "  " << k.key << ": " << k.type << ", default " << k.defaultValue << ", "
+                  << k.range << " (" << k.attribute << ")\n      " << k.help << '\n';
+    }
+}
+
+/**
+ * \brief Print a congestion control's transport.<name> keys (--describe-cc,
+ * --list-cc --verbose), as DescribePolicy does.
+ * \param name a registered congestion control
+ */
+void
+DescribeCc(const std::string& name)
+{
+    std::cout << name << " (" << RdmaCongestionControl::GetAlgorithmTypeName(name) << ")\n";
+    if (name == "dcqcn")
+    {
+        std::cout << "  transport.dcqcn keeps its own keys (profile, ...), see doc/flux.rst\n";
+    }
+    for (const auto& k : scenario::GetCcKeys(name))
     {
         std::cout << "  " << k.key << ": " << k.type << ", default " << k.defaultValue << ", "
                   << k.range << " (" << k.attribute << ")\n      " << k.help << '\n';
@@ -198,6 +228,8 @@ struct Args
     bool listPolicies{false};      //!< --list-policies
     bool verbose{false};           //!< --verbose (with --list-policies)
     std::string describePolicy;    //!< --describe-policy (empty: none)
+    bool listCc{false};            //!< --list-cc
+    std::string describeCc;        //!< --describe-cc (empty: none)
     /// --seed-ecmp, --seed-background, --seed-placement: (seeds key, value)
     std::vector<std::pair<std::string, std::string>> seeds;
 };
@@ -261,6 +293,15 @@ ParseArgs(int argc, char** argv)
         else if (arg == "--describe-policy")
         {
             takeValue(args.describePolicy);
+        }
+        else if (arg == "--list-cc")
+        {
+            noValue();
+            args.listCc = true;
+        }
+        else if (arg == "--describe-cc")
+        {
+            takeValue(args.describeCc);
         }
         else if (arg == "--quiet")
         {
@@ -497,6 +538,32 @@ Main(int argc, char** argv)
                     std::cout << name << '\n';
                 }
             }
+            return 0;
+        }
+        if (args.listCc)
+        {
+            for (const auto& entry : RdmaCongestionControl::GetAlgorithms())
+            {
+                if (args.verbose)
+                {
+                    DescribeCc(entry.first);
+                }
+                else
+                {
+                    std::cout << entry.first << '\n';
+                }
+            }
+            return 0;
+        }
+        if (!args.describeCc.empty())
+        {
+            if (RdmaCongestionControl::GetAlgorithmTypeName(args.describeCc).empty())
+            {
+                throw ScenarioError("--describe-cc",
+                                    "\"" + args.describeCc +
+                                        "\" is not a known congestion control (see --list-cc)");
+            }
+            DescribeCc(args.describeCc);
             return 0;
         }
         if (!args.describePolicy.empty())

@@ -24,6 +24,10 @@
  * - read_scenario(path) -> str: a scenario file's JSON, checked for syntax
  *   errors and duplicate keys like flux-run does.
  * - policies() -> list: ScenarioConfig::AvailablePolicies().
+ * - congestion_controls() -> list: the registered congestion controls
+ *   (RdmaCongestionControl::GetAlgorithms(), values of transport.cc).
+ * - congestion_control_keys(name) -> list of dict: the transport.<name> keys
+ *   of one (key, attribute, type, default, range, help).
  * - library_path() -> str: the path of the loaded libns3-flux.
  *
  * Errors: ns3::ScenarioError becomes ns3flux.errors.ScenarioError (a
@@ -42,10 +46,12 @@
  */
 
 #include "ns3/bound-writer.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/results-table.h"
 #include "ns3/results-writer.h"
 #include "ns3/run-results.h"
 #include "ns3/scenario-bound.h"
+#include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
@@ -551,5 +557,35 @@ PYBIND11_MODULE(_ns3flux, m)
         "policies",
         []() { return ScenarioConfig::AvailablePolicies(); },
         "The scheduling policies that can be run (scheduler.policy).");
+    m.def(
+        "congestion_controls",
+        []() {
+            std::vector<std::string> names;
+            for (const auto& entry : ns3::RdmaCongestionControl::GetAlgorithms())
+            {
+                names.push_back(entry.first);
+            }
+            return names;
+        },
+        "The registered congestion controls (transport.cc).");
+    m.def(
+        "congestion_control_keys",
+        [](const std::string& name) {
+            py::list out;
+            for (const auto& k : ns3::scenario::GetCcKeys(name))
+            {
+                py::dict d;
+                d["key"] = k.key;
+                d["attribute"] = k.attribute;
+                d["type"] = k.type;
+                d["default"] = k.defaultValue;
+                d["range"] = k.range;
+                d["help"] = k.help;
+                out.append(d);
+            }
+            return out;
+        },
+        py::arg("name"),
+        "The transport.<name> keys of a congestion control.");
     m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux.");
 }

@@ -18,7 +18,7 @@ from . import fluid, frames, hpcc, traces
 from .bound import bound, gap_share
 from .cache import Cache, default_cache_dir
 from .errors import RunError, ScenarioError
-from .runner import load_results, policies, run
+from .runner import congestion_control_keys, congestion_controls, load_results, policies, run
 from .scenario import (
     cdf_tenant,
     dumbbell,
@@ -43,6 +43,8 @@ __all__ = [
     "ScenarioError",
     "bound",
     "cdf_tenant",
+    "congestion_control_keys",
+    "congestion_controls",
     "default_cache_dir",
     "dumbbell",
     "fat_tree",

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "scenario-cc-keys.h"
 #include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
@@ -158,7 +159,13 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
 void
 ParseTransport(const json& v, ScenarioConfig& cfg)
 {
-    ObjectReader r(v, "transport", kTransportKeys);
+    // and a section per registered congestion control (transport.<name>)
+    std::vector<std::string> transportKeys = kTransportKeys;
+    for (const auto& name : GetCcSections())
+    {
+        transportKeys.push_back(name);
+    }
+    ObjectReader r(v, "transport", transportKeys);
     auto& tr = cfg.transport;
     if (r.Has("mtu_bytes"))
     {
@@ -194,6 +201,7 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     }
     r.Read("pfc", tr.pfc);
     ParseDcqcn(r.Has("dcqcn") ? &r["dcqcn"] : nullptr, r.Path("dcqcn"), cfg);
+    ParseCcSections(r, cfg);
     r.Read("ack_timeout", tr.ackTimeout);
     r.Read("retry_cnt", tr.retryCnt);
     if (r.Has("ecn"))

@@ -90,11 +90,24 @@ struct ScenarioConfig
         std::vector<RateThresholds> perRate; //!< per link rate, in place of the above
     };
 
+    /// One key of a "transport.<name>" object: a value for an attribute of
+    /// the congestion control (scenario-cc-keys.h).
+    struct CcSetting
+    {
+        std::string algorithm; //!< the algorithm ("timely")
+        std::string key;       //!< the key ("t_low_us")
+        std::string attribute; //!< the attribute's full name ("ns3::TimelyCongestionControl::TLow")
+        std::string value;     //!< the value, as the attribute reads it ("50000ns")
+        double number{0};      //!< the key's number (0 for non-numeric keys)
+    };
+
     /// The "transport" object.
     struct TransportConfig
     {
         uint32_t mtuBytes{4096}; //!< RDMA payload bytes per packet
-        std::string cc{"dcqcn"}; //!< congestion control: "dcqcn", "hpcc" or "none"
+        std::string cc{"dcqcn"}; //!< congestion control: a registered name
+                                 //!< (RdmaCongestionControl::GetAlgorithms())
+        std::vector<CcSetting> ccSettings; //!< transport.<cc> keys, for the chosen cc
         bool pfc{true};          //!< whether PFC is enabled
         EcnConfig ecn;           //!< ECN marking
         DcqcnProfile dcqcn{

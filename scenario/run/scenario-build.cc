@@ -18,6 +18,7 @@
 #include "ns3/pointer.h"
 #include "ns3/poisson-traffic.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rdma-congestion-control.h"
 #include "ns3/rdma-helper.h"
 #include "ns3/ring-allreduce.h"
 #include "ns3/scenario-error.h"
@@ -230,9 +231,9 @@ ScenarioRun::BuildNetwork()
     {
         BuildFluid();
     }
-    else if (tr.cc == "hpcc")
+    else
     {
-        ConfigureHpcc();
+        ConfigureBaseRtt();
     }
     if (!m_opts.pcapDir.empty())
     {
@@ -247,19 +248,66 @@ ScenarioRun::BuildNetwork()
 }
 
 void
-ScenarioRun::ConfigureHpcc()
+ScenarioRun::ConfigureBaseRtt()
 {
-    if (m_cfg.ns3Defaults.count("ns3::HpccCongestionControl::BaseRtt") || m_nics.empty())
+    if (m_nics.empty())
+    {
+        return;
+    }
+    // Congestion controls with a BaseRtt attribute (hpcc, dctcp) get the
+    // topology's largest base RTT unless the scenario sets it.
+    const std::string type = RdmaCongestionControl::GetAlgorithmTypeName(m_cfg.transport.cc);
+    if (type.empty())
+    {
+        return;
+    }
+    // the TypeId that declares BaseRtt: the algorithm's or a parent's
+    std::string owner;
+    for (TypeId t = TypeId::LookupByName(type); owner.empty(); t = t.GetParent())
+    {
+        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            if (t.GetAttribute(i).name == "BaseRtt")
+            {
+                owner = t.GetName();
+            }
+        }
+        if (t.GetParent() == t)
+        {
+            break;
+        }
+    }
+    if (owner.empty())
+    {
+        return;
+    }
+    const std::string attribute = owner + "::BaseRtt";
+    if (m_cfg.ns3Defaults.count(attribute))
     {
         return; // set by the scenario
     }
-    UintegerValue hops;
-    m_nics[0]->GetAttribute("IntMaxHops", hops);
-    const Time rtt = MaxBaseRtt(m_topo,
-                                m_cfg.transport.mtuBytes,
-                                IntHeader::SizeFor(static_cast<uint8_t>(hops.Get())));
-    const std::string cc =
-        "ns3::HpccCongestionControl[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
+    for (const auto& s : m_cfg.transport.ccSettings)
+    {
+        if (s.attribute == attribute)
+        {
+            return;
+        }
+    }
+    uint32_t intBytes = 0;
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(type);
+        Ptr<RdmaCongestionControl> probe = factory.Create<RdmaCongestionControl>();
+        if (probe->UsesInt())
+        {
+            UintegerValue hops;
+            m_nics[0]->GetAttribute("IntMaxHops", hops);
+            intBytes = IntHeader::SizeFor(static_cast<uint8_t>(hops.Get()));
+        }
+        probe->Dispose();
+    }
+    const Time rtt = MaxBaseRtt(m_topo, m_cfg.transport.mtuBytes, intBytes);
+    const std::string cc = type + "[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
     for (const auto& nic : m_nics)
     {
         nic->SetAttribute("CongestionControl", StringValue(cc));

@@ -135,8 +135,9 @@ class ScenarioRun
      * \param r the results, collected as for packets
      */
     void CollectFluid(RunResults& r) const;
-    /// HPCC: give the queue pairs the topology's base RTT.
-    void ConfigureHpcc();
+    /// A congestion control with a BaseRtt attribute (hpcc, dctcp): give the
+    /// queue pairs the topology's largest base RTT, unless the scenario sets it.
+    void ConfigureBaseRtt();
     /// Create the background tenants.
     void BuildBackground();
     /// Install the scenario's link faults.
