@@ -169,12 +169,16 @@ if want scenarios; then
         short=$work/$dir-$name.json
         /usr/bin/python3 - "$scenario" "$short" "$stop_ms" <<'PY'
 import json
+import os
 import sys
 
 src, dst, stop = sys.argv[1], sys.argv[2], float(sys.argv[3])
 with open(src) as f:
     s = json.load(f)
 s["stop_ms"] = min(float(s.get("stop_ms", 1000)), stop)
+# the HPCC simulator's files it names, from the copy's folder
+for key, name in s.get("hpcc", {}).items():
+    s["hpcc"][key] = os.path.join(os.path.dirname(os.path.abspath(src)), name)
 with open(dst, "w") as f:
     json.dump(s, f, indent=1)
 PY

@@ -184,11 +184,13 @@ def test_fct_file_ideal_equals_formula(flux_run, tmp_path):
 
 def test_warning_lists_what_is_not_carried_over(flux_run, tmp_path):
     """One warning line lists the parameters without a counterpart (a
-    window under DCQCN, INT_MULTI, an unknown key), the payload moved to the
-    nearest InfiniBand MTU, the output files not written, and flow lines
-    that simulator does not read either."""
+    window under DCQCN, an unknown key), the payload moved to the nearest
+    InfiniBand MTU, the output files not written, and the flows that
+    simulator does not run either: after the count of the first line, and
+    starting after the end of the run (which are not run here either)."""
     config = CONFIG.format(mode=1, payload=1000, win=1) + "INT_MULTI 4\nMY_KEY 3\nENABLE_TRACE 1\n"
-    path = write_files(tmp_path, config=config, flows=FLOWS + "0 1 3 100 5 0.3\n")
+    flows = FLOWS.replace("6\n", "7\n", 1) + "1 2 3 100 5 0.06\n" + "0 1 3 100 5 0.3\n"
+    path = write_files(tmp_path, config=config, flows=flows)
     proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")
     assert proc.returncode == 0, proc.stderr
     lines = [l for l in proc.stderr.splitlines() if "warning" in l]
@@ -196,9 +198,12 @@ def test_warning_lists_what_is_not_carried_over(flux_run, tmp_path):
     w = lines[0]
     assert w.startswith("flux-run: warning: hpcc: ")
     for part in ("HAS_WIN 1", "VAR_WIN 1", "PACKET_PAYLOAD_SIZE 1000 -> mtu_bytes 1024",
-                 "MY_KEY", "FCT_OUTPUT_FILE", "ENABLE_TRACE", "1 lines of"):
+                 "MY_KEY", "FCT_OUTPUT_FILE", "ENABLE_TRACE", "1 lines of",
+                 "1 flows of", "start at or after the end of the run (0.05 s)"):
         assert part in w, (part, w)
     assert "INT_MULTI" not in w  # an HPCC parameter has no effect under DCQCN there either
+    r = json.loads((tmp_path / "r.json").read_text())
+    assert r["flows"]["count"] == 6
 
 
 BAD = [
@@ -221,7 +226,7 @@ BAD = [
     ("flow.txt", FLOWS.replace("3 1 3 100 200000", "3 1 3 200000"), "line 4: expected 6 columns"),
     ("flow.txt", FLOWS.replace("0 1 3 100 1000", "1 1 3 100 1000"), "line 2: a flow from host 1 to itself"),
     ("flow.txt", FLOWS.replace("6\n", "9\n", 1), "line 1: announces 9 flows"),
-    ("flow.txt", FLOWS.replace("3 2 2 200 7000 0.00025", "3 2 2 200 7000 1.5"), "line 7: start time 1.5 s is not before"),
+    ("flow.txt", FLOWS.replace("1 3 3 100 400000 0.0002", "1 3 3 100 400000 9"), "line 7: start time 0.00025 s is before"),
     ("flow.txt", FLOWS.replace("0 1 3 100", "0 1 7 100"), "line 2: priority 7"),
     ("config.txt", CONFIG.format(mode=5, payload=1000, win=0), "config.txt line 8: CC_MODE 5"),
     ("config.txt", CONFIG.format(mode=10, payload=1000, win=0), "CC_MODE 10 selects \"hpcc-pint\""),
