@@ -94,7 +94,7 @@ def _hpcc_files(data, base_dir):
             for line in f:
                 words = line.split()
                 if len(words) == 2 and words[0] in ("TOPOLOGY_FILE", "FLOW_FILE"):
-                    for where in (base_dir, folder, os.path.join(folder, "..")):
+                    for where in (folder, os.path.join(folder, ".."), base_dir):
                         path = os.path.join(where, words[1])
                         if os.path.isfile(path):
                             out.append(path)

@@ -44,9 +44,9 @@ namespace ns3
  * The scenario's own keys are applied on top of the expansion: objects key
  * by key, "jobs", "background" and "faults" appended, anything else
  * replaced. Relative file names are relative to baseDir; the config's
- * TOPOLOGY_FILE and FLOW_FILE are looked for relative to baseDir, then to
- * the config's folder, then to its parent (the HPCC simulator runs from
- * `simulation/` with names such as `mix/topology.txt`).
+ * TOPOLOGY_FILE and FLOW_FILE are looked for relative to the config's
+ * folder, then to its parent (the HPCC simulator runs from `simulation/`
+ * with names such as `mix/topology.txt`), then to baseDir.
  *
  * A bad line in a file throws ScenarioError naming the field ("hpcc.flows")
  * with a message `<file> line <n>: <problem>`.

@@ -44,8 +44,8 @@
  *                        packets and some port is paused (a PFC deadlock);
  *                        with pfc_watchdog on, detection_ms longer; 0: never
  * topology               object, required
- *   kind                 required: "leaf-spine", "fat-tree", "dumbbell" or
- *                        "ring"
+ *   kind                 required: "leaf-spine", "fat-tree", "dumbbell",
+ *                        "ring" or "links"
  *   leaves               integer >= 1, default 4 (leaf-spine)
  *   spines               integer >= 0, default 2 (leaf-spine; 0 only with one
  *                        leaf: a single switch)
@@ -61,6 +61,19 @@
  *   fabric_gbps          number 0.001..10000, default 100; switch-to-switch links
  *   link_delay_us        number >= 0, default 1; propagation delay per link
  *   buffer_mb            number in (0, 10^6], default 16; shared buffer per switch
+ *   nodes                links: integer 2..1114111, required; node ids
+ *                        0..nodes-1, the hosts are those that are not
+ *                        switches, numbered 0, 1, ... in id order
+ *   switch_nodes         links: array of distinct node ids, required
+ *   links                links: array, required, one object per cable:
+ *     a, b               node ids; no cable joins a node to itself or two
+ *                        hosts, none repeats a pair; every host has one
+ *     gbps               number 0.001..10000, default host_gbps for a
+ *                        host's cable, else fabric_gbps
+ *     delay_us           number >= 0, default link_delay_us
+ *                        (host_gbps then becomes the first host's cable
+ *                        rate, fabric_gbps the fastest switch cable,
+ *                        link_delay_us the longest delay)
  *   route_convergence_ms number >= 0, optional; this long after a cable of
  *                        faults goes down or comes back, every switch's
  *                        routes are recomputed over the cables then up
@@ -112,6 +125,9 @@
  *     pmax               number in (0, 1], default the profile's (0.2); the marking
  *                        probability rises linearly from 0 at kmin_kb to
  *                        pmax at kmax_kb; above kmax_kb every packet is marked
+ *     per_rate           array of {gbps, kmin_kb, kmax_kb, pmax} (each
+ *                        required), one per rate: the thresholds of the
+ *                        switch ports whose link has that rate
  * scheduler              object, optional
  *   policy               string, default "fifo"; one of
  *                        ScenarioConfig::AvailablePolicies(): "fifo",
@@ -197,7 +213,8 @@
  *                        default: when the last job ends (the scenario's
  *                        stop_ms when there is no job)
  *   with "pattern":
- *   pattern              "incast": all senders send to one receiver at once
+ *   pattern              "incast": all senders send to one receiver at
+ *                        once; "flows": the flows of "flows", one by one
  *   senders              required array of >= 1 distinct host indices, not
  *                        containing the receiver
  *   receiver             required host index
@@ -206,13 +223,22 @@
  *   repeat               integer >= 1, default 1; number of bursts
  *   interval_ms          number >= 1 ns; time between burst starts; required
  *                        when repeat > 1
+ *   flows                "flows" pattern: required array (the entry has no
+ *                        start_ms, senders, receiver, bytes, repeat or
+ *                        interval_ms), one object per flow:
+ *     src, dst           required distinct host indices the fabric joins
+ *     bytes              required integer >= 1
+ *     start_ms           number >= 0 and < stop_ms, default 0, not before
+ *                        the previous flow's
+ *     dport              integer 0..65535, default 100; written to the
+ *                        HPCC FCT file only
  * faults                 array, default []; link faults, each an object:
  *   link                 required: "a<->b" (the cable between nodes a and b,
  *                        both directions), "a->b" (one direction) or "all"
  *                        (every cable); nodes are named as in the results'
  *                        busiest_links ("host3", "leaf0", "spine1",
  *                        "pod0-edge1", "pod0-agg0", "core2", "left", "right",
- *                        "ring0")
+ *                        "ring0", "sw4")
  *   loss_rate            number in [0, 1]; each frame crossing the link is
  *                        lost with this probability
  *   down_ms              number >= 0 and < stop_ms; the cable goes down
@@ -249,6 +275,14 @@
  *                        "ordered" (OrderedScheduler) takes simultaneous frame
  *                        arrivals first, port by port, as runs under MPI do
  *                        (always, whatever this key says)
+ * hpcc                   object, optional: the HPCC simulator's files,
+ *                        {"config", "topology", "flows"} (file names), run
+ *                        as they are: they become the keys of this schema
+ *                        (hpcc-import.h), the scenario's keys on top
+ * hpcc_fct               true or false, default false (true with "hpcc");
+ *                        write <results stem>-fct.txt in the HPCC
+ *                        simulator's FCT format; the run ends when the
+ *                        last flow's sender has its last ACK
  * completion_latency_us  number in [0, 1e6], default 0; time from the last
  *                        rank of a collective receiving its data to every
  *                        rank knowing the run is complete, and from the
