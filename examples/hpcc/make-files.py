@@ -2,13 +2,15 @@
 """Write the HPCC-simulator files of the example experiment.
 
     examples/hpcc/make-files.py [--seed 1] [--flows 300] [--load 0.3]
+                                [--cdf websearch|hadoop] [--out DIR]
 
 - topology.txt: a k = 4 fat-tree in that simulator's format: 16 hosts
   (nodes 0..15) on 100 Gb/s links, 20 switches (nodes 16..35: 8 edge, 8
   aggregation, 4 core) joined by 400 Gb/s links, 1 us per link;
 - flow.txt: FLOWS flows between random pairs of distinct hosts, sizes from
-  the WebSearch distribution, Poisson arrivals offering LOAD of every host's
-  link, the first at 2 s as that simulator's traffic generator starts them.
+  the WebSearch (default) or FB_Hadoop distribution, Poisson arrivals
+  offering LOAD of every host's link, the first at 2 s as that simulator's
+  traffic generator starts them.
 
 The same seed writes the same files. config-hpcc.txt and config-dcqcn.txt
 beside them are written by hand (that simulator's run.py settings at
@@ -23,6 +25,11 @@ import random
 WEBSEARCH = [(0, 0), (10000, 15), (20000, 20), (30000, 30), (50000, 40), (80000, 53),
              (200000, 60), (1000000, 70), (2000000, 80), (5000000, 90), (10000000, 97),
              (30000000, 100)]
+# FB_Hadoop (Roy et al., SIGCOMM 2015)
+HADOOP = [(0, 0), (100, 1), (200, 2), (300, 5), (350, 15), (400, 20), (500, 30), (600, 40),
+          (700, 50), (1000, 60), (2000, 67), (7000, 70), (30000, 72), (50000, 82), (80000, 87),
+          (120000, 90), (300000, 95), (1000000, 97.5), (2000000, 99), (10000000, 100)]
+CDFS = {"websearch": WEBSEARCH, "hadoop": HADOOP}
 HOST_BPS = 100e9
 FABRIC_BPS = 400e9
 HOSTS = 16
@@ -47,17 +54,16 @@ def fat_tree_links():
     return links
 
 
-def sample_size(rng):
+def sample_size(rng, cdf):
     u = rng.random() * 100
-    for (s0, c0), (s1, c1) in zip(WEBSEARCH, WEBSEARCH[1:]):
-        if u <= c1:
+    for (s0, c0), (s1, c1) in zip(cdf, cdf[1:]):
+        if u <= c1 and c1 > c0:
             return max(1, int(s0 + (s1 - s0) * (u - c0) / (c1 - c0)))
-    return WEBSEARCH[-1][0]
+    return cdf[-1][0]
 
 
-def mean_size():
-    return sum((s0 + s1) / 2 * (c1 - c0) / 100
-               for (s0, c0), (s1, c1) in zip(WEBSEARCH, WEBSEARCH[1:]))
+def mean_size(cdf):
+    return sum((s0 + s1) / 2 * (c1 - c0) / 100 for (s0, c0), (s1, c1) in zip(cdf, cdf[1:]))
 
 
 def main():
@@ -65,6 +71,7 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--flows", type=int, default=300)
     parser.add_argument("--load", type=float, default=0.3)
+    parser.add_argument("--cdf", choices=sorted(CDFS), default="websearch")
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -77,14 +84,15 @@ def main():
             f.write(f"{a} {b} {rate} 0.001ms 0\n")
 
     # arrivals of the whole cluster: HOSTS x load x rate / mean size
-    per_s = HOSTS * args.load * HOST_BPS / 8 / mean_size()
+    cdf = CDFS[args.cdf]
+    per_s = HOSTS * args.load * HOST_BPS / 8 / mean_size(cdf)
     t_ns = 2_000_000_000
     lines = []
     for _ in range(args.flows):
         src = rng.randrange(HOSTS)
         dst = rng.randrange(HOSTS - 1)
         dst += dst >= src
-        lines.append(f"{src} {dst} 3 100 {sample_size(rng)} {t_ns / 1e9:.9f}")
+        lines.append(f"{src} {dst} 3 100 {sample_size(rng, cdf)} {t_ns / 1e9:.9f}")
         t_ns += max(1, int(rng.expovariate(per_s) * 1e9))
     with open(os.path.join(args.out, "flow.txt"), "w") as f:
         f.write(f"{len(lines)}\n" + "\n".join(lines) + "\n")
