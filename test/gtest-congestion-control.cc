@@ -249,9 +249,23 @@ TEST(Timely, FiveFallingSamplesIncreaseByFiveDelta)
     }
 }
 
-TEST(Timely, SamplesArePerSegmentOfAcknowledgedBytes)
+TEST(Timely, OneSamplePerRttByDefault)
 {
     Ptr<TimelyCongestionControl> cc = Make100G<TimelyCongestionControl>();
+    cc->OnAck(Ack(1, 20, 4096, MicroSeconds(100))); // the first sample; next after PSN 20
+    for (uint64_t psn = 2; psn <= 20; ++psn)
+    {
+        cc->OnAck(Ack(psn, 40, 4096, MicroSeconds(700))); // within the RTT: ignored
+    }
+    EXPECT_DOUBLE_EQ(cc->GetRateBps(), 100e9);
+    cc->OnAck(Ack(21, 40, 4096, MicroSeconds(700)));
+    EXPECT_NEAR(cc->GetRateBps(), 100e9 * (1 - 0.8 * (1 - 5.0 / 7)), 1);
+}
+
+TEST(Timely, SamplesArePerSegmentOfAcknowledgedBytes)
+{
+    Ptr<TimelyCongestionControl> cc =
+        Make100G<TimelyCongestionControl>({{"SegmentBytes", "65536"}});
     // 64 KB per sample: 15 ACKs of 4 KB say nothing, the 16th is a sample
     for (int i = 0; i < 16; ++i)
     {

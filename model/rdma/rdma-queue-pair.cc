@@ -457,10 +457,15 @@ RdmaQueuePair::BuildNextPacket(uint32_t& payload, bool& retransmitted)
         reth.SetDmaLength(static_cast<uint32_t>(msg.bytes));
         p->AddHeader(reth);
     }
+    // An ACK for the last packet of a message, and for the packet that fills
+    // the congestion control's window: the receiver coalesces ACKs, and a
+    // window of fewer packets than its interval would wait for one forever.
+    const uint64_t window = m_cc->GetWindowBytes();
+    const bool windowFull = window != 0 && (psn + 1 - m_sndUna) * m_mtu >= window;
     IbBthHeader bth;
     bth.SetOpcode(opcode);
     bth.SetDestQp(m_peerQpn);
-    bth.SetAckReq(last);
+    bth.SetAckReq(last || windowFull);
     bth.SetPsn(static_cast<uint32_t>(psn));
     p->AddHeader(bth);
     if (msg.tagged)

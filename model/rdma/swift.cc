@@ -192,7 +192,9 @@ SwiftCongestionControl::Apply()
 RdmaCongestionControl::State
 SwiftCongestionControl::GetState()
 {
-    return State{m_rate, m_rate, m_lastDelay * 1e6, static_cast<double>(m_window)};
+    // the rate the window allows at the last RTT (pacing only below a packet)
+    const double rate = std::min(m_rate, static_cast<double>(m_window) * 8 / m_lastRtt);
+    return State{rate, rate, m_lastDelay * 1e6, static_cast<double>(m_window)};
 }
 
 } // namespace ns3

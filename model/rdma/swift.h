@@ -47,6 +47,12 @@ class SwiftCongestionControl : public RdmaCongestionControl
     void Init(DataRate lineRate) override;
     bool UsesRtt() const override;
     void OnAck(const AckEvent& ack) override;
+
+    /**
+     * \return the state: rate is what the window allows at the last RTT
+     * (min(pacing rate, window / rtt)), alpha the last delay minus the
+     * target in us
+     */
     State GetState() override;
 
     /** \return cwnd in packets */

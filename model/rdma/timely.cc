@@ -67,11 +67,12 @@ TimelyCongestionControl::GetTypeId()
                           MakeUintegerAccessor(&TimelyCongestionControl::m_haiN),
                           MakeUintegerChecker<uint32_t>(1, 1000))
             .AddAttribute("SegmentBytes",
-                          "Acknowledged bytes per RTT sample, the completion event of the "
-                          "paper (16-64 KB segments; 64 KB).",
-                          UintegerValue(65536),
+                          "Acknowledged bytes per RTT sample, the paper's completion events "
+                          "of 16-64 KB segments; 0: one sample per RTT, on the ACK of the "
+                          "first packet sent after the previous sample (the HPCC simulator).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&TimelyCongestionControl::m_segment),
-                          MakeUintegerChecker<uint64_t>(1, 1ULL << 30))
+                          MakeUintegerChecker<uint64_t>(0, 1ULL << 30))
             .AddAttribute("MinRate",
                           "Lower bound of the rate.",
                           DataRateValue(DataRate("100Mb/s")),
@@ -84,14 +85,16 @@ TimelyCongestionControl::TimelyCongestionControl()
     : m_alpha(0.875),
       m_beta(0.8),
       m_haiN(5),
-      m_segment(65536),
+      m_segment(0),
       m_delta(0),
       m_minRate(0),
       m_rttDiff(0),
       m_prevRtt(-1),
       m_gradient(0),
       m_negatives(0),
-      m_segAcked(0)
+      m_segAcked(0),
+      m_lastUpdatePsn(0),
+      m_started(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -110,6 +113,8 @@ TimelyCongestionControl::Init(DataRate lineRate)
     m_gradient = 0;
     m_negatives = 0;
     m_segAcked = 0;
+    m_lastUpdatePsn = 0;
+    m_started = false;
 }
 
 bool
@@ -127,12 +132,29 @@ TimelyCongestionControl::GetGradient() const
 void
 TimelyCongestionControl::OnAck(const AckEvent& ack)
 {
-    m_segAcked += ack.ackedBytes;
-    if (m_segAcked < m_segment || ack.rtt.IsNegative())
+    if (ack.rtt.IsNegative())
     {
         return;
     }
-    m_segAcked = 0;
+    if (m_segment > 0)
+    {
+        // the paper's completion events: a sample per SegmentBytes acknowledged
+        m_segAcked += ack.ackedBytes;
+        if (m_segAcked < m_segment)
+        {
+            return;
+        }
+        m_segAcked = 0;
+        Update(ack.rtt);
+        return;
+    }
+    // once per RTT: the ACK of a packet sent after the previous sample
+    if (m_started && ack.nextPsn <= m_lastUpdatePsn)
+    {
+        return;
+    }
+    m_started = true;
+    m_lastUpdatePsn = ack.sndNxt;
     Update(ack.rtt);
 }
 

@@ -17,10 +17,11 @@ namespace ns3
  * \brief TIMELY (Mittal et al., SIGCOMM 2015): rate control from the RTT
  * and its gradient.
  *
- * One RTT sample per completion of SegmentBytes acknowledged bytes (the
- * paper's completion events of 16-64 KB segments), taken from the ACK's
- * echoed send timestamp. With d = rtt - previous rtt and the gradient
- * g = EWMA_Alpha(d) / MinRtt (the EWMA weighs the new difference by Alpha):
+ * One RTT sample per RTT (the ACK of the first packet sent after the
+ * previous sample, as the HPCC simulator updates TIMELY), or with
+ * SegmentBytes per that many acknowledged bytes (the paper's completion
+ * events of 16-64 KB segments), taken from the ACK's echoed send timestamp. With d = rtt - previous
+ * rtt and the gradient g = EWMA_Alpha(d) / MinRtt (the EWMA weighs the new difference by Alpha):
  * - rtt < TLow: R += delta;
  * - rtt > THigh: R *= 1 - Beta (1 - THigh / rtt);
  * - g <= 0: R += N delta, N = HaiThreshold once the gradient has been
@@ -67,16 +68,18 @@ class TimelyCongestionControl : public RdmaCongestionControl
     Time m_minRtt;          //!< normalises the gradient
     DataRate m_ai;          //!< delta (0: 10 Mb/s x line rate / 10G)
     uint32_t m_haiN;        //!< samples of negative gradient before hyperactive increase
-    uint64_t m_segment;     //!< acknowledged bytes per RTT sample
+    uint64_t m_segment;     //!< acknowledged bytes per RTT sample (0: one per RTT)
     DataRate m_minRateAttr; //!< lower bound of the rate
 
-    double m_delta;        //!< delta, bit/s
-    double m_minRate;      //!< lower bound, bit/s
-    double m_rttDiff;      //!< EWMA of the RTT differences, s
-    double m_prevRtt;      //!< previous sample, s (negative: none yet)
-    double m_gradient;     //!< normalised gradient of the last update
-    uint32_t m_negatives;  //!< samples in a row with gradient <= 0
-    uint64_t m_segAcked;   //!< bytes acknowledged towards the next sample
+    double m_delta;           //!< delta, bit/s
+    double m_minRate;         //!< lower bound, bit/s
+    double m_rttDiff;         //!< EWMA of the RTT differences, s
+    double m_prevRtt;         //!< previous sample, s (negative: none yet)
+    double m_gradient;        //!< normalised gradient of the last update
+    uint32_t m_negatives;     //!< samples in a row with gradient <= 0
+    uint64_t m_segAcked;      //!< bytes acknowledged towards the next sample
+    uint64_t m_lastUpdatePsn; //!< per RTT: the next sample comes with an ACK beyond this PSN
+    bool m_started;           //!< per RTT: a sample was taken
 };
 
 } // namespace ns3

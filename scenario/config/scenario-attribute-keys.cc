@@ -345,8 +345,7 @@ GetAttributeKeys(TypeId tid, const AttributeKeyRules& rules)
             break;
         case AttributeKind::TIME:
             k.type = "time";
-            k.range =
-                RangeText(RangeFor(key, rules, res)) + " (unit suffix _ns, _us, _ms or _s)";
+            k.range = RangeText(RangeFor(key, rules, res)) + " (unit suffix _ns, _us, _ms or _s)";
             break;
         case AttributeKind::DATA_RATE:
             k.type = "rate";

@@ -60,9 +60,9 @@ struct AttributeKeyRules
 /// A key resolved against a TypeId.
 struct ResolvedKey
 {
-    TypeId::AttributeInformation info; //!< the attribute it sets
+    TypeId::AttributeInformation info;       //!< the attribute it sets
     AttributeKind kind{AttributeKind::NONE}; //!< its value kind
-    TypeId owner;                      //!< the TypeId that declares it
+    TypeId owner;                            //!< the TypeId that declares it
     double unit{1}; //!< TIME: ns per unit of the key; DATA_RATE: bit/s per unit
 };
 

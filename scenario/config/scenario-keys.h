@@ -87,7 +87,7 @@
  * transport              object, optional
  *   mtu_bytes            256, 512, 1024, 2048 or 4096 (the InfiniBand path
  *                        MTUs), default 4096; RDMA payload bytes per packet
- *   cc                   "dcqcn", "hpcc" or "none", default "dcqcn";
+ *   cc                   a registered algorithm (flux-run --list-cc), default "dcqcn";
  *                        "hpcc" needs link rates of 10, 25, 40, 50, 100,
  *                        200, 400 or 800 Gb/s (its INT codes them)
  *   pfc                  true or false, default true

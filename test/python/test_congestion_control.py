@@ -1,0 +1,97 @@
+"""Congestion controls as plug-ins: the registered algorithms are listed
+from the registry (flux-run --list-cc, ns3flux.congestion_controls()), their
+keys are described (--describe-cc) and checked, and each new algorithm
+(TIMELY, DCTCP, Swift) with its published parameters runs N:1 incasts of
+long flows on one 100 Gb/s switch to a converged, fair and full link.
+scripts/cc-validate prints these measures with the join, leave and burst
+experiments (doc/congestion-control.rst)."""
+
+import csv
+
+import pytest
+
+from conftest import run_scenario
+
+import ns3flux
+from ns3flux import traces
+
+LINK = "leaf0->host0"
+
+
+def _incast(cc, n, mb):
+    s = {"seed": 1, "stop_ms": 500,
+         "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": n + 1},
+         "transport": {"cc": cc},
+         "background": [{"name": "incast", "pattern": "incast", "receiver": 0,
+                         "senders": list(range(1, n + 1)), "bytes": int(mb * 1e6)}],
+         "traces": {"interval_us": 10, "rates": False, "links": [LINK]}}
+    if cc == "dctcp":
+        # step marking, the HPCC simulator's DCTCP setting at 100 Gb/s
+        s["transport"]["ecn"] = {"kmin_kb": 300, "kmax_kb": 300, "pmax": 1.0}
+    return s
+
+
+def test_list_cc_is_the_registry(flux_run):
+    """--list-cc prints the registered algorithms: dcqcn, hpcc, none, then
+    the others by name (dctcp, swift, timely among them), the same list as
+    ns3flux.congestion_controls()."""
+    p = flux_run("--list-cc")
+    assert p.returncode == 0, p.stderr
+    names = p.stdout.split()
+    assert names[:3] == ["dcqcn", "hpcc", "none"]
+    assert names[3:] == sorted(names[3:])
+    assert {"dctcp", "swift", "timely"} <= set(names)
+    assert names == ns3flux.congestion_controls()
+
+
+def test_describe_cc_lists_the_keys(flux_run):
+    """--describe-cc NAME prints its TypeId and transport.<NAME> keys with
+    types and defaults; an unknown name exits 2 naming the option."""
+    p = flux_run("--describe-cc", "timely")
+    assert p.returncode == 0
+    assert "ns3::TimelyCongestionControl" in p.stdout
+    assert "t_low_us: time, default 50" in p.stdout
+    assert "additive_increase_mbps: rate" in p.stdout
+    keys = {k["key"] for k in ns3flux.congestion_control_keys("swift")}
+    assert {"base_target_us", "beta", "max_mdf", "fs_min_cwnd"} <= keys
+    bad = flux_run("--describe-cc", "reno")
+    assert bad.returncode == 2 and "--describe-cc" in bad.stderr
+
+
+def test_bad_cc_key_exits_2_naming_it(flux_run, tmp_path):
+    """A key of transport.<cc> that is unknown, of the wrong type or out of
+    range exits 2 with one line naming it, and writes no results."""
+    for bad, field in [({"t_lo_us": 40}, "transport.timely.t_lo_us"),
+                       ({"beta": "high"}, "transport.timely.beta"),
+                       ({"beta": 2}, "transport.timely.beta")]:
+        s = _incast("timely", 2, 1)
+        s["transport"]["timely"] = bad
+        path = tmp_path / "bad.json"
+        import json
+        path.write_text(json.dumps(s))
+        p = flux_run(path, "--out", tmp_path / "bad-results.json", "--quiet")
+        assert p.returncode == 2, p.stderr
+        assert p.stderr.startswith("flux-run: " + field + ":"), p.stderr
+        assert len(p.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "bad-results.json").exists()
+
+
+@pytest.mark.parametrize("cc", ["timely", "dctcp", "swift"])
+@pytest.mark.parametrize("n", [2, 8, 16])
+def test_incast_converges_fair_and_full(flux_run, tmp_path, cc, n):
+    """N long flows into one host: over the converged window (30 % to 85 %
+    of the run) the bottleneck's utilisation is >= 0.90 (TIMELY at N = 16:
+    >= 0.85, its published T_high of 500 us lets the queue reach the PFC
+    threshold, and pauses idle the link: the measured 0.86 is reported in
+    doc/congestion-control.rst), Jain's index of the flows' throughputs
+    (bytes / FCT) is >= 0.95, nothing is dropped and every flow completes."""
+    mb = max(10, 100 // n)
+    out, r = run_scenario(flux_run, tmp_path, _incast(cc, n, mb), f"{cc}{n}")
+    assert r["network"]["drops"] == 0
+    assert r["flows"]["count"] == n
+    done = r["sim"]["simulated_ms"]
+    m = traces.window(traces.load(out), LINK, 0.3 * done * 1e3, 0.85 * done * 1e3)
+    assert m["utilization"] >= (0.85 if (cc, n) == ("timely", 16) else 0.90), m
+    with open(str(out)[:-5] + "-flows.csv", newline="") as f:
+        tput = [float(x["size_bytes"]) / float(x["fct_us"]) for x in csv.DictReader(f)]
+    assert traces.jain(tput) >= 0.95, tput
