@@ -80,6 +80,31 @@ def test_path_control_spreads_rings_over_spines(tmp_path, flux_run):
                 assert mean_fifo / mean >= 1.25, (policy, mean, mean_fifo)
 
 
+def test_ecmp_aware_by_class_lets_the_first_class_choose_first(tmp_path, flux_run):
+    """ecmp-aware places jobs by bytes (the larger first; ties by index),
+    or with by_class by class first: the first chooser keeps its hashed
+    path and the other moves. On a seed where the hash puts both rings on
+    one uplink, job a (first by bytes) keeps its uplinks by default, and
+    job b keeps its own when it has the higher class and by_class is set."""
+    for seed in range(1, 40):
+        fifo, _ = run(flux_run, tmp_path, leaf_pair(seed), f"fifo-{seed}", "--backend", "flow")
+        if uplinks(fifo["jobs"][0]) & uplinks(fifo["jobs"][1]):
+            break
+    else:
+        pytest.fail("no seed in 1..39 hashes both rings onto one uplink")
+    hashed = [uplinks(j) for j in fifo["jobs"]]
+    scenario = leaf_pair(seed)
+    scenario["jobs"][1]["priority"] = 4
+    scenario["jobs"][0]["priority"] = 2
+    for by_class, keeper in ((False, 0), (True, 1)):
+        scenario["scheduler"] = {"policy": "ecmp-aware", "by_class": by_class}
+        r, _ = run(flux_run, tmp_path, scenario, f"bc{by_class}", "--backend", "flow")
+        placed = [uplinks(j) for j in r["jobs"]]
+        assert not placed[0] & placed[1], placed
+        assert placed[keeper] == hashed[keeper], (by_class, placed, hashed)
+        assert placed[1 - keeper] != hashed[1 - keeper], (by_class, placed, hashed)
+
+
 def one_link(sizes):
     """Jobs of 2 ranks across a dumbbell's one fabric link, all starting at
     once, one iteration each."""
