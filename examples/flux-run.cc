@@ -9,7 +9,7 @@
  *
  *     flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]
  *              [--seed-ecmp N] [--seed-background N] [--seed-placement N]
- *              [--pcap DIR] [--quiet] [--backend packet|flow]
+ *              [--set KEY=VALUE]... [--pcap DIR] [--quiet] [--backend packet|flow]
  *     flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]
  *              [--quiet]
  *     flux-run --list-policies
@@ -22,6 +22,9 @@
  *   before it is validated; --seed-ecmp, --seed-background and
  *   --seed-placement set seeds.ecmp, seeds.background and seeds.placement
  *   (one random source's seed in place of seed).
+ * - --set KEY=VALUE sets any key by its dotted path (ApplySet), after
+ *   --policy and --seed, before the checks; a bad key or value is reported
+ *   as the scenario's would be.
  * - --pcap DIR writes one Ethernet pcap per host NIC into DIR (created if
  *   needed).
  * - A scenario that names the HPCC simulator's files ("hpcc", see
@@ -105,6 +108,7 @@ std::atomic<bool> g_cancel{false}; //!< set by SIGINT / SIGTERM
 const char* const kUsage =
     "usage: flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]\n"
     "                [--seed-ecmp N] [--seed-background N] [--seed-placement N]\n"
+    "                [--set KEY=VALUE]...\n"
     "                [--pcap DIR] [--quiet] [--backend packet|flow]\n"
     "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
     "                [--quiet]\n"
@@ -124,6 +128,9 @@ const char* const kUsage =
     "                      (seeds.ecmp); --seed-background N: of the background\n"
     "                      tenants (seeds.background); --seed-placement N: of\n"
     "                      random placement (seeds.placement)\n"
+    "  --set KEY=VALUE     set a scenario key before the checks (dotted path, e.g.\n"
+    "                      scheduler.path_placement=false or jobs.0.iterations=2;\n"
+    "                      VALUE is JSON, or a string); repeatable\n"
     "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
     "  --quiet             no progress output\n"
     "  --backend MODEL     packet (default: every frame) or flow (messages as fluid\n"
@@ -232,7 +239,79 @@ struct Args
     std::string describeCc;        //!< --describe-cc (empty: none)
     /// --seed-ecmp, --seed-background, --seed-placement: (seeds key, value)
     std::vector<std::pair<std::string, std::string>> seeds;
+    std::vector<std::string> sets; //!< --set KEY=VALUE, in order
 };
+
+/**
+ * \brief Apply one --set KEY=VALUE to the scenario before it is validated.
+ *
+ * KEY is a dotted path ("scheduler.path_placement", "jobs.0.iterations");
+ * objects on the way are created, array elements must exist. VALUE is JSON
+ * ("false", "3", "[1, 2]", "\"ns3::FluxQueueDisc\""), or a string when it
+ * does not parse as JSON. The scenario's own checks then apply to it.
+ *
+ * \param scenario the scenario document
+ * \param set the option's value
+ */
+void
+ApplySet(nlohmann::json& scenario, const std::string& set)
+{
+    const auto eq = set.find('=');
+    if (eq == std::string::npos || eq == 0)
+    {
+        throw ScenarioError("--set", "expected KEY=VALUE, got \"" + set + "\"");
+    }
+    const std::string key = set.substr(0, eq);
+    const std::string text = set.substr(eq + 1);
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    if (value.is_discarded())
+    {
+        value = text;
+    }
+    nlohmann::json* node = &scenario;
+    std::size_t from = 0;
+    while (true)
+    {
+        const auto dot = key.find('.', from);
+        const std::string part = key.substr(from, dot == std::string::npos ? dot : dot - from);
+        if (part.empty())
+        {
+            throw ScenarioError("--set", "\"" + key + "\" has an empty part");
+        }
+        nlohmann::json* next = nullptr;
+        if (node->is_array())
+        {
+            if (part.find_first_not_of("0123456789") != std::string::npos || part.size() > 9 ||
+                std::stoul(part) >= node->size())
+            {
+                throw ScenarioError("--set " + key,
+                                    "\"" + part + "\" is not an index of its array (size " +
+                                        std::to_string(node->size()) + ")");
+            }
+            next = &(*node)[std::stoul(part)];
+        }
+        else
+        {
+            if (node->is_null())
+            {
+                *node = nlohmann::json::object();
+            }
+            if (!node->is_object())
+            {
+                throw ScenarioError("--set " + key,
+                                    "\"" + part + "\" is inside a value that is not an object");
+            }
+            next = &(*node)[part];
+        }
+        if (dot == std::string::npos)
+        {
+            *next = value;
+            return;
+        }
+        node = next;
+        from = dot + 1;
+    }
+}
 
 /// Parse argv; throws ScenarioError naming the offending argument.
 Args
@@ -329,6 +408,11 @@ ParseArgs(int argc, char** argv)
         {
             takeValue(value);
             args.seeds.emplace_back(arg.substr(7), value);
+        }
+        else if (arg == "--set")
+        {
+            takeValue(value);
+            args.sets.push_back(value);
         }
         else if (arg == "--pcap")
         {
@@ -607,6 +691,10 @@ Main(int argc, char** argv)
                                             "\"");
                 }
                 scenario["seed"] = std::stoull(args.seed);
+            }
+            for (const auto& set : args.sets)
+            {
+                ApplySet(scenario, set);
             }
             for (const auto& [source, value] : args.seeds)
             {

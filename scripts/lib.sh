@@ -68,3 +68,25 @@ flux_children_cpu() {
 # Run a command at lower CPU priority (FLUX_NICE, default 10), so that builds
 # leave room for other work on a shared machine.
 flux_nice() { nice -n "${FLUX_NICE:-10}" "$@"; }
+
+# The flux-run arguments that run a policy or a variant of one
+# (scripts/policy-variants.txt), one per line: "--policy NAME" then any
+# "--set KEY=VALUE".
+flux_policy_args() {
+    local line
+    line=$(awk -v n="$1" '$1 == n && $0 !~ /^#/' "$FLUX_ROOT/scripts/policy-variants.txt")
+    if [ -z "$line" ]; then
+        printf '%s\n' --policy "$1"
+        return
+    fi
+    set -- $line
+    printf '%s\n' --policy "$2"
+    shift 2
+    local kv
+    for kv in "$@"; do printf '%s\n' --set "$kv"; done
+}
+
+# The variants' names (scripts/policy-variants.txt), space separated.
+flux_policy_variants() {
+    awk '$0 !~ /^#/ && NF >= 2 { printf "%s ", $1 }' "$FLUX_ROOT/scripts/policy-variants.txt"
+}

@@ -12,7 +12,8 @@
 # 2. runs each scenario (default examples/scenarios/contended-*.json,
 #    realistic-*.json and single-job.json) at packet level with
 #    scripts/run-experiment.sh under every policy of `flux-run
-#    --list-policies` (or --policies) and seed (default 10 seeds: 1..10),
+#    --list-policies` and every variant of scripts/policy-variants.txt (or
+#    --policies) and seed (default 10 seeds: 1..10),
 #    FLUX_JOBS runs at a time (default 2), results into DIR/<scenario>/runs/,
 # 3. per scenario and seed (scripts/flux-evaluate companions): the bound
 #    (flux-run --bound: each job alone, lower bound, best schedule),
@@ -83,7 +84,7 @@ while [ $# -gt 0 ]; do
     --doc) doc=1; shift ;;
     --report-only) report_only=1; shift ;;
     -h | --help)
-        sed -n '2,38p' "$0"
+        sed -n '2,41p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
@@ -131,7 +132,8 @@ for f in "${files[@]}"; do
     [ $build_step = 1 ] && [ $first = 1 ] || step_args+=(--no-build)
     first=0
     rm -rf "${out:?}/$name"
-    local policy_args=()
+    # every registered policy, then the variants that take one part away
+    local policy_args=(--with-variants)
     [ -z "$policies" ] || policy_args=(--policies "$policies")
     flux_log "[$k/${#files[@]}] $name: packet-level runs"
     "$FLUX_ROOT/scripts/run-experiment.sh" --scenario "$f" --out "$out/$name" --no-plots \
@@ -140,7 +142,8 @@ for f in "${files[@]}"; do
         tail -n 20 "$out/$name.log" >&2
         flux_die "$name failed (log: $out/$name.log)"
     }
-    [ -n "$policies" ] || policies=$("$build/flux-run" --list-policies | tr '\n' ' ')
+    [ -n "$policies" ] ||
+        policies="$("$build/flux-run" --list-policies | tr '\n' ' ')$(flux_policy_variants)"
     flux_log "[$k/${#files[@]}] $name: $(grep -c ' s  /' "$out/$name.log" || true) runs; bounds, flow level, best replays"
     /usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" companions "$f" --seeds "$seeds" \
         --policies "$policies" --out "$out/$name" --flux-run "$build/flux-run" ||

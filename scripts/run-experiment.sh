@@ -3,7 +3,7 @@
 # policy that flux-run offers, for a few seeds, with a summary table and plots.
 #
 #   scripts/run-experiment.sh [--seeds N | --seed-list "1 2 3"] [--out DIR]
-#                             [--scenario FILE] [--policies "fifo ..."]
+#                             [--scenario FILE] [--policies "fifo ..."] [--with-variants]
 #                             [--no-deps] [--no-build] [--no-plots]
 #
 # 1. installs the Debian dependencies (scripts/install-deps.sh; skip with
@@ -11,7 +11,9 @@
 # 2. builds flux standalone into build/ when build/flux-run is missing
 #    (else brings flux-run up to date; --no-build uses it as it is),
 # 3. runs SCENARIO (default examples/scenarios/multi-tenant.json) once per
-#    policy listed by `build/flux-run --list-policies` (or --policies) and
+#    policy listed by `build/flux-run --list-policies` (or --policies, which
+#    may also name the variants of scripts/policy-variants.txt;
+#    --with-variants adds them all to the listed policies) and
 #    seed (default 2 seeds: 1 2), FLUX_JOBS runs at a time (default 2),
 # 4. prints a table (per policy, seed and job: JCT, mean and p99 iteration
 #    time, p99 phase time; per run: flow slowdown p50/p99, PFC pauses, ECN
@@ -32,7 +34,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-local deps=1 build_step=1 plots=1 out="" scenario="" policies="" seeds="1 2"
+local deps=1 build_step=1 plots=1 out="" scenario="" policies="" seeds="1 2" variants=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --seeds)
@@ -56,6 +58,7 @@ while [ $# -gt 0 ]; do
         scenario=$2
         shift 2
         ;;
+    --with-variants) variants=1; shift ;;
     --policies)
         [ $# -ge 2 ] || flux_die "--policies needs a list such as \"fifo\""
         policies=$2
@@ -65,7 +68,7 @@ while [ $# -gt 0 ]; do
     --no-build) build_step=0; shift ;;
     --no-plots) plots=0; shift ;;
     -h | --help)
-        sed -n '2,28p' "$0"
+        sed -n '2,30p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
@@ -111,6 +114,7 @@ fi
 if [ -z "$policies" ]; then
     policies=$("$flux_run" --list-policies | tr '\n' ' ')
     [ -n "${policies// /}" ] || flux_die "flux-run --list-policies printed no policy"
+    [ $variants = 0 ] || policies+=$(flux_policy_variants)
 fi
 local name
 name=$(basename "$scenario" .json)
@@ -128,7 +132,9 @@ run_one() {
     local t0 t1 ms rc=0
     t0=$(date +%s%N)
     rm -f "$base.json"
-    nice -n "${FLUX_NICE:-10}" "$flux_run" "$scenario" --policy "$policy" --seed "$seed" \
+    local policy_args
+    mapfile -t policy_args < <(flux_policy_args "$policy")
+    nice -n "${FLUX_NICE:-10}" "$flux_run" "$scenario" "${policy_args[@]}" --seed "$seed" \
         --out "$base.json" --quiet 2>"$status_dir/$policy-$seed.err" || rc=$?
     t1=$(date +%s%N)
     ms=$(((t1 - t0) / 1000000))

@@ -4,6 +4,7 @@
 
 #include "ecmp-aware-scheduler.h"
 
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -23,11 +24,21 @@ EcmpAwareScheduler::GetTypeId()
     static TypeId tid = TypeId("ns3::EcmpAwareScheduler")
                             .SetParent<JobScheduler>()
                             .SetGroupName("Flux")
-                            .AddConstructor<EcmpAwareScheduler>();
+                            .AddConstructor<EcmpAwareScheduler>()
+                            .AddAttribute("ByClass",
+                                          "Jobs choose their paths in the order of their "
+                                          "scenario classes (the highest first, then by "
+                                          "bytes) rather than by bytes alone.",
+                                          BooleanValue(false),
+                                          MakeBooleanAccessor(&EcmpAwareScheduler::m_byClass),
+                                          MakeBooleanChecker());
     return tid;
 }
 
-EcmpAwareScheduler::EcmpAwareScheduler() = default;
+EcmpAwareScheduler::EcmpAwareScheduler()
+    : m_byClass(false)
+{
+}
 
 EcmpAwareScheduler::~EcmpAwareScheduler() = default;
 
@@ -55,10 +66,20 @@ EcmpAwareScheduler::ByBytes(const JobScheduler& scheduler)
     return order;
 }
 
+std::vector<uint32_t>
+EcmpAwareScheduler::ByClass(const JobScheduler& scheduler)
+{
+    std::vector<uint32_t> order = ByBytes(scheduler);
+    std::stable_sort(order.begin(), order.end(), [&scheduler](uint32_t a, uint32_t b) {
+        return scheduler.GetJobInfo(a).scenarioClass > scheduler.GetJobInfo(b).scenarioClass;
+    });
+    return order;
+}
+
 void
 EcmpAwareScheduler::Start()
 {
-    PlacePaths(ByBytes(*this));
+    PlacePaths(m_byClass ? ByClass(*this) : ByBytes(*this));
 }
 
 } // namespace ns3

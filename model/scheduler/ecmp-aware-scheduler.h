@@ -40,6 +40,16 @@ class EcmpAwareScheduler : public JobScheduler
      *         times ranks (ties by index): the order in which they choose paths
      */
     static std::vector<uint32_t> ByBytes(const JobScheduler& scheduler);
+
+    /**
+     * \param scheduler a scheduler with its jobs added
+     * \return its job indices by scenario class, the highest first, then
+     *         as ByBytes() orders them
+     */
+    static std::vector<uint32_t> ByClass(const JobScheduler& scheduler);
+
+  private:
+    bool m_byClass; //!< choose paths in class order
 };
 
 } // namespace ns3

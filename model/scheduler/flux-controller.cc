@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace ns3
 {
@@ -59,6 +60,20 @@ FluxController::GetTypeId()
                           "Gates decide per chunk of a ring step rather than per step.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&FluxController::m_perChunk),
+                          MakeBooleanChecker())
+            .AddAttribute("PreemptRuns",
+                          "A run let go may be held again at its next step (or chunk) when a "
+                          "job due earlier starts (false: the unit of planning is the whole "
+                          "run, an allreduce of one bucket).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluxController::m_preemptRuns),
+                          MakeBooleanChecker())
+            .AddAttribute("Holds",
+                          "Hold a run at its gate while a job ahead of it that shares a link "
+                          "is sending (false: order by strict classes alone; the held "
+                          "traffic then takes what the job ahead leaves).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluxController::m_holds),
                           MakeBooleanChecker())
             .AddAttribute("MinShare",
                           "Starvation guard of the switch ports' FluxQueueDisc: least share "
@@ -104,6 +119,8 @@ FluxController::GetTypeId()
 
 FluxController::FluxController()
     : m_perChunk(false),
+      m_preemptRuns(true),
+      m_holds(true),
       m_minShare(0.05),
       m_ewma(0.5),
       m_lateFactor(1.5),
@@ -162,6 +179,7 @@ void
 FluxController::Start()
 {
     const uint32_t n = GetNJobs();
+    RecordFairShares();
     if (m_placePaths)
     {
         PlacePaths(EcmpAwareScheduler::ByBytes(*this));
@@ -227,18 +245,68 @@ FluxController::Rate(uint32_t job) const
     return alone;
 }
 
+void
+FluxController::RecordFairShares()
+{
+    const uint32_t n = GetNJobs();
+    m_fair.assign(n, FairShare());
+    // per link direction: the jobs' sends on it
+    std::map<uint32_t, std::vector<std::pair<uint32_t, uint32_t>>> onLink;
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        m_fair[j].aloneBps = GetJobInfo(j).bottleneckBps;
+        for (const auto& l : GetLinkLoads(j))
+        {
+            onLink[l.link].emplace_back(j, l.sends);
+        }
+    }
+    for (uint32_t j = 0; j < n; ++j)
+    {
+        for (const auto& l : GetLinkLoads(j))
+        {
+            const auto& jobs = onLink[l.link];
+            if (jobs.size() < 2)
+            {
+                continue; // its own: no other job slows it there
+            }
+            SharedLink shared{l.bps, l.sends, {}};
+            for (const auto& e : jobs)
+            {
+                if (e.first != j)
+                {
+                    shared.others.push_back(e);
+                }
+            }
+            m_fair[j].links.push_back(std::move(shared));
+        }
+    }
+}
+
 double
 FluxController::VirtualRate(uint32_t job, const std::vector<double>& backlog) const
 {
-    uint32_t sharing = 1;
-    for (uint32_t k = 0; k < backlog.size(); ++k)
+    const double rate = Rate(job);
+    if (job >= m_fair.size() || m_fair[job].aloneBps <= 0)
     {
-        if (backlog[k] > 0 && Conflict(job, k))
-        {
-            ++sharing;
-        }
+        return rate;
     }
-    return Rate(job) / sharing;
+    // Every send on a link gets an equal share (DCQCN's fair share); a ring
+    // goes at its slowest send.
+    const FairShare& f = m_fair[job];
+    double share = f.aloneBps;
+    for (const auto& l : f.links)
+    {
+        uint32_t sends = l.own;
+        for (const auto& [k, s] : l.others)
+        {
+            if (backlog[k] > 0)
+            {
+                sends += s;
+            }
+        }
+        share = std::min(share, l.bps / sends);
+    }
+    return std::min(rate, f.aloneBps / 8) * share / f.aloneBps;
 }
 
 void
@@ -466,6 +534,11 @@ FluxController::Replan()
             {
                 key -= m_hysteresis.GetSeconds();
             }
+            // per-run planning: runs let go come first, in the order they went
+            if (!m_preemptRuns && v.goAt >= 0)
+            {
+                key = v.goAt - 1e6;
+            }
         }
         else
         {
@@ -497,6 +570,10 @@ FluxController::Replan()
                 lvl = std::max(lvl, level[ahead] + 1);
                 hold = hold || sending[ahead];
             }
+        }
+        if (!m_holds)
+        {
+            hold = false;
         }
         level[j] = lvl;
         // A job ahead holds the others only while it sends at about its rate

@@ -38,7 +38,8 @@ namespace ns3
  * keeps a virtual fair-sharing system beside the real one: every run, when
  * it starts, adds its bytes per rank to its job's virtual backlog, and the
  * backlogs drain at the job's rate alone divided among the contending jobs
- * that have backlog (what fifo's sharing would give). Jobs are served in the
+ * that have backlog on the paths the hash gives (what fifo's sharing would
+ * give, whatever paths the controller chose). Jobs are served in the
  * order their backlogs would empty in that virtual system: the shortest
  * transfers first, as shortest-remaining-first does, but a job that waited
  * has drained virtually meanwhile and comes first in its turn, so no run
@@ -144,6 +145,24 @@ class FluxController : public JobScheduler
         uint8_t plannedClass{0}; //!< class of the last plan sent
     };
 
+    /// A link direction the job shares with others on the hash's paths.
+    struct SharedLink
+    {
+        double bps;                                        //!< its rate, bit/s
+        uint32_t own;                                      //!< the job's sends on it
+        std::vector<std::pair<uint32_t, uint32_t>> others; //!< (job, its sends on it)
+    };
+
+    /// What fifo's fair sharing would give a job: its paths under the hash.
+    struct FairShare
+    {
+        double aloneBps{0};            //!< one rank's rate alone, bit/s
+        std::vector<SharedLink> links; //!< the links it shares
+    };
+
+    /// Record every job's FairShare from the paths it has now (the hash's).
+    void RecordFairShares();
+
     /**
      * \brief The message of SendRunStarted arrives.
      * \param job the job
@@ -179,8 +198,9 @@ class FluxController : public JobScheduler
     /**
      * \param job a job
      * \param backlog the jobs' virtual backlogs, bytes per rank
-     * \return its rate in the virtual fair-sharing system: its rate alone
-     *         over one plus the contending jobs with backlog
+     * \return its rate in the virtual fair-sharing system: Rate() scaled by
+     *         the max-min share its sends get on the hash's paths among the
+     *         jobs with backlog (what fifo would give it)
      */
     double VirtualRate(uint32_t job, const std::vector<double>& backlog) const;
 
@@ -213,6 +233,8 @@ class FluxController : public JobScheduler
     Time m_hysteresis;                  //!< lead a task needs to pass the one served
     Time m_maxHold;                     //!< gates' MaxHold
     bool m_perChunk;                    //!< gates' granularity
+    bool m_preemptRuns;                 //!< a run let go may be held again
+    bool m_holds;                       //!< gates hold (false: classes alone)
     double m_minShare;                  //!< queue disc starvation guard
     Time m_maxWait;                     //!< queue disc ageing
     double m_ewma;                      //!< weight of a new measurement
@@ -220,6 +242,7 @@ class FluxController : public JobScheduler
     bool m_measuredRates;               //!< virtual system at measured throughputs
     bool m_placePaths;                  //!< choose the jobs' paths before the run
     std::vector<View> m_view;           //!< per job
+    std::vector<FairShare> m_fair;      //!< per job: fifo's sharing
     Time m_virtualNow;                  //!< the virtual system is up to here
     std::vector<Ptr<FluxGate>> m_gates; //!< per job
     EventId m_periodic;                 //!< next periodic re-plan

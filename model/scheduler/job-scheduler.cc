@@ -348,6 +348,12 @@ JobScheduler::UpdateLinks(std::size_t job)
     }
 }
 
+const std::vector<JobScheduler::LinkLoad>&
+JobScheduler::GetLinkLoads(uint32_t job) const
+{
+    return m_links.at(job);
+}
+
 uint32_t
 JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
 {

@@ -276,10 +276,6 @@ class JobScheduler : public Object
      */
     uint32_t PlacePaths(const std::vector<uint32_t>& order);
 
-    Counters m_counters;         //!< what the scheduler did
-    std::vector<JobInfo> m_jobs; //!< the jobs, by index
-
-  private:
     /// A job's sends over one link direction.
     struct LinkLoad
     {
@@ -288,6 +284,16 @@ class JobScheduler : public Object
         double bps;     //!< its rate, bit/s
     };
 
+    /**
+     * \param job a job index
+     * \return its sends per link direction on its paths now, by link
+     */
+    const std::vector<LinkLoad>& GetLinkLoads(uint32_t job) const;
+
+    Counters m_counters;         //!< what the scheduler did
+    std::vector<JobInfo> m_jobs; //!< the jobs, by index
+
+  private:
     /**
      * \param a a job index
      * \param b another

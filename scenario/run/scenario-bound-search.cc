@@ -71,22 +71,43 @@ BoundSearch::Try(const std::vector<uint8_t>& classes, const std::string& schedul
         return seen->second;
     }
     double best = seen != m_tried.end() ? seen->second : std::numeric_limits<double>::quiet_NaN();
-    // on the hashed paths (fifo), and on paths chosen to spread the jobs
-    // (ecmp-aware): both keep the classes given here
-    for (const bool paths : {false, true})
+    // On the hashed paths (fifo), on paths chosen to spread the jobs, the
+    // largest first (ecmp-aware), and, when the classes order the jobs, on
+    // paths chosen in that order (the first job served picks first): each
+    // keeps the classes given here. Orders and paths are searched jointly.
+    const bool ordered = std::any_of(classes.begin(), classes.end(), [&classes](uint8_t c) {
+        return c != classes.front();
+    });
+
+    enum Paths
     {
-        if (!paths && hashKnown)
+        HASHED,
+        BY_BYTES,
+        BY_CLASS
+    };
+
+    for (const Paths paths : {HASHED, BY_BYTES, BY_CLASS})
+    {
+        if ((paths == HASHED && hashKnown) || (paths == BY_CLASS && !ordered))
         {
             continue;
         }
         ScenarioConfig cfg = m_cfg;
-        cfg.scheduler.policy = paths ? "ecmp-aware" : "fifo";
+        cfg.scheduler.policy = paths == HASHED ? "fifo" : "ecmp-aware";
+        if (paths == BY_CLASS)
+        {
+            cfg.scheduler.settings.push_back({"by_class", "ByClass", "true", 0});
+        }
         for (std::size_t j = 0; j < cfg.jobs.size(); ++j)
         {
             cfg.jobs[j].priority = classes[j];
         }
         const BoundResult::Outcome o = Summarise(Run(cfg, m_ports, nullptr));
-        Record(classes, paths ? schedule + ", chosen paths" : schedule, o);
+        Record(classes,
+               paths == HASHED     ? schedule
+               : paths == BY_BYTES ? schedule + ", chosen paths"
+                                   : schedule + ", paths in its order",
+               o);
         if (Better(o.meanJctMs, best))
         {
             best = o.meanJctMs;
@@ -174,7 +195,7 @@ BoundSearch::Search()
             keys.push_back(Key(ClassesOf(o)));
         }
         std::sort(keys.begin(), keys.end());
-        m_total = 2 * static_cast<uint32_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
+        m_total = 3 * static_cast<uint32_t>(std::unique(keys.begin(), keys.end()) - keys.begin());
         Record(scenarioClasses, "scenario", m_bound.fifo);
         Try(scenarioClasses, "scenario", true);
         Try(fair, "fair");
@@ -193,7 +214,7 @@ BoundSearch::Search()
     std::stable_sort(longest.begin(), longest.end(), [this](uint32_t a, uint32_t b) {
         return m_bound.jobs[a].jctMs > m_bound.jobs[b].jctMs;
     });
-    m_total = 2 * (5 + m_opts.swapRuns);
+    m_total = 3 * (5 + m_opts.swapRuns);
     Record(scenarioClasses, "scenario", m_bound.fifo);
     Try(scenarioClasses, "scenario", true);
     Try(fair, "fair");

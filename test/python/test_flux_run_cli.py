@@ -189,6 +189,12 @@ BAD = [
     ("seed-too-large", _no_change, ["--seed", "99999999999"], "seed"),
     ("seed-without-value", _no_change, ["--seed"], "--seed"),
     ("unknown-option", _no_change, ["--speed", "1"], "--speed"),
+    ("set-without-equals", _no_change, ["--set", "stop_ms"], "--set"),
+    ("set-empty-part", _no_change, ["--set", "topology..kind=ring"], "--set"),
+    ("set-index-beyond", _no_change, ["--set", "jobs.5.iterations=2"], "--set jobs.5.iterations"),
+    ("set-through-a-number", _no_change, ["--set", "seed.x=2"], "--set seed.x"),
+    ("set-wrong-type", _no_change, ["--set", "jobs.0.iterations=many"], "jobs[0].iterations"),
+    ("set-unknown-key", _no_change, ["--set", "scheduler.planner=greedy"], "scheduler.planner"),
 ]
 
 
@@ -311,6 +317,29 @@ def test_policy_override(tmp_path, flux_run):
         p = flux_run(path, "--policy", name, "--out", out, "--quiet")
         assert p.returncode == 0, p.stderr
         assert json.loads(out.read_text())["policy"] == name
+
+
+def test_set_equals_the_same_key_in_the_file(tmp_path, flux_run):
+    """--set KEY=VALUE (dotted path; VALUE as JSON, else a string) gives the
+    same results as a scenario file with that value: a number in a job, a
+    boolean in a new scheduler object, a string in ns3_defaults."""
+    sets = ["jobs.0.iterations=1", "scheduler.policy=flux", "scheduler.path_placement=false",
+            "ns3_defaults.ns3::FabricSwitch::QueueDiscFactory=ns3::FluxQueueDisc"]
+    edited = copy.deepcopy(SMALL)
+    edited["jobs"][0]["iterations"] = 1
+    edited["scheduler"] = {"policy": "flux", "path_placement": False}
+    edited["ns3_defaults"] = {"ns3::FabricSwitch::QueueDiscFactory": "ns3::FluxQueueDisc"}
+    base = _write(tmp_path / "scen.json", SMALL)
+    runs = {}
+    for key, args in {"set": [base] + [a for kv in sets for a in ("--set", kv)],
+                      "file": [_write(tmp_path / "edited.json", edited)]}.items():
+        out = tmp_path / f"{key}.json"
+        p = flux_run(*args, "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        runs[key] = strip_wall(json.loads(out.read_text()))
+    assert runs["set"] == runs["file"]
+    assert runs["set"]["policy"] == "flux"
+    assert len(runs["set"]["jobs"][0]["iteration_ms"]) == 1
 
 
 def test_seed_override(tmp_path, flux_run):
