@@ -58,17 +58,23 @@ class RenoTestCongestionControl : public RdmaCongestionControl
             TypeId("ns3::RenoTestCongestionControl")
                 .SetParent<RdmaCongestionControl>()
                 .AddConstructor<RenoTestCongestionControl>()
-                .AddAttribute("Decrease", "Factor of the window on a marked window.",
+                .AddAttribute("Decrease",
+                              "Factor of the window on a marked window.",
                               DoubleValue(0.5),
                               MakeDoubleAccessor(&RenoTestCongestionControl::m_decrease),
                               MakeDoubleChecker<double>(0.01, 1))
-                .AddAttribute("InitialWindow", "Window at start, bytes.", UintegerValue(65536),
+                .AddAttribute("InitialWindow",
+                              "Window at start, bytes.",
+                              UintegerValue(65536),
                               MakeUintegerAccessor(&RenoTestCongestionControl::m_initial),
                               MakeUintegerChecker<uint64_t>(4096, 1 << 24));
         return tid;
     }
 
-    bool UsesRtt() const override { return true; } // AckEvent::rtt wanted
+    bool UsesRtt() const override
+    {
+        return true;
+    } // AckEvent::rtt wanted
 
     void Init(DataRate lineRate) override
     {
@@ -89,7 +95,10 @@ class RenoTestCongestionControl : public RdmaCongestionControl
         m_marked = false;
     }
 
-    void OnSent(uint32_t /* bytes */) override { ++g_renoLog.sent; }
+    void OnSent(uint32_t /* bytes */) override
+    {
+        ++g_renoLog.sent;
+    }
 
   private:
     void Log(const AckEvent& ack); // the test's record, not part of the example
@@ -101,6 +110,7 @@ class RenoTestCongestionControl : public RdmaCongestionControl
 };
 
 FLUX_REGISTER_CC("reno-test", RenoTestCongestionControl, RdmaCongestionControl::CC_RANK_OTHER);
+
 // --- the example of doc/congestion-control.rst: end ---
 
 void
@@ -289,7 +299,7 @@ TEST(Dctcp, OneMarkedAckCutsTheWindowByHalfAlpha)
         Make100G<DctcpCongestionControl>({{"BaseRtt", "10us"}, {"InitialAlpha", "0"}});
     const double w0 = 100e9 * 10e-6 / 8; // one BDP, 125 000 bytes
     EXPECT_NEAR(cc->GetWindow(), w0, 1e-6);
-    cc->OnAck(Ack(1, 30, 4096, Time(-1)));  // opens the first window (up to PSN 30)
+    cc->OnAck(Ack(1, 30, 4096, Time(-1))); // opens the first window (up to PSN 30)
     cc->OnAck(Ack(20, 30, 4096 * 19, Time(-1)));
     cc->OnAck(Ack(31, 40, 4096 * 11, Time(-1), true)); // one marked ACK ends it
     // F = marked / acked in the window (the opening ACK's packet included) = 11 / 31
@@ -428,7 +438,8 @@ TEST(CongestionControlRegistry, AttributesAreTransportKeys)
 
     // unknown key, wrong type, out of range: one message naming the field
     s["transport"]["reno-test"] = {{"decreas", 0.8}};
-    EXPECT_EQ(ParseError(s), "transport.reno-test.decreas: unknown key (did you mean \"decrease\"?)");
+    EXPECT_EQ(ParseError(s),
+              "transport.reno-test.decreas: unknown key (did you mean \"decrease\"?)");
     s["transport"]["reno-test"] = {{"decrease", "half"}};
     EXPECT_EQ(ParseError(s), "transport.reno-test.decrease: expected a number, got \"half\"");
     s["transport"]["reno-test"] = {{"decrease", 2}};

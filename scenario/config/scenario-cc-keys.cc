@@ -88,8 +88,8 @@ ParseCcSections(const ObjectReader& r, ScenarioConfig& cfg)
             {
                 if (s.attribute == res.owner.GetName() + "::" + res.info.name)
                 {
-                    Fail(section.Path(key), "sets the same attribute as " + Quote(s.key) +
-                                                "; give one");
+                    Fail(section.Path(key),
+                         "sets the same attribute as " + Quote(s.key) + "; give one");
                 }
             }
             ScenarioConfig::CcSetting s;

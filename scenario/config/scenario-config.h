@@ -104,12 +104,12 @@ struct ScenarioConfig
     /// The "transport" object.
     struct TransportConfig
     {
-        uint32_t mtuBytes{4096}; //!< RDMA payload bytes per packet
-        std::string cc{"dcqcn"}; //!< congestion control: a registered name
-                                 //!< (RdmaCongestionControl::GetAlgorithms())
+        uint32_t mtuBytes{4096};           //!< RDMA payload bytes per packet
+        std::string cc{"dcqcn"};           //!< congestion control: a registered name
+                                           //!< (RdmaCongestionControl::GetAlgorithms())
         std::vector<CcSetting> ccSettings; //!< transport.<cc> keys, for the chosen cc
-        bool pfc{true};          //!< whether PFC is enabled
-        EcnConfig ecn;           //!< ECN marking
+        bool pfc{true};                    //!< whether PFC is enabled
+        EcnConfig ecn;                     //!< ECN marking
         DcqcnProfile dcqcn{
             *DcqcnProfile::Find(DcqcnProfile::DefaultName())}; //!< DCQCN
                                                                //!< parameters: the chosen profile
