@@ -317,3 +317,37 @@ def test_hpcc_shortens_the_tail_of_short_flows(flux_run, tmp_path):
         short = sorted(max(1.0, r["fct_ns"] / r["ideal_ns"]) for r in rows[:len(rows) // 4])
         p95[cc] = short[int(len(short) * 0.95)]
     assert p95["hpcc"] < p95["dcqcn"], p95
+
+
+def test_link_down_moves_routes_at_once(flux_run, tmp_path):
+    """LINK_DOWN t a b takes the link between a and b down at 2 s + t us and
+    the routes move at once (as that simulator recomputes them): a flow
+    across it finishes over the other path. A LINK_DOWN after the end of
+    the run is not run, and the warning says so."""
+    topology = TOPOLOGY.replace("6 2 5\n4 5\n", "7 3 7\n4 5 6\n") + \
+        "4 6 400Gbps 1us 0\n6 5 400Gbps 1us 0\n"
+    flows = "1\n0 2 3 100 2000000 2.0\n"
+    config = CONFIG.format(mode=1, payload=1024, win=0).replace(
+        "SIMULATOR_STOP_TIME 0.05", "SIMULATOR_STOP_TIME 2.05") + "LINK_DOWN 20 4 5\n"
+    path = write_files(tmp_path, topology=topology, flows=flows, config=config)
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads((tmp_path / "r.json").read_text())
+    assert r["flows"]["count"] == 1 and r["sim"]["stop_reason"] == "completed"
+    assert r["network"]["link_state_changes"] >= 1 and r["network"]["route_updates"] >= 1
+    late = config.replace("LINK_DOWN 20 4 5", "LINK_DOWN 90000 4 5")
+    path = write_files(tmp_path, topology=topology, flows=flows, config=late)
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    assert "LINK_DOWN at 2.09 s" in proc.stderr
+    r = json.loads((tmp_path / "r.json").read_text())
+    assert r["network"]["link_state_changes"] == 0
+
+
+def test_no_flow_to_run_names_the_flow_file(flux_run, tmp_path):
+    """A flow file whose flows all start after the end of the run, in a
+    scenario without jobs: exit 2 naming the flow file."""
+    path = write_files(tmp_path, flows="1\n0 1 3 100 1000 9\n")
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("flux-run: hpcc.flows: ") and "no flow to run" in proc.stderr
