@@ -30,23 +30,6 @@ namespace scenario
 
 using json = nlohmann::json;
 
-namespace
-{
-
-/// Union-find root of x, with path halving.
-uint32_t
-Root(std::vector<uint32_t>& parent, uint32_t x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-} // namespace
-
 void
 ParseLinksTopology(const ObjectReader& r, ScenarioConfig& cfg)
 {
@@ -163,8 +146,8 @@ ParseLinksTopology(const ObjectReader& r, ScenarioConfig& cfg)
         else
         {
             fabricGbps = std::max(fabricGbps, link.gbps);
-            const uint32_t ra = Root(parent, static_cast<uint32_t>(switchIndex[link.a]));
-            const uint32_t rb = Root(parent, static_cast<uint32_t>(switchIndex[link.b]));
+            const uint32_t ra = SetRoot(parent, static_cast<uint32_t>(switchIndex[link.a]));
+            const uint32_t rb = SetRoot(parent, static_cast<uint32_t>(switchIndex[link.b]));
             parent[ra] = rb;
         }
         t.links.push_back(link);
@@ -184,7 +167,7 @@ ParseLinksTopology(const ObjectReader& r, ScenarioConfig& cfg)
     t.linkDelayUs = delayUs;
     for (uint32_t h = 0; h < t.hostNodes.size(); ++h)
     {
-        t.hostComponent.push_back(Root(parent, hostSwitch[h]));
+        t.hostComponent.push_back(SetRoot(parent, hostSwitch[h]));
     }
 }
 

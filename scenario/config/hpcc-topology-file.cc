@@ -29,22 +29,6 @@ namespace hpcc
 
 using namespace scenario;
 
-namespace
-{
-
-uint32_t
-Find(std::vector<uint32_t>& parent, uint32_t x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-} // namespace
-
 Topology
 ReadTopology(TextFile& f)
 {
@@ -182,7 +166,7 @@ ReadTopology(TextFile& f)
                 hostCable[end] = static_cast<int64_t>(t.cables.size());
             }
         }
-        parent[Find(parent, cable.a)] = Find(parent, cable.b);
+        parent[SetRoot(parent, cable.a)] = SetRoot(parent, cable.b);
         t.cableOf[key] = t.cables.size();
         t.cables.push_back(cable);
     }
@@ -197,7 +181,7 @@ ReadTopology(TextFile& f)
     }
     for (uint32_t id = 0; id < t.nodes; ++id)
     {
-        t.component.push_back(Find(parent, id));
+        t.component.push_back(SetRoot(parent, id));
     }
     t.unread = f.Unread();
     return t;

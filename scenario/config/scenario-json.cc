@@ -101,6 +101,17 @@ Index(const std::string& path, size_t i)
     return path + "[" + std::to_string(i) + "]";
 }
 
+uint32_t
+SetRoot(std::vector<uint32_t>& parent, uint32_t x)
+{
+    while (parent[x] != x)
+    {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
 size_t
 EditDistance(const std::string& a, const std::string& b)
 {

@@ -5,6 +5,7 @@
 #ifndef SCENARIO_JSON_H
 #define SCENARIO_JSON_H
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -103,6 +104,14 @@ std::string Index(const std::string& path, size_t i);
  * \return their Levenshtein distance (for "did you mean")
  */
 size_t EditDistance(const std::string& a, const std::string& b);
+
+/**
+ * \brief The root of x in a union-find forest, halving the path on the way.
+ * \param parent per element its parent (roots are their own)
+ * \param x an element
+ * \return its set's root
+ */
+uint32_t SetRoot(std::vector<uint32_t>& parent, uint32_t x);
 
 /**
  * \param items things to print
