@@ -1,0 +1,31 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "workload-trace.h"
+
+namespace ns3
+{
+
+const char*
+CollectiveTypeName(CollectiveType type)
+{
+    switch (type)
+    {
+    case CollectiveType::ALL_REDUCE:
+        return "all-reduce";
+    case CollectiveType::ALL_GATHER:
+        return "all-gather";
+    case CollectiveType::REDUCE_SCATTER:
+        return "reduce-scatter";
+    case CollectiveType::ALL_TO_ALL:
+        return "all-to-all";
+    case CollectiveType::BROADCAST:
+        return "broadcast";
+    case CollectiveType::BARRIER:
+        return "barrier";
+    }
+    return "?";
+}
+
+} // namespace ns3
