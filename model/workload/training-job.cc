@@ -4,10 +4,13 @@
 
 #include "training-job.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/ordered-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -79,6 +82,7 @@ TrainingJob::DoDispose()
         e.Cancel();
     }
     m_collective = nullptr;
+    m_replay = nullptr;
     m_finished = FinishedCallback();
     m_failedCb = FinishedCallback();
     m_iterationGate = IterationGateCallback();
@@ -91,6 +95,28 @@ TrainingJob::Setup(const std::string& name, Ptr<Collective> collective)
     m_name = name;
     m_collective = collective;
     m_collective->SetFailedCallback(MakeCallback(&TrainingJob::CollectiveFailed, this));
+}
+
+void
+TrainingJob::SetWorkload(const std::string& name, Ptr<WorkloadReplay> replay)
+{
+    NS_ABORT_MSG_IF(!replay->GetPrincipal(), "TrainingJob: a workload without communication");
+    m_name = name;
+    m_replay = replay;
+    m_collective = replay->GetPrincipal();
+    for (const auto& c : replay->GetCollectives())
+    {
+        c->SetFailedCallback(MakeCallback(&TrainingJob::CollectiveFailed, this));
+    }
+    m_compute = replay->GetComputePerIteration();
+    m_bytes = std::max<uint64_t>(1, replay->GetPrincipalBytes());
+    m_buckets = std::max<uint32_t>(1, replay->GetPrincipalRuns());
+}
+
+Ptr<WorkloadReplay>
+TrainingJob::GetWorkload() const
+{
+    return m_replay;
 }
 
 void
@@ -131,6 +157,10 @@ TrainingJob::CollectiveFailed(const std::string& reason)
     {
         e.Cancel();
     }
+    if (m_replay)
+    {
+        m_replay->Stop();
+    }
     if (!m_failedCb.IsNull())
     {
         m_failedCb(this);
@@ -169,6 +199,12 @@ TrainingJob::StartIteration()
 void
 TrainingJob::BeginCompute()
 {
+    if (m_replay)
+    {
+        m_replay->Run(static_cast<uint32_t>(m_done.size()),
+                      MakeCallback(&TrainingJob::IterationDone, this));
+        return;
+    }
     for (uint32_t b = 1; b <= m_buckets; ++b)
     {
         KeyNextEvent();
@@ -243,6 +279,12 @@ TrainingJob::AllreduceDone()
         TryAllreduce();
         return;
     }
+    IterationDone();
+}
+
+void
+TrainingJob::IterationDone()
+{
     const uint32_t index = static_cast<uint32_t>(m_done.size());
     m_done.push_back(Iteration{m_iterStart, Simulator::Now()});
     m_iterationTrace(index, m_iterStart, Simulator::Now());

@@ -6,6 +6,7 @@
 #define TRAINING_JOB_H
 
 #include "collective.h"
+#include "workload-replay.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -66,6 +67,17 @@ class TrainingJob : public Object
      * \param collective the collective run each iteration
      */
     void Setup(const std::string& name, Ptr<Collective> collective);
+
+    /**
+     * \brief Make the job replay a workload each iteration (in place of
+     * Setup()).
+     * \param name the job's name
+     * \param replay the workload, its collectives set up
+     */
+    void SetWorkload(const std::string& name, Ptr<WorkloadReplay> replay);
+
+    /** \return the replayed workload, or nullptr */
+    Ptr<WorkloadReplay> GetWorkload() const;
 
     /** \brief Schedule the first iteration at StartTime. */
     void Start();
@@ -142,6 +154,8 @@ class TrainingJob : public Object
     void TryAllreduce();
     /// The running allreduce finished.
     void AllreduceDone();
+    /// The iteration's communication finished.
+    void IterationDone();
     /**
      * \brief The collective failed.
      * \param reason why
@@ -150,6 +164,7 @@ class TrainingJob : public Object
 
     std::string m_name;           //!< name
     Ptr<Collective> m_collective; //!< the collective
+    Ptr<WorkloadReplay> m_replay; //!< the replayed workload, or nullptr
     uint32_t m_iterations;        //!< iterations to run
     Time m_compute;               //!< compute time per iteration
     uint64_t m_bytes;             //!< gradient bytes per iteration

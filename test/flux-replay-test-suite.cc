@@ -1,0 +1,313 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Replayed workloads (WorkloadReplay): the order a workload graph's nodes
+ * run in, one compute node at a time per GPU, communicators that run their
+ * operations in order, and the compute / communication / exposed time each
+ * rank reports.
+ */
+
+#include "ns3/core-module.h"
+#include "ns3/fabric-topology-helper.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/network-module.h"
+#include "ns3/rdma-helper.h"
+#include "ns3/ring-allreduce.h"
+#include "ns3/training-job.h"
+#include "ns3/workload-replay.h"
+
+#include <map>
+
+using namespace ns3;
+
+namespace
+{
+
+/// One finished node, as the replay reported it.
+struct Finished
+{
+    uint32_t rank;    //!< its rank
+    std::string name; //!< its name
+    Time start;       //!< when it started
+    Time end;         //!< when it finished
+};
+
+/// Nodes of a hand-built graph.
+class GraphBuilder
+{
+  public:
+    /**
+     * \param ranks ranks, one group with all of them
+     */
+    explicit GraphBuilder(uint32_t ranks)
+    {
+        trace.ranks = ranks;
+        trace.nodes.resize(ranks);
+        trace.groups.emplace_back();
+        for (uint32_t r = 0; r < ranks; ++r)
+        {
+            trace.groups[0].push_back(r);
+        }
+    }
+
+    /**
+     * \brief Add a compute node to every rank.
+     * \param name its name
+     * \param us its time
+     * \param deps its dependencies
+     */
+    void Compute(const std::string& name, uint64_t us, std::vector<uint32_t> deps = {})
+    {
+        WorkloadNode n;
+        n.name = name;
+        n.kind = WorkloadNode::Kind::COMPUTE;
+        n.durationNs = us * 1000;
+        n.deps = std::move(deps);
+        Add(n);
+    }
+
+    /**
+     * \brief Add an all-reduce on the group of all ranks to every rank.
+     * \param name its name
+     * \param bytes its buffer
+     * \param deps its dependencies
+     */
+    void AllReduce(const std::string& name, uint64_t bytes, std::vector<uint32_t> deps = {})
+    {
+        WorkloadNode n;
+        n.name = name;
+        n.kind = WorkloadNode::Kind::COLLECTIVE;
+        n.collective = CollectiveType::ALL_REDUCE;
+        n.bytes = bytes;
+        n.deps = std::move(deps);
+        Add(n);
+    }
+
+    WorkloadTrace trace; //!< the graph
+
+  private:
+    /**
+     * \param n a node to add to every rank
+     */
+    void Add(WorkloadNode n)
+    {
+        for (auto& nodes : trace.nodes)
+        {
+            n.id = nodes.size();
+            nodes.push_back(n);
+        }
+    }
+};
+
+/// A replay on hosts of one switch, its collectives rings.
+struct ReplayRun
+{
+    std::vector<Finished> finished;                 //!< every finished node
+    std::vector<WorkloadReplay::RankStats> ranks;   //!< per-rank times
+    std::vector<TrainingJob::Iteration> iterations; //!< the job's iterations
+    Time ringAlone;                                 //!< one ring of the graph's bytes alone
+};
+
+/**
+ * \brief Record a finished node.
+ * \param run where
+ * \param rank its rank
+ * \param n the node
+ * \param start when it started
+ * \param end when it finished
+ */
+void
+Record(ReplayRun* run, uint32_t rank, const WorkloadNode& n, Time start, Time end)
+{
+    run->finished.push_back(Finished{rank, n.name, start, end});
+}
+
+/**
+ * \brief Run a graph as a job's iterations.
+ * \param trace the graph
+ * \param iterations iterations
+ * \return what happened
+ */
+ReplayRun
+Replay(const WorkloadTrace& trace, uint32_t iterations)
+{
+    FabricTopologyHelper fabric;
+    fabric.SetHostRate(DataRate("100Gbps"));
+    fabric.SetLinkDelay(MicroSeconds(1));
+    FabricTopology topo = fabric.BuildLeafSpine(1, 0, trace.ranks);
+    RdmaHelper rdma;
+    std::vector<Ptr<RdmaNic>> nics;
+    for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+    {
+        nics.push_back(rdma.Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
+    }
+    uint16_t port = 50000;
+    auto ring = [&](const std::vector<uint32_t>& ranks) {
+        std::vector<Ptr<RdmaNic>> members;
+        for (uint32_t r : ranks)
+        {
+            members.push_back(nics[r]);
+        }
+        Ptr<RingAllreduce> c = CreateObject<RingAllreduce>();
+        c->Setup(members, 3, port);
+        port += static_cast<uint16_t>(ranks.size());
+        return Ptr<Collective>(c);
+    };
+    Ptr<WorkloadReplay> replay = CreateObject<WorkloadReplay>();
+    replay->Setup(
+        std::make_shared<WorkloadTrace>(trace),
+        [&](CollectiveType, const std::vector<uint32_t>& ranks) { return ring(ranks); },
+        [&](uint32_t a, uint32_t b) {
+            return ring({a, b});
+        });
+    ReplayRun out;
+    replay->SetNodeCallback(MakeBoundCallback(&Record, &out));
+    Ptr<TrainingJob> job =
+        CreateObjectWithAttributes<TrainingJob>("Iterations", UintegerValue(iterations));
+    job->SetWorkload("replay", replay);
+    job->Start();
+    Simulator::Run();
+    out.ranks = replay->GetRankStats();
+    out.iterations = job->GetIterations();
+    Simulator::Destroy();
+    return out;
+}
+
+/**
+ * \brief When a node of rank 0 finished in the first iteration.
+ * \param run the replay
+ * \param name the node
+ * \return its record
+ */
+Finished
+Find(const ReplayRun& run, const std::string& name)
+{
+    for (const auto& f : run.finished)
+    {
+        if (f.rank == 0 && f.name == name)
+        {
+            return f;
+        }
+    }
+    NS_ABORT_MSG("no node " << name);
+    return {};
+}
+
+/**
+ * Nodes run once their dependencies have finished (fan-in, fan-out), one
+ * compute node at a time per GPU in the order they became ready, and a
+ * collective once every rank has reached it.
+ */
+class ReplayOrderTestCase : public TestCase
+{
+  public:
+    ReplayOrderTestCase()
+        : TestCase("a workload graph runs in dependency order, one compute node at a time per GPU")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GraphBuilder g(4);
+        g.Compute("a", 100);             // 0
+        g.Compute("b", 200);             // 1
+        g.Compute("c", 50, {0, 1});      // 2: fan-in
+        g.AllReduce("ar", 1000000, {2}); // 3
+        g.Compute("d", 30, {3});         // 4: fan-out
+        g.Compute("e", 40, {3});         // 5
+        g.Compute("f", 500, {0});        // 6: ready after a, queued behind b
+        const ReplayRun run = Replay(g.trace, 1);
+        const auto us = [](Time t) { return t.GetNanoSeconds() / 1000.0; };
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "a").end), 100, "a first");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "b").start), 100, "b waits for the GPU");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "b").end), 300, "b");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "f").start), 300, "f queued behind b");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "f").end), 800, "f");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "c").start), 800, "c after a and b, behind f");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "ar").start), 850, "the collective once c is done");
+        const Time arEnd = Find(run, "ar").end;
+        NS_TEST_ASSERT_MSG_GT(arEnd, MicroSeconds(850), "the collective takes time");
+        NS_TEST_ASSERT_MSG_EQ(Find(run, "d").start, arEnd, "d once the collective is done");
+        NS_TEST_ASSERT_MSG_EQ(Find(run, "e").end, arEnd + MicroSeconds(70), "d then e");
+        for (const auto& f : run.finished)
+        {
+            if (f.name == "ar")
+            {
+                NS_TEST_ASSERT_MSG_EQ(f.end, arEnd, "every rank leaves the collective at once");
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.iterations.size(), 1, "one iteration");
+        NS_TEST_ASSERT_MSG_EQ(run.iterations[0].end, arEnd + MicroSeconds(70), "its end");
+        for (const auto& r : run.ranks)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.compute, MicroSeconds(920), "compute: the nodes' sum");
+            NS_TEST_ASSERT_MSG_EQ(r.comm, arEnd - MicroSeconds(850), "communication");
+            NS_TEST_ASSERT_MSG_EQ(r.exposedComm, r.comm, "none of it hidden");
+        }
+    }
+};
+
+/**
+ * Communication beside compute is hidden for as long as the GPU computes;
+ * two operations of one communicator run one after the other; every
+ * iteration replays the whole graph.
+ */
+class ReplayOverlapTestCase : public TestCase
+{
+  public:
+    ReplayOverlapTestCase()
+        : TestCase("exposed communication is what compute does not hide; a group runs in order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GraphBuilder g(2);
+        g.AllReduce("ar1", 2000000);    // 0
+        g.AllReduce("ar2", 2000000);    // 1: same group, queued behind ar1
+        g.Compute("hide", 100);         // 2: beside ar1
+        g.Compute("after", 10, {0, 1}); // 3
+        const ReplayRun run = Replay(g.trace, 2);
+        const Time ar1 = Find(run, "ar1").end;
+        const Time ar2 = Find(run, "ar2").end;
+        NS_TEST_ASSERT_MSG_GT(ar1, MicroSeconds(100), "the all-reduce outlasts the compute");
+        NS_TEST_ASSERT_MSG_EQ_TOL((ar2 - ar1).GetSeconds(),
+                                  ar1.GetSeconds(),
+                                  0.02 * ar1.GetSeconds(),
+                                  "the second operation of the group runs after the first");
+        NS_TEST_ASSERT_MSG_EQ(run.iterations.size(), 2, "two iterations");
+        const Time first = run.iterations[0].end - run.iterations[0].start;
+        NS_TEST_ASSERT_MSG_EQ(first, ar2 + MicroSeconds(10), "the iteration ends with 'after'");
+        const Time second = run.iterations[1].end - run.iterations[1].start;
+        NS_TEST_ASSERT_MSG_EQ_TOL(second.GetSeconds(),
+                                  first.GetSeconds(),
+                                  0.01 * first.GetSeconds(),
+                                  "the second iteration replays the graph");
+        for (const auto& r : run.ranks)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.compute, MicroSeconds(220), "compute over two iterations");
+            NS_TEST_ASSERT_MSG_EQ(r.exposedComm,
+                                  r.comm - MicroSeconds(200),
+                                  "100 us of each iteration's communication hidden");
+        }
+    }
+};
+
+} // namespace
+
+/// Replayed workloads.
+class FluxReplayTestSuite : public TestSuite
+{
+  public:
+    FluxReplayTestSuite()
+        : TestSuite("flux-replay", UNIT)
+    {
+        AddTestCase(new ReplayOrderTestCase);
+        AddTestCase(new ReplayOverlapTestCase);
+    }
+};
+
+/// The suite's instance.
+static FluxReplayTestSuite g_fluxReplayTestSuite;
