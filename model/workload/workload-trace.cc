@@ -28,4 +28,18 @@ CollectiveTypeName(CollectiveType type)
     return "?";
 }
 
+bool
+CollectiveTypeFromName(const std::string& name, CollectiveType& type)
+{
+    for (uint32_t t = 0; t < N_COLLECTIVE_TYPES; ++t)
+    {
+        if (name == CollectiveTypeName(static_cast<CollectiveType>(t)))
+        {
+            type = static_cast<CollectiveType>(t);
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace ns3

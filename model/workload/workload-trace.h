@@ -36,6 +36,13 @@ constexpr uint32_t N_COLLECTIVE_TYPES = 6;
 const char* CollectiveTypeName(CollectiveType type);
 
 /**
+ * \param name a collective type's name, as CollectiveTypeName() writes it
+ * \param [out] type the type, when found
+ * \return whether the name is a collective type's
+ */
+bool CollectiveTypeFromName(const std::string& name, CollectiveType& type);
+
+/**
  * \ingroup flux-workload
  * \brief One node of one rank's part of a workload graph.
  *

@@ -11,9 +11,12 @@
 #include "ns3/dcqcn-profile.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/job-scheduler.h"
+#include "ns3/workload-trace.h"
 
 #include <cstdint>
+
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -178,6 +181,21 @@ struct ScenarioConfig
         uint64_t chunkBytes{0};                   //!< pipelining chunk size (0: whole step)
         uint32_t buckets{1};                      //!< gradient buckets (1: no overlap)
         uint32_t priority{3};                     //!< traffic class 0..6
+
+        /// A workload file the job replays ("workload").
+        struct WorkloadConfig
+        {
+            std::string kind;       //!< "chakra" or "aicb"; empty: compute_ms and bytes
+            std::string path;       //!< chakra: DIR/PREFIX; aicb: the file (resolved)
+            std::string commGroups; //!< chakra: the comm-group file (resolved; empty: none)
+            std::shared_ptr<const WorkloadTrace> trace; //!< the workload, as read
+        };
+
+        WorkloadConfig workload; //!< the replayed workload, if any
+        /// algorithm per collective type ("all-reduce" -> "ring" ...); types
+        /// not named take the library's default
+        std::map<std::string, std::string> algorithm;
+        uint32_t channels{1}; //!< queue pairs per connection of the job's collectives
     };
 
     /// One entry of "background".

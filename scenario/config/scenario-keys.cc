@@ -29,7 +29,8 @@ const std::vector<std::string> kTopologyKinds = {"leaf-spine",
                                                  "links"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
-const std::vector<std::string> kCollectives = {"ring-allreduce"};
+const std::vector<std::string> kCollectives =
+    {"ring-allreduce", "all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast"};
 const std::vector<std::string> kPatterns = {"incast", "flows"};
 
 const std::vector<std::string> kRootKeys = {"description",
@@ -104,7 +105,11 @@ const std::vector<std::string> kJobKeys = {"name",
                                            "start_ms",
                                            "chunk_bytes",
                                            "buckets",
-                                           "priority"};
+                                           "priority",
+                                           "workload",
+                                           "algorithm",
+                                           "channels"};
+const std::vector<std::string> kJobWorkloadKeys = {"chakra", "aicb", "comm_groups"};
 const std::vector<std::string> kBackgroundCommonKeys = {"name", "priority", "start_ms"};
 const std::vector<std::string> kBackgroundCdfKeys = {"cdf", "load", "hosts", "stop_ms"};
 const std::vector<std::string> kBackgroundPatternKeys =
@@ -268,6 +273,7 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"jobs[].chunk_bytes", Int(0, kMaxTotalBytes)},
     {"jobs[].buckets", Int(1, 8192)},
     {"jobs[].priority", Int(0, kMaxPriority)},
+    {"jobs[].channels", Int(1, 64)},
     {"background[].priority", Int(0, kMaxPriority)},
     {"background[].start_ms", Ms()},
     {"background[].load", Interval(0, 1, true)},

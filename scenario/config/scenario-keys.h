@@ -342,6 +342,8 @@ extern const std::vector<std::string> kEcnKeys;
 extern const std::vector<std::string> kEcnRateKeys;
 extern const std::vector<std::string> kGranularities;
 extern const std::vector<std::string> kJobKeys;
+/// Keys of a job's "workload".
+extern const std::vector<std::string> kJobWorkloadKeys;
 extern const std::vector<std::string> kBackgroundCommonKeys;
 extern const std::vector<std::string> kBackgroundCdfKeys;
 extern const std::vector<std::string> kBackgroundPatternKeys;

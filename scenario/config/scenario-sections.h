@@ -111,6 +111,32 @@ void ParsePolicy(const nlohmann::json& v, ScenarioConfig& cfg);
 void CheckSchedulerClasses(const ScenarioConfig& cfg);
 
 /**
+ * \brief Read a job's "collective", "algorithm" and "channels".
+ * \param r the job
+ * \param job receives them
+ */
+void ParseJobCollective(const ObjectReader& r, ScenarioConfig::JobConfig& job);
+
+/**
+ * \brief Read the workload file a job replays ("workload"); the job's
+ * ranks are the workload's.
+ * \param r the job
+ * \param job receives the workload and its ranks
+ * \param cfg the scenario (its folder)
+ */
+void ParseJobWorkload(const ObjectReader& r,
+                      ScenarioConfig::JobConfig& job,
+                      const ScenarioConfig& cfg);
+
+/**
+ * \brief Check that each collective's algorithm runs on the ranks it has
+ * (e.g. halving-doubling on a power of two).
+ * \param r the job
+ * \param job the job, parsed
+ */
+void CheckJobAlgorithms(const ObjectReader& r, const ScenarioConfig::JobConfig& job);
+
+/**
  * \param v one entry of "jobs"
  * \param path its path ("jobs[0]")
  * \param cfg the scenario, topology and transport parsed

@@ -102,7 +102,15 @@ ParseJob(const json& v,
     const uint32_t hostCount = cfg.HostCount();
     job.name = ParseName(r, owners);
 
-    job.ranks = static_cast<uint32_t>(r.Integer("ranks"));
+    const bool replay = r.Has("workload");
+    if (replay)
+    {
+        ParseJobWorkload(r, job, cfg);
+    }
+    else
+    {
+        job.ranks = static_cast<uint32_t>(r.Integer("ranks"));
+    }
     if (job.ranks > hostCount)
     {
         Fail(r.Path("ranks"),
@@ -128,9 +136,14 @@ ParseJob(const json& v,
     {
         job.placement = ToOneOf(r["placement"], r.Path("placement"), kPlacements);
     }
-    if (r.Has("collective"))
+    ParseJobCollective(r, job);
+    job.iterations = static_cast<uint32_t>(r.Integer("iterations"));
+    job.startMs = ParseStart(r, cfg);
+    job.priority = ParsePriority(r);
+    if (replay)
     {
-        job.collective = ToOneOf(r["collective"], r.Path("collective"), kCollectives);
+        CheckJobAlgorithms(r, job);
+        return job;
     }
     job.bytes = r.Integer("bytes");
     if (job.bytes < job.ranks)
@@ -140,8 +153,6 @@ ParseJob(const json& v,
                  std::to_string(job.ranks) + " ranks");
     }
     r.Read("compute_ms", job.computeMs);
-    job.iterations = static_cast<uint32_t>(r.Integer("iterations"));
-    job.startMs = ParseStart(r, cfg);
     r.Read("chunk_bytes", job.chunkBytes);
     if (r.Read("buckets", job.buckets))
     {
@@ -178,7 +189,7 @@ ParseJob(const json& v,
                      std::to_string(least) + ")");
         }
     }
-    job.priority = ParsePriority(r);
+    CheckJobAlgorithms(r, job);
     return job;
 }
 

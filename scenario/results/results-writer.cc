@@ -216,6 +216,22 @@ ResultsWriter::ToJson(const RunResults& results)
             j["class_timeline"].push_back({ms, cls});
         }
         j["links"] = job.links;
+        if (job.replay)
+        {
+            ojson w = ojson::object();
+            w["compute_ms"] = Number(job.computeMs, kTimeDigits);
+            w["comm_ms"] = Number(job.commMs, kTimeDigits);
+            w["exposed_comm_ms"] = Number(job.exposedCommMs, kTimeDigits);
+            ojson ops = ojson::object();
+            for (const auto& op : job.operations)
+            {
+                ops[op.kind] = {{"count", op.count},
+                                {"bytes", op.bytes},
+                                {"time_ms", Number(op.timeMs, kTimeDigits)}};
+            }
+            w["operations"] = std::move(ops);
+            j["workload"] = std::move(w);
+        }
         AddTransport(j, job.transport);
         jobs.push_back(std::move(j));
     }

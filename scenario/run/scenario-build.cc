@@ -2,8 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "job-collectives.h"
 #include "scenario-run.h"
 
+#include "ns3/abort.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/fabric-ranks.h"
@@ -24,7 +26,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/traffic-class.h"
-#include "ns3/training-job-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -313,6 +314,14 @@ ScenarioRun::ConfigureBaseRtt()
     }
 }
 
+uint32_t
+ScenarioRun::HostOf(Ptr<RdmaNic> nic) const
+{
+    const auto it = std::find(m_nics.begin(), m_nics.end(), nic);
+    NS_ABORT_MSG_IF(it == m_nics.end(), "a NIC of no host");
+    return static_cast<uint32_t>(it - m_nics.begin());
+}
+
 void
 ScenarioRun::BuildJobs()
 {
@@ -333,21 +342,6 @@ ScenarioRun::BuildJobs()
                                  std::move(linkBps));
     for (const auto& jc : m_cfg.jobs)
     {
-        std::vector<Ptr<RdmaNic>> nics;
-        for (uint32_t h : jc.hosts)
-        {
-            nics.push_back(m_nics[h]);
-        }
-        TrainingJobHelper jobs;
-        jobs.SetCollectiveAttribute("PipelineBytes", UintegerValue(jc.chunkBytes));
-        jobs.SetCollectiveAttribute("CompletionLatency", TimeValue(m_completionLatency));
-        jobs.SetJobAttribute("Iterations", UintegerValue(jc.iterations));
-        jobs.SetJobAttribute("ComputeTime",
-                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.computeMs * 1e6))));
-        jobs.SetJobAttribute("GradientBytes", UintegerValue(jc.bytes));
-        jobs.SetJobAttribute("Buckets", UintegerValue(jc.buckets));
-        jobs.SetJobAttribute("StartTime",
-                             TimeValue(NanoSeconds(static_cast<int64_t>(jc.startMs * 1e6))));
         auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
         const std::size_t index = m_jobs.size();
         if (index < m_opts.portBases.size() && m_opts.portBases[index] != 0)
@@ -362,7 +356,12 @@ ScenarioRun::BuildJobs()
             }
         }
         m_portBases.push_back(base);
-        Ptr<TrainingJob> job = jobs.Install(jc.name, nics, static_cast<uint8_t>(jc.priority), base);
+        JobCollectives collectives(m_nics, m_cfg, jc, m_completionLatency, base);
+        Ptr<TrainingJob> job = jc.workload.trace ? collectives.BuildReplay() : collectives.Build();
+        if (job->GetWorkload())
+        {
+            job->GetWorkload()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
+        }
         job->GetCollective()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));
         job->SetFailedCallback(MakeCallback(&ScenarioRun::JobFailed, this));
@@ -372,19 +371,20 @@ ScenarioRun::BuildJobs()
         job->GetCollective()->TraceConnectWithoutContext(
             "Phase",
             MakeBoundCallback(&PhaseEnded, m_phases.back().get()));
-        // What the scheduler may know: the link directions each rank's sends
-        // cross under the fabric's ECMP hashing, and the slowest of their rates.
+        // What the scheduler may know: the link directions each connection
+        // of the job's (principal) collective crosses under the fabric's ECMP
+        // hashing, and the slowest of their rates.
         JobScheduler::JobInfo info;
         info.job = job;
         info.index = static_cast<uint32_t>(m_jobs.size());
         info.scenarioClass = static_cast<uint8_t>(jc.priority);
         info.rankHosts = jc.hosts;
         double bottleneck = 0;
-        for (uint32_t r = 0; r < jc.ranks; ++r)
+        for (const auto& c : job->GetCollective()->GetConnections())
         {
-            const uint32_t next = (r + 1) % jc.ranks;
-            info.rankLinks.push_back(
-                m_topo.GetPath(jc.hosts[r], jc.hosts[next], static_cast<uint16_t>(base + r)));
+            info.rankLinks.push_back(m_topo.GetPath(HostOf(c.sender->GetNic()),
+                                                    HostOf(c.receiver->GetNic()),
+                                                    c.sender->GetSourcePort()));
             for (uint32_t l : info.rankLinks.back())
             {
                 const double bps =

@@ -43,6 +43,41 @@ ToResults(const RdmaQueuePair::Counters& c)
     return t;
 }
 
+/**
+ * \brief What a replayed workload ran: per operation kind, and per rank.
+ * \param replay the workload
+ * \param jr its job's results
+ */
+void
+CollectReplay(const WorkloadReplay& replay, RunResults::JobResult& jr)
+{
+    jr.replay = true;
+    RdmaQueuePair::Counters counters;
+    for (const auto& c : replay.GetCollectives())
+    {
+        counters += c->GetCounters();
+    }
+    jr.transport = ToResults(counters);
+    const auto add = [&jr](const std::string& kind, const WorkloadReplay::TypeStats& s) {
+        if (s.count > 0)
+        {
+            jr.operations.push_back({kind, s.count, s.bytes, s.time.GetSeconds() * 1e3});
+        }
+    };
+    for (uint32_t t = 0; t < N_COLLECTIVE_TYPES; ++t)
+    {
+        add(CollectiveTypeName(static_cast<CollectiveType>(t)), replay.GetTypeStats()[t]);
+    }
+    add("send-recv", replay.GetPeerStats());
+    const auto& ranks = replay.GetRankStats();
+    for (const auto& r : ranks)
+    {
+        jr.computeMs += r.compute.GetSeconds() * 1e3 / ranks.size();
+        jr.commMs += r.comm.GetSeconds() * 1e3 / ranks.size();
+        jr.exposedCommMs += r.exposedComm.GetSeconds() * 1e3 / ranks.size();
+    }
+}
+
 } // namespace
 
 Time
@@ -153,6 +188,10 @@ ScenarioRun::Collect(double wallS) const
         jr.status = jr.completed ? "completed" : job->HasFailed() ? "failed" : "unfinished";
         jr.reason = job->GetFailureReason();
         jr.transport = ToResults(job->GetCollective()->GetCounters());
+        if (job->GetWorkload())
+        {
+            CollectReplay(*job->GetWorkload(), jr);
+        }
         jr.jctMs = job->GetJct().GetSeconds() * 1e3;
         jr.gateWaitMs =
             (job->GetCollective()->GetGateWait() + job->GetIterationGateWait()).GetSeconds() * 1e3;

@@ -127,6 +127,12 @@ class ScenarioRun
     void BuildNetwork();
     /// Create the training jobs.
     void BuildJobs();
+
+    /**
+     * \param nic a host's NIC
+     * \return the host's index
+     */
+    uint32_t HostOf(Ptr<RdmaNic> nic) const;
     /// The flow backend: a FluidNetwork carries the NICs' messages
     /// (scenario-flow.cc).
     void BuildFluid();

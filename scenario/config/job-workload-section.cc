@@ -1,0 +1,194 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "scenario-json.h"
+#include "scenario-keys.h"
+#include "scenario-reader.h"
+#include "scenario-sections.h"
+
+#include "ns3/aicb-workload-reader.h"
+#include "ns3/chakra-trace-reader.h"
+#include "ns3/collective-library.h"
+
+#include <filesystem>
+#include <set>
+
+namespace ns3
+{
+namespace scenario
+{
+
+using json = nlohmann::json;
+
+namespace
+{
+
+/// A file name as the scenario gives it: relative to the scenario's folder.
+std::string
+Resolve(const ScenarioConfig& cfg, const std::string& name)
+{
+    std::filesystem::path p(name);
+    if (p.is_relative())
+    {
+        p = std::filesystem::path(cfg.baseDir) / p;
+    }
+    return p.lexically_normal().string();
+}
+
+/// The algorithm a job runs a collective type with.
+std::string
+AlgorithmOf(const ScenarioConfig::JobConfig& job, CollectiveType type)
+{
+    auto it = job.algorithm.find(CollectiveTypeName(type));
+    return it != job.algorithm.end() ? it->second : CollectiveLibrary::GetDefault(type);
+}
+
+} // namespace
+
+void
+CheckJobAlgorithms(const ObjectReader& r, const ScenarioConfig::JobConfig& job)
+{
+    std::set<std::pair<CollectiveType, uint32_t>> used; // (type, group size)
+    if (job.workload.trace)
+    {
+        const WorkloadTrace& t = *job.workload.trace;
+        for (const auto& nodes : t.nodes)
+        {
+            for (const auto& n : nodes)
+            {
+                if (n.kind == WorkloadNode::Kind::COLLECTIVE)
+                {
+                    used.emplace(n.collective, static_cast<uint32_t>(t.groups[n.group].size()));
+                }
+            }
+        }
+    }
+    else
+    {
+        CollectiveType type = CollectiveType::ALL_REDUCE;
+        CollectiveTypeFromName(job.collective, type);
+        used.emplace(type, job.ranks);
+    }
+    for (const auto& [type, ranks] : used)
+    {
+        const std::string algorithm = AlgorithmOf(job, type);
+        const std::string err = CollectiveLibrary::CheckRanks(type, algorithm, ranks);
+        if (!err.empty())
+        {
+            Fail(job.algorithm.count(CollectiveTypeName(type))
+                     ? r.Path("algorithm") + "." + CollectiveTypeName(type)
+                     : r.GetPath(),
+                 std::string(CollectiveTypeName(type)) + " by " + Quote(algorithm) + " on " +
+                     std::to_string(ranks) + " ranks: " + err);
+        }
+    }
+}
+
+void
+ParseJobCollective(const ObjectReader& r, ScenarioConfig::JobConfig& job)
+{
+    if (r.Has("collective"))
+    {
+        job.collective = ToOneOf(r["collective"], r.Path("collective"), kCollectives);
+    }
+    if (r.Has("algorithm"))
+    {
+        const std::string path = r.Path("algorithm");
+        const json& v = r["algorithm"];
+        if (!v.is_object())
+        {
+            Fail(path, "must be an object: collective type -> algorithm");
+        }
+        for (const auto& [name, algo] : v.items())
+        {
+            const std::string field = path + "." + name;
+            CollectiveType type;
+            if (!CollectiveTypeFromName(name, type))
+            {
+                std::vector<std::string> types;
+                for (uint32_t t = 0; t < N_COLLECTIVE_TYPES; ++t)
+                {
+                    types.emplace_back(CollectiveTypeName(static_cast<CollectiveType>(t)));
+                }
+                Fail(field, "unknown collective type; known: " + Join(types));
+            }
+            job.algorithm[name] =
+                ToOneOf(algo, field, CollectiveLibrary::GetAlgorithms(type));
+        }
+        if (job.collective == "ring-allreduce" && job.algorithm.count("all-reduce") &&
+            job.algorithm["all-reduce"] != "ring")
+        {
+            Fail(path + ".all-reduce",
+                 "the collective \"ring-allreduce\" is a ring; write \"collective\": "
+                 "\"all-reduce\" to choose another algorithm");
+        }
+    }
+    r.Read("channels", job.channels);
+}
+
+void
+ParseJobWorkload(const ObjectReader& r,
+                 ScenarioConfig::JobConfig& job,
+                 const ScenarioConfig& cfg)
+{
+    for (const char* key : {"bytes", "compute_ms", "buckets", "collective", "chunk_bytes"})
+    {
+        if (r.Has(key))
+        {
+            Fail(r.Path(key),
+                 "a job with \"workload\" takes its compute and communication from the "
+                 "workload file");
+        }
+    }
+    const std::string path = r.Path("workload");
+    ObjectReader w(r["workload"], path, kJobWorkloadKeys);
+    if (w.Has("chakra") == w.Has("aicb"))
+    {
+        Fail(path, "give one of \"chakra\" (DIR/PREFIX of <PREFIX>.<rank>.et files) or "
+                   "\"aicb\" (a model file)");
+    }
+    auto& wc = job.workload;
+    WorkloadTrace trace;
+    try
+    {
+        if (w.Has("chakra"))
+        {
+            wc.kind = "chakra";
+            wc.path = Resolve(cfg, ToString(w["chakra"], w.Path("chakra")));
+            if (w.Has("comm_groups"))
+            {
+                wc.commGroups = Resolve(cfg, ToString(w["comm_groups"], w.Path("comm_groups")));
+            }
+            trace = ReadChakraTrace(wc.path, wc.commGroups);
+        }
+        else
+        {
+            if (w.Has("comm_groups"))
+            {
+                Fail(w.Path("comm_groups"), "only a Chakra trace has comm groups");
+            }
+            wc.kind = "aicb";
+            wc.path = Resolve(cfg, ToString(w["aicb"], w.Path("aicb")));
+            AicbOptions options;
+            options.ranks = r.Has("ranks") ? static_cast<uint32_t>(r.Integer("ranks")) : 0;
+            trace = ReadAicbWorkload(wc.path, options);
+        }
+    }
+    catch (const ScenarioError& e)
+    {
+        // the reader names the file and the node or line
+        Fail(w.Path(wc.kind), e.what());
+    }
+    if (r.Has("ranks") && r.Integer("ranks") != trace.ranks)
+    {
+        Fail(r.Path("ranks"),
+             std::to_string(r.Integer("ranks")) + " but the workload has " +
+                 std::to_string(trace.ranks) + " ranks");
+    }
+    job.ranks = trace.ranks;
+    wc.trace = std::make_shared<const WorkloadTrace>(std::move(trace));
+}
+
+} // namespace scenario
+} // namespace ns3
