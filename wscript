@@ -14,11 +14,14 @@
 # runner flux-run and the teaching examples), all in C++17, against the ns-3
 # modules core, network, internet and traffic-control, with nlohmann-json
 # (header-only; pkg-config's nlohmann_json, else the header in the compiler's
-# search path). The GoogleTest tests and the Python bindings are built by the
+# search path) and Protobuf (pkg-config's protobuf, and protoc for the C++
+# code of scenario/workload/chakra-et.proto). The GoogleTest tests and the Python bindings are built by the
 # standalone CMake build only.
 
 import glob
 import os
+
+from waflib import Utils
 
 NS3_DEPENDENCIES = ['core', 'network', 'internet', 'traffic-control']
 
@@ -61,11 +64,19 @@ def configure(conf):
                                    msg='Checking for nlohmann/json.hpp (flux)',
                                    mandatory=False)
     conf.env['FLUX_HAVE_JSON'] = bool(have_json)
-    if not have_json:
+    # Chakra traces: Protobuf's library and its compiler, protoc.
+    have_protobuf = conf.check_cfg(package='protobuf', args=['--cflags', '--libs'],
+                                   uselib_store='PROTOBUF',
+                                   msg='Checking for protobuf (flux, pkg-config)',
+                                   mandatory=False)
+    conf.find_program('protoc', var='PROTOC', mandatory=False)
+    have_protobuf = bool(have_protobuf) and bool(conf.env['PROTOC'])
+    if not have_json or not have_protobuf:
         conf.env['MODULES_NOT_BUILT'].append('flux')
-    conf.report_optional_feature('flux', 'flux (needs nlohmann-json)',
-                                 bool(have_json),
-                                 'nlohmann-json not found (Debian: nlohmann-json3-dev)')
+    conf.report_optional_feature('flux', 'flux (needs nlohmann-json and protobuf)',
+                                 bool(have_json) and have_protobuf,
+                                 'nlohmann-json or protobuf not found (Debian: '
+                                 'nlohmann-json3-dev libprotobuf-dev protobuf-compiler)')
 
 
 def build(bld):
@@ -73,10 +84,22 @@ def build(bld):
         return
     selection = select_sources(bld.path.abspath())
 
+    # The Chakra schema's C++ code, generated into the build folder before
+    # any C++ file compiles (only the trace reader includes it).
+    proto = bld.path.find_resource('scenario/workload/chakra-et.proto')
+    proto_out = bld.path.get_bld().make_node('flux-proto')
+    proto_out.mkdir()
+    proto_cc = proto_out.make_node('chakra-et.pb.cc')
+    proto_h = proto_out.make_node('chakra-et.pb.h')
+    bld(rule='${PROTOC} --cpp_out=%s -I%s ${SRC[0].abspath()}'
+             % (proto_out.abspath(), proto.parent.abspath()),
+        source=proto, target=[proto_cc, proto_h], before=['cxx'])
+
     module = bld.create_ns3_module('flux', NS3_DEPENDENCIES)
-    module.source = selection['sources']
+    module.source = selection['sources'] + [proto_cc]
     module.cxxflags = CXX17
-    module.use = module.use + ['NLOHMANN_JSON']
+    module.includes = Utils.to_list(getattr(module, 'includes', [])) + [proto_out]
+    module.use = module.use + ['NLOHMANN_JSON', 'PROTOBUF']
 
     module_test = bld.create_ns3_module_test_library('flux')
     module_test.source = selection['tests']

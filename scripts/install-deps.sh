@@ -49,6 +49,8 @@ packages=(
     libns3-dev ns3 libgsl-dev libxml2-dev libsqlite3-dev
     # module dependencies and test frameworks
     nlohmann-json3-dev libgtest-dev libgmock-dev pybind11-dev
+    # Chakra execution traces (protobuf, gzip)
+    libprotobuf-dev protobuf-compiler zlib1g-dev
     # python bindings, python tests and notebooks
     python3 python3-dev python3-pytest python3-numpy python3-pandas
     python3-matplotlib python3-tqdm python3-nbclient python3-ipykernel

@@ -17,7 +17,8 @@ ALLOWED = {
     "helper": {"model"},
     "scenario/results": {"model"},
     "scenario/config": {"model"},
-    "scenario/run": {"model", "helper", "scenario/config", "scenario/results"},
+    "scenario/workload": {"model", "scenario/config"},
+    "scenario/run": {"model", "helper", "scenario/config", "scenario/results", "scenario/workload"},
 }
 MAX_LINES = 500
 
