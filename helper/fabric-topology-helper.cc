@@ -491,6 +491,46 @@ FabricTopologyHelper::CheckRing(uint32_t switches, uint32_t hostsPerSwitch) cons
     return error.empty() ? CheckBuffers(MakeRing(switches, hostsPerSwitch)) : error;
 }
 
+std::string
+FabricTopologyHelper::CheckRailOptimized(uint32_t railGroups,
+                                         uint32_t serversPerRailGroup,
+                                         uint32_t rails,
+                                         uint32_t spines) const
+{
+    std::ostringstream os;
+    if (railGroups == 0)
+    {
+        return "rail-optimized: rail groups must be at least 1";
+    }
+    if (serversPerRailGroup == 0)
+    {
+        return "rail-optimized: servers per rail group must be at least 1";
+    }
+    if (rails == 0)
+    {
+        return "rail-optimized: rails (NICs per server) must be at least 1";
+    }
+    const uint64_t leaves = static_cast<uint64_t>(railGroups) * rails;
+    if (spines == 0 && leaves > 1)
+    {
+        os << "rail-optimized: spines must be at least 1 with " << leaves
+           << " leaves (rail groups x rails; 0 spines is allowed only with a single leaf)";
+        return os.str();
+    }
+    const uint64_t hosts = leaves * serversPerRailGroup;
+    if (hosts > MAX_HOSTS || leaves > std::numeric_limits<uint32_t>::max() - spines)
+    {
+        os << "rail-optimized: " << hosts
+           << " hosts (rail groups x servers per rail group x rails) exceed the " << MAX_HOSTS
+           << " host addresses of 10.0.0.0/8";
+        return os.str();
+    }
+    const std::string error = CheckCommon();
+    return error.empty()
+               ? CheckBuffers(MakeRailOptimized(railGroups, serversPerRailGroup, rails, spines))
+               : error;
+}
+
 FabricTopology
 FabricTopologyHelper::BuildLeafSpine(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
 {
@@ -533,6 +573,20 @@ FabricTopologyHelper::BuildRing(uint32_t switches, uint32_t hostsPerSwitch)
         throw std::invalid_argument(error);
     }
     return Build(MakeRing(switches, hostsPerSwitch));
+}
+
+FabricTopology
+FabricTopologyHelper::BuildRailOptimized(uint32_t railGroups,
+                                         uint32_t serversPerRailGroup,
+                                         uint32_t rails,
+                                         uint32_t spines)
+{
+    const std::string error = CheckRailOptimized(railGroups, serversPerRailGroup, rails, spines);
+    if (!error.empty())
+    {
+        throw std::invalid_argument(error);
+    }
+    return Build(MakeRailOptimized(railGroups, serversPerRailGroup, rails, spines));
 }
 
 FabricTopologyHelper::Spec
@@ -677,6 +731,48 @@ FabricTopologyHelper::MakeRing(uint32_t switches, uint32_t hostsPerSwitch)
     for (uint32_t s = 0; s < switches; ++s)
     {
         spec.fabricCables.emplace_back(s, (s + 1) % switches);
+    }
+    return spec;
+}
+
+FabricTopologyHelper::Spec
+FabricTopologyHelper::MakeRailOptimized(uint32_t railGroups,
+                                        uint32_t serversPerRailGroup,
+                                        uint32_t rails,
+                                        uint32_t spines)
+{
+    Spec spec;
+    spec.kind = "rail-optimized";
+    const uint32_t leaves = railGroups * rails;
+    spec.nHosts = leaves * serversPerRailGroup;
+    for (uint32_t r = 0; r < railGroups; ++r)
+    {
+        for (uint32_t i = 0; i < rails; ++i)
+        {
+            spec.switches.emplace_back("rg" + std::to_string(r) + "-rail" + std::to_string(i), 0);
+            spec.switchGroup.push_back(r);
+        }
+    }
+    for (uint32_t s = 0; s < spines; ++s)
+    {
+        spec.switches.emplace_back("spine" + std::to_string(s), 1);
+        spec.switchGroup.push_back(s * railGroups / spines);
+    }
+    // A rail group (its leaves and servers) is a group: a server's NICs,
+    // and so its GPUs, stay in one process.
+    spec.nGroups = railGroups;
+    spec.groupName = "rail groups";
+    for (uint32_t h = 0; h < spec.nHosts; ++h)
+    {
+        const uint32_t server = h / rails;
+        spec.hostSwitch.push_back(server / serversPerRailGroup * rails + h % rails);
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t s = 0; s < spines; ++s)
+        {
+            spec.fabricCables.emplace_back(l, leaves + s);
+        }
     }
     return spec;
 }

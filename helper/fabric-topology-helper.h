@@ -26,8 +26,9 @@ namespace ns3
 
 /**
  * \ingroup flux-helper
- * \brief Builds lossless RoCE fabrics: leaf-spine, k-ary fat-tree,
- * dumbbell, ring, and any fabric given cable by cable (BuildGraph), with
+ * \brief Builds lossless RoCE fabrics: leaf-spine, rail-optimised
+ * leaf-spine, k-ary fat-tree, dumbbell, ring, and any fabric given cable by
+ * cable (BuildGraph), with
  * FabricSwitches, PFC links, addresses and ECMP routes.
  *
  * Configure with the setters, then call one of the Build methods. Each
@@ -113,12 +114,13 @@ class FabricTopologyHelper
      * Nodes go to processes by group: a fat-tree's pods (edge and
      * aggregation switches with their hosts; the core switches spread
      * evenly), a leaf-spine's leaves with their hosts (the spines spread
-     * evenly), a ring's switches, a dumbbell's sides. Consecutive groups share
-     * a process, so only the links between groups cross processes, and the
-     * groups are shared as evenly as they divide. Every process builds the
-     * whole fabric and simulates the nodes whose system id is its rank.
-     * Build*() throws std::invalid_argument when there are more processes
-     * than groups.
+     * evenly), a rail-optimised fabric's rail groups (their leaves with their
+     * servers; the spines spread evenly), a ring's switches, a dumbbell's
+     * sides. Consecutive groups share a process, so only the links between
+     * groups cross processes, and the groups are shared as evenly as they
+     * divide. Every process builds the whole fabric and simulates the nodes
+     * whose system id is its rank. Build*() throws std::invalid_argument
+     * when there are more processes than groups.
      *
      * \param ranks number of processes (default 1: every node on rank 0)
      */
@@ -219,6 +221,17 @@ class FabricTopologyHelper
      * \return an empty string, or one message naming the parameter at fault
      */
     std::string CheckRing(uint32_t switches, uint32_t hostsPerSwitch) const;
+    /**
+     * \param railGroups number of rail groups
+     * \param serversPerRailGroup servers in each rail group
+     * \param rails NICs per server, so leaves per rail group
+     * \param spines number of spine switches (0 allowed with a single leaf)
+     * \return an empty string, or one message naming the parameter at fault
+     */
+    std::string CheckRailOptimized(uint32_t railGroups,
+                                   uint32_t serversPerRailGroup,
+                                   uint32_t rails,
+                                   uint32_t spines) const;
 
     /**
      * \brief Build a two-tier leaf-spine (Clos) fabric: every leaf joined to
@@ -267,6 +280,32 @@ class FabricTopologyHelper
      * \throw std::invalid_argument when CheckRing() finds a fault
      */
     FabricTopology BuildRing(uint32_t switches, uint32_t hostsPerSwitch);
+
+    /**
+     * \brief Build a rail-optimised leaf-spine, as AI clusters cable their
+     * GPU servers: each server has \p rails NICs, and NIC i of every server
+     * of a rail group sits on that group's leaf i (rail i), so that traffic
+     * between same-numbered NICs of a rail group crosses one leaf only;
+     * every leaf is joined to every spine, which carry traffic between
+     * rails and between rail groups.
+     *
+     * Switches: rg<r>-rail<i> for rail group r and rail i (tier 0, rail
+     * group-major: leaf index r x rails + i), then spine0..spineS-1
+     * (tier 1). Hosts are numbered by server: host h is NIC h % rails of
+     * server h / rails, and server s belongs to rail group
+     * s / serversPerRailGroup. Each leaf has serversPerRailGroup hosts
+     * (not consecutive ones: they are rails apart).
+     * \param railGroups number of rail groups
+     * \param serversPerRailGroup servers in each rail group
+     * \param rails NICs per server (leaves per rail group)
+     * \param spines number of spines (0 with a single leaf)
+     * \return the topology
+     * \throw std::invalid_argument when CheckRailOptimized() finds a fault
+     */
+    FabricTopology BuildRailOptimized(uint32_t railGroups,
+                                      uint32_t serversPerRailGroup,
+                                      uint32_t rails,
+                                      uint32_t spines);
 
     /// One cable of a fabric given cable by cable (BuildGraph).
     struct Cable
@@ -348,6 +387,15 @@ class FabricTopologyHelper
      * \return the ring
      */
     static Spec MakeRing(uint32_t switches, uint32_t hostsPerSwitch);
+    /**
+     * \param railGroups rail groups \param serversPerRailGroup servers per rail group
+     * \param rails NICs per server \param spines spines
+     * \return the rail-optimised leaf-spine
+     */
+    static Spec MakeRailOptimized(uint32_t railGroups,
+                                  uint32_t serversPerRailGroup,
+                                  uint32_t rails,
+                                  uint32_t spines);
     /**
      * \param nodes nodes \param switchIds switches \param cables cables
      * \return the fabric given cable by cable (checked by CheckGraph())

@@ -23,7 +23,8 @@ namespace ns3
  * the facts about them that experiments need.
  *
  * Hosts are numbered 0..H-1 in topology order (leaf 0's hosts first; in a
- * fat-tree pod 0 edge 0's hosts first; in a dumbbell the left side first).
+ * fat-tree pod 0 edge 0's hosts first; in a dumbbell the left side first;
+ * in a rail-optimised fabric by server, host = server x rails + NIC).
  * Host i has the IPv4 address 10.0.0.0 + (i + 1) and one PfcNetDevice with
  * no egress yet: the caller installs the host stack (e.g. RdmaHelper).
  */
@@ -34,7 +35,7 @@ struct FabricTopology
     {
         Ptr<Node> node;       //!< its node
         Ptr<FabricSwitch> sw; //!< the switch aggregated to the node
-        std::string name;     //!< e.g. "leaf0", "spine1", "pod2-agg1", "core3", "left", "ring2"
+        std::string name; //!< e.g. "leaf0", "spine1", "rg0-rail3", "pod2-agg1", "core3", "ring2"
         uint32_t tier; //!< 0 = connects hosts (leaf, edge), 1 = next (spine, aggregation), 2 = core
         std::vector<uint32_t> portLink; //!< per port: index in links of its outgoing direction
     };
@@ -47,7 +48,7 @@ struct FabricTopology
         Ptr<PfcNetDevice> rx; //!< the receiving device
     };
 
-    std::string kind;                           //!< "leaf-spine", "fat-tree", "dumbbell" or "ring"
+    std::string kind; //!< "leaf-spine", "rail-optimized", "fat-tree", "dumbbell", "ring" or "links"
     NodeContainer hosts;                        //!< the hosts, in topology order
     std::vector<Ptr<PfcNetDevice>> hostDevices; //!< per host: its port
     std::vector<Ipv4Address> hostAddresses;     //!< per host: its address

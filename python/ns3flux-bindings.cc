@@ -427,6 +427,8 @@ Validate(const std::string& text, const std::string& baseDir)
         job["ranks"] = j.ranks;
         job["placement"] = j.placement;
         job["hosts"] = j.hosts;
+        job["gpus"] = j.gpus;
+        job["servers"] = j.servers;
         job["bytes"] = j.bytes;
         job["iterations"] = j.iterations;
         jobs.append(job);
@@ -458,6 +460,8 @@ Validate(const std::string& text, const std::string& baseDir)
     summary["topology"] = cfg.topology.kind;
     summary["hosts"] = cfg.HostCount();
     summary["hosts_per_leaf"] = cfg.HostsPerLeaf();
+    summary["gpus"] = cfg.GpuCount();
+    summary["servers"] = cfg.ServerCount();
     summary["jobs"] = jobs;
     summary["background"] = background;
     return summary;

@@ -656,6 +656,12 @@ class FluxTopologyTestSuite : public TestSuite
             },
             12));
         AddTestCase(new AllPairsTestCase(
+            "rail-optimized 2 groups x 2 servers x 2 rails",
+            [](FabricTopologyHelper& h) { return h.BuildRailOptimized(2, 2, 2, 2); },
+            // the same rail of a rail group: its leaf alone; else through a spine
+            [](uint32_t a, uint32_t b) { return a / 4 == b / 4 && a % 2 == b % 2 ? 1u : 3u; },
+            8));
+        AddTestCase(new AllPairsTestCase(
             "single switch",
             [](FabricTopologyHelper& h) { return h.BuildLeafSpine(1, 0, 5); },
             [](uint32_t, uint32_t) { return 1u; },

@@ -20,6 +20,8 @@ from .errors import ScenarioError
 __all__ = [
     "scenario",
     "leaf_spine",
+    "rail_optimized",
+    "servers",
     "fat_tree",
     "dumbbell",
     "ring",
@@ -191,6 +193,41 @@ def leaf_spine(leaves=4, spines=2, hosts_per_leaf=4, **options):
     }
 
 
+def servers(gpus=8, nics=8, **options):
+    """A topology's ``servers`` object: the hosts grouped into servers of
+    ``nics`` hosts (NICs) and ``gpus`` GPUs (ranks); GPU g of a server uses
+    its NIC g * nics // gpus.
+
+    ``options`` are further server keys: nvlink_gbps, nvlink_latency_us
+    (the intra-server link; defaults 3600 and 0.05).
+    """
+    return {"gpus": gpus, "nics": nics, **_options(options)}
+
+
+def rail_optimized(rail_groups=1, servers_per_rail_group=4, spines=2, gpus=8, nics=8,
+                   **options):
+    """A ``topology`` object of kind ``rail-optimized``: ``rail_groups``
+    groups of ``servers_per_rail_group`` servers of ``gpus`` GPUs and
+    ``nics`` NICs; NIC i of every server of a group sits on the group's
+    leaf i (rail i), every leaf is joined to every spine. Hosts are numbered
+    by server: host = server * nics + NIC.
+
+    ``options`` are further topology keys: host_gbps, fabric_gbps,
+    link_delay_us, buffer_mb; nvlink_gbps and nvlink_latency_us go to the
+    ``servers`` object.
+    """
+    server_keys = {k: options.pop(k) for k in ("nvlink_gbps", "nvlink_latency_us")
+                   if k in options}
+    return {
+        "kind": "rail-optimized",
+        "rail_groups": rail_groups,
+        "servers_per_rail_group": servers_per_rail_group,
+        "spines": spines,
+        "servers": servers(gpus, nics, **server_keys),
+        **_options(options),
+    }
+
+
 def fat_tree(k=4, **options):
     """A ``topology`` object of kind ``fat-tree`` (k pods, k^3/4 hosts)."""
     return {"kind": "fat-tree", "k": k, **_options(options)}
@@ -216,7 +253,7 @@ def job(name, ranks, bytes, iterations, **options):
     """A ``jobs`` entry: a training job of ``ranks`` ranks allreducing
     ``bytes`` gradient bytes per iteration, ``iterations`` times.
 
-    ``options`` are further job keys: hosts or placement, compute_ms,
+    ``options`` are further job keys: gpus, hosts or placement, compute_ms,
     start_ms, chunk_bytes, buckets, priority, collective.
     """
     return {

@@ -86,6 +86,46 @@ IsNodeName(const std::string& s)
     });
 }
 
+/// The "servers" object: GPUs and NICs per server, the intra-server link.
+void
+ParseServers(const ObjectReader& topology, ScenarioConfig& cfg)
+{
+    auto& s = cfg.topology.servers;
+    ObjectReader r(topology["servers"], topology.Path("servers"), kServersKeys);
+    cfg.topology.hasServers = true;
+    r.Read("gpus", s.gpus);
+    r.Read("nics", s.nics);
+    if (s.nics > s.gpus)
+    {
+        Fail(r.Path("nics"),
+             "a server has " + std::to_string(s.gpus) + " GPUs and " + std::to_string(s.nics) +
+                 " NICs: nics must be at most gpus (every NIC serves a GPU)");
+    }
+    r.Read("nvlink_gbps", s.nvlinkGbps);
+    r.Read("nvlink_latency_us", s.nvlinkLatencyUs);
+}
+
+/// The hosts must make whole servers, and the GPUs be countable.
+void
+CheckServers(const ScenarioConfig& cfg)
+{
+    const auto& s = cfg.topology.servers;
+    const uint32_t hosts = cfg.HostCount();
+    if (hosts % s.nics != 0)
+    {
+        Fail("topology.servers.nics",
+             "the topology's " + std::to_string(hosts) + " hosts are not a multiple of " +
+                 std::to_string(s.nics) + " (a server has nics hosts)");
+    }
+    const uint64_t gpus = uint64_t{hosts / s.nics} * s.gpus;
+    if (gpus > kMaxGpus)
+    {
+        Fail("topology.servers.gpus",
+             "the topology would have " + std::to_string(gpus) + " GPUs, more than " +
+                 std::to_string(kMaxGpus));
+    }
+}
+
 } // namespace
 
 void
@@ -100,9 +140,25 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     r.Read("hosts_per_side", t.hostsPerSide);
     r.Read("hosts_per_switch", t.hostsPerSwitch);
     r.Read("switches", t.switches);
+    r.Read("rail_groups", t.railGroups);
+    r.Read("servers_per_rail_group", t.serversPerRailGroup);
+    if (r.Has("servers"))
+    {
+        ParseServers(r, cfg);
+    }
+    else if (t.kind == "rail-optimized")
+    {
+        Fail(r.Path("servers"),
+             "required by a \"rail-optimized\" topology (its nics are the rails)");
+    }
     if (t.kind == "leaf-spine" && t.spines == 0 && t.leaves > 1)
     {
         Fail(r.Path("spines"), "must be at least 1 when there are several leaves");
+    }
+    if (t.kind == "rail-optimized" && t.spines == 0 && uint64_t{t.railGroups} * t.servers.nics > 1)
+    {
+        Fail(r.Path("spines"),
+             "must be at least 1 when there are several leaves (rail_groups x servers.nics)");
     }
     if (r.Read("k", t.k) && t.k % 2 != 0)
     {
@@ -116,6 +172,7 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     if (t.kind == "links")
     {
         ParseLinksTopology(r, cfg);
+        CheckServers(cfg);
         return;
     }
     for (const char* key : {"nodes", "switch_nodes", "links"})
@@ -132,6 +189,11 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     {
         hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
         key = "hosts_per_leaf";
+    }
+    else if (t.kind == "rail-optimized")
+    {
+        hosts = uint64_t{t.railGroups} * t.serversPerRailGroup * t.servers.nics;
+        key = "servers_per_rail_group";
     }
     else if (t.kind == "fat-tree")
     {
@@ -154,6 +216,7 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
              "the topology would have " + std::to_string(hosts) + " hosts, more than " +
                  std::to_string(kMaxHosts));
     }
+    CheckServers(cfg);
 }
 
 void

@@ -33,6 +33,12 @@ CountFabric(const ScenarioConfig& cfg, double& cables, double& switches)
         switches = static_cast<double>(t.leaves) + t.spines;
         cables = hosts + static_cast<double>(t.leaves) * t.spines;
     }
+    else if (t.kind == "rail-optimized")
+    {
+        const double leaves = static_cast<double>(t.railGroups) * t.servers.nics;
+        switches = leaves + t.spines;
+        cables = hosts + leaves * t.spines;
+    }
     else if (t.kind == "fat-tree")
     {
         const double k = t.k;

@@ -41,6 +41,10 @@ ScenarioConfig::HostCount() const
     {
         hosts = uint64_t{t.leaves} * t.hostsPerLeaf;
     }
+    else if (t.kind == "rail-optimized")
+    {
+        hosts = uint64_t{t.railGroups} * t.serversPerRailGroup * t.servers.nics;
+    }
     else if (t.kind == "fat-tree")
     {
         hosts = uint64_t{t.k} * t.k * t.k / 4;
@@ -58,6 +62,33 @@ ScenarioConfig::HostCount() const
         hosts = t.nodes - std::min<uint64_t>(t.nodes, t.switchNodes.size());
     }
     return static_cast<uint32_t>(std::min<uint64_t>(hosts, kU32Max));
+}
+
+uint32_t
+ScenarioConfig::ServerCount() const
+{
+    return HostCount() / std::max(topology.servers.nics, 1u);
+}
+
+uint32_t
+ScenarioConfig::GpuCount() const
+{
+    const uint64_t gpus = uint64_t{ServerCount()} * topology.servers.gpus;
+    return static_cast<uint32_t>(std::min<uint64_t>(gpus, kU32Max));
+}
+
+uint32_t
+ScenarioConfig::GpuHost(uint32_t gpu) const
+{
+    const auto& s = topology.servers;
+    const uint64_t local = gpu % s.gpus;
+    return static_cast<uint32_t>(uint64_t{gpu / s.gpus} * s.nics + local * s.nics / s.gpus);
+}
+
+uint32_t
+ScenarioConfig::GpuServer(uint32_t gpu) const
+{
+    return gpu / topology.servers.gpus;
 }
 
 uint32_t

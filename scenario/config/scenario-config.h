@@ -35,8 +35,9 @@ namespace ns3
  * \brief A validated scenario: the scenario JSON of the runner as plain data.
  *
  * Every field holds its documented default until ParseScenario fills it.
- * After ParseScenario every job has its hosts resolved (JobConfig::hosts) and
- * every "cdf" background tenant has its distribution loaded.
+ * After ParseScenario every job has its ranks' GPUs, hosts and servers
+ * resolved (JobConfig::gpus, hosts, servers) and every "cdf" background
+ * tenant has its distribution loaded.
  */
 struct ScenarioConfig
 {
@@ -52,7 +53,17 @@ struct ScenarioConfig
             double delayUs{1}; //!< propagation delay, us
         };
 
-        std::string kind{"leaf-spine"}; //!< "leaf-spine", "fat-tree", "dumbbell", "ring" or "links"
+        /// The "servers" object: GPU servers, each of several GPUs (ranks)
+        /// and NICs (hosts). Without it every host is one server of one GPU.
+        struct ServersConfig
+        {
+            uint32_t gpus{1};             //!< GPUs per server
+            uint32_t nics{1};             //!< NICs (hosts) per server, at most gpus
+            double nvlinkGbps{3600};      //!< intra-server link rate per direction, Gb/s
+            double nvlinkLatencyUs{0.05}; //!< intra-server link latency, us
+        };
+
+        std::string kind{"leaf-spine"}; //!< "leaf-spine", "rail-optimized", "fat-tree", ...
         uint32_t leaves{4};             //!< leaf-spine: number of leaf switches
         uint32_t spines{2};             //!< leaf-spine: number of spine switches
         uint32_t hostsPerLeaf{4};       //!< leaf-spine: hosts under each leaf
@@ -64,6 +75,12 @@ struct ScenarioConfig
         double fabricGbps{100};         //!< switch-to-switch link rate, Gb/s
         double linkDelayUs{1};          //!< propagation delay per link, us
         double bufferMb{16};            //!< shared buffer per switch, MB (10^6 bytes)
+
+        uint32_t railGroups{1};          //!< rail-optimized: number of rail groups
+        uint32_t serversPerRailGroup{4}; //!< rail-optimized: servers per rail group
+        bool hasServers{false};          //!< the scenario gives "servers"
+        ServersConfig servers;           //!< the servers (one GPU, one NIC each by default)
+
         /// routes recomputed this long after a link change, ms (unset: never)
         std::optional<double> routeConvergenceMs;
         uint32_t nodes{0};                 //!< links: number of nodes, ids 0 .. nodes - 1
@@ -170,9 +187,11 @@ struct ScenarioConfig
     {
         std::string name;                         //!< unique name
         uint32_t ranks{0};                        //!< number of ranks
-        std::vector<uint32_t> hosts;              //!< host of rank i (resolved by ParseScenario)
+        std::vector<uint32_t> gpus;               //!< GPU of rank i (resolved by ParseScenario)
+        std::vector<uint32_t> hosts;              //!< host (its GPU's NIC) of rank i (resolved)
+        std::vector<uint32_t> servers;            //!< server of rank i (resolved)
         std::string placement{"packed"};          //!< "packed", "spread", "random", or "explicit"
-                                                  //!< when the scenario lists the hosts
+                                                  //!< when the scenario lists the GPUs or hosts
         std::string collective{"ring-allreduce"}; //!< collective per iteration
         uint64_t bytes{0};                        //!< gradient bytes allreduced per iteration
         double computeMs{0};                      //!< compute time per iteration, ms
@@ -328,11 +347,38 @@ struct ScenarioConfig
     uint32_t HostCount() const;
 
     /**
+     * \return the number of servers: HostCount() / topology.servers.nics
+     *         (every host is a server without "servers")
+     */
+    uint32_t ServerCount() const;
+
+    /**
+     * \return the number of GPUs: ServerCount() x topology.servers.gpus
+     *         (HostCount() without "servers")
+     */
+    uint32_t GpuCount() const;
+
+    /**
+     * \brief Server s has GPUs s x G .. s x G + G - 1 and hosts (NICs)
+     * s x N .. s x N + N - 1; GPU g of a server uses its NIC floor(g x N / G).
+     * \param gpu a GPU id
+     * \return the host of its NIC
+     */
+    uint32_t GpuHost(uint32_t gpu) const;
+
+    /**
+     * \param gpu a GPU id
+     * \return its server
+     */
+    uint32_t GpuServer(uint32_t gpu) const;
+
+    /**
      * \brief Number of hosts under one edge switch (leaf, fat-tree edge
      * switch, dumbbell side); hosts h and h' share an edge switch iff
      * h / HostsPerLeaf () == h' / HostsPerLeaf ().
      * \return hostsPerLeaf, k/2, hostsPerSide or hostsPerSwitch; 0 for
-     *         "links" and an unknown kind
+     *         "links", "rail-optimized" (a leaf's hosts are not consecutive)
+     *         and an unknown kind
      */
     uint32_t HostsPerLeaf() const;
 
@@ -385,7 +431,7 @@ ScenarioConfig LoadScenarioFile(const std::string& path);
 
 /**
  * \ingroup flux-scenario
- * \brief Choose the hosts of a job's ranks.
+ * \brief Choose the hosts (or, with servers, the GPUs) of a job's ranks.
  * \param job the job; when job.placement is "explicit", job.hosts is returned
  * \param hostCount number of hosts of the topology
  * \param seed the scenario seed (used by "random")
@@ -404,11 +450,18 @@ ScenarioConfig LoadScenarioFile(const std::string& path);
  *    generator seeded with seed and the job name only (the same seed and
  *    name give the same hosts on every platform).
  *
+ * With "servers", ParseScenario places jobs on GPUs with this function:
+ * hostCount is then the GPU count and hostsPerLeaf the GPUs per server, so
+ * that "packed" fills a server's GPUs before the next server and "spread"
+ * goes round the servers, one rank each.
+ *
  * ParseScenario shares hosts among jobs as follows: hosts listed explicitly
  * by any job are reserved first (explicit lists may overlap one another,
  * which makes those jobs share the hosts' NICs); then the jobs with a
  * placement strategy, in file order, each take hosts that neither an
  * explicit list nor an earlier job holds, so placed jobs never share hosts.
+ * GPUs listed by "gpus" are never shared: two jobs listing the same GPU (or
+ * a GPU another job lists as a host) are refused.
  *
  * Throws ScenarioError (field "placement") when fewer than job.ranks hosts
  * are free or the strategy is unknown.

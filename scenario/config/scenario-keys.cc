@@ -22,11 +22,8 @@ namespace scenario
 // The names each key accepts. One place per list: adding a value is one line.
 // ---------------------------------------------------------------------------
 
-const std::vector<std::string> kTopologyKinds = {"leaf-spine",
-                                                 "fat-tree",
-                                                 "dumbbell",
-                                                 "ring",
-                                                 "links"};
+const std::vector<std::string> kTopologyKinds =
+    {"leaf-spine", "rail-optimized", "fat-tree", "dumbbell", "ring", "links"};
 const std::vector<uint64_t> kMtus = {256, 512, 1024, 2048, 4096};
 const std::vector<std::string> kPlacements = {"packed", "spread", "random"};
 const std::vector<std::string> kCollectives =
@@ -59,6 +56,9 @@ const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "hosts_per_side",
                                                 "switches",
                                                 "hosts_per_switch",
+                                                "rail_groups",
+                                                "servers_per_rail_group",
+                                                "servers",
                                                 "host_gbps",
                                                 "fabric_gbps",
                                                 "link_delay_us",
@@ -68,6 +68,7 @@ const std::vector<std::string> kTopologyKeys = {"kind",
                                                 "switch_nodes",
                                                 "links"};
 const std::vector<std::string> kLinkKeys = {"a", "b", "gbps", "delay_us"};
+const std::vector<std::string> kServersKeys = {"gpus", "nics", "nvlink_gbps", "nvlink_latency_us"};
 const std::vector<std::string> kTransportKeys =
     {"mtu_bytes", "cc", "pfc", "dcqcn", "ecn", "ack_timeout", "retry_cnt"};
 const std::vector<std::string> kDcqcnKeys = {"profile",
@@ -97,6 +98,7 @@ const std::vector<std::string> kGranularities = {"step", "chunk"};
 const std::vector<std::string> kJobKeys = {"name",
                                            "ranks",
                                            "hosts",
+                                           "gpus",
                                            "placement",
                                            "collective",
                                            "bytes",
@@ -221,6 +223,12 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"topology.hosts_per_side", Int(1, kMaxDimension)},
     {"topology.switches", Int(3, kMaxDimension)},
     {"topology.hosts_per_switch", Int(1, kMaxDimension)},
+    {"topology.rail_groups", Int(1, kMaxDimension)},
+    {"topology.servers_per_rail_group", Int(1, kMaxDimension)},
+    {"topology.servers.gpus", Int(1, kMaxDimension)},
+    {"topology.servers.nics", Int(1, kMaxDimension)},
+    {"topology.servers.nvlink_gbps", Gbps()},
+    {"topology.servers.nvlink_latency_us", Us()},
     {"topology.route_convergence_ms", Ms()},
     {"topology.k", Int(2, 254)},
     {"topology.host_gbps", Gbps()},

@@ -44,8 +44,8 @@
  *                        packets and some port is paused (a PFC deadlock);
  *                        with pfc_watchdog on, detection_ms longer; 0: never
  * topology               object, required
- *   kind                 required: "leaf-spine", "fat-tree", "dumbbell",
- *                        "ring" or "links"
+ *   kind                 required: "leaf-spine", "rail-optimized",
+ *                        "fat-tree", "dumbbell", "ring" or "links"
  *   leaves               integer >= 1, default 4 (leaf-spine)
  *   spines               integer >= 0, default 2 (leaf-spine; 0 only with one
  *                        leaf: a single switch)
@@ -57,6 +57,29 @@
  *   switches             integer >= 3, default 4 (ring: switch i joined to
  *                        switch i+1 and the last to the first)
  *   hosts_per_switch     integer >= 1, default 4 (ring)
+ *   rail_groups          integer >= 1, default 1 (rail-optimized: groups of
+ *                        servers, each with one leaf per rail, that is per
+ *                        NIC of a server: NIC i of every server of a group
+ *                        sits on the group's leaf i; every leaf joins every
+ *                        spine; spines >= 1 unless there is a single leaf)
+ *   servers_per_rail_group integer >= 1, default 4 (rail-optimized: servers
+ *                        per rail group, so hosts per leaf)
+ *   servers              object, optional (required by rail-optimized, whose
+ *                        rails are its nics): the hosts grouped into GPU
+ *                        servers of nics consecutive hosts; server s has
+ *                        hosts s*nics .. s*nics+nics-1 and GPUs
+ *                        s*gpus .. s*gpus+gpus-1; GPU g of a server uses its
+ *                        NIC floor(g*nics/gpus). Without it every host is
+ *                        a server of one GPU (GPU id = host index)
+ *     gpus               integer >= 1, default 1; GPUs (ranks) per server
+ *     nics               integer 1..gpus, default 1; NICs (hosts) per
+ *                        server; the host count must be a multiple of it
+ *     nvlink_gbps        number 0.001..10000, default 3600; the intra-server
+ *                        (NVLink-like) link's rate per direction (H100 SXM,
+ *                        NVLink 4: 900 GB/s both ways per GPU)
+ *     nvlink_latency_us  number >= 0, default 0.05; its latency (SimAI's
+ *                        topologies: 25 ns per GPU-NVSwitch link, two links
+ *                        from GPU to GPU)
  *   host_gbps            number 0.001..10000, default 100; host-to-switch links
  *   fabric_gbps          number 0.001..10000, default 100; switch-to-switch links
  *   link_delay_us        number >= 0, default 1; propagation delay per link
@@ -80,10 +103,13 @@
  *                        (absent: never; the switches at the cable's ends
  *                        fail over locally in any case)
  *   Keys of the other kinds are accepted and ignored. Host count:
- *   leaf-spine leaves * hosts_per_leaf, fat-tree k^3/4, dumbbell
- *   2 * hosts_per_side, ring switches * hosts_per_switch; at most 1048576.
- *   Hosts are numbered 0..H-1 in topology order (the hosts of leaf / edge
- *   switch / side / ring switch 0 first).
+ *   leaf-spine leaves * hosts_per_leaf, rail-optimized rail_groups *
+ *   servers_per_rail_group * servers.nics, fat-tree k^3/4, dumbbell
+ *   2 * hosts_per_side, ring switches * hosts_per_switch; at most 1048576;
+ *   GPUs at most 16777216. Hosts are numbered 0..H-1 in topology order (the
+ *   hosts of leaf / edge switch / side / ring switch 0 first; rail-optimized
+ *   by server: host = server * nics + NIC, server = rail group *
+ *   servers_per_rail_group + its place in the group).
  * transport              object, optional
  *   mtu_bytes            256, 512, 1024, 2048 or 4096 (the InfiniBand path
  *                        MTUs), default 4096; RDMA payload bytes per packet
@@ -173,11 +199,22 @@
  *                        at least one job or one background entry.
  *   name                 required; letters, digits, '-', '_', '.'; unique
  *                        among jobs and background entries
- *   ranks                required integer >= 2, at most the host count
+ *   ranks                required integer >= 2, at most the GPU count
+ *                        (the host count without servers)
+ *   gpus                 array of distinct GPU ids, one per rank (rank i
+ *                        runs on GPU gpus[i], its host is the GPU's NIC);
+ *                        excludes "placement" and "hosts"; two jobs may not
+ *                        list the same GPU (without servers GPU g is host g)
  *   hosts                array of distinct host indices, one per rank (rank
- *                        i runs on hosts[i]); excludes "placement"
+ *                        i runs on hosts[i]); excludes "placement"; refused
+ *                        with topology.servers (list GPUs instead); jobs may
+ *                        list the same hosts (they share the NICs)
  *   placement            "packed", "spread" or "random", default "packed"
- *                        when "hosts" is absent; see ResolvePlacement
+ *                        when "gpus" and "hosts" are absent; see
+ *                        ResolvePlacement. With servers, over the GPUs:
+ *                        "packed" fills a server's GPUs before the next,
+ *                        "spread" takes one GPU of each server in turn,
+ *                        "random" a random set of free GPUs
  *   collective           "ring-allreduce", default "ring-allreduce"
  *   bytes                required integer >= ranks * buckets; gradient bytes
  *                        allreduced per iteration; 2 x bytes x (ranks - 1)
@@ -331,6 +368,7 @@ extern const std::vector<std::string> kPatterns;
 extern const std::vector<std::string> kRootKeys;
 extern const std::vector<std::string> kTopologyKeys;
 extern const std::vector<std::string> kLinkKeys;
+extern const std::vector<std::string> kServersKeys;
 extern const std::vector<std::string> kTransportKeys;
 extern const std::vector<std::string> kDcqcnKeys;
 extern const std::vector<std::string> kFaultKeys;
@@ -351,6 +389,7 @@ extern const std::vector<std::string> kFlowKeys;
 /// @}
 
 constexpr uint64_t kMaxHosts = 1u << 20;                  //!< largest host count accepted
+constexpr uint64_t kMaxGpus = 1u << 24;                   //!< largest GPU count accepted
 constexpr uint64_t kMaxDimension = 65535;                 //!< largest switch / host count per level
 constexpr uint64_t kMaxPriority = TrafficClass::MAX_DATA; //!< highest data traffic class
 constexpr uint64_t kU32Max = std::numeric_limits<uint32_t>::max();

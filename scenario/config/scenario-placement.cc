@@ -143,38 +143,86 @@ namespace scenario
 void
 PlaceJobs(ScenarioConfig& cfg)
 {
-    const uint32_t hostCount = cfg.HostCount();
-    std::vector<bool> taken(hostCount, false);
-    for (const auto& job : cfg.jobs)
+    // Ranks go on GPUs; without servers every host is one GPU.
+    const bool servers = cfg.topology.hasServers;
+    const uint32_t slots = servers ? cfg.GpuCount() : cfg.HostCount();
+    const std::string noun = servers ? " GPUs" : " hosts";
+    std::vector<bool> taken(slots, false);
+    // GPUs that a "gpus" list holds, with the job that lists them: no other
+    // job may have them.
+    std::vector<int64_t> owner(slots, -1);
+    for (size_t i = 0; i < cfg.jobs.size(); ++i)
     {
-        if (job.placement == "explicit")
+        const auto& job = cfg.jobs[i];
+        for (size_t k = 0; k < job.gpus.size(); ++k)
         {
-            for (uint32_t h : job.hosts)
+            const uint32_t g = job.gpus[k];
+            if (owner[g] >= 0)
             {
-                taken[h] = true;
+                Fail(Index(Index("jobs", i) + ".gpus", k),
+                     "GPU " + std::to_string(g) + " is also listed by " +
+                         Index("jobs", static_cast<size_t>(owner[g])) +
+                         " (two jobs may not share a GPU)");
             }
+            owner[g] = static_cast<int64_t>(i);
+            taken[g] = true;
         }
     }
+    for (size_t i = 0; i < cfg.jobs.size(); ++i)
+    {
+        const auto& job = cfg.jobs[i];
+        if (job.placement != "explicit" || !job.gpus.empty())
+        {
+            continue;
+        }
+        // "hosts" lists may share hosts with one another, not with "gpus" lists
+        for (size_t k = 0; k < job.hosts.size(); ++k)
+        {
+            const uint32_t h = job.hosts[k];
+            if (owner[h] >= 0)
+            {
+                Fail(Index(Index("jobs", i) + ".hosts", k),
+                     "host " + std::to_string(h) + " is GPU " + std::to_string(h) + " of " +
+                         Index("jobs", static_cast<size_t>(owner[h])) +
+                         ".gpus (two jobs may not share a GPU)");
+            }
+            taken[h] = true;
+        }
+    }
+    // "spread" goes round the servers with servers, else round the leaves.
+    const uint32_t group = servers ? cfg.topology.servers.gpus : cfg.HostsPerLeaf();
     for (size_t i = 0; i < cfg.jobs.size(); ++i)
     {
         auto& job = cfg.jobs[i];
         if (job.placement == "explicit")
         {
-            continue;
+            if (job.gpus.empty())
+            {
+                job.gpus = job.hosts; // a host is one GPU
+            }
         }
-        const auto free = static_cast<uint32_t>(std::count(taken.begin(), taken.end(), false));
-        if (free < job.ranks)
+        else
         {
-            Fail(Index("jobs", i) + ".ranks",
-                 std::to_string(job.ranks) + " ranks but only " + std::to_string(free) + " of " +
-                     std::to_string(hostCount) +
-                     " hosts are free (hosts listed by jobs or placed for earlier jobs are taken)");
+            const auto free = static_cast<uint32_t>(std::count(taken.begin(), taken.end(), false));
+            if (free < job.ranks)
+            {
+                Fail(Index("jobs", i) + ".ranks",
+                     std::to_string(job.ranks) + " ranks but only " + std::to_string(free) +
+                         " of " + std::to_string(slots) + noun + " are free (" + noun.substr(1) +
+                         " listed by jobs or placed for earlier jobs are taken)");
+            }
+            job.gpus = ResolvePlacement(job, slots, cfg.PlacementSeed(), group, taken);
+            for (uint32_t g : job.gpus)
+            {
+                taken[g] = true;
+            }
         }
-        job.hosts =
-            ResolvePlacement(job, hostCount, cfg.PlacementSeed(), cfg.HostsPerLeaf(), taken);
-        for (uint32_t h : job.hosts)
+        job.hosts.clear();
+        job.servers.clear();
+        for (uint32_t g : job.gpus)
         {
-            taken[h] = true;
+            job.hosts.push_back(cfg.GpuHost(g));
+            job.servers.push_back(cfg.GpuServer(g));
         }
     }
 }

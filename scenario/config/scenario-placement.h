@@ -13,12 +13,14 @@ namespace scenario
 {
 
 /**
- * \brief Give every job with a placement strategy its hosts: hosts listed
- * explicitly by any job are reserved first, then each placed job, in file
- * order, takes hosts no explicit list nor earlier job holds (see
- * ResolvePlacement).
- * \param cfg the scenario, its jobs parsed; their hosts are filled in
- * \throws ScenarioError when a job finds too few free hosts
+ * \brief Give every job with a placement strategy its GPUs (its hosts
+ * without servers): GPUs and hosts listed explicitly by any job are reserved
+ * first, then each placed job, in file order, takes GPUs no explicit list
+ * nor earlier job holds (see ResolvePlacement). Every job then has, per
+ * rank, its GPU, its host (the GPU's NIC) and its server.
+ * \param cfg the scenario, its jobs parsed; their gpus, hosts and servers are filled in
+ * \throws ScenarioError when a job finds too few free GPUs, or two jobs list
+ *         the same GPU
  */
 void PlaceJobs(ScenarioConfig& cfg);
 

@@ -14,6 +14,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <system_error>
 
 namespace ns3
@@ -28,6 +29,35 @@ using json = nlohmann::json;
 
 namespace
 {
+
+/// An array of distinct GPU ids below gpuCount.
+std::vector<uint32_t>
+ToGpuList(const json& v, const std::string& path, uint32_t gpuCount)
+{
+    if (!v.is_array())
+    {
+        TypeFail(path, "an array of GPU ids", v);
+    }
+    std::vector<uint32_t> gpus;
+    std::set<uint32_t> seen;
+    for (size_t i = 0; i < v.size(); ++i)
+    {
+        const std::string at = Index(path, i);
+        const uint64_t g = ToInteger(v[i], at, Int(0, kU64Max));
+        if (g >= gpuCount)
+        {
+            Fail(at,
+                 "GPU " + std::to_string(g) + " is out of range (the topology has " +
+                     std::to_string(gpuCount) + " GPUs: 0.." + std::to_string(gpuCount - 1) + ")");
+        }
+        if (!seen.insert(static_cast<uint32_t>(g)).second)
+        {
+            Fail(at, "GPU " + std::to_string(g) + " is listed twice");
+        }
+        gpus.push_back(static_cast<uint32_t>(g));
+    }
+    return gpus;
+}
 
 /// Check a job / tenant name and record it; names are unique across both.
 std::string
@@ -100,6 +130,9 @@ ParseJob(const json& v,
     ObjectReader r(v, path, kJobKeys);
     ScenarioConfig::JobConfig job;
     const uint32_t hostCount = cfg.HostCount();
+    const bool servers = cfg.topology.hasServers;
+    // with servers ranks go on GPUs; without, on hosts (one GPU each)
+    const uint32_t slots = servers ? cfg.GpuCount() : hostCount;
     job.name = ParseName(r, owners);
 
     const bool replay = r.Has("workload");
@@ -111,17 +144,42 @@ ParseJob(const json& v,
     {
         job.ranks = static_cast<uint32_t>(r.Integer("ranks"));
     }
-    if (job.ranks > hostCount)
+    if (job.ranks > slots)
     {
         Fail(r.Path("ranks"),
-             std::to_string(job.ranks) + " ranks but the topology has " +
-                 std::to_string(hostCount) + " hosts");
+             std::to_string(job.ranks) + " ranks but the topology has " + std::to_string(slots) +
+                 (servers ? " GPUs" : " hosts"));
     }
-    if (r.Has("hosts") && r.Has("placement"))
+    if (r.Has("hosts") && r.Has("gpus"))
     {
-        Fail(r.Path("placement"), "give either \"hosts\" or \"placement\", not both");
+        Fail(r.Path("gpus"), "give either \"gpus\" or \"hosts\", not both");
     }
-    if (r.Has("hosts"))
+    for (const char* list : {"hosts", "gpus"})
+    {
+        if (r.Has(list) && r.Has("placement"))
+        {
+            Fail(r.Path("placement"),
+                 std::string("give either \"") + list + "\" or \"placement\", not both");
+        }
+    }
+    if (r.Has("hosts") && servers)
+    {
+        Fail(r.Path("hosts"),
+             "with topology.servers a rank runs on a GPU: list the ranks' GPUs in \"gpus\" "
+             "(hosts are NICs, shared by the GPUs of a server)");
+    }
+    if (r.Has("gpus"))
+    {
+        job.gpus = ToGpuList(r["gpus"], r.Path("gpus"), slots);
+        if (job.gpus.size() != job.ranks)
+        {
+            Fail(r.Path("gpus"),
+                 std::to_string(job.gpus.size()) + " GPUs listed but ranks is " +
+                     std::to_string(job.ranks));
+        }
+        job.placement = "explicit";
+    }
+    else if (r.Has("hosts"))
     {
         job.hosts = ToHostList(r["hosts"], r.Path("hosts"), hostCount);
         if (job.hosts.size() != job.ranks)

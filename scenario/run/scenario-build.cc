@@ -183,6 +183,13 @@ ScenarioRun::BuildNetwork()
         {
             m_topo = helper.BuildLeafSpine(t.leaves, t.spines, t.hostsPerLeaf);
         }
+        else if (t.kind == "rail-optimized")
+        {
+            m_topo = helper.BuildRailOptimized(t.railGroups,
+                                               t.serversPerRailGroup,
+                                               t.servers.nics,
+                                               t.spines);
+        }
         else if (t.kind == "fat-tree")
         {
             m_topo = helper.BuildFatTree(t.k);

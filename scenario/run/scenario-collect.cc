@@ -263,6 +263,7 @@ ScenarioRun::Collect(double wallS) const
     {
         static const std::map<std::string, std::vector<std::string>> tierNames = {
             {"leaf-spine", {"leaf", "spine"}},
+            {"rail-optimized", {"leaf", "spine"}},
             {"fat-tree", {"edge", "agg", "core"}},
             {"dumbbell", {"switch"}}};
         const auto names = tierNames.find(m_topo.kind);
