@@ -169,6 +169,7 @@ TrainingJob::StartIteration()
 void
 TrainingJob::BeginCompute()
 {
+    m_computeStart = Simulator::Now();
     for (uint32_t b = 1; b <= m_buckets; ++b)
     {
         KeyNextEvent();
@@ -244,7 +245,7 @@ TrainingJob::AllreduceDone()
         return;
     }
     const uint32_t index = static_cast<uint32_t>(m_done.size());
-    m_done.push_back(Iteration{m_iterStart, Simulator::Now()});
+    m_done.push_back(Iteration{m_iterStart, Simulator::Now(), m_computeStart});
     m_iterationTrace(index, m_iterStart, Simulator::Now());
     if (m_done.size() < m_iterations)
     {
