@@ -10,6 +10,7 @@
  *     flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]
  *              [--seed-ecmp N] [--seed-background N] [--seed-placement N]
  *              [--set KEY=VALUE]... [--pcap DIR] [--quiet] [--backend packet|flow]
+ *              [--timeline FILE.json]
  *     flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]
  *              [--quiet]
  *     flux-run --list-policies
@@ -34,6 +35,13 @@
  * - --backend flow runs the same scenario at flow level (FluidNetwork): the
  *   same results schema, without the fields a fluid model cannot know
  *   (listed in the results' backend_limits). The default is packet.
+ * - --timeline FILE.json also writes the run's timeline as a Chrome
+ *   trace-event file (TimelineWriter; Perfetto and chrome://tracing open
+ *   it): one process per job with a track per rank (compute, collective
+ *   runs, their steps, the time held at the scheduler's gate) and a track
+ *   of iterations and class changes, the traced links' utilisation and
+ *   queue, the background tenants' flows. Its path is checked like --out's
+ *   before the run; not with --bound, nor under MPI on several processes.
  * - --bound computes the scenario's bound and best schedule instead of
  *   running it (ComputeBound, doc/bound.rst): each job alone, a lower bound
  *   on the mean JCT and on the worst iteration, the best strict-priority
@@ -86,6 +94,7 @@
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/timeline-writer.h"
 
 #include <atomic>
 #include <chrono>
@@ -110,6 +119,7 @@ const char* const kUsage =
     "                [--seed-ecmp N] [--seed-background N] [--seed-placement N]\n"
     "                [--set KEY=VALUE]...\n"
     "                [--pcap DIR] [--quiet] [--backend packet|flow]\n"
+    "                [--timeline FILE.json]\n"
     "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
     "                [--quiet]\n"
     "       flux-run --list-policies [--verbose]\n"
@@ -136,6 +146,8 @@ const char* const kUsage =
     "  --backend MODEL     packet (default: every frame) or flow (messages as fluid\n"
     "                      flows on the same paths; fields it cannot know are absent\n"
     "                      and listed in backend_limits)\n"
+    "  --timeline FILE.json  also write the run's timeline (Chrome trace events:\n"
+    "                      open it in ui.perfetto.dev or chrome://tracing)\n"
     "  --bound             compute, from flow-level runs, each job alone, a lower\n"
     "                      bound on the mean JCT and the worst iteration, and the\n"
     "                      best priority schedule of a search (doc/bound.rst)\n"
@@ -227,6 +239,7 @@ struct Args
     std::string policy;            //!< --policy (empty: none)
     std::string seed;              //!< --seed (empty: none)
     std::string pcapDir;           //!< --pcap (empty: none)
+    std::string timeline;          //!< --timeline (empty: none)
     std::string backend{"packet"}; //!< --backend
     bool backendGiven{false};      //!< --backend was given
     bool bound{false};             //!< --bound
@@ -310,6 +323,42 @@ ApplySet(nlohmann::json& scenario, const std::string& set)
         }
         node = next;
         from = dot + 1;
+    }
+}
+
+/**
+ * \brief Check before running that a file can be written where it is asked.
+ * \param field the option (or the default path) named in the message
+ * \param path the file
+ * \param scenario the scenario file, never overwritten
+ *
+ * Throws ScenarioError naming the field.
+ */
+void
+CheckOutputPath(const std::string& field, const std::string& path, const std::string& scenario)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+    {
+        throw ScenarioError(field, "\"" + path + "\" is a folder");
+    }
+    if (fs::exists(path, ec) && fs::equivalent(path, scenario, ec))
+    {
+        throw ScenarioError(field, "would overwrite the scenario file");
+    }
+    std::string dir = fs::path(path).parent_path().string();
+    if (dir.empty())
+    {
+        dir = ".";
+    }
+    if (!fs::is_directory(dir, ec))
+    {
+        throw ScenarioError(field, "folder \"" + dir + "\" does not exist");
+    }
+    if (::access(dir.c_str(), W_OK) != 0)
+    {
+        throw ScenarioError(field, "folder \"" + dir + "\" is not writable");
     }
 }
 
@@ -417,6 +466,10 @@ ParseArgs(int argc, char** argv)
         else if (arg == "--pcap")
         {
             takeValue(args.pcapDir);
+        }
+        else if (arg == "--timeline")
+        {
+            takeValue(args.timeline);
         }
         else if (arg == "--backend")
         {
@@ -740,27 +793,24 @@ Main(int argc, char** argv)
         {
             outPath = args.out;
         }
-        std::error_code ec;
-        if (fs::is_directory(outPath, ec))
+        CheckOutputPath(outField, outPath, args.scenario);
+        if (!args.timeline.empty())
         {
-            throw ScenarioError(outField, "\"" + outPath + "\" is a folder");
-        }
-        if (fs::exists(outPath, ec) && fs::equivalent(outPath, args.scenario, ec))
-        {
-            throw ScenarioError(outField, "would overwrite the scenario file");
-        }
-        std::string outDir = fs::path(outPath).parent_path().string();
-        if (outDir.empty())
-        {
-            outDir = ".";
-        }
-        if (!fs::is_directory(outDir, ec))
-        {
-            throw ScenarioError(outField, "folder \"" + outDir + "\" does not exist");
-        }
-        if (::access(outDir.c_str(), W_OK) != 0)
-        {
-            throw ScenarioError(outField, "folder \"" + outDir + "\" is not writable");
+            if (args.bound)
+            {
+                throw ScenarioError("--timeline", "the bound runs no single run to show");
+            }
+            if (FabricRanks::GetNRanks() > 1)
+            {
+                throw ScenarioError("--timeline",
+                                    "not under MPI: each process holds only its own ranks' steps");
+            }
+            CheckOutputPath("--timeline", args.timeline, args.scenario);
+            std::error_code ec;
+            if (fs::weakly_canonical(args.timeline, ec) == fs::weakly_canonical(outPath, ec))
+            {
+                throw ScenarioError("--timeline", "would overwrite the results file");
+            }
         }
         if (args.bound && !args.pcapDir.empty())
         {
@@ -780,6 +830,7 @@ Main(int argc, char** argv)
         }
         if (!args.pcapDir.empty())
         {
+            std::error_code ec;
             fs::create_directories(args.pcapDir, ec);
             if (ec || !fs::is_directory(args.pcapDir))
             {
@@ -828,6 +879,12 @@ Main(int argc, char** argv)
     {
         opts.timings = &timings;
     }
+    TimelineData timeline;
+    if (!args.timeline.empty())
+    {
+        timeline.SetMetadata("scenario", fs::path(args.scenario).stem().string());
+        opts.timeline = &timeline;
+    }
     const double parseS = since(wall0);
 
     RunResults results;
@@ -857,13 +914,30 @@ Main(int argc, char** argv)
     {
         return 0; // rank 0 has every process's results
     }
+    bool timelineWritten = false;
     try
     {
+        // the timeline first: the results file, last, means all is written
+        if (!args.timeline.empty())
+        {
+            TimelineWriter::Write(timeline, args.timeline);
+            timelineWritten = true;
+        }
         ResultsWriter::Write(results, outPath);
     }
     catch (const std::exception& e)
     {
+        if (timelineWritten)
+        {
+            std::remove(args.timeline.c_str());
+        }
         return Error(1, e.what());
+    }
+    if (timeline.GetDropped() > 0)
+    {
+        std::cerr << "flux-run: warning: --timeline: " << timeline.GetDropped()
+                  << " events past the cap of " << timeline.GetMaxEvents()
+                  << " left out (the file says so in otherData.dropped_events)" << std::endl;
     }
     if (!args.quiet)
     {

@@ -10,11 +10,13 @@
  * The public API is the pure-Python package `ns3flux` (python/ns3flux/),
  * which converts scenarios to JSON text and calls the functions below:
  *
- * - run(text, base_dir, progress, quiet, records, pcap_dir, backend) -> dict:
- *   parse, validate and run a scenario (backend "packet" or "flow"); the
- *   results dict of the runner (the same keys and values as the results
- *   file of flux-run), plus "records" (the rows of the runner's CSV files,
- *   column by column) when asked.
+ * - run(text, base_dir, progress, quiet, records, pcap_dir, backend, timeline,
+ *   name) -> dict: parse, validate and run a scenario (backend "packet" or
+ *   "flow"); the results dict of the runner (the same keys and values as
+ *   the results file of flux-run), plus "records" (the rows of the runner's
+ *   CSV files, column by column) when asked; with a timeline path, also
+ *   writes the run's timeline there as flux-run --timeline does (the
+ *   scenario's name in its metadata).
  * - bound(text, base_dir, progress) -> dict: the bound and best schedule of
  *   a scenario (ComputeBound), the same keys and values as the bound file
  *   of flux-run --bound; progress(stage, done, total, best_ms) is called
@@ -55,6 +57,7 @@
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/timeline-writer.h"
 
 #include <atomic>
 #include <chrono>
@@ -351,7 +354,9 @@ Run(const std::string& text,
     bool quiet,
     bool records,
     const std::string& pcapDir,
-    const std::string& backend)
+    const std::string& backend,
+    const std::string& timelinePath,
+    const std::string& name)
 {
     SimulationCall call;
     auto lastCheck = std::chrono::steady_clock::now() - kCheckInterval;
@@ -360,6 +365,12 @@ Run(const std::string& text,
     opts.quiet = quiet;
     opts.backend = backend;
     opts.cancel = &call.cancel;
+    ns3::TimelineData timeline;
+    if (!timelinePath.empty())
+    {
+        timeline.SetMetadata("scenario", name);
+        opts.timeline = &timeline;
+    }
     opts.progress = [&](double simMs, double wallS, double etaS) {
         const auto now = std::chrono::steady_clock::now();
         if (now - lastCheck < kCheckInterval)
@@ -380,6 +391,21 @@ Run(const std::string& text,
         if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0)
         {
             throw py::error_already_set();
+        }
+    }
+    if (!timelinePath.empty())
+    {
+        // (a failure to write is a RuntimeError `<path>: <reason>`)
+        ns3::TimelineWriter::Write(timeline, timelinePath);
+        if (timeline.GetDropped() > 0)
+        {
+            const std::string w = "timeline: " + std::to_string(timeline.GetDropped()) +
+                                  " events past the cap of " +
+                                  std::to_string(timeline.GetMaxEvents()) + " left out";
+            if (PyErr_WarnEx(PyExc_UserWarning, w.c_str(), 1) != 0)
+            {
+                throw py::error_already_set();
+            }
         }
     }
     py::object out = ToPython(ns3::ResultsWriter::ToJson(results));
@@ -537,6 +563,8 @@ PYBIND11_MODULE(_ns3flux, m)
           py::arg("records") = true,
           py::arg("pcap_dir") = "",
           py::arg("backend") = "packet",
+          py::arg("timeline") = "",
+          py::arg("name") = "scenario",
           "Run a scenario given as JSON text; returns the results dict.");
     m.def("bound",
           &Bound,

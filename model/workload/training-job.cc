@@ -199,6 +199,7 @@ TrainingJob::StartIteration()
 void
 TrainingJob::BeginCompute()
 {
+    m_computeStart = Simulator::Now();
     if (m_replay)
     {
         m_replay->Run(static_cast<uint32_t>(m_done.size()),
@@ -286,7 +287,7 @@ void
 TrainingJob::IterationDone()
 {
     const uint32_t index = static_cast<uint32_t>(m_done.size());
-    m_done.push_back(Iteration{m_iterStart, Simulator::Now()});
+    m_done.push_back(Iteration{m_iterStart, Simulator::Now(), m_computeStart});
     m_iterationTrace(index, m_iterStart, Simulator::Now());
     if (m_done.size() < m_iterations)
     {

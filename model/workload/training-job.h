@@ -47,8 +47,9 @@ class TrainingJob : public Object
     /// Start and end of one iteration.
     struct Iteration
     {
-        Time start; //!< compute began
-        Time end;   //!< last allreduce finished
+        Time start;   //!< the iteration began (the iteration gate was asked)
+        Time end;     //!< last allreduce finished
+        Time compute; //!< its compute began: start plus the iteration gate's wait
     };
 
     /**
@@ -173,6 +174,7 @@ class TrainingJob : public Object
 
     std::vector<Iteration> m_done;                         //!< completed iterations
     Time m_iterStart;                                      //!< start of the current iteration
+    Time m_computeStart;                                   //!< its compute's start
     uint32_t m_ready;                                      //!< buckets ready in this iteration
     uint32_t m_reduced;                                    //!< buckets reduced in this iteration
     bool m_reducing;                                       //!< an allreduce runs

@@ -7,6 +7,7 @@ import os
 import sys
 
 from . import _ns3flux
+from .errors import ScenarioError
 from .cache import resolve as _resolve_cache
 from .scenario import prepare, to_text
 
@@ -109,7 +110,7 @@ class ProgressBar:
 
 
 def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, records=True,
-        cache=None, pcap_dir=None, quiet=True, backend="packet", seeds=None):
+        cache=None, pcap_dir=None, quiet=True, backend="packet", seeds=None, timeline=None):
     """Run one scenario and return its results dict.
 
     scenario: a dict, or the path of a scenario file (whose relative paths
@@ -138,6 +139,12 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
         same ECMP paths, rates by max-min fair sharing with strict priority
         between classes; the same results without the fields a fluid model
         cannot know, which "backend_limits" lists).
+    timeline: a file path: also write the run's timeline there, the Chrome
+        trace-event file of flux-run --timeline (open it in ui.perfetto.dev
+        or chrome://tracing; scripts/flux-plot timeline draws it). The
+        scenario's name in it is the scenario file's stem ("scenario" for a
+        dict). A run with a timeline always runs: the cache gives results,
+        not timelines (its results are still stored).
 
     Returns a dict with the keys and values of flux-run's results file for
     the same scenario and seed (all but sim.wall_s are reproducible), plus
@@ -148,11 +155,12 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     take turns (ns-3 has one simulator per process).
     """
     data, folder = prepare(scenario, policy, seed, base_dir, seeds)
+    timeline_path, name = _timeline_target(timeline, scenario)
     store = _resolve_cache(cache)
     key = None
     if store is not None:
         key = store.key(data, folder, backend)
-        hit = store.get(key, records)
+        hit = None if timeline_path else store.get(key, records)
         if hit is not None:
             if not records:
                 hit.pop("records", None)
@@ -174,7 +182,8 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
         raise TypeError("progress: expected a bool or a function (sim_ms, wall_s, eta_s)")
     done = False
     try:
-        results = _ns3flux.run(to_text(data), folder, callback, quiet, records, pcap, backend)
+        results = _ns3flux.run(to_text(data), folder, callback, quiet, records, pcap, backend,
+                               timeline_path, name)
         done = True
     finally:
         if bar is not None:
@@ -182,6 +191,27 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     if store is not None:
         store.put(key, results, data)
     return results
+
+
+def _timeline_target(timeline, scenario):
+    """The absolute path of the timeline file ("" for none) and the
+    scenario's name in it; raises ScenarioError naming "timeline" for a
+    path that cannot be written, before anything runs."""
+    if timeline is None:
+        return "", ""
+    path = os.path.abspath(os.fspath(timeline))
+    folder = os.path.dirname(path)
+    if os.path.isdir(path):
+        raise ScenarioError("timeline", f'"{path}" is a folder')
+    if not os.path.isdir(folder):
+        raise ScenarioError("timeline", f'folder "{folder}" does not exist')
+    if not os.access(folder, os.W_OK):
+        raise ScenarioError("timeline", f'folder "{folder}" is not writable')
+    if isinstance(scenario, (str, os.PathLike)):
+        name = os.path.splitext(os.path.basename(os.fspath(scenario)))[0]
+    else:
+        name = "scenario"
+    return path, name
 
 
 def _csv_value(text, kind):

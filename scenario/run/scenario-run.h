@@ -28,6 +28,9 @@
 
 namespace ns3
 {
+
+class TimelineBuilder;
+
 namespace scenario
 {
 
@@ -312,6 +315,35 @@ class ScenarioRun
      * \param layout where to put them
      */
     void FillLayout(RunLayout& layout) const;
+    /**
+     * \brief Fill the run's timeline (RunOptions::timeline, scenario-timeline.cc):
+     * the jobs, the traced links and the background tenants.
+     * \param r the results, collected
+     * \param t the timeline
+     */
+    void CollectTimeline(const RunResults& r, TimelineData& t) const;
+    /**
+     * \brief One job's process: iterations, per-rank compute, collective
+     * runs, steps and gate holds, and its class changes.
+     * \param b the builder
+     * \param t its timeline
+     * \param j the job's index
+     */
+    void TimelineJob(TimelineBuilder& b, TimelineData& t, uint32_t j) const;
+    /**
+     * \brief The traced links' process: utilisation and queue counters.
+     * \param r the results, with their queue samples
+     * \param t the timeline
+     * \param sortIndex its process's place
+     */
+    void TimelineLinks(const RunResults& r, TimelineData& t, int32_t sortIndex) const;
+    /**
+     * \brief The background tenants' process: flows in flight and finished.
+     * \param r the results, with their flows
+     * \param t the timeline
+     * \param sortIndex its process's place
+     */
+    void TimelineTenants(const RunResults& r, TimelineData& t, int32_t sortIndex) const;
     /**
      * \brief Count the frames the devices sent (the run's packet-hops).
      * \param timings where to put them

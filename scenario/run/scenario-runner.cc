@@ -137,6 +137,11 @@ ScenarioRun::Run()
     try
     {
         CheckBackend(m_opts);
+        if (m_opts.timeline && FabricRanks::GetNRanks() > 1)
+        {
+            throw ScenarioError("--timeline",
+                                "not under MPI: each process holds only its own ranks' steps");
+        }
         ResetNs3();
         BuildScheduler();
         BuildNetwork();
@@ -191,6 +196,10 @@ ScenarioRun::Run()
             // (on one process with "ordered": the same canonical order of
             // flows and samples as under MPI)
             MergeProcesses(results);
+        }
+        if (m_opts.timeline)
+        {
+            CollectTimeline(results, *m_opts.timeline);
         }
         if (m_opts.timings)
         {

@@ -7,6 +7,7 @@
 
 #include "ns3/run-results.h"
 #include "ns3/scenario-config.h"
+#include "ns3/timeline-data.h"
 
 #include <atomic>
 #include <functional>
@@ -91,6 +92,13 @@ struct RunOptions
     /// When set, receives the run's RunLayout (on one process; under MPI,
     /// the link directions of this process carry bits).
     RunLayout* layout = nullptr;
+    /// When set, receives the run's timeline (one process per job with its
+    /// iterations, per-rank compute, collective steps and gate holds; the
+    /// traced links; the background tenants), gathered after the run from
+    /// what the jobs record anyway: nothing is recorded for it while the
+    /// run goes on. Not under MPI on several processes (ScenarioError
+    /// naming --timeline).
+    TimelineData* timeline = nullptr;
 };
 
 /**
