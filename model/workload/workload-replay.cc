@@ -5,6 +5,7 @@
 #include "workload-replay.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/ordered-scheduler.h"
 #include "ns3/simulator.h"
@@ -25,7 +26,13 @@ WorkloadReplay::GetTypeId()
     static TypeId tid = TypeId("ns3::WorkloadReplay")
                             .SetParent<Object>()
                             .SetGroupName("Flux")
-                            .AddConstructor<WorkloadReplay>();
+                            .AddConstructor<WorkloadReplay>()
+                            .AddAttribute("RecordNodes",
+                                          "Keep when every node ran (GetNodeRecords), for "
+                                          "timelines.",
+                                          BooleanValue(false),
+                                          MakeBooleanAccessor(&WorkloadReplay::m_recordNodes),
+                                          MakeBooleanChecker());
     return tid;
 }
 
@@ -34,7 +41,9 @@ WorkloadReplay::WorkloadReplay()
       m_principalRuns(0),
       m_jobId(0),
       m_left(0),
-      m_running(false)
+      m_running(false),
+      m_recordNodes(false),
+      m_iteration(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -213,6 +222,7 @@ WorkloadReplay::Run(uint32_t iteration, Callback<void> done)
     NS_ABORT_MSG_IF(m_running, "WorkloadReplay: a run is in progress");
     const WorkloadTrace& t = *m_trace;
     m_running = true;
+    m_iteration = iteration;
     m_done = done;
     m_left = 0;
     m_events.clear();
@@ -406,6 +416,10 @@ WorkloadReplay::NodeDone(uint32_t rank, uint32_t node, Time start)
     {
         m_nodeCb(rank, n, start, Simulator::Now());
     }
+    if (m_recordNodes)
+    {
+        m_nodeRecords.push_back(NodeRecord{m_iteration, rank, node, start, Simulator::Now()});
+    }
     for (uint32_t d : m_dependents[rank][node])
     {
         if (--m_waiting[rank][d] == 0)
@@ -474,6 +488,12 @@ void
 WorkloadReplay::SetNodeCallback(NodeCallback cb)
 {
     m_nodeCb = cb;
+}
+
+const std::vector<WorkloadReplay::NodeRecord>&
+WorkloadReplay::GetNodeRecords() const
+{
+    return m_nodeRecords;
 }
 
 const std::vector<Ptr<Collective>>&

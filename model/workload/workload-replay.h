@@ -80,6 +80,16 @@ class WorkloadReplay : public Object
         Time time;         //!< their times (start to finish) summed
     };
 
+    /// When one node of one rank ran (RecordNodes).
+    struct NodeRecord
+    {
+        uint32_t iteration; //!< the run's iteration
+        uint32_t rank;      //!< the rank
+        uint32_t node;      //!< the node's index in the rank's nodes
+        Time start;         //!< it started (communication: the rank reached it)
+        Time end;           //!< it finished
+    };
+
     /// Time of one rank, over the replay so far.
     struct RankStats
     {
@@ -122,6 +132,12 @@ class WorkloadReplay : public Object
 
     /** \param cb told of every finished node (nullptr-like callback: none) */
     void SetNodeCallback(NodeCallback cb);
+
+    /**
+     * \return every node run so far, in the order they finished (empty
+     *         unless the RecordNodes attribute is true)
+     */
+    const std::vector<NodeRecord>& GetNodeRecords() const;
 
     /** \return every collective the replay runs, in creation order */
     const std::vector<Ptr<Collective>>& GetCollectives() const;

@@ -6,6 +6,7 @@
 #include "scenario-run.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/fabric-ranks.h"
@@ -368,6 +369,7 @@ ScenarioRun::BuildJobs()
         if (job->GetWorkload())
         {
             job->GetWorkload()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
+            job->GetWorkload()->SetAttribute("RecordNodes", BooleanValue(bool(m_opts.timeline)));
         }
         job->GetCollective()->SetJobId(static_cast<uint32_t>(m_jobs.size()));
         job->SetFinishedCallback(MakeCallback(&ScenarioRun::JobFinished, this));

@@ -46,6 +46,29 @@ MsToNs(double ms)
     return std::llround(ms * 1e6);
 }
 
+/// No step records (a replayed workload's nodes are shown instead).
+const std::vector<Collective::StepRecord> kNoRecords;
+
+/// A workload node's category in the timeline.
+std::string
+NodeCategory(const WorkloadNode& n)
+{
+    switch (n.kind)
+    {
+    case WorkloadNode::Kind::COMPUTE:
+        return "compute";
+    case WorkloadNode::Kind::MEMORY:
+        return "memory";
+    case WorkloadNode::Kind::COLLECTIVE:
+        return CollectiveTypeName(n.collective);
+    case WorkloadNode::Kind::SEND:
+        return "send";
+    case WorkloadNode::Kind::RECV:
+        return "recv";
+    }
+    return "node";
+}
+
 } // namespace
 
 void
@@ -53,7 +76,8 @@ ScenarioRun::TimelineJob(TimelineBuilder& b, TimelineData& t, uint32_t j) const
 {
     const Ptr<TrainingJob>& job = m_jobs[j];
     const Ptr<Collective> coll = job->GetCollective();
-    const uint32_t nRanks = coll->GetNRanks();
+    const Ptr<WorkloadReplay> replay = job->GetWorkload();
+    const uint32_t nRanks = replay ? replay->GetTrace().ranks : coll->GetNRanks();
     const uint32_t id = b.AddJob(job->GetName(), nRanks);
     const uint32_t buckets = std::max(1U, job->GetNBuckets());
     const auto& iterations = job->GetIterations();
@@ -72,7 +96,7 @@ ScenarioRun::TimelineJob(TimelineBuilder& b, TimelineData& t, uint32_t j) const
             // the scheduler held the iteration's start (an iteration gate)
             b.AddJobSpan(id, "held", "gate", it.start, it.compute, {{"iteration", index}});
         }
-        for (uint32_t r = 0; r < nRanks; ++r)
+        for (uint32_t r = 0; r < nRanks && !replay; ++r)
         {
             b.AddRankSpan(id,
                           r,
@@ -83,10 +107,27 @@ ScenarioRun::TimelineJob(TimelineBuilder& b, TimelineData& t, uint32_t j) const
                           {{"iteration", index}});
         }
     }
+    if (replay)
+    {
+        // every node of the workload, as the replay ran it
+        for (const auto& rec : replay->GetNodeRecords())
+        {
+            const WorkloadNode& n = replay->GetTrace().nodes[rec.rank][rec.node];
+            b.AddRankSpan(id,
+                          rec.rank,
+                          n.name.empty() ? NodeCategory(n) : n.name,
+                          NodeCategory(n),
+                          rec.start,
+                          rec.end,
+                          {{"iteration", static_cast<double>(rec.iteration)},
+                           {"node", static_cast<double>(n.id)},
+                           {"bytes", static_cast<double>(n.bytes)}});
+        }
+    }
     // The collective's runs, rank by rank: each run from the rank's first
     // step being ready to its last step's end, and in it every step, after
     // the time it was held at the scheduler's gate (ready to start).
-    const auto& records = coll->GetStepRecords();
+    const auto& records = replay ? kNoRecords : coll->GetStepRecords();
     const uint32_t nSteps = coll->GetNSteps();
     const std::size_t perRun = static_cast<std::size_t>(nRanks) * nSteps;
     for (std::size_t base = 0; perRun > 0 && base + perRun <= records.size(); base += perRun)
