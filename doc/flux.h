@@ -36,6 +36,14 @@
  */
 
 /**
+ * \defgroup flux-collective Collectives
+ * \ingroup flux
+ * Collective operations (all-reduce, all-gather, reduce-scatter,
+ * all-to-all, broadcast, barrier, send) and their algorithms over RDMA and
+ * the servers' GPU interconnect, and the library that names them.
+ */
+
+/**
  * \defgroup flux-workload Workload
  * \ingroup flux
  * Collectives, training jobs and background tenants.

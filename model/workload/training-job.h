@@ -5,8 +5,9 @@
 #ifndef TRAINING_JOB_H
 #define TRAINING_JOB_H
 
-#include "collective.h"
 #include "workload-replay.h"
+
+#include "ns3/collective.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"

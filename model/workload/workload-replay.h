@@ -5,7 +5,7 @@
 #ifndef WORKLOAD_REPLAY_H
 #define WORKLOAD_REPLAY_H
 
-#include "collective.h"
+#include "ns3/collective.h"
 #include "workload-trace.h"
 
 #include "ns3/callback.h"

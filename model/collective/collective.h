@@ -6,12 +6,15 @@
 #define COLLECTIVE_H
 
 #include "collective-gate.h"
+#include "rank-channels.h"
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/traced-callback.h"
+#include "ns3/workload-trace.h"
 
 #include <deque>
 #include <string>
@@ -23,8 +26,9 @@ namespace ns3
 class RdmaNic;
 
 /**
- * \ingroup flux-workload
- * \brief A collective operation among ranks, run over RDMA queue pairs.
+ * \ingroup flux-collective
+ * \brief A collective operation among ranks, run over RDMA queue pairs and
+ * the servers' GPU interconnect.
  *
  * A collective is made of steps; in each step every rank sends to and
  * receives from peers, and a rank may only begin step k+1 once its step-k
@@ -45,6 +49,13 @@ class RdmaNic;
  * when one of its ranks has finished a run or failed. The latency must then
  * cover that notice (FabricRanks::GetNoticeDelay plus a time step), so that
  * every copy completes the run at the same time.
+ *
+ * Ranks talk over RankChannels: two ranks of one server (SetServers) over
+ * the GPU interconnect (IntraServerBandwidth, IntraServerLatency), every
+ * other pair over Channels RDMA RC queue pairs between their NICs; only
+ * these RDMA connections are listed by GetConnections() and GetQueuePairs().
+ * A collective reports its CollectiveType and algorithm name
+ * (CollectiveLibrary maps both to its TypeId).
  */
 class Collective : public Object
 {
@@ -58,12 +69,13 @@ class Collective : public Object
     /// When one rank started and finished one step.
     struct StepRecord
     {
-        uint32_t run;  //!< which Start() of this collective, from 0
-        uint32_t step; //!< step index
-        uint32_t rank; //!< rank
-        Time ready;    //!< the rank's first send of the step could go (its data was there)
-        Time start;    //!< the rank posted its first send of the step (the gate released it)
-        Time end;      //!< the rank received all its data of the step
+        uint32_t run;     //!< which Start() of this collective, from 0
+        uint32_t step;    //!< step index
+        uint32_t rank;    //!< rank
+        Time ready;       //!< the rank's first send of the step could go (its data was there)
+        Time start;       //!< the rank posted its first send of the step (the gate released it)
+        Time end;         //!< the rank received all its data of the step (only sent: posted it)
+        bool idle{false}; //!< the rank has no part in the step (times are zero)
     };
 
     /**
@@ -77,9 +89,11 @@ class Collective : public Object
 
     /**
      * \brief Connect the ranks (once, before the first Start()).
-     * \param nics the NIC of each rank, in rank order
+     * \param nics the NIC of each rank, in rank order (a NIC may serve
+     *        several ranks of its server)
      * \param prio traffic class of the data
      * \param srcPorts UDP source port base; connection i uses srcPorts + i
+     *        (GetNConnections() of them)
      */
     virtual void Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, uint16_t srcPorts) = 0;
 
@@ -101,6 +115,34 @@ class Collective : public Object
 
     /** \return the number of ranks */
     uint32_t GetNRanks() const;
+
+    /**
+     * \brief Say which server each rank is on (before Setup()); ranks of one
+     * server talk over the GPU interconnect, never through a NIC. Without
+     * it, every rank is a server of its own.
+     * \param serverOfRank the server of each rank, in rank order
+     */
+    void SetServers(const std::vector<uint32_t>& serverOfRank);
+
+    /** \return the server of each rank (empty: every rank its own) */
+    const std::vector<uint32_t>& GetServers() const;
+
+    /**
+     * \brief The RDMA connections (UDP source ports) Setup() will use on
+     * nRanks ranks, with the servers and Channels set so far.
+     * \param nRanks ranks
+     * \return the number of connections: ports srcPorts .. srcPorts + it - 1
+     */
+    uint32_t GetNConnections(uint32_t nRanks) const;
+
+    /** \return which collective operation this is */
+    CollectiveType GetCollectiveType() const;
+
+    /** \return the algorithm's name ("ring", "direct", ...) */
+    const std::string& GetAlgorithmName() const;
+
+    /** \return bytes sent over the GPU interconnect so far */
+    uint64_t GetIntraServerBytes() const;
 
     /**
      * \param step a step
@@ -151,8 +193,11 @@ class Collective : public Object
     /** \return every step record so far */
     const std::vector<StepRecord>& GetStepRecords() const;
 
-    /** \return the queue pairs the collective communicates over */
-    virtual std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const = 0;
+    /**
+     * \return the queue pairs the collective communicates over: every
+     *         connection's sender, then every connection's receiver
+     */
+    virtual std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const;
 
     /// One connection of the collective: a sending rank's queue pair and its peer.
     struct Connection
@@ -167,7 +212,7 @@ class Collective : public Object
      * \return the connections data flows over, in the order of their source
      *         ports (connection i was given srcPorts + i at Setup())
      */
-    virtual std::vector<Connection> GetConnections() const = 0;
+    virtual std::vector<Connection> GetConnections() const;
 
     /** \return transport counters over the collective's queue pairs */
     RdmaQueuePair::Counters GetCounters() const;
@@ -195,6 +240,57 @@ class Collective : public Object
 
   protected:
     void DoDispose() override;
+
+    /**
+     * \brief Name what the collective is (subclasses, in their constructor).
+     * \param type the collective operation
+     * \param algorithm the algorithm's name
+     */
+    void SetKind(CollectiveType type, const std::string& algorithm);
+
+    /**
+     * \param nRanks ranks
+     * \return the rank pairs the collective sends over (none by default)
+     */
+    virtual std::vector<RankChannels::Link> GetLinks(uint32_t nRanks) const;
+
+    /**
+     * \brief Create the links (RankChannels) and learn the local ranks
+     *        (SetupRanks); subclasses call it from Setup().
+     * \param nics the NIC of each rank
+     * \param links GetLinks(nics.size())
+     * \param prio traffic class
+     * \param srcPorts UDP source port of connection 0
+     */
+    void ConnectRanks(const std::vector<Ptr<RdmaNic>>& nics,
+                      const std::vector<RankChannels::Link>& links,
+                      uint8_t prio,
+                      uint16_t srcPorts);
+
+    /** \return the links, or nullptr before ConnectRanks() */
+    Ptr<RankChannels> GetChannels() const;
+
+    /**
+     * \brief Send one message over a link (from DoPost()).
+     * \param link the link
+     * \param bytes message bytes
+     * \param step the step (JobStepTag)
+     * \param chunk the chunk (JobStepTag)
+     */
+    void SendMessage(uint32_t link, uint64_t bytes, uint32_t step, uint32_t chunk);
+
+    /**
+     * \brief A whole message of a link arrived at its receiving rank.
+     * \param link the link
+     */
+    virtual void MessageReceived(uint32_t link);
+
+    /**
+     * \brief A rank has no part in a step: it counts as finished.
+     * \param rank the rank
+     * \param step the step
+     */
+    void RecordIdle(uint32_t rank, uint32_t step);
 
     /**
      * \brief Prepare the records of a new run.
@@ -328,6 +424,21 @@ class Collective : public Object
     void NoticeReceived(const std::vector<uint64_t>& words);
 
     /**
+     * \brief A queue pair of a link exhausted its retries.
+     * \param link the link
+     * \param qp the queue pair
+     */
+    void LinkFailed(uint32_t link, Ptr<RdmaQueuePair> qp);
+
+    /**
+     * \brief A rank finished or skipped a step.
+     * \param rank the rank
+     * \param step the step
+     * \param now when (a finish), or a zero time (skipped)
+     */
+    void FinishStep(uint32_t rank, uint32_t step, Time now);
+
+    /**
      * \brief A rank's step could go.
      * \param rank the rank
      * \param step the step
@@ -347,12 +458,21 @@ class Collective : public Object
     std::string m_failureReason;          //!< the first failure
     FailedCallback m_failedCb;            //!< failure report
     TracedCallback<uint32_t, uint32_t, Time, Time> m_phaseTrace; //!< finished phases
-    Time m_completionLatency;      //!< from the last rank's end to every rank knowing
-    std::vector<bool> m_localRank; //!< per rank: simulated by this process
-    uint32_t m_ranksDone;          //!< ranks that finished the current run
-    Time m_lastEnd;                //!< latest end of a rank in the current run
-    uint32_t m_topic;              //!< FabricRanks notice topic
-    bool m_distributed;            //!< the ranks span several processes
+    Time m_completionLatency;          //!< from the last rank's end to every rank knowing
+    std::vector<bool> m_localRank;     //!< per rank: simulated by this process
+    uint32_t m_ranksDone;              //!< ranks that finished the current run
+    Time m_lastEnd;                    //!< latest end of a rank in the current run
+    uint32_t m_topic;                  //!< FabricRanks notice topic
+    bool m_distributed;                //!< the ranks span several processes
+    std::vector<uint32_t> m_stepsLeft; //!< per rank: steps of this run not yet finished
+    std::vector<Time> m_rankEnd;       //!< per rank: latest end in this run
+    std::vector<uint32_t> m_servers;   //!< server of each rank (empty: its own)
+    Ptr<RankChannels> m_channels;      //!< the links
+    uint32_t m_nChannels;              //!< RDMA queue pairs per inter-server link
+    DataRate m_intraRate;              //!< GPU interconnect rate per GPU
+    Time m_intraLatency;               //!< GPU interconnect latency
+    CollectiveType m_type;             //!< the operation
+    std::string m_algorithm;           //!< the algorithm's name
 };
 
 } // namespace ns3

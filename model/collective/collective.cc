@@ -10,6 +10,10 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <iomanip>
+#include <sstream>
 
 namespace ns3
 {
@@ -32,6 +36,25 @@ Collective::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&Collective::m_completionLatency),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("Channels",
+                          "RDMA queue pairs per pair of ranks on different servers; each "
+                          "message is cut into this many parts, one per queue pair (NCCL's "
+                          "channels).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&Collective::m_nChannels),
+                          MakeUintegerChecker<uint32_t>(1, 64))
+            .AddAttribute("IntraServerBandwidth",
+                          "Rate of a GPU's egress onto its server's GPU interconnect "
+                          "(default: NVLink 3, 300 GB/s per direction per A100).",
+                          DataRateValue(DataRate("2400Gbps")),
+                          MakeDataRateAccessor(&Collective::m_intraRate),
+                          MakeDataRateChecker())
+            .AddAttribute("IntraServerLatency",
+                          "Latency of a message over the GPU interconnect, from the end of "
+                          "its transmission to its arrival.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&Collective::m_intraLatency),
+                          MakeTimeChecker(Seconds(0)))
             .AddTraceSource("Phase",
                             "Every rank finished one step (run, step, first start, last end).",
                             MakeTraceSourceAccessor(&Collective::m_phaseTrace),
@@ -48,7 +71,9 @@ Collective::Collective()
       m_failed(false),
       m_ranksDone(0),
       m_topic(0),
-      m_distributed(false)
+      m_distributed(false),
+      m_nChannels(1),
+      m_type(CollectiveType::ALL_REDUCE)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -63,7 +88,173 @@ Collective::DoDispose()
     m_gate = nullptr;
     m_rankGates.clear();
     m_failedCb = FailedCallback();
+    if (m_channels)
+    {
+        m_channels->Dispose();
+        m_channels = nullptr;
+    }
     Object::DoDispose();
+}
+
+void
+Collective::SetKind(CollectiveType type, const std::string& algorithm)
+{
+    m_type = type;
+    m_algorithm = algorithm;
+}
+
+CollectiveType
+Collective::GetCollectiveType() const
+{
+    return m_type;
+}
+
+const std::string&
+Collective::GetAlgorithmName() const
+{
+    return m_algorithm;
+}
+
+void
+Collective::SetServers(const std::vector<uint32_t>& serverOfRank)
+{
+    NS_ABORT_MSG_IF(m_channels, "Collective: SetServers() after Setup()");
+    m_servers = serverOfRank;
+}
+
+const std::vector<uint32_t>&
+Collective::GetServers() const
+{
+    return m_servers;
+}
+
+std::vector<RankChannels::Link>
+Collective::GetLinks(uint32_t /* nRanks */) const
+{
+    return {};
+}
+
+uint32_t
+Collective::GetNConnections(uint32_t nRanks) const
+{
+    std::vector<uint32_t> servers = m_servers;
+    if (servers.size() != nRanks)
+    {
+        servers.resize(nRanks);
+        for (uint32_t r = 0; r < nRanks; ++r)
+        {
+            servers[r] = r;
+        }
+    }
+    return RankChannels::CountConnections(GetLinks(nRanks), servers, m_nChannels);
+}
+
+void
+Collective::ConnectRanks(const std::vector<Ptr<RdmaNic>>& nics,
+                         const std::vector<RankChannels::Link>& links,
+                         uint8_t prio,
+                         uint16_t srcPorts)
+{
+    NS_LOG_FUNCTION(this << nics.size() << links.size() << +prio << srcPorts);
+    const auto n = static_cast<uint32_t>(nics.size());
+    NS_ABORT_MSG_IF(!m_servers.empty() && m_servers.size() != n,
+                    "Collective: " << m_servers.size() << " servers given (SetServers) for " << n
+                                   << " ranks");
+    std::vector<uint32_t> servers = m_servers;
+    if (servers.empty())
+    {
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            servers.push_back(r);
+        }
+    }
+    m_nics = nics;
+    m_channels = CreateObject<RankChannels>();
+    m_channels->SetReceiveCallback(MakeCallback(&Collective::MessageReceived, this));
+    m_channels->SetFailureCallback(MakeCallback(&Collective::LinkFailed, this));
+    m_channels
+        ->Connect(nics, servers, links, prio, srcPorts, m_nChannels, m_intraRate, m_intraLatency);
+    SetupRanks();
+    for (uint32_t i = 0; i < m_channels->GetNLinks(); ++i)
+    {
+        const auto& l = m_channels->GetLink(i);
+        NS_ABORT_MSG_IF(m_channels->IsIntraServer(i) && IsLocalRank(l.src) != IsLocalRank(l.dst),
+                        "Collective: ranks " << l.src << " and " << l.dst
+                                             << " share a server but not an MPI process; "
+                                                "place a server's hosts in one process");
+    }
+}
+
+Ptr<RankChannels>
+Collective::GetChannels() const
+{
+    return m_channels;
+}
+
+void
+Collective::SendMessage(uint32_t link, uint64_t bytes, uint32_t step, uint32_t chunk)
+{
+    m_channels->Send(link, bytes, MakeTag(step, chunk));
+}
+
+void
+Collective::MessageReceived(uint32_t /* link */)
+{
+}
+
+uint64_t
+Collective::GetIntraServerBytes() const
+{
+    return m_channels ? m_channels->GetIntraServerBytes() : 0;
+}
+
+std::vector<Ptr<RdmaQueuePair>>
+Collective::GetQueuePairs() const
+{
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    if (!m_channels)
+    {
+        return qps;
+    }
+    const uint32_t n = m_channels->GetNConnections();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        qps.push_back(m_channels->GetSender(i));
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        qps.push_back(m_channels->GetReceiver(i));
+    }
+    return qps;
+}
+
+std::vector<Collective::Connection>
+Collective::GetConnections() const
+{
+    std::vector<Connection> connections;
+    if (!m_channels)
+    {
+        return connections;
+    }
+    for (uint32_t i = 0; i < m_channels->GetNConnections(); ++i)
+    {
+        const auto& l = m_channels->GetLink(m_channels->GetConnectionLink(i));
+        connections.push_back(
+            Connection{l.src, l.dst, m_channels->GetSender(i), m_channels->GetReceiver(i)});
+    }
+    return connections;
+}
+
+void
+Collective::LinkFailed(uint32_t link, Ptr<RdmaQueuePair> qp)
+{
+    const auto& l = m_channels->GetLink(link);
+    std::ostringstream reason;
+    reason << "retry count exceeded on the queue pair of rank " << l.src << " to rank " << l.dst
+           << " (" << qp->GetNic()->GetAddress() << " -> " << qp->GetPeerAddress() << ", "
+           << qp->GetTimeouts() << " timeouts of " << std::fixed << std::setprecision(3)
+           << qp->GetRetransmitTimeout().GetSeconds() * 1e3 << " ms)";
+    NotifyFailed(reason.str());
 }
 
 uint32_t
@@ -442,6 +633,8 @@ Collective::BeginRun(uint32_t nRanks, uint32_t nSteps)
         }
     }
     m_stepFinished.assign(nSteps, 0);
+    m_stepsLeft.assign(nRanks, nSteps);
+    m_rankEnd.assign(nRanks, Time());
     for (auto& g : m_rankGates)
     {
         g.stepOpen = false;
@@ -468,19 +661,34 @@ Collective::RecordEnd(uint32_t rank, uint32_t step)
 {
     const Time now = Simulator::Now();
     m_records[m_runBase + step * GetNRanks() + rank].end = now;
-    if (++m_stepFinished[step] == GetNRanks())
+    FinishStep(rank, step, now);
+}
+
+void
+Collective::RecordIdle(uint32_t rank, uint32_t step)
+{
+    m_records[m_runBase + step * GetNRanks() + rank].idle = true;
+    FinishStep(rank, step, Time());
+}
+
+void
+Collective::FinishStep(uint32_t rank, uint32_t step, Time now)
+{
+    if (++m_stepFinished[step] == GetNRanks() && m_stepFirstStart[step] != Time::Max())
     {
-        m_phaseTrace(m_run, step, m_stepFirstStart[step], now);
+        m_phaseTrace(m_run, step, m_stepFirstStart[step], Simulator::Now());
     }
-    if (step + 1 == m_nSteps)
+    m_rankEnd[rank] = std::max(m_rankEnd[rank], now);
+    if (--m_stepsLeft[rank] == 0)
     {
         // this rank is done with the run: the other processes' copies learn it
+        const Time end = m_rankEnd[rank];
         if (m_distributed)
         {
             FabricRanks::Publish(m_topic,
-                                 {0, m_run, rank, static_cast<uint64_t>(now.GetTimeStep())});
+                                 {0, m_run, rank, static_cast<uint64_t>(end.GetTimeStep())});
         }
-        CountRankDone(now);
+        CountRankDone(end);
     }
 }
 
