@@ -31,8 +31,15 @@ while [ $# -gt 0 ]; do
 done
 command -v clang++ >/dev/null || flux_die "clang++ not found (Debian: apt-get install clang libclang-rt-dev)"
 command -v protoc >/dev/null || flux_die "protoc not found (Debian: apt-get install protobuf-compiler)"
-ns3inc=$(ls -d /usr/include/ns3.* 2>/dev/null | sort -V | tail -n 1)
-[ -n "$ns3inc" ] || flux_die "no installed ns-3 headers (Debian: libns3-dev)"
+# Debian installs ns-3's headers as /usr/include/ns3/*.h (others as
+# <prefix>/include/ns3.<version>/ns3/*.h) and its libraries as libns3-<module>.
+ns3inc=$(dirname "$(ls -d /usr/include/ns3/log.h /usr/include/ns3.*/ns3/log.h \
+    /usr/local/include/ns3.*/ns3/log.h 2>/dev/null | sort -V | tail -n 1 || true)")
+[ "$ns3inc" != . ] || flux_die "no installed ns-3 headers (Debian: libns3-dev)"
+ns3inc=$(dirname "$ns3inc")
+ns3core=$(ls /usr/lib/*/libns3-core.so /usr/lib/*/libns3.*-core*.so /usr/local/lib/libns3.*-core*.so \
+    2>/dev/null | head -n 1 || true)
+[ -n "$ns3core" ] || flux_die "no installed ns-3 core library (Debian: libns3-dev)"
 mkdir -p "$out/include/ns3" "$out/proto"
 
 # The module's headers flattened into ns3/ as in the build; the schema's code.
@@ -41,11 +48,12 @@ cp "$FLUX_ROOT"/scenario/workload/*.h "$FLUX_ROOT"/scenario/config/scenario-erro
 protoc --cpp_out="$out/proto" -I"$FLUX_ROOT/scenario/workload" \
     "$FLUX_ROOT/scenario/workload/chakra-et.proto"
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-    -fno-omit-frame-pointer -I"$out/include" -I"$out/proto" -I"$ns3inc")
+    -fno-omit-frame-pointer -I"$out/include" -I"$out/proto")
+# (the compiler's own search path must stay last for /usr/include)
+[ "$ns3inc" = /usr/include ] || flags+=(-I"$ns3inc")
 common=("$FLUX_ROOT"/scenario/workload/*.cc "$FLUX_ROOT/scenario/config/scenario-error.cc"
     "$FLUX_ROOT/model/workload/workload-trace.cc" "$out/proto/chakra-et.pb.cc")
-libs=(-lns3.${ns3inc##*/ns3.}-core -lprotobuf -lpthread)
-[ -e /usr/lib/x86_64-linux-gnu/libns3-core.so ] && libs[0]=-lns3-core
+libs=("$ns3core" -Wl,-rpath,"$(dirname "$ns3core")" -lprotobuf -lpthread)
 
 # Corpus seeds in each fuzzer's input format (see the fuzzers' heads).
 python3 - "$FLUX_ROOT/test/data/workloads" "$out" <<'PY'

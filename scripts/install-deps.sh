@@ -63,8 +63,9 @@ for arg in "$@"; do
     --source-trees)
         # apt-get source (dpkg-source), xz for the release tarballs (ns-3's
         # optional libraries GSL, libxml2 and SQLite are in the list above),
-        # Open MPI for ns-3 built with MPI (build-in-tree.sh --mpi)
-        packages+=(dpkg-dev xz-utils libopenmpi-dev openmpi-bin)
+        # Open MPI for ns-3 built with MPI (build-in-tree.sh --mpi), clang and
+        # its sanitizer and libFuzzer runtimes (fuzz-readers.sh)
+        packages+=(dpkg-dev xz-utils libopenmpi-dev openmpi-bin clang libclang-rt-dev)
         ;;
     -h | --help)
         sed -n '2,16p' "$0"

@@ -13,6 +13,9 @@
 #                    bookworm root (scripts/fresh-machine.sh; needs root)
 #   sanitizers       Debian bookworm's libns3-dev 3.37, every test and every
 #                    shipped scenario under ASan+UBSan (scripts/sanitize.sh)
+#   fuzz-readers     the Chakra and AICB workload readers under libFuzzer
+#                    (clang, ASan+UBSan), 10 minutes each
+#                    (scripts/fuzz-readers.sh)
 #
 #   scripts/matrix.sh                        all entries
 #   scripts/matrix.sh in-tree-3.48 waf-3.31  some
@@ -28,7 +31,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-all=(standalone-3.37 in-tree-3.37 mpi-3.37 in-tree-3.48 waf-3.31 fresh-bookworm sanitizers)
+all=(standalone-3.37 in-tree-3.37 mpi-3.37 in-tree-3.48 waf-3.31 fresh-bookworm sanitizers
+    fuzz-readers)
 entries=("$@")
 [ ${#entries[@]} -gt 0 ] || entries=("${all[@]}")
 for e in "${entries[@]}"; do
@@ -68,9 +72,18 @@ for e in "${entries[@]}"; do
             "$FLUX_ROOT/scripts/sanitize.sh" --no-deps >"$log" 2>&1 && rc=0 || rc=$?
         ver=3.37
         ;;
+    fuzz)
+        "$FLUX_ROOT/scripts/fuzz-readers.sh" --minutes 10 --out "$FLUX_ROOT/build-fuzz" \
+            >"$log" 2>&1 && rc=0 || rc=$?
+        ver=3.37
+        ;;
     esac
     dt=$(flux_fmt_time "$(flux_elapsed "$t0")")
-    if [ "$kind" = standalone ] || [ "$kind" = sanitizers ]; then
+    if [ "$kind" = fuzz ]; then
+        # per reader: executions and corpus, or the finding
+        detail=$(grep -E '(no finding|FINDING)' "$log" | sed -E 's/^\[flux [0-9:]+\] //' |
+            tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)
+    elif [ "$kind" = standalone ] || [ "$kind" = sanitizers ]; then
         # build times, ctest's and pytest's closing lines
         detail=$(grep -E '^(configure .*total|[0-9]+% tests passed|=* ?[0-9]+ passed.* in [0-9.]+s)' "$log" |
             sed -E 's/^=+ //; s/ =+$//' | tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)

@@ -28,10 +28,10 @@ const std::string kLlama7bTp2 =
     kData + "/model_workload/L7B-M1-C04_Llama7B_megatron_tp2_pp1_mbs1_A100.txt";
 
 /// A file in a fresh temporary folder.
-class TempFile
+class AicbFile
 {
   public:
-    explicit TempFile(const std::string& text)
+    explicit AicbFile(const std::string& text)
     {
         m_path = (fs::temp_directory_path() /
                   ("flux-aicb-" +
@@ -41,7 +41,7 @@ class TempFile
         std::ofstream(m_path) << text;
     }
 
-    ~TempFile()
+    ~AicbFile()
     {
         fs::remove(m_path);
     }
@@ -199,7 +199,7 @@ TEST(AicbReader, Llama7bComputeAndGroupsAsTheFileSays)
 // for weight-gradient ones; the update waits for its collective.
 TEST(AicbReader, BackwardDoesNotWaitForWeightGradients)
 {
-    TempFile f("HYBRID_TRANSFORMER model_parallel_NPU_group: 2 all_gpus: 4\n2\n"
+    AicbFile f("HYBRID_TRANSFORMER model_parallel_NPU_group: 2 all_gpus: 4\n2\n"
                "a -1 10 ALLREDUCE 100 20 ALLREDUCE 200 30 ALLREDUCE 300 5\n"
                "b -1 11 NONE 0 21 ALLGATHER 210 31 REDUCESCATTER 310 6\n");
     const WorkloadTrace t = ReadAicbWorkload(f.Path());
@@ -293,7 +293,7 @@ TEST(AicbReader, OneRankGroupsAreLeftOut)
 // indices, expert-data groups the rest.
 TEST(AicbReader, PipelineAndExpertGroups)
 {
-    TempFile f("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 ep: 2 pp: 2 vpp: 1 "
+    AicbFile f("HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 2 ep: 2 pp: 2 vpp: 1 "
                "ga: 1 all_gpus: 16 checkpoints: 0 checkpoint_initiates: 0 pp_comm: 4096.0\n1\n"
                "moe -1 10 ALLTOALL_EP 100 20 ALLTOALL_EP 100 30 ALLREDUCE_DP_EP 300 5\n");
     const WorkloadTrace t = ReadAicbWorkload(f.Path());
@@ -341,7 +341,7 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
     const std::string row = "a -1 10 ALLREDUCE 100 20 NONE 0 30 ALLREDUCE 300 5\n";
     const auto bad =
         [](const std::string& text, const std::vector<std::string>& pieces, uint32_t ranks = 4) {
-            TempFile f(text);
+            AicbFile f(text);
             std::vector<std::string> all{f.Path()};
             all.insert(all.end(), pieces.begin(), pieces.end());
             AicbOptions o;

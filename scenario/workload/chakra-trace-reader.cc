@@ -361,10 +361,12 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
     ChakraProtoMsg::GlobalMetadata metadata;
     for (uint64_t message = 0;; ++message)
     {
-        const std::string where = message == 0
-                                      ? "the GlobalMetadata (first message)"
-                                      : "message " + std::to_string(message + 1) + " (after node " +
-                                            std::to_string(m_node.id()) + ")";
+        // (only for messages: most traces have no problem)
+        const auto where = [&]() -> std::string {
+            return message == 0 ? "the GlobalMetadata (first message)"
+                                : "message " + std::to_string(message + 1) + " (after node " +
+                                      std::to_string(m_node.id()) + ")";
+        };
         pb::io::CodedInputStream coded(in);
         const void* data = nullptr;
         int size = 0;
@@ -377,7 +379,7 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
                                         std::string(unzip->ZlibErrorMessage()
                                                         ? unzip->ZlibErrorMessage()
                                                         : "zlib error") +
-                                        ") at " + where);
+                                        ") at " + where());
             }
             if (message == 0)
             {
@@ -388,12 +390,12 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
         uint32_t length = 0;
         if (!coded.ReadVarint32(&length))
         {
-            throw ScenarioError(m_path, "truncated or malformed length prefix of " + where);
+            throw ScenarioError(m_path, "truncated or malformed length prefix of " + where());
         }
         if (length > kMaxMessageBytes)
         {
             throw ScenarioError(m_path,
-                                "length prefix of " + where + " is " + std::to_string(length) +
+                                "length prefix of " + where() + " is " + std::to_string(length) +
                                     " bytes, more than " + std::to_string(kMaxMessageBytes));
         }
         const auto limit = coded.PushLimit(length);
@@ -402,7 +404,7 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
         if (!parsed || !coded.ConsumedEntireMessage() || coded.BytesUntilLimit() != 0)
         {
             throw ScenarioError(m_path,
-                                "truncated or malformed protobuf in " + where + " (" +
+                                "truncated or malformed protobuf in " + where() + " (" +
                                     std::to_string(length) + " bytes announced)");
         }
         coded.PopLimit(limit);
