@@ -18,7 +18,7 @@ from matplotlib.patches import Patch  # noqa: E402
 CATEGORIES = {
     "collective": {"color": "#d9d9d9", "label": "collective run", "height": 0.8},
     "compute": {"color": "#4c72b0", "label": "compute", "height": 0.6},
-    "step": {"color": "#dd8452", "label": "collective step", "height": 0.6},
+    "step": {"color": "#dd8452", "label": "step (reduce-scatter)", "height": 0.6},
     "gate": {"color": "#c44e52", "label": "held at the gate", "height": 0.6},
 }
 # All-gather steps, told from reduce-scatter ones by a darker shade.
@@ -117,7 +117,7 @@ def plot(data, path, dpi=150, title=None, to_ms=None):
     ax.set_yticklabels([f"{r['job']} r{r['rank']}" for r in ranks], fontsize="small")
     ax.set_ylim(len(ranks) - 0.5, -0.5)
     handles = [Patch(color=s["color"], label=s["label"]) for s in CATEGORIES.values()]
-    handles.insert(3, Patch(color=ALL_GATHER_COLOR, label="all-gather step"))
+    handles.insert(3, Patch(color=ALL_GATHER_COLOR, label="step (all-gather)"))
     ax.legend(handles=handles, fontsize="x-small", ncol=len(handles), loc="lower left",
               bbox_to_anchor=(0, 1.0), frameon=False)
     meta = data.get("metadata", {})

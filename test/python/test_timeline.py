@@ -26,19 +26,21 @@ UPLINKS = ["leaf0->spine0", "leaf0->spine1", "leaf1->spine0", "leaf1->spine1",
 INTERVAL_US = 10
 
 
-def _scenario(policy):
+def _scenario(policy, buckets=1):
     s = copy.deepcopy(SMALL)
     s["scheduler"] = {"policy": policy}
     s["traces"] = {"interval_us": INTERVAL_US, "rates": False, "links": UPLINKS}
+    for job in s["jobs"]:
+        job["buckets"] = buckets
     return s
 
 
-def _run(flux_run, folder, policy, name=None, *args):
+def _run(flux_run, folder, policy, name=None, *args, buckets=1):
     """Run the small scenario under a policy with a timeline; (results,
     trace-event document, timeline path)."""
     name = name or policy
     scen = folder / f"{name}.json"
-    scen.write_text(json.dumps(_scenario(policy)))
+    scen.write_text(json.dumps(_scenario(policy, buckets)))
     out = folder / f"{name}-results.json"
     tl = folder / f"{name}-timeline.json"
     p = flux_run(scen, "--out", out, "--timeline", tl, "--quiet", *args)
@@ -147,6 +149,58 @@ def test_gate_holds_appear_under_flux_and_never_under_fifo(runs):
         # the class changes flux made, as a counter of each job's process
         classes = [e for e in trace["traceEvents"] if e["ph"] == "C" and e["name"] == "traffic class"]
         assert len(classes) >= 2
+
+
+def test_iteration_holds_under_cassini(flux_run, tmp_path):
+    """cassini holds iteration starts: held spans on the jobs' iterations
+    track, each inside its iteration and before its compute; with the
+    ranks' held steps they make up the results' gate_wait_ms."""
+    results, trace, _ = _run(flux_run, tmp_path, "cassini")
+    procs, threads = _names(trace)
+    assert any(j["gate_wait_ms"] > 0 for j in results["jobs"])
+    for job in results["jobs"]:
+        own = [e for e in trace["traceEvents"] if e["ph"] == "X"
+               and procs[e["pid"]] == f"job {job['name']}"
+               and threads[(e["pid"], e["tid"])] == "iterations"]
+        held = [e for e in own if e["cat"] == "gate"]
+        iters = [e for e in own if e["cat"] == "iteration"]
+        for h in held:
+            assert any(i["ts"] == h["ts"] and h["dur"] <= i["dur"] for i in iters), h
+        ranks = _spans(trace, job["name"], "gate")
+        total_ms = (sum(e["dur"] for e in held)
+                    + sum(e["dur"] for v in ranks.values() for e in v) / 4) / 1e3
+        assert total_ms == pytest.approx(job["gate_wait_ms"], rel=1e-6, abs=1e-6)
+        if held:
+            compute = _spans(trace, job["name"], "compute")[0]
+            assert {round(h["ts"] + h["dur"], 3) for h in held} <= {c["ts"] for c in compute}
+
+
+def test_spans_on_a_track_nest(runs, flux_run, tmp_path):
+    """On every track, two spans either follow one another or one lies
+    inside the other, as viewers need; with gradient buckets, whose
+    allreduces run beside the compute, the compute goes to a second track
+    of the rank ("rank 0 (2)") and every step is still there."""
+    results, bucketed, _ = _run(flux_run, tmp_path, "fifo", "buckets", buckets=3)
+    for trace in (runs["flux"][1], runs["fifo"][1], bucketed):
+        tracks = collections.defaultdict(list)
+        for e in trace["traceEvents"]:
+            if e["ph"] == "X":
+                tracks[(e["pid"], e["tid"])].append((e["ts"], e["ts"] + e["dur"]))
+        for spans in tracks.values():
+            spans.sort(key=lambda s: (s[0], -s[1]))
+            open_ends = []
+            for start, end in spans:
+                while open_ends and open_ends[-1] <= start + 1e-9:
+                    open_ends.pop()
+                assert not open_ends or end <= open_ends[-1] + 1e-9, (start, end)
+                open_ends.append(end)
+    _, threads = _names(bucketed)
+    assert "rank 0 (2)" in threads.values()
+    for job in results["jobs"]:
+        steps = _spans(bucketed, job["name"], "step")
+        assert all(len(v) == job["phase_ms"]["count"] for v in steps.values())
+        runs_ = _spans(bucketed, job["name"], "collective")
+        assert all(len(v) == 3 * len(job["iteration_ms"]) for v in runs_.values())
 
 
 def test_link_utilisation_agrees_with_the_results(runs):
