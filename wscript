@@ -15,7 +15,7 @@
 # modules core, network, internet and traffic-control, with nlohmann-json
 # (header-only; pkg-config's nlohmann_json, else the header in the compiler's
 # search path) and Protobuf (pkg-config's protobuf, and protoc for the C++
-# code of scenario/workload/chakra-et.proto). The GoogleTest tests and the Python bindings are built by the
+# code of scenario/input/chakra-et.proto). The GoogleTest tests and the Python bindings are built by the
 # standalone CMake build only.
 
 import glob
@@ -86,7 +86,7 @@ def build(bld):
 
     # The Chakra schema's C++ code, generated into the build folder before
     # any C++ file compiles (only the trace reader includes it).
-    proto = bld.path.find_resource('scenario/workload/chakra-et.proto')
+    proto = bld.path.find_resource('scenario/input/chakra-et.proto')
     proto_out = bld.path.get_bld().make_node('flux-proto')
     proto_out.mkdir()
     proto_cc = proto_out.make_node('chakra-et.pb.cc')

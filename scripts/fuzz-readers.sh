@@ -43,15 +43,15 @@ ns3core=$(ls /usr/lib/*/libns3-core.so /usr/lib/*/libns3.*-core*.so /usr/local/l
 mkdir -p "$out/include/ns3" "$out/proto"
 
 # The module's headers flattened into ns3/ as in the build; the schema's code.
-cp "$FLUX_ROOT"/scenario/workload/*.h "$FLUX_ROOT"/scenario/config/scenario-error.h \
+cp "$FLUX_ROOT"/scenario/input/*.h "$FLUX_ROOT"/scenario/input/scenario-error.h \
     "$FLUX_ROOT"/model/workload/workload-trace.h "$out/include/ns3/"
-protoc --cpp_out="$out/proto" -I"$FLUX_ROOT/scenario/workload" \
-    "$FLUX_ROOT/scenario/workload/chakra-et.proto"
+protoc --cpp_out="$out/proto" -I"$FLUX_ROOT/scenario/input" \
+    "$FLUX_ROOT/scenario/input/chakra-et.proto"
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer -I"$out/include" -I"$out/proto")
 # (the compiler's own search path must stay last for /usr/include)
 [ "$ns3inc" = /usr/include ] || flags+=(-I"$ns3inc")
-common=("$FLUX_ROOT"/scenario/workload/*.cc "$FLUX_ROOT/scenario/config/scenario-error.cc"
+common=("$FLUX_ROOT"/scenario/input/*.cc "$FLUX_ROOT/scenario/input/scenario-error.cc"
     "$FLUX_ROOT/model/workload/workload-trace.cc" "$out/proto/chakra-et.pb.cc")
 libs=("$ns3core" -Wl,-rpath,"$(dirname "$ns3core")" -lprotobuf -lpthread)
 

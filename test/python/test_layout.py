@@ -1,6 +1,7 @@
 """The module's layers, as the folders show them: model/ (the simulation
 models), helper/ (ns-3 builders on the model), scenario/ (the scenario
-application of flux-run and ns3flux: config/, run/, results/). A layer
+application of flux-run and ns3flux: input/ (readers of the files a
+scenario names, and the error naming a bad field), config/, run/, results/). A layer
 includes only the layers below it, the files of the module include one
 another without cycles, and the scenario application's files stay small
 enough to read at once."""
@@ -15,10 +16,10 @@ FOLDERS = ["model", "helper", "scenario"]
 ALLOWED = {
     "model": set(),
     "helper": {"model"},
+    "scenario/input": {"model"},
     "scenario/results": {"model"},
-    "scenario/config": {"model"},
-    "scenario/workload": {"model", "scenario/config"},
-    "scenario/run": {"model", "helper", "scenario/config", "scenario/results", "scenario/workload"},
+    "scenario/config": {"model", "scenario/input"},
+    "scenario/run": {"model", "helper", "scenario/input", "scenario/config", "scenario/results"},
 }
 MAX_LINES = 500
 
