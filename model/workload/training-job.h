@@ -8,7 +8,6 @@
 #include "workload-replay.h"
 
 #include "ns3/collective.h"
-
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"

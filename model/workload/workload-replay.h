@@ -5,10 +5,10 @@
 #ifndef WORKLOAD_REPLAY_H
 #define WORKLOAD_REPLAY_H
 
-#include "ns3/collective.h"
 #include "workload-trace.h"
 
 #include "ns3/callback.h"
+#include "ns3/collective.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -277,6 +277,9 @@ class WorkloadReplay : public Object
     Callback<void> m_done;                         //!< end of the run
     std::vector<EventId> m_events;                 //!< pending compute timers
     NodeCallback m_nodeCb;                         //!< timeline hook
+    bool m_recordNodes;                            //!< keep NodeRecords
+    std::vector<NodeRecord> m_nodeRecords;         //!< nodes run (RecordNodes)
+    uint32_t m_iteration;                          //!< iteration of the current run
 
     std::array<TypeStats, N_COLLECTIVE_TYPES> m_typeStats; //!< per collective type
     TypeStats m_peerStats;                                 //!< point-to-point transfers

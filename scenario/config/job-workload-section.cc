@@ -11,6 +11,8 @@
 #include "ns3/chakra-trace-reader.h"
 #include "ns3/collective-library.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 
@@ -113,8 +115,7 @@ ParseJobCollective(const ObjectReader& r, ScenarioConfig::JobConfig& job)
                 }
                 Fail(field, "unknown collective type; known: " + Join(types));
             }
-            job.algorithm[name] =
-                ToOneOf(algo, field, CollectiveLibrary::GetAlgorithms(type));
+            job.algorithm[name] = ToOneOf(algo, field, CollectiveLibrary::GetAlgorithms(type));
         }
         if (job.collective == "ring-allreduce" && job.algorithm.count("all-reduce") &&
             job.algorithm["all-reduce"] != "ring")
@@ -128,9 +129,7 @@ ParseJobCollective(const ObjectReader& r, ScenarioConfig::JobConfig& job)
 }
 
 void
-ParseJobWorkload(const ObjectReader& r,
-                 ScenarioConfig::JobConfig& job,
-                 const ScenarioConfig& cfg)
+ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const ScenarioConfig& cfg)
 {
     for (const char* key : {"bytes", "compute_ms", "buckets", "collective", "chunk_bytes"})
     {
@@ -145,8 +144,9 @@ ParseJobWorkload(const ObjectReader& r,
     ObjectReader w(r["workload"], path, kJobWorkloadKeys);
     if (w.Has("chakra") == w.Has("aicb"))
     {
-        Fail(path, "give one of \"chakra\" (DIR/PREFIX of <PREFIX>.<rank>.et files) or "
-                   "\"aicb\" (a model file)");
+        Fail(path,
+             "give one of \"chakra\" (DIR/PREFIX of <PREFIX>.<rank>.et files) or "
+             "\"aicb\" (a model file)");
     }
     auto& wc = job.workload;
     WorkloadTrace trace;
@@ -185,6 +185,23 @@ ParseJobWorkload(const ObjectReader& r,
         Fail(r.Path("ranks"),
              std::to_string(r.Integer("ranks")) + " but the workload has " +
                  std::to_string(trace.ranks) + " ranks");
+    }
+    double scale = 1;
+    if (w.Read("bytes_scale", scale) && scale < 1)
+    {
+        // a quick look at a large workload: every transfer scaled, compute kept
+        for (auto& nodes : trace.nodes)
+        {
+            for (auto& n : nodes)
+            {
+                if (n.bytes > 0)
+                {
+                    n.bytes = std::max<uint64_t>(
+                        1,
+                        static_cast<uint64_t>(std::llround(static_cast<double>(n.bytes) * scale)));
+                }
+            }
+        }
     }
     job.ranks = trace.ranks;
     wc.trace = std::make_shared<const WorkloadTrace>(std::move(trace));

@@ -5,16 +5,15 @@
 #ifndef SCENARIO_CONFIG_H
 #define SCENARIO_CONFIG_H
 
-#include "scenario-error.h"
 #include "scenario-json.h"
 
 #include "ns3/dcqcn-profile.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/job-scheduler.h"
+#include "ns3/scenario-error.h"
 #include "ns3/workload-trace.h"
 
 #include <cstdint>
-
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>

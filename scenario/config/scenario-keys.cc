@@ -111,7 +111,7 @@ const std::vector<std::string> kJobKeys = {"name",
                                            "workload",
                                            "algorithm",
                                            "channels"};
-const std::vector<std::string> kJobWorkloadKeys = {"chakra", "aicb", "comm_groups"};
+const std::vector<std::string> kJobWorkloadKeys = {"chakra", "aicb", "comm_groups", "bytes_scale"};
 const std::vector<std::string> kBackgroundCommonKeys = {"name", "priority", "start_ms"};
 const std::vector<std::string> kBackgroundCdfKeys = {"cdf", "load", "hosts", "stop_ms"};
 const std::vector<std::string> kBackgroundPatternKeys =
@@ -282,6 +282,7 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"jobs[].buckets", Int(1, 8192)},
     {"jobs[].priority", Int(0, kMaxPriority)},
     {"jobs[].channels", Int(1, 64)},
+    {"jobs[].workload.bytes_scale", Interval(1e-9, 1)},
     {"background[].priority", Int(0, kMaxPriority)},
     {"background[].start_ms", Ms()},
     {"background[].load", Interval(0, 1, true)},

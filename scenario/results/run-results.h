@@ -77,7 +77,7 @@ struct RunResults
         /// The operations of one kind a replayed workload ran.
         struct Operations
         {
-            std::string kind; //!< a collective type ("all-reduce" ...) or "send-recv"
+            std::string kind;  //!< a collective type ("all-reduce" ...) or "send-recv"
             uint64_t count{0}; //!< operations finished
             uint64_t bytes{0}; //!< their bytes (per rank buffer) summed
             double timeMs{0};  //!< their times (all members there to finished) summed, ms
@@ -85,8 +85,8 @@ struct RunResults
 
         bool replay{false};                 //!< the job replays a workload file
         std::vector<Operations> operations; //!< replay: per kind with operations
-        double computeMs{0};     //!< replay: compute time per rank (mean over ranks), ms
-        double commMs{0};        //!< replay: communication in flight per rank (mean), ms
+        double computeMs{0};                //!< replay: compute time per rank (mean over ranks), ms
+        double commMs{0};                   //!< replay: communication in flight per rank (mean), ms
         double exposedCommMs{0}; //!< replay: of it, while the GPU did not compute (mean), ms
     };
 

@@ -8,6 +8,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
+#include "ns3/point-to-point-send.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/scenario-error.h"
 #include "ns3/uinteger.h"
@@ -56,7 +57,13 @@ JobCollectives::Make(CollectiveType type,
                      const std::string& algorithm,
                      const std::vector<uint32_t>& ranks)
 {
-    ObjectFactory factory(CollectiveLibrary::GetTypeId(type, algorithm).GetName());
+    return Make(CollectiveLibrary::GetTypeId(type, algorithm), ranks);
+}
+
+Ptr<Collective>
+JobCollectives::Make(TypeId tid, const std::vector<uint32_t>& ranks)
+{
+    ObjectFactory factory(tid.GetName());
     factory.Set("CompletionLatency", TimeValue(m_completionLatency));
     factory.Set("Channels", UintegerValue(m_job.channels));
     TypeId::AttributeInformation info;
@@ -85,9 +92,8 @@ JobCollectives::Make(CollectiveType type,
     if (n > kEndPort - kFirstPort)
     {
         throw ScenarioError("jobs[" + m_job.name + "]",
-                            std::string(CollectiveTypeName(type)) + " by " + algorithm + " on " +
-                                std::to_string(ranks.size()) + " ranks needs " +
-                                std::to_string(n) + " connections, more than the " +
+                            tid.GetName() + " on " + std::to_string(ranks.size()) + " ranks needs " + std::to_string(n) +
+                                " connections, more than the " +
                                 std::to_string(kEndPort - kFirstPort) + " UDP source ports");
     }
     if (m_nextPort + n > kEndPort)
@@ -140,7 +146,7 @@ JobCollectives::BuildReplay()
                         ranks);
         },
         [this](uint32_t src, uint32_t dst) {
-            return Make(CollectiveType::ALL_REDUCE, "point-to-point", {src, dst});
+            return Make(PointToPointSend::GetTypeId(), {src, dst});
         });
     Ptr<TrainingJob> job = CreateObjectWithAttributes<TrainingJob>(
         "Iterations",

@@ -59,6 +59,14 @@ class JobCollectives
                          const std::string& algorithm,
                          const std::vector<uint32_t>& ranks);
 
+    /**
+     * \brief Make, connect and return one collective.
+     * \param tid its class
+     * \param ranks the job's ranks it runs on (its rank i is ranks[i])
+     * \return the collective, set up
+     */
+    Ptr<Collective> Make(TypeId tid, const std::vector<uint32_t>& ranks);
+
     const std::vector<Ptr<RdmaNic>>& m_nics; //!< NIC of each host
     const ScenarioConfig& m_cfg;             //!< the scenario
     const ScenarioConfig::JobConfig& m_job;  //!< the job

