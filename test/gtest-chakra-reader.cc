@@ -304,6 +304,14 @@ TEST(ChakraReader, BadTracesNameTheFileAndNode)
     garbage += "\x0f\x0f\x0f"; // wire type 7 does not exist
     WriteFile(f1, garbage);
     ExpectError(read, {f1, "malformed"});
+    // a name that is not UTF-8 (proto3 strings must be): one error, and
+    // nothing on stderr besides (Protobuf would log the reason)
+    EtNode latin1 = Comp(1, 1);
+    latin1.name = "caf\xe9";
+    two({Comp(1, 1)}, {latin1});
+    ::testing::internal::CaptureStderr();
+    ExpectError(read, {f1, "malformed", "message 2"});
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
     // unknown node type, INVALID_NODE, unknown and unsupported collectives
     EtNode odd = Comp(5, 1);
     odd.type = 99;

@@ -21,11 +21,11 @@ namespace aicb
 /// The groups a collective runs in.
 enum GroupKind : uint8_t
 {
-    TP,    //!< tensor parallel: consecutive ranks
-    DP,    //!< data parallel: stride TP*PP
-    EP,    //!< expert parallel: EP consecutive DP indices
-    DP_EP, //!< expert data parallel: DP indices equal modulo EP
-    N_GROUP_KINDS,
+    TP,            //!< tensor parallel: consecutive ranks
+    DP,            //!< data parallel: stride TP*PP
+    EP,            //!< expert parallel: EP consecutive DP indices
+    DP_EP,         //!< expert data parallel: DP indices equal modulo EP
+    N_GROUP_KINDS, //!< the number of kinds
 };
 
 /// One collective column pair of a layer.

@@ -18,6 +18,7 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/gzip_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <google/protobuf/stubs/logging.h>
 #include <limits>
 #include <map>
 #include <memory>
@@ -449,6 +450,9 @@ ReadChakraTrace(const std::string& prefix, const std::string& commGroupsFile)
 {
     NS_LOG_FUNCTION(prefix << commGroupsFile);
     GOOGLE_PROTOBUF_VERIFY_VERSION;
+    // Protobuf would log why a message does not parse (to stderr); the
+    // ScenarioError says it, once.
+    const google::protobuf::LogSilencer quiet;
     const std::vector<std::string> files = ListChakraRankFiles(prefix);
     WorkloadTrace trace;
     trace.source = prefix;
