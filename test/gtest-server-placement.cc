@@ -9,6 +9,7 @@
 // and its server, and no two jobs share a GPU. Without "servers" a host is
 // one GPU and placement is as it always was.
 
+#include "ns3/memory-estimate.h"
 #include "ns3/scenario-config.h"
 
 #include <functional>
@@ -119,6 +120,17 @@ TEST(Servers, WithoutServersAHostIsOneGpu)
         EXPECT_EQ(job.gpus, job.hosts) << job.name;
         EXPECT_EQ(job.servers, job.hosts) << job.name;
     }
+}
+
+// The memory estimate counts the rail-optimised fabric as built: hosts,
+// rail groups x rails leaves and the spines, hosts + leaves x spines cables.
+TEST(Servers, MemoryEstimateCountsTheRails)
+{
+    const ScenarioConfig cfg = ParseScenario(Rails(), ".");
+    const auto parts = MemoryEstimate::Parts(cfg);
+    ASSERT_FALSE(parts.empty());
+    EXPECT_EQ(parts.front().field, "topology");
+    EXPECT_EQ(parts.front().what, "the fabric: 32 hosts, 18 switches, 64 cables");
 }
 
 // "packed" puts a job's first G ranks on one server, the next G on the

@@ -450,9 +450,9 @@ ScenarioConfig LoadScenarioFile(const std::string& path);
  *    name give the same hosts on every platform).
  *
  * With "servers", ParseScenario places jobs on GPUs with this function:
- * hostCount is then the GPU count and hostsPerLeaf the GPUs per server, so
- * that "packed" fills a server's GPUs before the next server and "spread"
- * goes round the servers, one rank each.
+ * hostCount is then the GPU count and hostsPerLeaf the GPUs per server
+ * (when a server has several), so that "packed" fills a server's GPUs
+ * before the next server and "spread" goes round the servers, one rank each.
  *
  * ParseScenario shares hosts among jobs as follows: hosts listed explicitly
  * by any job are reserved first (explicit lists may overlap one another,

@@ -189,8 +189,10 @@ PlaceJobs(ScenarioConfig& cfg)
             taken[h] = true;
         }
     }
-    // "spread" goes round the servers with servers, else round the leaves.
-    const uint32_t group = servers ? cfg.topology.servers.gpus : cfg.HostsPerLeaf();
+    // "spread" goes round the servers; with a GPU per server (a GPU is a
+    // host, its own server), round the edge switches.
+    const uint32_t gpus = cfg.topology.servers.gpus;
+    const uint32_t group = gpus > 1 ? gpus : cfg.HostsPerLeaf();
     for (size_t i = 0; i < cfg.jobs.size(); ++i)
     {
         auto& job = cfg.jobs[i];

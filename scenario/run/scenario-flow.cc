@@ -83,6 +83,26 @@ namespace scenario
 void
 ScenarioRun::BuildFluid()
 {
+    // A fluid flow follows a path through the fabric; ring neighbours whose
+    // GPUs share a NIC have none (packets go out and back through the leaf).
+    for (size_t i = 0; i < m_cfg.jobs.size(); ++i)
+    {
+        const auto& job = m_cfg.jobs[i];
+        for (uint32_t r = 0; r < job.ranks; ++r)
+        {
+            const uint32_t next = (r + 1) % job.ranks;
+            if (job.hosts[r] == job.hosts[next])
+            {
+                throw ScenarioError(
+                    "jobs[" + std::to_string(i) + "]",
+                    "ranks " + std::to_string(r) + " and " + std::to_string(next) + " (GPUs " +
+                        std::to_string(job.gpus[r]) + " and " + std::to_string(job.gpus[next]) +
+                        ") share host " + std::to_string(job.hosts[r]) +
+                        "'s NIC: the flow backend has no path between them (use the packet "
+                        "backend, or GPUs of different NICs)");
+            }
+        }
+    }
     m_fluid = FluidNetworkHelper().Install(m_topo, m_nics);
     if (!m_scheduler->GetJobClasses().empty())
     {

@@ -244,11 +244,11 @@ def _no_jobs(s):
 
 
 def _unknown_key(s):
-    s["jobs"][0]["gpus"] = 8
+    s["jobs"][0]["gpu_count"] = 8
 
 
 BAD = [
-    ("unknown-key", _unknown_key, [], 2, "jobs[0].gpus"),
+    ("unknown-key", _unknown_key, [], 2, "jobs[0].gpu_count"),
     ("no-jobs", _no_jobs, [], 2, "jobs"),
     ("pcap", None, ["--pcap", "caps"], 2, "--pcap"),
     ("packet-backend", None, ["--backend", "packet"], 2, "--backend"),

@@ -35,7 +35,7 @@ def _unknown_nested(s):
 
 
 def _unknown_job_key(s):
-    s["jobs"][1]["gpus"] = 4
+    s["jobs"][1]["gpu_count"] = 4
 
 
 def _wrong_type_number(s):
@@ -141,7 +141,7 @@ def _unknown_scheduler_key(s):
 BAD = [
     ("unknown-key", _unknown_top, [], "colour"),
     ("unknown-nested-key", _unknown_nested, [], "topology.spine_count"),
-    ("unknown-job-key", _unknown_job_key, [], "jobs[1].gpus"),
+    ("unknown-job-key", _unknown_job_key, [], "jobs[1].gpu_count"),
     ("wrong-type-number", _wrong_type_number, [], "stop_ms"),
     ("wrong-type-integer", _wrong_type_integer, [], "jobs[0].ranks"),
     ("wrong-type-object", _wrong_type_object, [], "topology"),

@@ -117,3 +117,28 @@ def test_python_builders_make_valid_rail_scenarios():
     leaf["servers"] = ns3flux.servers(gpus=2, nics=1)
     summary = ns3flux.validate(ns3flux.scenario(leaf, [ns3flux.job("a", 4, 1000, 1)]))
     assert summary["jobs"][0]["hosts"] == [0, 0, 1, 1]
+
+
+SHARED_NIC = {
+    "stop_ms": 50,
+    "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 2,
+                 "servers": {"gpus": 2, "nics": 1}},
+    "jobs": [{"name": "a", "ranks": 4, "bytes": 2_000_000, "iterations": 2}],
+}
+
+
+def test_gpus_sharing_a_nic(flux_run, tmp_path):
+    """Two GPUs per NIC: "packed" puts ranks 0, 1 on host 0 and 2, 3 on
+    host 1; the packet backend completes the job (traffic between the two
+    GPUs of a NIC goes out to the leaf and back), the flow backend, which
+    has no path for it, refuses the job naming it."""
+    summary = ns3flux.validate(SHARED_NIC)
+    assert summary["jobs"][0]["hosts"] == [0, 0, 1, 1]
+    _, results = run_scenario(flux_run, tmp_path, SHARED_NIC, "shared")
+    assert results["jobs"][0]["status"] == "completed"
+    path = tmp_path / "flow.json"
+    path.write_text(json.dumps(SHARED_NIC))
+    proc = flux_run(path, "--backend", "flow", "--out", tmp_path / "r.json", "--quiet")
+    assert proc.returncode == 2, proc.stderr
+    line = proc.stderr.strip()
+    assert line.startswith("flux-run: jobs[0]: ranks 0 and 1 (GPUs 0 and 1) share host 0"), line
