@@ -148,6 +148,13 @@ TimelineData::SetMetadata(const std::string& key, const std::string& value)
     m_metadata.emplace_back(key, value);
 }
 
+void
+TimelineData::Reserve(std::size_t spans, std::size_t args)
+{
+    m_spans.reserve(m_spans.size() + spans);
+    m_args.reserve(m_args.size() + args);
+}
+
 bool
 TimelineData::HasRoomFor(std::size_t n) const
 {

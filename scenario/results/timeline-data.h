@@ -35,7 +35,7 @@ class TimelineData
 {
   public:
     /// Spans, instants and counter samples a timeline holds by default.
-    static constexpr std::size_t kDefaultMaxEvents = 4000000;
+    static constexpr std::size_t kDefaultMaxEvents = 2000000;
 
     /// A named number shown with a span or an instant.
     struct Arg
@@ -217,6 +217,14 @@ class TimelineData
      * \param value the value
      */
     void SetMetadata(const std::string& key, const std::string& value);
+
+    /**
+     * \brief Make room for spans about to be added, so that the spans'
+     * storage does not grow by doubling past what it needs.
+     * \param spans more spans
+     * \param args more arguments
+     */
+    void Reserve(std::size_t spans, std::size_t args);
 
     /**
      * \param n events about to be added elsewhere, or left out

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <unistd.h>
+#include <vector>
 
 namespace ns3
 {
@@ -26,11 +27,23 @@ Quote(const std::string& text)
     return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-/// A number as JSON (a value that is not finite as 0: JSON has no NaN).
-std::string
-Number(double value)
+/// Write a number as JSON: a whole number as an integer, a value that is
+/// not finite as 0 (JSON has no NaN).
+void
+Number(std::ostream& out, double value)
 {
-    return nlohmann::json(std::isfinite(value) ? value : 0.0).dump();
+    if (!std::isfinite(value))
+    {
+        out << 0;
+    }
+    else if (value == std::trunc(value) && std::fabs(value) < 9.0e15)
+    {
+        out << static_cast<int64_t>(value);
+    }
+    else
+    {
+        out << nlohmann::json(value).dump();
+    }
 }
 
 /// Nanoseconds as microseconds with three decimals, exactly.
@@ -49,7 +62,11 @@ Micros(std::ostream& out, int64_t ns)
 
 /// The ", "args": {...}" of a span or an instant.
 void
-Args(std::ostream& out, const TimelineData& data, uint32_t first, uint32_t n)
+Args(std::ostream& out,
+     const TimelineData& data,
+     const std::vector<std::string>& quoted,
+     uint32_t first,
+     uint32_t n)
 {
     if (n == 0)
     {
@@ -59,7 +76,8 @@ Args(std::ostream& out, const TimelineData& data, uint32_t first, uint32_t n)
     for (uint32_t i = 0; i < n; ++i)
     {
         const auto& a = data.GetArgs()[first + i];
-        out << (i ? "," : "") << Quote(data.GetStrings()[a.key]) << ':' << Number(a.value);
+        out << (i ? "," : "") << quoted[a.key] << ':';
+        Number(out, a.value);
     }
     out << '}';
 }
@@ -105,7 +123,13 @@ Meta(EventList& events,
 void
 TimelineWriter::Write(const TimelineData& data, std::ostream& out)
 {
-    const auto& strings = data.GetStrings();
+    // the interned strings quoted once, not once per event
+    std::vector<std::string> quoted;
+    quoted.reserve(data.GetStrings().size());
+    for (const auto& text : data.GetStrings())
+    {
+        quoted.push_back(Quote(text));
+    }
     out << "{\"displayTimeUnit\":\"ns\",\"otherData\":{";
     for (const auto& [key, value] : data.GetMetadata())
     {
@@ -138,8 +162,8 @@ TimelineWriter::Write(const TimelineData& data, std::ostream& out)
         Micros(out, s.startNs);
         out << ",\"dur\":";
         Micros(out, s.endNs - s.startNs);
-        out << ",\"name\":" << Quote(strings[s.name]) << ",\"cat\":" << Quote(strings[s.category]);
-        Args(out, data, s.firstArg, s.nArgs);
+        out << ",\"name\":" << quoted[s.name] << ",\"cat\":" << quoted[s.category];
+        Args(out, data, quoted, s.firstArg, s.nArgs);
         out << '}';
     }
     for (const auto& i : data.GetInstants())
@@ -148,20 +172,31 @@ TimelineWriter::Write(const TimelineData& data, std::ostream& out)
                       << data.GetTracks()[i.track].process + 1 << ",\"tid\":" << i.track + 1
                       << ",\"ts\":";
         Micros(out, i.atNs);
-        out << ",\"name\":" << Quote(strings[i.name]) << ",\"cat\":" << Quote(strings[i.category]);
-        Args(out, data, i.firstArg, i.nArgs);
+        out << ",\"name\":" << quoted[i.name] << ",\"cat\":" << quoted[i.category];
+        Args(out, data, quoted, i.firstArg, i.nArgs);
         out << '}';
+    }
+    std::vector<std::string> counterNames;
+    std::vector<std::vector<std::string>> seriesNames;
+    for (const auto& counter : data.GetCounters())
+    {
+        counterNames.push_back(Quote(counter.name));
+        seriesNames.emplace_back();
+        for (const auto& series : counter.series)
+        {
+            seriesNames.back().push_back(Quote(series));
+        }
     }
     for (const auto& c : data.GetCounterSamples())
     {
         const auto& counter = data.GetCounters()[c.counter];
         events.Next() << "{\"ph\":\"C\",\"pid\":" << counter.process + 1 << ",\"ts\":";
         Micros(out, c.atNs);
-        out << ",\"name\":" << Quote(counter.name) << ",\"args\":{";
+        out << ",\"name\":" << counterNames[c.counter] << ",\"args\":{";
         for (std::size_t v = 0; v < counter.series.size(); ++v)
         {
-            out << (v ? "," : "") << Quote(counter.series[v]) << ':'
-                << Number(data.GetValues()[c.firstValue + v]);
+            out << (v ? "," : "") << seriesNames[c.counter][v] << ':';
+            Number(out, data.GetValues()[c.firstValue + v]);
         }
         out << "}}";
     }

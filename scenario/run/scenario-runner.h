@@ -7,7 +7,6 @@
 
 #include "ns3/run-results.h"
 #include "ns3/scenario-config.h"
-#include "ns3/timeline-data.h"
 
 #include <atomic>
 #include <functional>
@@ -16,6 +15,8 @@
 
 namespace ns3
 {
+
+class TimelineData;
 
 /**
  * \ingroup flux-scenario

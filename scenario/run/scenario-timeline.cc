@@ -154,14 +154,13 @@ ScenarioRun::TimelineJob(TimelineBuilder& b, TimelineData& t, uint32_t j) const
                 {
                     b.AddRankSpan(id, r, "held", "gate", rec.ready, rec.start, {{"step", step}});
                 }
-                b.AddRankSpan(
-                    id,
-                    r,
-                    PhaseName(coll->GetPhase(s)) + " " + std::to_string(s),
-                    "step",
-                    rec.start,
-                    rec.end,
-                    {{"run", static_cast<double>(run)}, {"iteration", iteration}, {"step", step}});
+                b.AddRankSpan(id,
+                              r,
+                              PhaseName(coll->GetPhase(s)) + " " + std::to_string(s),
+                              "step",
+                              rec.start,
+                              rec.end,
+                              {{"iteration", iteration}});
             }
             if (complete)
             {

@@ -179,6 +179,7 @@ TimelineBuilder::LayOut(uint32_t process, Row& row)
 void
 TimelineBuilder::Finish()
 {
+    m_data.Reserve(m_pending, m_args.size());
     for (auto& job : m_jobs)
     {
         for (auto& row : job.rows)
