@@ -6,7 +6,6 @@
 #define TRAINING_JOB_H
 
 #include "ns3/collective.h"
-
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
