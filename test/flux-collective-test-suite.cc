@@ -44,6 +44,30 @@ struct CollectiveRun
     uint32_t connections{0};                     //!< RDMA connections
     uint32_t expectedConnections{0};             //!< GetNConnections() before Setup
     std::vector<Collective::StepRecord> records; //!< the step records
+    Time gateWait;                               //!< Collective::GetGateWait
+};
+
+/// A gate that lets every request go 5 us after it was asked.
+class DelayGate : public CollectiveGate
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::test::DelayGate").SetParent<CollectiveGate>();
+        return tid;
+    }
+
+    void Ask(Ptr<Collective> collective, const Request& req) override
+    {
+        ++asks;
+        Simulator::Schedule(MicroSeconds(5), &Collective::Release, collective, req.rank);
+    }
+
+    uint32_t asks{0}; //!< requests so far
 };
 
 /**
@@ -54,6 +78,7 @@ struct CollectiveRun
  * \param hostOfRank the host (NIC) of each rank (empty: rank r on host r)
  * \param servers the server of each rank (empty: every rank its own)
  * \param channels the Channels attribute
+ * \param gate a gate in front of the sends, or nullptr
  * \return what it did
  */
 CollectiveRun
@@ -62,7 +87,8 @@ RunCollective(TypeId tid,
               uint64_t bytes,
               std::vector<uint32_t> hostOfRank = {},
               std::vector<uint32_t> servers = {},
-              uint32_t channels = 1)
+              uint32_t channels = 1,
+              Ptr<CollectiveGate> gate = nullptr)
 {
     RngSeedManager::SetSeed(1);
     if (hostOfRank.empty())
@@ -101,6 +127,7 @@ RunCollective(TypeId tid,
     CollectiveRun out;
     out.expectedConnections = c->GetNConnections(ranks);
     c->Setup(nics, 3, 50000);
+    c->SetGate(gate);
     Time done;
     c->Start(bytes,
              MakeBoundCallback(
@@ -122,6 +149,7 @@ RunCollective(TypeId tid,
         out.portBytes += topo.hostDevices[h]->GetTxBytes();
     }
     out.records = c->GetStepRecords();
+    out.gateWait = c->GetGateWait();
     c->Dispose();
     Simulator::Destroy();
     return out;
@@ -272,6 +300,35 @@ class ChannelsTestCase : public TestCase
             CreateObjectWithAttributes<DirectAllToAll>("Channels", UintegerValue(2))
                 ->GetNConnections(8);
         NS_TEST_EXPECT_MSG_EQ(a2a, 8 * 7 * 2, "all-to-all: N(N-1) K connections");
+    }
+};
+
+/**
+ * A scheduled algorithm goes through the gate: halving-doubling on 8 ranks
+ * asks once per rank and step (48 asks), each rank waits 5 us per step
+ * (30 us of gate wait), and the run takes that much longer than without.
+ */
+class ScheduledGateTestCase : public TestCase
+{
+  public:
+    ScheduledGateTestCase()
+        : TestCase("every step of a scheduled algorithm is asked of the gate")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const TypeId tid = HalvingDoublingAllreduce::GetTypeId();
+        CollectiveRun free = RunCollective(tid, 8, 4000000);
+        Ptr<DelayGate> gate = CreateObject<DelayGate>();
+        CollectiveRun held = RunCollective(tid, 8, 4000000, {}, {}, 1, gate);
+        NS_TEST_EXPECT_MSG_EQ(gate->asks, 8 * 6, "one ask per rank and step");
+        NS_TEST_EXPECT_MSG_EQ(held.gateWait, MicroSeconds(30), "5 us per step");
+        NS_TEST_EXPECT_MSG_EQ_TOL(held.seconds - free.seconds,
+                                  30e-6,
+                                  3e-6,
+                                  "the holds add up along the steps");
     }
 };
 
@@ -440,6 +497,7 @@ class FluxCollectiveTestSuite : public TestSuite
         AddTestCase(new IntraServerTestCase);
         AddTestCase(new ChannelsTestCase);
         AddTestCase(new CollectiveDeterminismTestCase);
+        AddTestCase(new ScheduledGateTestCase);
         AddTestCase(new CollectiveLibraryTestCase);
     }
 };
