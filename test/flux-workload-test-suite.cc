@@ -6,6 +6,8 @@
  * file's consistency and determinism.
  */
 
+#include "alpha-beta.h"
+
 #include "ns3/core-module.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/fabric-topology.h"
@@ -25,12 +27,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// Payload bytes per packet in these tests.
-constexpr double MTU = 4096;
-/// Bytes per packet on the wire beyond the payload: Ethernet+VLAN 18, IPv4
-/// 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble+SFD+IFG 20.
-constexpr double WIRE_OVERHEAD = 86;
 
 /**
  * \brief Run a scenario given as JSON text.
@@ -75,10 +71,8 @@ AlphaBetaMs(uint32_t n, double bytes)
 {
     // alpha: per step, the first packet is stored and forwarded once at the
     // switch over two 1 us links; beta: line rate times goodput share.
-    const double frameS = (MTU + WIRE_OVERHEAD) * 8 / 100e9;
-    const double alpha = 2 * 1e-6 + frameS;
-    const double bEff = 100e9 / 8 * MTU / (MTU + WIRE_OVERHEAD);
-    return 1e3 * (2.0 * (n - 1) * alpha + 2.0 * (n - 1) / n * bytes / bEff);
+    return 1e3 *
+           (2.0 * (n - 1) * fluxtest::AlphaS() + 2.0 * (n - 1) / n * bytes * fluxtest::BetaS());
 }
 
 /**
@@ -151,7 +145,7 @@ class TrainingJobHelperTestCase : public TestCase
         fabric.SetLinkDelay(MicroSeconds(1));
         FabricTopology topo = fabric.BuildLeafSpine(1, 0, 4);
         RdmaHelper rdma;
-        rdma.SetNicAttribute("Mtu", UintegerValue(static_cast<uint32_t>(MTU)));
+        rdma.SetNicAttribute("Mtu", UintegerValue(static_cast<uint32_t>(fluxtest::MTU)));
         std::vector<Ptr<RdmaNic>> nics;
         for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
         {

@@ -6,6 +6,7 @@
 
 #include "direct-all-to-all.h"
 #include "halving-doubling-allreduce.h"
+#include "hierarchical-allreduce.h"
 #include "ring-all-gather.h"
 #include "ring-allreduce.h"
 #include "ring-barrier.h"
@@ -34,6 +35,7 @@ struct Entry
 const Entry ENTRIES[] = {
     {CollectiveType::ALL_REDUCE, "ring", &RingAllreduce::GetTypeId},
     {CollectiveType::ALL_REDUCE, "halving-doubling", &HalvingDoublingAllreduce::GetTypeId},
+    {CollectiveType::ALL_REDUCE, "hierarchical", &HierarchicalAllreduce::GetTypeId},
     {CollectiveType::ALL_GATHER, "ring", &RingAllGather::GetTypeId},
     {CollectiveType::REDUCE_SCATTER, "ring", &RingReduceScatter::GetTypeId},
     {CollectiveType::ALL_TO_ALL, "direct", &DirectAllToAll::GetTypeId},

@@ -17,7 +17,8 @@ namespace ns3
 /**
  * \ingroup flux-collective
  * \brief The algorithms flux has for each collective operation, by name, as
- * NCCL_ALGO chooses them: "ring", "direct", "halving-doubling".
+ * NCCL_ALGO chooses them: "ring", "direct", "halving-doubling",
+ * "hierarchical".
  *
  * GetTypeId(type, algorithm) gives the Collective subclass to create (with
  * an ObjectFactory, or TrainingJobHelper::SetCollective by its name). Every
@@ -59,7 +60,9 @@ class CollectiveLibrary
      * \param type a collective operation
      * \param algorithm one of its algorithms
      * \param nRanks ranks of a group
-     * \return why the algorithm cannot run on that many ranks (empty: it can)
+     * \return why the algorithm cannot run on that many ranks (empty: it
+     *         can; "hierarchical" also needs servers of equal size, which
+     *         its Setup() checks)
      */
     static std::string CheckRanks(CollectiveType type,
                                   const std::string& algorithm,
