@@ -92,7 +92,8 @@ JobCollectives::Make(TypeId tid, const std::vector<uint32_t>& ranks)
     if (n > kEndPort - kFirstPort)
     {
         throw ScenarioError("jobs[" + m_job.name + "]",
-                            tid.GetName() + " on " + std::to_string(ranks.size()) + " ranks needs " + std::to_string(n) +
+                            tid.GetName() + " on " + std::to_string(ranks.size()) +
+                                " ranks needs " + std::to_string(n) +
                                 " connections, more than the " +
                                 std::to_string(kEndPort - kFirstPort) + " UDP source ports");
     }
