@@ -8,6 +8,8 @@
 // activations; every kind of bad file is one ScenarioError naming the file
 // and line.
 
+#include "expect-scenario-error.h"
+
 #include "ns3/aicb-workload-reader.h"
 #include "ns3/scenario-error.h"
 
@@ -97,24 +99,6 @@ Rows(const std::string& path)
         }
     }
     return rows;
-}
-
-void
-ExpectError(const std::function<void()>& read, const std::vector<std::string>& pieces)
-{
-    try
-    {
-        read();
-        ADD_FAILURE() << "no error; expected one with " << pieces[0];
-    }
-    catch (const ScenarioError& e)
-    {
-        const std::string what = e.what();
-        for (const auto& p : pieces)
-        {
-            EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
-        }
-    }
 }
 
 } // namespace
@@ -346,7 +330,7 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
             all.insert(all.end(), pieces.begin(), pieces.end());
             AicbOptions o;
             o.ranks = ranks;
-            ExpectError([&] { ReadAicbWorkload(f.Path(), o); }, all);
+            ExpectScenarioError([&] { ReadAicbWorkload(f.Path(), o); }, all);
         };
     const std::string head = "HYBRID_TRANSFORMER model_parallel_NPU_group: 2\n";
     bad(head + "1\na -1 10 ALLREDUCE 100 20 NONE 0 30 ALLREDUCE 300\n", {"line 3", "11 columns"});
@@ -372,10 +356,10 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
     bad(head + "1\na -1 10 ALLREDUCE 99999999999999999999 20 NONE 0 30 ALLREDUCE 300 5\n",
         {"line 3", "larger than"});
     bad(std::string("HYBRID_TRANSFORMER\0 x\n1\n", 24) + row, {"line 1", "NUL"});
-    ExpectError([] { ReadAicbWorkload("/nonexistent/w.txt"); },
-                {"/nonexistent/w.txt", "cannot be read"});
+    ExpectScenarioError([] { ReadAicbWorkload("/nonexistent/w.txt"); },
+                        {"/nonexistent/w.txt", "cannot be read"});
     // A public file whose line 2 announces 839 layers but lists 32.
-    ExpectError(
+    ExpectScenarioError(
         [] {
             ReadAicbWorkload(kData +
                              "/model_workload/L65B-M1-C05_Llama65B_megatron_tp8_pp1_mbs1_A100.txt");

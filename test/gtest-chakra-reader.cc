@@ -9,6 +9,7 @@
 // and the node.
 
 #include "chakra-test-writer.h"
+#include "expect-scenario-error.h"
 
 #include "ns3/chakra-trace-reader.h"
 #include "ns3/scenario-error.h"
@@ -106,25 +107,6 @@ P2p(uint64_t id, bool send, int64_t peer, int64_t bytes, int64_t tag)
     return n;
 }
 
-/// Reading fails with one ScenarioError whose message holds every piece.
-void
-ExpectError(const std::function<void()>& read, const std::vector<std::string>& pieces)
-{
-    try
-    {
-        read();
-        ADD_FAILURE() << "no error; expected one with " << pieces[0];
-    }
-    catch (const ScenarioError& e)
-    {
-        const std::string what = e.what();
-        for (const auto& p : pieces)
-        {
-            EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
-        }
-    }
-}
-
 } // namespace
 
 // Each public microbenchmark rank holds exactly one collective of its
@@ -188,7 +170,7 @@ TEST(ChakraReader, GzipReadsLikeThePlainFile)
     // A gzip file cut short is corrupt, not a shorter trace.
     const std::string whole = Gzip(EncodeRankFile({Comp(1, 5), Comp(2, 5, {1})}));
     WriteFile(dir.Prefix() + ".1.et.gz", whole.substr(0, whole.size() - 12));
-    ExpectError([&] { ReadChakraTrace(dir.Prefix()); }, {dir.Prefix() + ".1.et.gz"});
+    ExpectScenarioError([&] { ReadChakraTrace(dir.Prefix()); }, {dir.Prefix() + ".1.et.gz"});
 }
 
 // Every node kind maps as documented, deps (data and control) become
@@ -280,90 +262,90 @@ TEST(ChakraReader, BadTracesNameTheFileAndNode)
         dir.Rank(0, a);
         dir.Rank(1, b);
     };
-    ExpectError(read, {p, "no trace files"});
+    ExpectScenarioError(read, {p, "no trace files"});
     // a missing rank file
     dir.Rank(0, {Comp(1, 1)});
     dir.Rank(2, {Comp(1, 1)});
-    ExpectError(read, {p + ".1.et", "missing"});
+    ExpectScenarioError(read, {p + ".1.et", "missing"});
     fs::remove(p + ".2.et");
     // empty, truncated, bad length prefix, absurd length
     dir.Rank(1, {Comp(1, 1)});
     WriteFile(f1, "");
-    ExpectError(read, {f1, "empty"});
+    ExpectScenarioError(read, {f1, "empty"});
     const std::string good = EncodeRankFile({Comp(1, 1), Comp(2, 1, {1})});
     WriteFile(f1, good.substr(0, good.size() - 1));
-    ExpectError(read, {f1, "truncated", "message 3"});
+    ExpectScenarioError(read, {f1, "truncated", "message 3"});
     WriteFile(f1, good + std::string(6, '\xff'));
-    ExpectError(read, {f1, "length prefix"});
+    ExpectScenarioError(read, {f1, "length prefix"});
     std::string huge = good;
     PutVarint(huge, 1U << 30);
     WriteFile(f1, huge);
-    ExpectError(read, {f1, "more than"});
+    ExpectScenarioError(read, {f1, "more than"});
     std::string garbage = good;
     PutVarint(garbage, 3);
     garbage += "\x0f\x0f\x0f"; // wire type 7 does not exist
     WriteFile(f1, garbage);
-    ExpectError(read, {f1, "malformed"});
+    ExpectScenarioError(read, {f1, "malformed"});
     // a name that is not UTF-8 (proto3 strings must be): one error, and
     // nothing on stderr besides (Protobuf would log the reason)
     EtNode latin1 = Comp(1, 1);
     latin1.name = "caf\xe9";
     two({Comp(1, 1)}, {latin1});
     ::testing::internal::CaptureStderr();
-    ExpectError(read, {f1, "malformed", "message 2"});
+    ExpectScenarioError(read, {f1, "malformed", "message 2"});
     EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
     // unknown node type, INVALID_NODE, unknown and unsupported collectives
     EtNode odd = Comp(5, 1);
     odd.type = 99;
     two({Comp(1, 1)}, {odd});
-    ExpectError(read, {f1 + " node 5", "unknown node type 99"});
+    ExpectScenarioError(read, {f1 + " node 5", "unknown node type 99"});
     odd.type = 0;
     two({Comp(1, 1)}, {odd});
-    ExpectError(read, {f1 + " node 5", "unknown node type 0"});
+    ExpectScenarioError(read, {f1 + " node 5", "unknown node type 0"});
     two({Coll(3, 42, 8)}, {Coll(3, 42, 8)});
-    ExpectError(read, {f0 + " node 3", "comm_type 42"});
+    ExpectScenarioError(read, {f0 + " node 3", "comm_type 42"});
     two({Coll(3, ET_REDUCE, 8)}, {Coll(3, ET_REDUCE, 8)});
-    ExpectError(read, {f0 + " node 3", "REDUCE"});
+    ExpectScenarioError(read, {f0 + " node 3", "REDUCE"});
     EtNode nosize = Coll(3, ET_ALL_REDUCE, 8);
     nosize.ints.pop_back();
     two({nosize}, {nosize});
-    ExpectError(read, {f0 + " node 3", "no comm_size"});
+    ExpectScenarioError(read, {f0 + " node 3", "no comm_size"});
     // sizes and durations out of range
     two({Coll(3, ET_ALL_REDUCE, -8)}, {Coll(3, ET_ALL_REDUCE, 8)});
-    ExpectError(read, {f0 + " node 3", "-8"});
+    ExpectScenarioError(read, {f0 + " node 3", "-8"});
     two({Coll(3, ET_ALL_REDUCE, int64_t(1) << 60)}, {Coll(3, ET_ALL_REDUCE, 8)});
-    ExpectError(read, {f0 + " node 3", "out of range"});
+    ExpectScenarioError(read, {f0 + " node 3", "out of range"});
     two({Comp(1, uint64_t(1) << 62)}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node 1", "duration_micros"});
+    ExpectScenarioError(read, {f0 + " node 1", "duration_micros"});
     // duplicate id, missing dependency, cycle
     two({Comp(1, 1), Comp(1, 2)}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node 1", "second node"});
+    ExpectScenarioError(read, {f0 + " node 1", "second node"});
     two({Comp(1, 1), Comp(2, 1, {7})}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node 2", "node 7"});
+    ExpectScenarioError(read, {f0 + " node 2", "node 7"});
     two({Comp(1, 1), Comp(2, 1, {4}), Comp(3, 1, {2}), Comp(4, 1, {3})}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node ", "cycle", "3 nodes"});
+    ExpectScenarioError(read, {f0 + " node ", "cycle", "3 nodes"});
     two({Comp(1, 1, {1})}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node 1", "cycle"});
+    ExpectScenarioError(read, {f0 + " node 1", "cycle"});
     // collectives that disagree across ranks: type, bytes, count
     two({Coll(3, ET_ALL_REDUCE, 8)}, {Coll(3, ET_ALL_GATHER, 8)});
-    ExpectError(read, {f1 + " node 3", "collective #1", "all-gather", "all-reduce"});
+    ExpectScenarioError(read, {f1 + " node 3", "collective #1", "all-gather", "all-reduce"});
     two({Coll(3, ET_ALL_REDUCE, 8)}, {Coll(3, ET_ALL_REDUCE, 16)});
-    ExpectError(read, {f1 + " node 3", "16 bytes", "8 bytes"});
+    ExpectScenarioError(read, {f1 + " node 3", "16 bytes", "8 bytes"});
     two({Coll(3, ET_ALL_REDUCE, 8), Coll(4, ET_ALL_GATHER, 8)}, {Coll(3, ET_ALL_REDUCE, 8)});
-    ExpectError(read, {f0 + " node 4", "collective #2", "no counterpart on rank 1"});
+    ExpectScenarioError(read, {f0 + " node 4", "collective #2", "no counterpart on rank 1"});
     // send and receive that do not match
     two({P2p(1, true, 1, 100, 0)}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node 1", "no matching receive"});
+    ExpectScenarioError(read, {f0 + " node 1", "no matching receive"});
     two({Comp(1, 1)}, {P2p(1, false, 0, 100, 0)});
-    ExpectError(read, {f1 + " node 1", "no matching send"});
+    ExpectScenarioError(read, {f1 + " node 1", "no matching send"});
     two({P2p(1, true, 1, 100, 0)}, {P2p(1, false, 0, 100, 1)});
-    ExpectError(read, {f0 + " node 1", "no matching receive"});
+    ExpectScenarioError(read, {f0 + " node 1", "no matching receive"});
     two({P2p(1, true, 1, 100, 0)}, {P2p(1, false, 0, 99, 0)});
-    ExpectError(read, {f1 + " node 1", "99 bytes"});
+    ExpectScenarioError(read, {f1 + " node 1", "99 bytes"});
     two({P2p(1, true, 5, 100, 0)}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node 1", "comm_dst 5"});
+    ExpectScenarioError(read, {f0 + " node 1", "comm_dst 5"});
     two({P2p(1, true, 0, 100, 0)}, {Comp(1, 1)});
-    ExpectError(read, {f0 + " node 1", "comm_dst 0"});
+    ExpectScenarioError(read, {f0 + " node 1", "comm_dst 0"});
 }
 
 // The communication-group file: bad groups name the file and group; a
@@ -379,16 +361,16 @@ TEST(ChakraReader, BadCommunicationGroups)
         const std::string file = dir.File("g.json", json);
         return [&p, file] { ReadChakraTrace(p, file); };
     };
-    ExpectError(readWith(R"({"a": [0, 2]})"), {"g.json", "group \"a\"", "names rank 2"});
-    ExpectError(readWith(R"({"a": [0, 1, 1]})"), {"g.json", "group \"a\"", "has 3 ranks"});
-    ExpectError(readWith(R"({"a": [0, 0]})"), {"g.json", "group \"a\"", "twice"});
-    ExpectError(readWith(R"({"a": []})"), {"g.json", "non-empty"});
-    ExpectError(readWith(R"({"a": [0, -1]})"), {"g.json", "-1"});
-    ExpectError(readWith(R"([0, 1])"), {"g.json", "object"});
-    ExpectError(readWith(R"({"a": [0, 1)"), {"g.json"});
-    ExpectError([&] { ReadChakraTrace(p, dir.File("x", "") + ".missing"); }, {"x.missing"});
-    ExpectError(readWith(R"({"b": [0, 1]})"), {p + ".0.et node 3", "pg_name \"a\""});
-    ExpectError(readWith(R"({"a": [1]})"), {p + ".0.et node 3", "not a member"});
+    ExpectScenarioError(readWith(R"({"a": [0, 2]})"), {"g.json", "group \"a\"", "names rank 2"});
+    ExpectScenarioError(readWith(R"({"a": [0, 1, 1]})"), {"g.json", "group \"a\"", "has 3 ranks"});
+    ExpectScenarioError(readWith(R"({"a": [0, 0]})"), {"g.json", "group \"a\"", "twice"});
+    ExpectScenarioError(readWith(R"({"a": []})"), {"g.json", "non-empty"});
+    ExpectScenarioError(readWith(R"({"a": [0, -1]})"), {"g.json", "-1"});
+    ExpectScenarioError(readWith(R"([0, 1])"), {"g.json", "object"});
+    ExpectScenarioError(readWith(R"({"a": [0, 1)"), {"g.json"});
+    ExpectScenarioError([&] { ReadChakraTrace(p, dir.File("x", "") + ".missing"); }, {"x.missing"});
+    ExpectScenarioError(readWith(R"({"b": [0, 1]})"), {p + ".0.et node 3", "pg_name \"a\""});
+    ExpectScenarioError(readWith(R"({"a": [1]})"), {p + ".0.et node 3", "not a member"});
     // without a group file the same trace runs over all ranks
     const WorkloadTrace t = ReadChakraTrace(p);
     ASSERT_EQ(t.groups.size(), 1U);
