@@ -88,6 +88,16 @@ ScenarioRun::BuildFluid()
     for (size_t i = 0; i < m_cfg.jobs.size(); ++i)
     {
         const auto& job = m_cfg.jobs[i];
+        // the fluid model runs ring allreduces; other collectives and
+        // replayed workloads need the packet backend
+        if (job.workload.trace ||
+            (job.collective != "ring-allreduce" && job.collective != "all-reduce") ||
+            (job.algorithm.count("all-reduce") && job.algorithm.at("all-reduce") != "ring"))
+        {
+            throw ScenarioError("jobs[" + std::to_string(i) + "]",
+                                "the flow backend (and --bound) models ring all-reduce jobs "
+                                "only; this job needs the packet backend");
+        }
         for (uint32_t r = 0; r < job.ranks; ++r)
         {
             const uint32_t next = (r + 1) % job.ranks;

@@ -130,3 +130,14 @@ def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
         assert p.returncode == 2, (job, p.stderr)
         assert field in p.stderr, (field, p.stderr)
         assert not out.exists()
+
+
+def test_flow_backend_and_bound_refuse_workload_jobs(flux_run, tmp_path):
+    scenario = os.path.join(SCENARIOS, "chakra-microbenchmarks.json")
+    for args in (["--backend", "flow"], ["--bound"]):
+        out = tmp_path / "r.json"
+        p = flux_run(scenario, *args, "--out", str(out), "--quiet")
+        assert p.returncode == 2, (args, p.stderr)
+        assert "jobs[0]" in p.stderr and "packet backend" in p.stderr, p.stderr
+        assert not out.exists()
+
