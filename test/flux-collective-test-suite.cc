@@ -417,7 +417,7 @@ class FluxCollectiveTestSuite : public TestSuite
 {
   public:
     FluxCollectiveTestSuite()
-        : TestSuite("flux-collective", UNIT)
+        : TestSuite("flux-collective", TestSuite::Type::UNIT)
     {
         using fluxtest::AlphaS;
         using fluxtest::BetaS;

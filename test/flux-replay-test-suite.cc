@@ -302,7 +302,7 @@ class FluxReplayTestSuite : public TestSuite
 {
   public:
     FluxReplayTestSuite()
-        : TestSuite("flux-replay", UNIT)
+        : TestSuite("flux-replay", TestSuite::Type::UNIT)
     {
         AddTestCase(new ReplayOrderTestCase);
         AddTestCase(new ReplayOverlapTestCase);
