@@ -7,8 +7,8 @@
 #include "halving-doubling-allreduce.h"
 
 #include "ns3/abort.h"
-#include "ns3/enum.h"
 #include "ns3/log.h"
+#include "ns3/string.h"
 
 #include <map>
 #include <sstream>
@@ -58,33 +58,53 @@ DimensionStep(HierarchicalAllreduce::Algorithm algorithm,
 TypeId
 HierarchicalAllreduce::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::HierarchicalAllreduce")
-            .SetParent<ScheduledCollective>()
-            .SetGroupName("Flux")
-            .AddConstructor<HierarchicalAllreduce>()
-            .AddAttribute("IntraAlgorithm",
-                          "The reduce-scatter and all-gather inside each server.",
-                          EnumValue(RING),
-                          MakeEnumAccessor(&HierarchicalAllreduce::m_intra),
-                          MakeEnumChecker(RING, "ring", HALVING_DOUBLING, "halving-doubling"))
-            .AddAttribute("InterAlgorithm",
-                          "The all-reduce across servers.",
-                          EnumValue(RING),
-                          MakeEnumAccessor(&HierarchicalAllreduce::m_inter),
-                          MakeEnumChecker(RING, "ring", HALVING_DOUBLING, "halving-doubling"));
+    static TypeId tid = TypeId("ns3::HierarchicalAllreduce")
+                            .SetParent<ScheduledCollective>()
+                            .SetGroupName("Flux")
+                            .AddConstructor<HierarchicalAllreduce>()
+                            .AddAttribute("IntraAlgorithm",
+                                          "The reduce-scatter and all-gather inside each server.",
+                                          StringValue("ring"),
+                                          MakeStringAccessor(&HierarchicalAllreduce::m_intraName),
+                                          MakeStringChecker())
+                            .AddAttribute("InterAlgorithm",
+                                          "The all-reduce across servers.",
+                                          StringValue("ring"),
+                                          MakeStringAccessor(&HierarchicalAllreduce::m_interName),
+                                          MakeStringChecker());
     return tid;
 }
 
 HierarchicalAllreduce::HierarchicalAllreduce()
-    : m_intra(RING),
-      m_inter(RING)
+    : m_intraName("ring"),
+      m_interName("ring")
 {
     NS_LOG_FUNCTION(this);
     SetKind(CollectiveType::ALL_REDUCE, "hierarchical");
 }
 
 HierarchicalAllreduce::~HierarchicalAllreduce() = default;
+
+HierarchicalAllreduce::Algorithm
+HierarchicalAllreduce::ToAlgorithm(const std::string& name, const char* attribute)
+{
+    NS_ABORT_MSG_IF(name != "ring" && name != "halving-doubling",
+                    "HierarchicalAllreduce: " << attribute << " is \"" << name
+                                              << "\"; valid: \"ring\", \"halving-doubling\"");
+    return name == "ring" ? RING : HALVING_DOUBLING;
+}
+
+HierarchicalAllreduce::Algorithm
+HierarchicalAllreduce::Intra() const
+{
+    return ToAlgorithm(m_intraName, "IntraAlgorithm");
+}
+
+HierarchicalAllreduce::Algorithm
+HierarchicalAllreduce::Inter() const
+{
+    return ToAlgorithm(m_interName, "InterAlgorithm");
+}
 
 uint32_t
 HierarchicalAllreduce::HalfSteps(Algorithm algorithm, uint32_t size)
@@ -143,12 +163,12 @@ HierarchicalAllreduce::GetGrid(uint32_t n) const
         m_grid.rankAt.insert(m_grid.rankAt.end(), members[s].begin(), members[s].end());
     }
     const auto pow2 = [](uint32_t x) { return (x & (x - 1)) == 0; };
-    if (m_intra == HALVING_DOUBLING && !pow2(m_grid.g))
+    if (Intra() == HALVING_DOUBLING && !pow2(m_grid.g))
     {
         m_grid.error = std::to_string(m_grid.g) + " ranks per server is not a power of two "
                                                   "(IntraAlgorithm halving-doubling)";
     }
-    if (m_inter == HALVING_DOUBLING && !pow2(m_grid.m))
+    if (Inter() == HALVING_DOUBLING && !pow2(m_grid.m))
     {
         m_grid.error = std::to_string(m_grid.m) +
                        " servers is not a power of two (InterAlgorithm halving-doubling)";
@@ -168,14 +188,14 @@ uint32_t
 HierarchicalAllreduce::GetNStepsFor(uint32_t n) const
 {
     const Grid& grid = GetGrid(n);
-    return 2 * HalfSteps(m_intra, grid.g) + 2 * HalfSteps(m_inter, grid.m);
+    return 2 * HalfSteps(Intra(), grid.g) + 2 * HalfSteps(Inter(), grid.m);
 }
 
 JobStepTag::Phase
 HierarchicalAllreduce::GetPhase(uint32_t step) const
 {
     const Grid& grid = GetGrid(GetNRanks());
-    const uint32_t half = HalfSteps(m_intra, grid.g) + HalfSteps(m_inter, grid.m);
+    const uint32_t half = HalfSteps(Intra(), grid.g) + HalfSteps(Inter(), grid.m);
     return step < half ? JobStepTag::REDUCE_SCATTER : JobStepTag::ALL_GATHER;
 }
 
@@ -196,8 +216,8 @@ HierarchicalAllreduce::GetSends(uint32_t n,
 {
     sends.clear();
     const Grid& grid = GetGrid(n);
-    const uint32_t a = HalfSteps(m_intra, grid.g);
-    const uint32_t b = HalfSteps(m_inter, grid.m);
+    const uint32_t a = HalfSteps(Intra(), grid.g);
+    const uint32_t b = HalfSteps(Inter(), grid.m);
     const uint32_t server = grid.server[rank];
     const uint32_t local = grid.local[rank];
     uint32_t peer = 0;
@@ -206,13 +226,13 @@ HierarchicalAllreduce::GetSends(uint32_t n,
     {
         const bool gather = step >= a;
         const uint32_t k = gather ? step - a - 2 * b : step;
-        size = DimensionStep(m_intra, gather, grid.g, local, k, bytes, peer);
+        size = DimensionStep(Intra(), gather, grid.g, local, k, bytes, peer);
         sends.push_back(Send{grid.rankAt[server * grid.g + peer], size});
         return;
     }
     const uint32_t k = step - a; // across servers, on the rank's 1/G share
     const bool gather = k >= b;
-    size = DimensionStep(m_inter, gather, grid.m, server, gather ? k - b : k, bytes / grid.g, peer);
+    size = DimensionStep(Inter(), gather, grid.m, server, gather ? k - b : k, bytes / grid.g, peer);
     sends.push_back(Send{grid.rankAt[peer * grid.g + local], size});
 }
 

@@ -7,6 +7,8 @@
 
 #include "scheduled-collective.h"
 
+#include <string>
+
 namespace ns3
 {
 
@@ -84,9 +86,22 @@ class HierarchicalAllreduce : public ScheduledCollective
      */
     static uint32_t HalfSteps(Algorithm algorithm, uint32_t size);
 
-    Algorithm m_intra;                           //!< the intra-server algorithm
-    Algorithm m_inter;                           //!< the inter-server algorithm
-    mutable Grid m_grid;                         //!< the grid, for m_gridServers
+    /**
+     * \param name an algorithm's name
+     * \param attribute the attribute that gave it (for the message)
+     * \return the algorithm
+     */
+    static Algorithm ToAlgorithm(const std::string& name, const char* attribute);
+
+    /** \return the intra-server algorithm (IntraAlgorithm) */
+    Algorithm Intra() const;
+
+    /** \return the inter-server algorithm (InterAlgorithm) */
+    Algorithm Inter() const;
+
+    std::string m_intraName; //!< the intra-server algorithm ("ring", "halving-doubling")
+    std::string m_interName; //!< the inter-server algorithm
+    mutable Grid m_grid;     //!< the grid, for m_gridServers
     mutable std::vector<uint32_t> m_gridServers; //!< server of each rank m_grid was made for
 };
 
