@@ -67,6 +67,7 @@ JobScheduler::DoDispose()
     NS_LOG_FUNCTION(this);
     m_jobs.clear();
     m_links.clear();
+    m_jobQps.clear();
     m_paths = nullptr;
     Object::DoDispose();
 }
@@ -277,6 +278,7 @@ JobScheduler::AddJob(const JobInfo& info)
     m_currentClass.push_back(info.scenarioClass);
     m_classTimeline.push_back({ClassChange{Simulator::Now(), info.scenarioClass}});
     m_links.emplace_back();
+    m_jobQps.push_back(info.job->GetQueuePairs());
     UpdateLinks(m_jobs.size() - 1);
 }
 
@@ -397,7 +399,7 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
     for (uint32_t j : order)
     {
         const JobInfo& info = m_jobs[j];
-        const auto connections = info.job->GetCollective()->GetConnections();
+        const auto connections = info.job->GetConnections();
         for (uint32_t c = 0; c < connections.size(); ++c)
         {
             const auto& conn = connections[c];
@@ -405,8 +407,7 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
             s.job = j;
             s.connection = c;
             s.conn = conn;
-            const uint32_t src = info.rankHosts.at(conn.src);
-            const uint32_t dst = info.rankHosts.at(conn.dst);
+            const auto [src, dst] = info.connectionHosts.at(c);
             const uint16_t own = conn.sender->GetSourcePort();
             for (uint32_t k = 0; k < m_pathCandidates; ++k)
             {
@@ -682,9 +683,12 @@ JobScheduler::SetJobClass(uint32_t job, uint8_t cls)
     {
         timeline.push_back(ClassChange{Simulator::Now(), cls});
     }
-    for (const auto& qp : m_jobs[job].job->GetCollective()->GetQueuePairs())
+    for (const auto& qp : m_jobQps[job])
     {
-        qp->SetPriority(cls);
+        if (qp)
+        {
+            qp->SetPriority(cls);
+        }
     }
 }
 

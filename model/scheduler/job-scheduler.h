@@ -45,15 +45,19 @@ class JobScheduler : public Object
     /// What the scheduler knows of a job.
     struct JobInfo
     {
-        Ptr<TrainingJob> job;                         //!< the job (set up, not started)
-        uint32_t index{0};                            //!< its index (JobStepTag job id)
-        uint8_t scenarioClass{3};                     //!< class the scenario gave it
-        std::vector<std::vector<uint32_t>> rankLinks; //!< per rank: link directions its sends cross
+        Ptr<TrainingJob> job;     //!< the job (set up, not started)
+        uint32_t index{0};        //!< its index (JobStepTag job id)
+        uint8_t scenarioClass{3}; //!< class the scenario gave it
+        /// per connection (TrainingJob::GetConnections() order): the link
+        /// directions its sends cross
+        std::vector<std::vector<uint32_t>> rankLinks;
         std::vector<std::vector<double>>
             rankLinkBps;         //!< their rates, bit/s (parallel to rankLinks)
         double bottleneckBps{0}; //!< rate of one rank's sends alone, bit/s: AddJob sets it to the
                                  //!< least link rate / the job's sends crossing that link
-        std::vector<uint32_t> rankHosts; //!< per rank: its host (for path choice)
+        /// per connection (as rankLinks): its sender's and its receiver's
+        /// hosts (for path choice)
+        std::vector<std::pair<uint32_t, uint32_t>> connectionHosts;
     };
 
     /**
@@ -308,13 +312,14 @@ class JobScheduler : public Object
      */
     void UpdateLinks(std::size_t job);
 
-    std::vector<std::vector<LinkLoad>> m_links; //!< per job: its link loads, by link
-    uint32_t m_classes;                         //!< classes the policy may use
-    bool m_backgroundFirst;                     //!< jobs strictly below the background
-    uint8_t m_reserved;                         //!< classes of other traffic
-    std::vector<uint8_t> m_jobClasses;          //!< the jobs' classes, precedence first
-    std::vector<uint8_t> m_currentClass;        //!< per job: its class now
-    std::vector<std::vector<bool>> m_conflict;  //!< per job pair: a shared link direction
+    std::vector<std::vector<LinkLoad>> m_links;            //!< per job: its link loads, by link
+    std::vector<std::vector<Ptr<RdmaQueuePair>>> m_jobQps; //!< per job: every collective's QPs
+    uint32_t m_classes;                                    //!< classes the policy may use
+    bool m_backgroundFirst;                                //!< jobs strictly below the background
+    uint8_t m_reserved;                                    //!< classes of other traffic
+    std::vector<uint8_t> m_jobClasses;                     //!< the jobs' classes, precedence first
+    std::vector<uint8_t> m_currentClass;                   //!< per job: its class now
+    std::vector<std::vector<bool>> m_conflict; //!< per job pair: a shared link direction
     std::vector<std::vector<ClassChange>> m_classTimeline; //!< per job: its class changes
     PathFunction m_paths;                                  //!< the fabric's paths (may be empty)
     std::vector<double> m_linkBps;                         //!< per link direction: rate, bit/s

@@ -311,6 +311,40 @@ TrainingJob::GetCollective() const
     return m_collective;
 }
 
+std::vector<Ptr<Collective>>
+TrainingJob::GetCollectives() const
+{
+    if (m_replay)
+    {
+        return m_replay->GetCollectives();
+    }
+    return {m_collective};
+}
+
+std::vector<Collective::Connection>
+TrainingJob::GetConnections() const
+{
+    std::vector<Collective::Connection> all;
+    for (const auto& c : GetCollectives())
+    {
+        const auto conns = c->GetConnections();
+        all.insert(all.end(), conns.begin(), conns.end());
+    }
+    return all;
+}
+
+std::vector<Ptr<RdmaQueuePair>>
+TrainingJob::GetQueuePairs() const
+{
+    std::vector<Ptr<RdmaQueuePair>> all;
+    for (const auto& c : GetCollectives())
+    {
+        const auto qps = c->GetQueuePairs();
+        all.insert(all.end(), qps.begin(), qps.end());
+    }
+    return all;
+}
+
 const std::vector<TrainingJob::Iteration>&
 TrainingJob::GetIterations() const
 {

@@ -117,8 +117,23 @@ class TrainingJob : public Object
 
     /** \return the job's name */
     const std::string& GetName() const;
-    /** \return the collective */
+    /**
+     * \return the collective: the job's one collective, or the principal of
+     *         its workload (the collective a scheduler plans)
+     */
     Ptr<Collective> GetCollective() const;
+    /**
+     * \return every collective the job runs: its one collective, or every
+     *         collective of its workload (creation order)
+     */
+    std::vector<Ptr<Collective>> GetCollectives() const;
+    /**
+     * \return the RDMA connections of every collective, in GetCollectives()
+     *         order (each collective's in its own order)
+     */
+    std::vector<Collective::Connection> GetConnections() const;
+    /** \return the queue pairs of every collective (GetCollectives() order) */
+    std::vector<Ptr<RdmaQueuePair>> GetQueuePairs() const;
     /** \return the completed iterations */
     const std::vector<Iteration>& GetIterations() const;
     /** \return true once every iteration has ended */

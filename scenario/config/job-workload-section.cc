@@ -38,14 +38,6 @@ Resolve(const ScenarioConfig& cfg, const std::string& name)
     return p.lexically_normal().string();
 }
 
-/// The algorithm a job runs a collective type with.
-std::string
-AlgorithmOf(const ScenarioConfig::JobConfig& job, CollectiveType type)
-{
-    auto it = job.algorithm.find(CollectiveTypeName(type));
-    return it != job.algorithm.end() ? it->second : CollectiveLibrary::GetDefault(type);
-}
-
 } // namespace
 
 void
@@ -74,7 +66,7 @@ CheckJobAlgorithms(const ObjectReader& r, const ScenarioConfig::JobConfig& job)
     }
     for (const auto& [type, ranks] : used)
     {
-        const std::string algorithm = AlgorithmOf(job, type);
+        const std::string algorithm = job.AlgorithmFor(type);
         const std::string err = CollectiveLibrary::CheckRanks(type, algorithm, ranks);
         if (!err.empty())
         {

@@ -12,6 +12,7 @@
 #include "scenario-sections.h"
 
 #include "ns3/boolean.h"
+#include "ns3/collective-library.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -31,6 +32,13 @@ NS_LOG_COMPONENT_DEFINE("ScenarioConfig");
 
 using namespace scenario;
 using json = nlohmann::json;
+
+std::string
+ScenarioConfig::JobConfig::AlgorithmFor(CollectiveType type) const
+{
+    auto it = algorithm.find(CollectiveTypeName(type));
+    return it != algorithm.end() ? it->second : CollectiveLibrary::GetDefault(type);
+}
 
 uint32_t
 ScenarioConfig::HostCount() const

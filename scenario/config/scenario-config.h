@@ -214,6 +214,13 @@ struct ScenarioConfig
         /// not named take the library's default
         std::map<std::string, std::string> algorithm;
         uint32_t channels{1}; //!< queue pairs per connection of the job's collectives
+
+        /**
+         * \param type a collective type
+         * \return the algorithm the job runs it with: its "algorithm" entry,
+         *         else the library's default (CollectiveLibrary::GetDefault)
+         */
+        std::string AlgorithmFor(CollectiveType type) const;
     };
 
     /// One entry of "background".

@@ -110,9 +110,7 @@ Ptr<TrainingJob>
 JobCollectives::Build()
 {
     const CollectiveType type = TypeOf(m_job.collective);
-    auto it = m_job.algorithm.find(CollectiveTypeName(type));
-    const std::string algorithm =
-        it != m_job.algorithm.end() ? it->second : CollectiveLibrary::GetDefault(type);
+    const std::string algorithm = m_job.AlgorithmFor(type);
     std::vector<uint32_t> ranks(m_job.ranks);
     for (uint32_t r = 0; r < m_job.ranks; ++r)
     {
@@ -140,11 +138,7 @@ JobCollectives::BuildReplay()
     replay->Setup(
         m_job.workload.trace,
         [this](CollectiveType type, const std::vector<uint32_t>& ranks) {
-            auto it = m_job.algorithm.find(CollectiveTypeName(type));
-            return Make(type,
-                        it != m_job.algorithm.end() ? it->second
-                                                    : CollectiveLibrary::GetDefault(type),
-                        ranks);
+            return Make(type, m_job.AlgorithmFor(type), ranks);
         },
         [this](uint32_t src, uint32_t dst) {
             return Make(PointToPointSend::GetTypeId(), {src, dst});

@@ -325,14 +325,18 @@ ScenarioRun::ConfigureBaseRtt()
 uint32_t
 ScenarioRun::HostOf(Ptr<RdmaNic> nic) const
 {
-    const auto it = std::find(m_nics.begin(), m_nics.end(), nic);
-    NS_ABORT_MSG_IF(it == m_nics.end(), "a NIC of no host");
-    return static_cast<uint32_t>(it - m_nics.begin());
+    const auto it = m_hostOfNic.find(PeekPointer(nic));
+    NS_ABORT_MSG_IF(it == m_hostOfNic.end(), "a NIC of no host");
+    return it->second;
 }
 
 void
 ScenarioRun::BuildJobs()
 {
+    for (uint32_t h = 0; h < m_nics.size(); ++h)
+    {
+        m_hostOfNic[PeekPointer(m_nics[h])] = h;
+    }
     Ptr<UniformRandomVariable> ports = CreateObject<UniformRandomVariable>();
     {
         SeedScope ecmp(m_cfg.EcmpSeed(), m_cfg.seed);
@@ -381,19 +385,19 @@ ScenarioRun::BuildJobs()
             "Phase",
             MakeBoundCallback(&PhaseEnded, m_phases.back().get()));
         // What the scheduler may know: the link directions each connection
-        // of the job's (principal) collective crosses under the fabric's ECMP
-        // hashing, and the slowest of their rates.
+        // of the job's collectives crosses under the fabric's ECMP hashing,
+        // and the slowest of their rates.
         JobScheduler::JobInfo info;
         info.job = job;
         info.index = static_cast<uint32_t>(m_jobs.size());
         info.scenarioClass = static_cast<uint8_t>(jc.priority);
-        info.rankHosts = jc.hosts;
         double bottleneck = 0;
-        for (const auto& c : job->GetCollective()->GetConnections())
+        for (const auto& c : job->GetConnections())
         {
-            info.rankLinks.push_back(m_topo.GetPath(HostOf(c.sender->GetNic()),
-                                                    HostOf(c.receiver->GetNic()),
-                                                    c.sender->GetSourcePort()));
+            const uint32_t src = HostOf(c.sender->GetNic());
+            const uint32_t dst = HostOf(c.receiver->GetNic());
+            info.connectionHosts.emplace_back(src, dst);
+            info.rankLinks.push_back(m_topo.GetPath(src, dst, c.sender->GetSourcePort()));
             for (uint32_t l : info.rankLinks.back())
             {
                 const double bps =

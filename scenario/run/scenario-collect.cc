@@ -360,12 +360,12 @@ ScenarioRun::CollectJobPaths(RunResults& r) const
     std::vector<std::vector<uint32_t>> users(m_topo.links.size());
     for (uint32_t j = 0; j < m_cfg.jobs.size() && j < m_jobs.size(); ++j)
     {
-        const auto& jc = m_cfg.jobs[j];
         std::vector<bool> crossed(m_topo.links.size(), false);
-        for (const auto& c : m_jobs[j]->GetCollective()->GetConnections())
+        for (const auto& c : m_jobs[j]->GetConnections())
         {
             const uint16_t port = c.sender->GetSourcePort();
-            for (uint32_t l : m_topo.GetPath(jc.hosts[c.src], jc.hosts[c.dst], port))
+            for (uint32_t l :
+                 m_topo.GetPath(HostOf(c.sender->GetNic()), HostOf(c.receiver->GetNic()), port))
             {
                 crossed[l] = true;
             }

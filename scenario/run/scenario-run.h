@@ -354,6 +354,7 @@ class ScenarioRun
     const RunOptions& m_opts;                        //!< run options
     FabricTopology m_topo;                           //!< the network
     std::vector<Ptr<RdmaNic>> m_nics;                //!< NIC of each host
+    std::map<const RdmaNic*, uint32_t> m_hostOfNic;  //!< host of each NIC (BuildJobs)
     Ptr<FluidNetwork> m_fluid;                       //!< the flow backend's fabric, or nullptr
     std::vector<Ptr<TrainingJob>> m_jobs;            //!< the jobs, scenario order
     std::vector<uint16_t> m_portBases;               //!< per job: rank 0's UDP source port

@@ -102,3 +102,36 @@ ok = ok and not any(fz.names_field(m, doc, "f.json") for m in bad)
 sys.exit(0 if ok else 1)
 """
     assert subprocess.run(["/usr/bin/python3", "-c", code]).returncode == 0
+
+
+def test_workload_cases_reach_both_readers(tmp_path):
+    """The fuzzer's workload cases (a mutated AICB model file or a damaged
+    Chakra trace beside a one-job scenario) each end in results or in one
+    line naming the job's workload key and the file, and both readers'
+    refusals occur among the first cases of a seed."""
+    code = f"""
+import importlib.machinery, importlib.util, json, os, sys
+loader = importlib.machinery.SourceFileLoader('fz', {FUZZ!r})
+spec = importlib.util.spec_from_loader('fz', loader)
+fz = importlib.util.module_from_spec(spec); loader.exec_module(fz)
+seeds = fz.seed_scenarios()
+cases = [i for i in range(400) if fz.is_workload_case(3, i)][:16]
+messages = []
+for i in cases:
+    case_dir = os.path.join({str(tmp_path)!r}, f"case-{{i}}")
+    os.makedirs(case_dir)
+    fz.write_case_files(case_dir, 3, i)
+    data, notes, doc, before = fz.make_case(seeds, 3, i)
+    outcome, cmd = fz.run_cli({_flux_run_path()!r}, case_dir, "c", data, doc, before,
+                              dict(os.environ), 60)
+    if not outcome.ok:
+        print(i, outcome.kind, outcome.detail, notes)
+        sys.exit(1)
+    messages.append(outcome.detail)
+aicb = [m for m in messages if m.startswith("jobs[0].workload.aicb: ") and "model.txt" in m]
+chakra = [m for m in messages if m.startswith("jobs[0].workload.chakra: ") and ".et" in m]
+sys.exit(0 if len(cases) == 16 and aicb and chakra else 1)
+"""
+    proc = subprocess.run(["/usr/bin/python3", "-c", code], capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

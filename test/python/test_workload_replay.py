@@ -1,7 +1,7 @@
 """Jobs that replay workload files (Chakra traces, AICB model files): each
 Chakra microbenchmark alone takes its collective's alpha-beta time, the
 results report every operation the file holds, an AICB file's compute is
-replayed exactly, two real workloads share a fabric under every policy
+replayed exactly and its communication takes its alpha-beta sum, two real workloads share a fabric under every policy
 (deterministic per seed), and bad workload keys exit 2 naming the field."""
 
 import json
@@ -78,17 +78,45 @@ def _aicb_compute_ms(path):
                for c in lines) / 1e6
 
 
-def _llama(policy="fifo", iterations=1):
+def _llama(policy="fifo", iterations=1, spines=2, scale=1e-4):
     return {
         "seed": 1,
         "stop_ms": 10000,
         "topology": {"kind": "rail-optimized", "rail_groups": 1, "servers_per_rail_group": 4,
-                     "spines": 2, "servers": {"gpus": 8, "nics": 8}},
+                     "spines": spines, "servers": {"gpus": 8, "nics": 8}},
         "scheduler": {"policy": policy},
         "jobs": [{"name": "llama", "ranks": 32,
-                  "workload": {"aicb": LLAMA, "bytes_scale": 1e-4},
+                  "workload": {"aicb": LLAMA, "bytes_scale": scale},
                   "iterations": iterations}],
     }
+
+
+def _aicb_alpha_beta_ms(path, scale, tp, dp):
+    """One rank's communication in an AICB file as the sum of its
+    collectives' alpha-beta times (doc/collectives.rst), read here on its
+    own: forward and input-gradient collectives in the rank's tensor-parallel
+    group (tp GPUs of one server: NVLink at the scenario's 3600 Gb/s and
+    0.05 us), weight-gradient collectives in its data-parallel group (dp
+    ranks, one per NIC-crossing ring edge at most: the NIC's goodput, and a
+    rail-optimised path of four links)."""
+    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
+    links = {"tp": (3600e9 / 8, 0.05e-6, tp),
+             "dp": (GBPS * 1e9 / 8 * MTU / (MTU + WIRE_OVERHEAD), 4 * (DELAY_S + frame), dp)}
+    total = 0.0
+    with open(path) as f:
+        lines = [line.split() for line in f.read().splitlines()[2:] if line.strip()]
+    for c in lines:
+        for kind, size, group in ((c[3], c[4], "tp"), (c[6], c[7], "tp"), (c[9], c[10], "dp")):
+            if kind == "NONE":
+                continue
+            rate, alpha, n = links[group]
+            s = int(int(size) * scale)
+            steps, sent = {"ALLREDUCE": (2 * (n - 1), 2 * (n - 1) / n * s),
+                           "ALLGATHER": (n - 1, (n - 1) / n * s),
+                           "REDUCESCATTER": (n - 1, (n - 1) / n * s),
+                           "BROADCAST": (n - 1, s)}[kind]
+            total += steps * alpha + sent / rate
+    return total * 1e3
 
 
 def test_aicb_file_replays_its_compute_exactly():
@@ -101,6 +129,20 @@ def test_aicb_file_replays_its_compute_exactly():
     for ms in job["iteration_ms"]:
         assert ms >= expected
     assert 0 < job["workload"]["exposed_comm_ms"] <= job["workload"]["comm_ms"]
+
+
+def test_aicb_communication_takes_its_alpha_beta_sum():
+    # Llama-7B (TP 2 x DP 16) on a non-blocking rail-optimised fabric, with
+    # paths placed for every collective of the job (ecmp-aware): each rank's
+    # communication equals the alpha-beta sum of its collectives. Under the
+    # hash (fifo) the two data-parallel rings collide on spine links.
+    scale = 0.01
+    expected = _aicb_alpha_beta_ms(LLAMA, scale, tp=2, dp=16)
+    placed = ns3flux.run(_llama("ecmp-aware", spines=4, scale=scale))
+    w = placed["jobs"][0]["workload"]
+    assert w["comm_ms"] == pytest.approx(expected, rel=0.05)
+    hashed = ns3flux.run(_llama("fifo", spines=4, scale=scale))
+    assert hashed["jobs"][0]["workload"]["comm_ms"] > 1.2 * expected
 
 
 def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
