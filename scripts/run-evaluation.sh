@@ -10,7 +10,7 @@
 # 1. builds flux-run when needed (as scripts/run-experiment.sh; --no-build
 #    uses it as it is; --deps first installs the Debian dependencies),
 # 2. runs each scenario (default examples/scenarios/contended-*.json,
-#    realistic-*.json and single-job.json) at packet level with
+#    realistic-*.json, two-workloads.json and single-job.json) at packet level with
 #    scripts/run-experiment.sh under every policy of `flux-run
 #    --list-policies` and every variant of scripts/policy-variants.txt (or
 #    --policies) and seed (default 10 seeds: 1..10),
@@ -18,7 +18,9 @@
 # 3. per scenario and seed (scripts/flux-evaluate companions): the bound
 #    (flux-run --bound: each job alone, lower bound, best schedule),
 #    every policy at flow level, and the best schedule replayed at packet
-#    level, into DIR/<scenario>/{bound,flow,best}/,
+#    level, into DIR/<scenario>/{bound,flow,best}/ (none for scenarios whose
+#    jobs replay workload files: neither the bound nor the flow level
+#    replays them),
 # 4. for one scenario (--variance FILE; with the default scenarios
 #    examples/scenarios/realistic-gpt-bert-fat-tree.json unless
 #    --no-variance; with --scenarios none unless asked) fifo and flux with one
@@ -84,7 +86,7 @@ while [ $# -gt 0 ]; do
     --doc) doc=1; shift ;;
     --report-only) report_only=1; shift ;;
     -h | --help)
-        sed -n '2,41p' "$0"
+        sed -n '2,44p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
@@ -98,7 +100,7 @@ out=$(abspath "${out:-$FLUX_ROOT/results/evaluation}")
 local files=() f
 if [ -z "$scenarios" ]; then
     files=("$FLUX_ROOT"/examples/scenarios/contended-*.json "$FLUX_ROOT"/examples/scenarios/realistic-*.json
-        "$FLUX_ROOT/examples/scenarios/single-job.json")
+        "$FLUX_ROOT/examples/scenarios/two-workloads.json" "$FLUX_ROOT/examples/scenarios/single-job.json")
 else
     for f in $scenarios; do files+=("$(abspath "$f")"); done
 fi

@@ -33,6 +33,7 @@ from .scenario import (
     servers,
     validate,
     variant,
+    workload_job,
 )
 from .sweep import Run, sweep, sweep_runs
 
@@ -70,4 +71,5 @@ __all__ = [
     "traces",
     "validate",
     "variant",
+    "workload_job",
 ]

@@ -265,6 +265,26 @@ def job(name, ranks, bytes, iterations, **options):
     }
 
 
+def workload_job(name, iterations=1, *, aicb=None, chakra=None, comm_groups=None,
+                 bytes_scale=None, **options):
+    """A ``jobs`` entry that replays a workload file: an AICB model file
+    (``aicb``) or a Chakra trace (``chakra``: "DIR/PREFIX" of its
+    PREFIX.<rank>.et files, with an optional ``comm_groups`` file), its
+    transfers scaled by ``bytes_scale`` (default 1), ``iterations`` times.
+
+    ``options`` are further job keys: ranks, gpus, hosts or placement,
+    start_ms, priority, algorithm, channels.
+    """
+    if (aicb is None) == (chakra is None):
+        raise ValueError("workload_job: give one of aicb and chakra")
+    workload = {"aicb": aicb} if aicb is not None else {"chakra": chakra}
+    if comm_groups is not None:
+        workload["comm_groups"] = comm_groups
+    if bytes_scale is not None:
+        workload["bytes_scale"] = bytes_scale
+    return {"name": name, "workload": workload, "iterations": iterations, **_options(options)}
+
+
 def cdf_tenant(name, cdf, load, hosts=None, **options):
     """A ``background`` entry of Poisson flows with sizes drawn from ``cdf``
     (a builtin name such as "websearch", or a CDF file path) at ``load``

@@ -211,3 +211,15 @@ def test_every_policy_runs_replayed_workloads_deterministically():
         for j in first["jobs"]:
             assert j["jct_ms"] > 0 and len(j["iteration_ms"]) == 6, policy
         assert strip_wall(ns3flux.run(_two_replays(policy))) == strip_wall(first), policy
+
+
+def test_workload_job_helper_writes_the_job_entry():
+    # ns3flux.workload_job builds the same entry as written by hand, and
+    # asks for exactly one workload file
+    entry = ns3flux.workload_job("llama", aicb=LLAMA, bytes_scale=1e-4, ranks=32, iterations=2)
+    assert entry == _llama(iterations=2)["jobs"][0]
+    chakra = ns3flux.workload_job("a2a", chakra="DIR/all_to_all", comm_groups="groups.json")
+    assert chakra["workload"] == {"chakra": "DIR/all_to_all", "comm_groups": "groups.json"}
+    for bad in ({}, {"aicb": LLAMA, "chakra": "x"}):
+        with pytest.raises(ValueError):
+            ns3flux.workload_job("x", **bad)
