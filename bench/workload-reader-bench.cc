@@ -8,7 +8,8 @@
 // the node five back), and an AICB file of --layers layers for
 // --aicbRanks ranks (TP 8), into a temporary folder, then loads each
 // --runs times and prints the median load time in one `key=value` line
-// per reader.
+// per reader. --keep PREFIX writes the trace as PREFIX.<rank>.et and
+// keeps it (bench/run-replay-overhead.sh replays it).
 
 #include "../test/chakra-test-writer.h"
 
@@ -61,18 +62,26 @@ main(int argc, char** argv)
     uint32_t layers = 1000;
     uint32_t aicbRanks = 64;
     uint32_t runs = 5;
+    uint32_t collBytes = 1 << 20;
+    uint32_t computeMicros = 0;
+    std::string keep;
     CommandLine cmd(__FILE__);
     cmd.AddValue("ranks", "Chakra trace: ranks", ranks);
     cmd.AddValue("nodes", "Chakra trace: nodes per rank", nodes);
     cmd.AddValue("layers", "AICB file: layers", layers);
     cmd.AddValue("aicbRanks", "AICB file: ranks (multiple of 8)", aicbRanks);
     cmd.AddValue("runs", "loads of each, the median is printed", runs);
+    cmd.AddValue("collBytes", "Chakra trace: bytes of each all-reduce", collBytes);
+    cmd.AddValue("computeMicros",
+                 "Chakra trace: every compute node's duration (0: 10-16 us by turns)",
+                 computeMicros);
+    cmd.AddValue("keep", "write the Chakra trace as KEEP.<rank>.et and keep it", keep);
     cmd.Parse(argc, argv);
 
     const fs::path dir =
         fs::temp_directory_path() / ("flux-reader-bench-" + std::to_string(getpid()));
     fs::create_directories(dir);
-    const std::string prefix = (dir / "trace").string();
+    const std::string prefix = keep.empty() ? (dir / "trace").string() : keep;
     uint64_t bytes = 0;
     for (uint32_t r = 0; r < ranks; ++r)
     {
@@ -85,12 +94,12 @@ main(int argc, char** argv)
             if (i % 10 == 9)
             {
                 n.type = ET_COLL;
-                n.ints = {{"comm_type", ET_ALL_REDUCE}, {"comm_size", 1 << 20}};
+                n.ints = {{"comm_type", ET_ALL_REDUCE}, {"comm_size", collBytes}};
             }
             else
             {
                 n.type = ET_COMP;
-                n.durationMicros = 10 + i % 7;
+                n.durationMicros = computeMicros > 0 ? computeMicros : 10 + i % 7;
             }
             if (i > 0)
             {

@@ -10,6 +10,7 @@
 #include "ns3/ordered-scheduler.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <map>
 #include <tuple>
 
@@ -295,11 +296,11 @@ WorkloadReplay::NodeReady(uint32_t rank, uint32_t node)
         break;
     case WorkloadNode::Kind::MEMORY:
         KeyNextEvent();
-        m_events.push_back(Simulator::Schedule(NanoSeconds(n.durationNs),
-                                               &WorkloadReplay::TimerDone,
-                                               this,
-                                               rank,
-                                               node));
+        Track(Simulator::Schedule(NanoSeconds(n.durationNs),
+                                  &WorkloadReplay::TimerDone,
+                                  this,
+                                  rank,
+                                  node));
         break;
     default: {
         Account(rank);
@@ -323,11 +324,25 @@ WorkloadReplay::NextCompute(uint32_t rank)
     m_gpuBusy[rank] = true;
     m_readyAt[rank][node] = Simulator::Now(); // a compute node starts on the GPU
     KeyNextEvent();
-    m_events.push_back(Simulator::Schedule(NanoSeconds(m_trace->nodes[rank][node].durationNs),
-                                           &WorkloadReplay::TimerDone,
-                                           this,
-                                           rank,
-                                           node));
+    Track(Simulator::Schedule(NanoSeconds(m_trace->nodes[rank][node].durationNs),
+                              &WorkloadReplay::TimerDone,
+                              this,
+                              rank,
+                              node));
+}
+
+void
+WorkloadReplay::Track(EventId timer)
+{
+    if (m_events.size() >= m_eventsPrune)
+    {
+        m_events.erase(std::remove_if(m_events.begin(),
+                                      m_events.end(),
+                                      [](const EventId& e) { return e.IsExpired(); }),
+                       m_events.end());
+        m_eventsPrune = std::max<std::size_t>(64, 2 * m_events.size());
+    }
+    m_events.push_back(timer);
 }
 
 void

@@ -254,6 +254,14 @@ class WorkloadReplay : public Object
     /// Key the next scheduled event for the OrderedScheduler.
     void KeyNextEvent() const;
 
+    /**
+     * \brief Keep a timer to cancel at Stop(), dropping the expired ones
+     *        now and then so that the list stays as long as the timers
+     *        pending, not as the nodes run.
+     * \param timer the timer
+     */
+    void Track(EventId timer);
+
     std::shared_ptr<const WorkloadTrace> m_trace;  //!< the workload
     std::vector<Comm> m_comms;                     //!< communicators
     std::vector<std::vector<NodeComm>> m_nodeComm; //!< per rank, per node: its communicator
@@ -276,6 +284,7 @@ class WorkloadReplay : public Object
     bool m_running;                                //!< a run is in progress
     Callback<void> m_done;                         //!< end of the run
     std::vector<EventId> m_events;                 //!< pending compute timers
+    std::size_t m_eventsPrune{64};                 //!< m_events' length to drop expired at
     NodeCallback m_nodeCb;                         //!< timeline hook
     bool m_recordNodes;                            //!< keep NodeRecords
     std::vector<NodeRecord> m_nodeRecords;         //!< nodes run (RecordNodes)

@@ -13,8 +13,9 @@
 #   2. flux-run on scenarios that exercise every part (two jobs and a tenant
 #      under each policy, link loss, a cable down and up with route
 #      recomputation, rate and queue traces, a PFC deadlock the stall check
-#      ends): mpirun -np 1, 2 and 4 write identical results and CSVs, all but
-#      wall time and the event count.
+#      ends, replayed Chakra and AICB workloads): mpirun -np 1, 2 and 4
+#      write identical results and CSVs, all but wall time and the event
+#      count.
 #   3. A run without MPI with event_scheduler "ordered" and the completion
 #      latency of MPI gives the results of mpirun.
 #   4. More processes than pods or leaves: one line naming the field, exit 2,
@@ -79,6 +80,12 @@ for policy in $("$flux_run" --list-policies); do
     check "flux-run, policy $policy, faults and traces: identical results on 1, 2, 4 processes" \
         same_results "faults-$policy" "$here/faults-traces.json" --policy "$policy"
 done
+replayed() {
+    same_results replay "$here/replay.json" &&
+        python3 -c 'import json, sys; sys.exit(any(j["status"] != "completed" for j in json.load(open(sys.argv[1]))["jobs"]))' \
+            "$work/replay-np4.json"
+}
+check "flux-run, replayed Chakra and AICB workloads: identical results on 1, 2, 4 processes" replayed
 stalled() {
     same_results deadlock "$here/deadlock.json" &&
         python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["sim"]["stop_reason"] != "stalled")' \
