@@ -60,7 +60,10 @@
  *   with status 0; scripts that compare policies take the list from here.
  * - Progress (simulated time, wall-clock time, estimated time left) goes to
  *   stderr once the run has lasted 2 s: refreshed in place at most twice a
- *   second on a terminal, one line every 10 s otherwise. --quiet silences it.
+ *   second on a terminal, one line every 10 s otherwise. Once the results
+ *   are written, a summary of one screen goes to stdout (FormatRunSummary:
+ *   each job, each background tenant, the fabric's counters). --quiet
+ *   silences both.
  * - With the environment variable FLUX_TIMING=1, a last stderr line
  *   `flux-run: timing parse_s=... build_s=... run_s=... collect_s=...
  *   teardown_s=... write_s=... total_s=... outside_run_pct=... frames=...
@@ -89,6 +92,7 @@
 #include "ns3/fabric-ranks.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/results-writer.h"
+#include "ns3/run-summary.h"
 #include "ns3/scenario-bound.h"
 #include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
@@ -142,7 +146,7 @@ const char* const kUsage =
     "                      scheduler.path_placement=false or jobs.0.iterations=2;\n"
     "                      VALUE is JSON, or a string); repeatable\n"
     "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
-    "  --quiet             no progress output\n"
+    "  --quiet             no progress (stderr) nor summary (stdout)\n"
     "  --backend MODEL     packet (default: every frame) or flow (messages as fluid\n"
     "                      flows on the same paths; fields it cannot know are absent\n"
     "                      and listed in backend_limits)\n"
@@ -942,6 +946,7 @@ Main(int argc, char** argv)
     if (!args.quiet)
     {
         std::cerr << "flux-run: results written to " << outPath << std::endl;
+        std::cout << FormatRunSummary(results) << std::flush;
     }
     if (timing)
     {

@@ -375,6 +375,37 @@ def test_quiet_prints_nothing_on_stderr(small_file, tmp_path, flux_run):
     assert "loud.json" in p.stderr
 
 
+@pytest.mark.parametrize("backend", ["packet", "flow"])
+def test_summary_shows_each_job_and_tenant_as_the_results_say(backend, tmp_path, flux_run):
+    """Without --quiet, a run ends with a summary on stdout: one line per job
+    with its status, iterations and JCT as the results file gives them, one
+    per background tenant with its flows, and the fabric's counters only
+    where the backend knows them (none at flow level)."""
+    scenario = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "scenarios",
+                            "multi-tenant.json")
+    out = tmp_path / "r.json"
+    p = flux_run(scenario, "--out", out, "--backend", backend, "--set", "stop_ms=30")
+    assert p.returncode == 0, p.stderr
+    r = json.loads(out.read_text())
+    lines = p.stdout.splitlines()
+    assert lines[0].startswith(f"policy fifo, seed 1, {backend} level: ")
+    rows = {line.split()[0]: line.split() for line in lines[1:] if line.startswith("  ")}
+    for job in r["jobs"]:
+        row = rows[job["name"]]
+        assert row[1] == job["status"]
+        assert int(row[2]) == len(job["iteration_ms"])
+        if job["status"] == "completed":
+            assert float(row[3]) == pytest.approx(job["jct_ms"], abs=6e-4)
+    for name, tenant in r["flows"]["tenants"].items():
+        assert int(rows[name][1]) == tenant["started"]
+        assert float(rows[name][3]) == pytest.approx(tenant["fct_slowdown"]["p50"], abs=0.006)
+    fabric = [line for line in lines if line.startswith("fabric: ")]
+    if backend == "packet":
+        assert fabric and f"{r['network']['pfc_pauses']} PFC pauses" in fabric[0]
+    else:
+        assert not fabric
+
+
 def test_same_seed_same_results(small_file, tmp_path, flux_run):
     """Two runs of the same scenario and seed give identical results files
     apart from sim.wall_s, and byte-identical CSV files."""

@@ -1,0 +1,184 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "run-summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <vector>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// A number with a fixed number of decimals.
+std::string
+Fixed(double v, int decimals)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+    return buf;
+}
+
+/// The value at quantile q of sorted values (nearest rank).
+double
+Quantile(const std::vector<double>& sorted, double q)
+{
+    if (sorted.empty())
+    {
+        return NAN;
+    }
+    const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(sorted.size())));
+    return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
+}
+
+/// Rows of cells printed as left-aligned columns two spaces apart.
+std::string
+Columns(const std::vector<std::vector<std::string>>& rows)
+{
+    std::vector<std::size_t> width;
+    for (const auto& row : rows)
+    {
+        width.resize(std::max(width.size(), row.size()), 0);
+        for (std::size_t c = 0; c < row.size(); ++c)
+        {
+            width[c] = std::max(width[c], row[c].size());
+        }
+    }
+    std::ostringstream out;
+    for (const auto& row : rows)
+    {
+        std::string line;
+        for (std::size_t c = 0; c < row.size(); ++c)
+        {
+            line += row[c];
+            if (c + 1 < row.size())
+            {
+                line += std::string(width[c] - row[c].size() + 2, ' ');
+            }
+        }
+        out << "  " << line << '\n';
+    }
+    return out.str();
+}
+
+} // namespace
+
+std::string
+FormatRunSummary(const RunResults& r)
+{
+    const auto known = [&r](const std::string& field) {
+        return std::find(r.backendLimits.begin(), r.backendLimits.end(), field) ==
+               r.backendLimits.end();
+    };
+    std::ostringstream out;
+    out << "policy " << r.policy << ", seed " << r.seed << ", " << r.backend
+        << " level: " << Fixed(r.sim.simulatedMs, 3) << " ms simulated in " << Fixed(r.sim.wallS, 1)
+        << " s (" << r.sim.stopReason << ")\n";
+
+    if (!r.jobs.empty())
+    {
+        bool replay = false;
+        for (const auto& j : r.jobs)
+        {
+            replay = replay || j.replay;
+        }
+        std::vector<std::vector<std::string>> rows;
+        rows.push_back(
+            {"job", "status", "iterations", "JCT ms", "iteration ms mean", "p99", "gate wait ms"});
+        if (replay)
+        {
+            rows.back().insert(rows.back().end(), {"compute ms", "exposed comm ms"});
+        }
+        for (const auto& j : r.jobs)
+        {
+            std::vector<double> it(j.iterationMs);
+            std::sort(it.begin(), it.end());
+            double sum = 0;
+            for (double v : it)
+            {
+                sum += v;
+            }
+            rows.push_back({j.name,
+                            j.status,
+                            std::to_string(it.size()),
+                            j.completed ? Fixed(j.jctMs, 3) : "-",
+                            it.empty() ? "-" : Fixed(sum / static_cast<double>(it.size()), 3),
+                            it.empty() ? "-" : Fixed(Quantile(it, 0.99), 3),
+                            Fixed(j.gateWaitMs, 3)});
+            if (replay)
+            {
+                rows.back().push_back(j.replay ? Fixed(j.computeMs, 3) : "-");
+                rows.back().push_back(j.replay ? Fixed(j.exposedCommMs, 3) : "-");
+            }
+        }
+        out << Columns(rows);
+    }
+
+    if (!r.tenants.empty())
+    {
+        std::map<std::string, std::vector<double>> slowdowns;
+        for (const auto& f : r.flows)
+        {
+            if (f.idealFctUs > 0)
+            {
+                slowdowns[f.tenant].push_back(std::max(1.0, f.fctUs / f.idealFctUs));
+            }
+        }
+        std::vector<std::vector<std::string>> rows;
+        rows.push_back({"tenant", "flows", "finished", "FCT slowdown p50", "p99"});
+        for (const auto& t : r.tenants)
+        {
+            auto& s = slowdowns[t.name];
+            std::sort(s.begin(), s.end());
+            rows.push_back({t.name,
+                            std::to_string(t.started),
+                            std::to_string(s.size()),
+                            s.empty() ? "-" : Fixed(Quantile(s, 0.5), 2),
+                            s.empty() ? "-" : Fixed(Quantile(s, 0.99), 2)});
+        }
+        out << Columns(rows);
+    }
+
+    std::vector<std::string> fabric;
+    const auto& n = r.network;
+    if (known("network.drops"))
+    {
+        fabric.push_back(std::to_string(n.drops) + " drops");
+    }
+    if (known("network.pfc_pauses"))
+    {
+        fabric.push_back(std::to_string(n.pfcPauses) + " PFC pauses");
+    }
+    if (known("network.ecn_marks"))
+    {
+        fabric.push_back(std::to_string(n.ecnMarks) + " ECN marks");
+    }
+    if (known("network.retransmissions"))
+    {
+        fabric.push_back(std::to_string(n.retransmissions) + " retransmissions");
+    }
+    if (known("packet_latency_us") && r.packetLatencyUs.Count() > 0)
+    {
+        fabric.push_back("packet latency p50 " + Fixed(r.packetLatencyUs.P50(), 2) + " us, p99 " +
+                         Fixed(r.packetLatencyUs.P99(), 2) + " us");
+    }
+    if (!fabric.empty())
+    {
+        out << "fabric: ";
+        for (std::size_t i = 0; i < fabric.size(); ++i)
+        {
+            out << (i ? ", " : "") << fabric[i];
+        }
+        out << '\n';
+    }
+    return out.str();
+}
+
+} // namespace ns3
