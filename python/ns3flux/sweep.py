@@ -1,8 +1,10 @@
 """Sweeps: scenarios x policies x seeds, in worker processes or on Dask."""
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import os
+import sys
 from collections.abc import Iterable, Mapping
 
 import pandas as pd
@@ -73,12 +75,36 @@ def _as_list(value, default):
 
 
 def _progress_bar(progress, total, initial):
+    if progress is None:  # on where a person watches: stderr is a terminal
+        progress = sys.stderr.isatty()
     if not progress:
         return None
     cls = tqdm_class()
     if cls is None:
         return None
     return cls(total=total, initial=initial, desc="ns3flux sweep", unit="run")
+
+
+@contextlib.contextmanager
+def _caller_script_hidden():
+    """While workers start: hide the calling script from them. A spawned
+    worker runs the main module again before its first task unless told
+    nothing of it; a script that calls sweep() at its top level, without
+    ``if __name__ == "__main__":``, would then start a sweep in every worker
+    (BrokenProcessPool). The workers need nothing from it: their task is
+    ns3flux's own function and a scenario's text."""
+    main = sys.modules.get("__main__")
+    saved = {k: main.__dict__[k] for k in ("__file__", "__spec__")
+             if main is not None and k in main.__dict__}
+    try:
+        if "__file__" in saved:
+            del main.__file__
+        if "__spec__" in saved:
+            main.__spec__ = None
+        yield
+    finally:
+        if main is not None:
+            main.__dict__.update(saved)
 
 
 def _run_local(todo, max_workers, bar):
@@ -88,8 +114,10 @@ def _run_local(todo, max_workers, bar):
     ctx = multiprocessing.get_context("spawn")
     pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
     try:
-        futures = {pool.submit(run_task, to_text(r.data), r.base_dir, True, r.backend): r
-                   for r in todo}
+        # the pool starts its workers as tasks are submitted
+        with _caller_script_hidden():
+            futures = {pool.submit(run_task, to_text(r.data), r.base_dir, True, r.backend): r
+                       for r in todo}
         for future in cf.as_completed(futures):
             futures[future].results = future.result()
             if bar is not None:
@@ -129,7 +157,7 @@ def _run_here(todo, bar):
 
 
 def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers=None,
-               cache=True, progress=False, base_dir=None, backend="packet"):
+               cache=True, progress=None, base_dir=None, backend="packet"):
     """Run every scenario with every policy and seed; a list of Run.
 
     Arguments as for sweep(). The list is in the order scenarios x policies
@@ -184,7 +212,7 @@ def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers
 
 
 def sweep(scenarios, policies=None, seeds=None, *, table="jobs", client=None, max_workers=None,
-          cache=True, progress=False, base_dir=None, backend="packet"):
+          cache=True, progress=None, base_dir=None, backend="packet"):
     """Run scenarios x policies x seeds; one tidy DataFrame.
 
     scenarios: one scenario (a dict with a "topology" key, or a path), a
@@ -203,7 +231,8 @@ def sweep(scenarios, policies=None, seeds=None, *, table="jobs", client=None, ma
         CPUs); 0 runs everything in this process, one after the other.
     cache: True (default: the default cache folder), False/None, a folder or
         a ns3flux.Cache; cached runs are not run again.
-    progress: a progress bar over the runs.
+    progress: a progress bar over the runs (tqdm's, on stderr); None, the
+        default: when stderr is a terminal.
     base_dir: folder of relative paths in dict scenarios (default: the
         current folder).
     backend: "packet" (default) or "flow" (the flow-level model: seconds

@@ -74,3 +74,29 @@ def test_sweep_validates_first():
     with pytest.raises(ns3flux.ScenarioError) as info:
         ns3flux.sweep({"good": SMALL, "bad": bad}, max_workers=0, cache=False)
     assert info.value.field == "jobs[1].ranks"
+
+
+def test_plain_script_sweeps_in_processes(tmp_path):
+    """A script that sweeps at its top level, without
+    ``if __name__ == "__main__":``, runs its sweep in worker processes, and
+    its own code runs once: the workers do not run the script again."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = tmp_path / "plain.py"
+    script.write_text(
+        "import json, sys\n"
+        "import ns3flux\n"
+        "print('top level', flush=True)\n"
+        f"s = json.loads({json.dumps(json.dumps(SMALL))})\n"
+        "runs = ns3flux.sweep_runs(s, ['fifo'], [1, 2], max_workers=2, cache=False)\n"
+        "print(json.dumps([r.results['sim']['stop_reason'] for r in runs]))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    p = subprocess.run(["/usr/bin/python3", str(script)], capture_output=True, text=True,
+                       timeout=300, env=env, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    lines = p.stdout.splitlines()
+    assert lines.count("top level") == 1
+    assert json.loads(lines[-1]) == ["completed", "completed"]
