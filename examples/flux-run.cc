@@ -90,6 +90,7 @@
 
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-ranks.h"
+#include "ns3/ib-bth-header.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/results-writer.h"
 #include "ns3/run-summary.h"
@@ -99,6 +100,7 @@
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/timeline-writer.h"
+#include "ns3/traffic-class.h"
 
 #include <atomic>
 #include <chrono>
@@ -122,7 +124,8 @@ const char* const kUsage =
     "usage: flux-run SCENARIO.json [--out RESULTS.json] [--policy NAME] [--seed N]\n"
     "                [--seed-ecmp N] [--seed-background N] [--seed-placement N]\n"
     "                [--set KEY=VALUE]...\n"
-    "                [--pcap DIR] [--quiet] [--backend packet|flow]\n"
+    "                [--pcap DIR [--pcap-hosts LIST] [--pcap-snaplen BYTES]\n"
+    "                [--pcap-window START:STOP]] [--quiet] [--backend packet|flow]\n"
     "                [--timeline FILE.json]\n"
     "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
     "                [--quiet]\n"
@@ -145,7 +148,12 @@ const char* const kUsage =
     "  --set KEY=VALUE     set a scenario key before the checks (dotted path, e.g.\n"
     "                      scheduler.path_placement=false or jobs.0.iterations=2;\n"
     "                      VALUE is JSON, or a string); repeatable\n"
-    "  --pcap DIR          write one Ethernet pcap per host NIC into DIR\n"
+    "  --pcap DIR          write one Ethernet pcap per host NIC into DIR; each\n"
+    "                      frame costs its length (at most the snap length) + 16\n"
+    "                      bytes: a busy 100 Gb/s host about 25 MB per simulated\n"
+    "                      ms. Narrow it with --pcap-hosts LIST (\"0,3,8-11\"),\n"
+    "                      --pcap-snaplen BYTES (e.g. 128: headers only) and\n"
+    "                      --pcap-window START:STOP (ms; \"2:\" for no end)\n"
     "  --quiet             no progress (stderr) nor summary (stdout)\n"
     "  --backend MODEL     packet (default: every frame) or flow (messages as fluid\n"
     "                      flows on the same paths; fields it cannot know are absent\n"
@@ -243,6 +251,9 @@ struct Args
     std::string policy;            //!< --policy (empty: none)
     std::string seed;              //!< --seed (empty: none)
     std::string pcapDir;           //!< --pcap (empty: none)
+    std::string pcapHosts;         //!< --pcap-hosts (empty: all)
+    std::string pcapSnapLen;       //!< --pcap-snaplen (empty: whole frames)
+    std::string pcapWindow;        //!< --pcap-window (empty: the whole run)
     std::string timeline;          //!< --timeline (empty: none)
     std::string backend{"packet"}; //!< --backend
     bool backendGiven{false};      //!< --backend was given
@@ -471,6 +482,18 @@ ParseArgs(int argc, char** argv)
         {
             takeValue(args.pcapDir);
         }
+        else if (arg == "--pcap-hosts")
+        {
+            takeValue(args.pcapHosts);
+        }
+        else if (arg == "--pcap-snaplen")
+        {
+            takeValue(args.pcapSnapLen);
+        }
+        else if (arg == "--pcap-window")
+        {
+            takeValue(args.pcapWindow);
+        }
         else if (arg == "--timeline")
         {
             takeValue(args.timeline);
@@ -585,6 +608,75 @@ class Progress
  * \param quiet no progress output
  * \return the exit status
  */
+/**
+ * \brief Check --pcap-hosts, --pcap-snaplen and --pcap-window into opts
+ * (before the pcap folder is made), and tell what the capture may cost.
+ * \param args the command line
+ * \param cfg the scenario
+ * \param opts where the capture options go
+ *
+ * Throws ScenarioError naming the option.
+ */
+void
+ReadPcapOptions(const Args& args, const ScenarioConfig& cfg, RunOptions& opts)
+{
+    const bool narrowed =
+        !args.pcapHosts.empty() || !args.pcapSnapLen.empty() || !args.pcapWindow.empty();
+    if (args.pcapDir.empty())
+    {
+        if (narrowed)
+        {
+            throw ScenarioError(!args.pcapHosts.empty()     ? "--pcap-hosts"
+                                : !args.pcapSnapLen.empty() ? "--pcap-snaplen"
+                                                            : "--pcap-window",
+                                "needs --pcap DIR");
+        }
+        return;
+    }
+    if (!args.pcapHosts.empty())
+    {
+        opts.pcapHosts = ParsePcapHosts(args.pcapHosts);
+        if (opts.pcapHosts.back() >= cfg.HostCount())
+        {
+            throw ScenarioError("--pcap-hosts",
+                                "host " + std::to_string(opts.pcapHosts.back()) +
+                                    " is not in the topology (hosts 0-" +
+                                    std::to_string(cfg.HostCount() - 1) + ")");
+        }
+    }
+    if (!args.pcapSnapLen.empty())
+    {
+        const std::string& v = args.pcapSnapLen;
+        if (v.size() > 5 || v.find_first_not_of("0123456789") != std::string::npos ||
+            std::stoul(v) < 64 || std::stoul(v) > 65535)
+        {
+            throw ScenarioError("--pcap-snaplen",
+                                "expected bytes from 64 to 65535, got \"" + v + "\"");
+        }
+        opts.pcapSnapLen = static_cast<uint32_t>(std::stoul(v));
+    }
+    if (!args.pcapWindow.empty())
+    {
+        ParsePcapWindow(args.pcapWindow, opts);
+    }
+    if (!args.quiet && FabricRanks::GetRank() == 0)
+    {
+        // a busy host sends and receives at line rate; each frame costs its
+        // captured bytes and a 16-byte record header
+        const uint32_t files =
+            opts.pcapHosts.empty() ? cfg.HostCount() : static_cast<uint32_t>(opts.pcapHosts.size());
+        const double frame = cfg.transport.mtuBytes + WireBytes::L2 + WireBytes::IP_UDP +
+                             IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES + WireBytes::FCS;
+        const double kept = (std::min<double>(frame, opts.pcapSnapLen) + 16) / (frame + 16);
+        const double mbPerMs = files * 2 * cfg.topology.hostGbps / 8 * kept;
+        std::fprintf(stderr,
+                     "flux-run: --pcap: %u files, up to %.0f MB per simulated ms while their "
+                     "links are busy both ways\n",
+                     files,
+                     mbPerMs);
+    }
+}
+
 int
 Bound(const ScenarioConfig& cfg, const std::string& outPath, bool quiet)
 {
@@ -658,6 +750,7 @@ Main(int argc, char** argv)
     Args args;
     ScenarioConfig cfg;
     std::string outPath;
+    RunOptions pcap; // the capture options, checked before the run
     try
     {
         args = ParseArgs(argc, argv);
@@ -831,6 +924,7 @@ Main(int argc, char** argv)
             check.backend = args.backend;
             check.pcapDir = args.pcapDir;
             CheckBackend(check);
+            ReadPcapOptions(args, cfg, pcap);
         }
         if (!args.pcapDir.empty())
         {
@@ -866,7 +960,7 @@ Main(int argc, char** argv)
         std::cerr << "flux-run: " << FabricRanks::GetNRanks()
                   << " MPI process(es), the fabric split by pod or leaf" << std::endl;
     }
-    RunOptions opts;
+    RunOptions opts = pcap;
     opts.pcapDir = args.pcapDir;
     opts.quiet = args.quiet;
     opts.backend = args.backend;
@@ -946,6 +1040,25 @@ Main(int argc, char** argv)
     if (!args.quiet)
     {
         std::cerr << "flux-run: results written to " << outPath << std::endl;
+        if (!args.pcapDir.empty())
+        {
+            std::uintmax_t bytes = 0;
+            uint32_t files = 0;
+            std::error_code ec;
+            for (const auto& e : fs::directory_iterator(args.pcapDir, ec))
+            {
+                if (e.path().extension() == ".pcap")
+                {
+                    ++files;
+                    bytes += e.file_size(ec);
+                }
+            }
+            std::fprintf(stderr,
+                         "flux-run: pcap: %u files, %.1f MB in %s\n",
+                         files,
+                         static_cast<double>(bytes) / 1e6,
+                         args.pcapDir.c_str());
+        }
         std::cout << FormatRunSummary(results) << std::flush;
     }
     if (timing)

@@ -16,6 +16,7 @@
 #include "ns3/switch-mmu.h"
 #include "ns3/udp-header.h"
 
+#include <algorithm>
 #include <deque>
 #include <limits>
 
@@ -203,13 +204,20 @@ FabricTopology::ComputeRoutes() const
 }
 
 void
-FabricTopology::EnablePcapHosts(const std::string& dir) const
+FabricTopology::EnablePcapHosts(const std::string& dir,
+                                const std::vector<uint32_t>& hosts,
+                                uint32_t snapLen,
+                                Time start,
+                                Time stop) const
 {
     PfcLinkHelper helper;
+    helper.SetPcapCapture(snapLen, start, stop);
     for (uint32_t i = 0; i < hostDevices.size(); ++i)
     {
-        if (FabricRanks::IsLocal(*hostDevices[i]->GetNode())) // under MPI, its process writes it
-        {
+        const bool chosen =
+            hosts.empty() || std::find(hosts.begin(), hosts.end(), i) != hosts.end();
+        if (chosen && FabricRanks::IsLocal(*hostDevices[i]->GetNode())) // under MPI, its process
+        {                                                               // writes it
             helper.EnablePcap(dir + "/host" + std::to_string(i) + ".pcap",
                               hostDevices[i],
                               false,

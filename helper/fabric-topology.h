@@ -8,6 +8,7 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/pfc-net-device.h"
 
 #include <cstdint>
@@ -107,8 +108,16 @@ struct FabricTopology
     /**
      * \brief Write one pcap per host port: DIR/host<i>.pcap.
      * \param dir an existing directory
+     * \param hosts the hosts to capture (empty: all)
+     * \param snapLen bytes kept of each frame (65535: whole frames)
+     * \param start frames before this time are left out
+     * \param stop frames from this time on are left out (zero: none)
      */
-    void EnablePcapHosts(const std::string& dir) const;
+    void EnablePcapHosts(const std::string& dir,
+                         const std::vector<uint32_t>& hosts = {},
+                         uint32_t snapLen = 65535,
+                         Time start = Time(),
+                         Time stop = Time()) const;
 
     /**
      * \brief Write one pcap per switch port: DIR/<switch>-port<p>.pcap.

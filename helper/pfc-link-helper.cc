@@ -10,6 +10,7 @@
 #include "ns3/node.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -61,6 +62,22 @@ PfcLinkHelper::Install(NodeContainer c)
     return Install(c.Get(0), c.Get(1));
 }
 
+namespace
+{
+
+/// Write a frame into the pcap when it passes within [start, stop).
+void
+WindowSink(Ptr<PcapFileWrapper> file, Time start, Time stop, Ptr<const Packet> p)
+{
+    const Time now = Simulator::Now();
+    if (now >= start && (stop.IsZero() || now < stop))
+    {
+        file->Write(now, p);
+    }
+}
+
+} // namespace
+
 void
 PfcLinkHelper::EnablePcapInternal(std::string prefix,
                                   Ptr<NetDevice> nd,
@@ -79,8 +96,23 @@ PfcLinkHelper::EnablePcapInternal(std::string prefix,
         explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
     // A point-to-point port sees all its frames either way.
     Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB, 65535);
-    pcapHelper.HookDefaultSink<PfcNetDevice>(device, "PromiscSniffer", file);
+        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB, m_snapLen);
+    if (m_captureStart.IsZero() && m_captureStop.IsZero())
+    {
+        pcapHelper.HookDefaultSink<PfcNetDevice>(device, "PromiscSniffer", file);
+        return;
+    }
+    device->TraceConnectWithoutContext(
+        "PromiscSniffer",
+        MakeBoundCallback(&WindowSink, file, m_captureStart, m_captureStop));
+}
+
+void
+PfcLinkHelper::SetPcapCapture(uint32_t snapLen, Time start, Time stop)
+{
+    m_snapLen = snapLen;
+    m_captureStart = start;
+    m_captureStop = stop;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/trace-helper.h"
 
@@ -64,6 +65,15 @@ class PfcLinkHelper : public PcapHelperForDevice
      */
     NetDeviceContainer Install(NodeContainer c);
 
+    /**
+     * \brief What later EnablePcap() calls capture.
+     * \param snapLen bytes kept of each frame (the pcap's snap length;
+     *        65535: whole frames)
+     * \param start frames sent or received before this time are left out
+     * \param stop frames from this time on are left out (zero: none)
+     */
+    void SetPcapCapture(uint32_t snapLen, Time start, Time stop);
+
   private:
     void EnablePcapInternal(std::string prefix,
                             Ptr<NetDevice> nd,
@@ -72,6 +82,9 @@ class PfcLinkHelper : public PcapHelperForDevice
 
     ObjectFactory m_deviceFactory;  //!< makes the devices
     ObjectFactory m_channelFactory; //!< makes the channels
+    uint32_t m_snapLen{65535};      //!< bytes kept per captured frame
+    Time m_captureStart;            //!< start of the capture window
+    Time m_captureStop;             //!< end of the capture window (zero: none)
 };
 
 } // namespace ns3

@@ -243,16 +243,7 @@ ScenarioRun::BuildNetwork()
     {
         ConfigureBaseRtt();
     }
-    if (!m_opts.pcapDir.empty())
-    {
-        std::error_code ec;
-        std::filesystem::create_directories(m_opts.pcapDir, ec);
-        if (ec)
-        {
-            throw ScenarioError("--pcap", "cannot create " + m_opts.pcapDir + ": " + ec.message());
-        }
-        m_topo.EnablePcapHosts(m_opts.pcapDir);
-    }
+    EnablePcap();
 }
 
 void

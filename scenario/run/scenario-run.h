@@ -139,6 +139,8 @@ class ScenarioRun
     /// The flow backend: a FluidNetwork carries the NICs' messages
     /// (scenario-flow.cc).
     void BuildFluid();
+    /// Write pcaps as the options ask (scenario-pcap.cc).
+    void EnablePcap();
     /**
      * \brief The flow backend's part of the results.
      * \param r the results, collected as for packets

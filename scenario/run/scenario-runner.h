@@ -69,6 +69,14 @@ struct RunOptions
     /// Folder for one Ethernet pcap per host NIC (and possibly switch
     /// ports); empty: no pcap.
     std::string pcapDir;
+    /// Hosts whose NIC a pcap is written for (empty: all; --pcap-hosts).
+    std::vector<uint32_t> pcapHosts;
+    /// Bytes kept of each captured frame (--pcap-snaplen; 65535: whole frames).
+    uint32_t pcapSnapLen = 65535;
+    /// Capture window, ms: frames before pcapStartMs and from pcapStopMs on
+    /// are left out (pcapStopMs 0: no end; --pcap-window).
+    double pcapStartMs = 0;
+    double pcapStopMs = 0; //!< end of the capture window, ms (0: none)
     /// Whether to keep the run silent (no ns-3 logging enabled by the runner).
     bool quiet = false;
     /// Called now and then during the run with the simulated time (ms), the
@@ -113,6 +121,28 @@ struct RunOptions
  * Throws ScenarioError naming the option (--backend, --pcap).
  */
 void CheckBackend(const RunOptions& opts);
+
+/**
+ * \ingroup flux-scenario
+ * \brief Read a list of hosts as --pcap-hosts takes it: numbers and ranges,
+ * comma-separated ("0,3,8-11").
+ * \param text the list
+ * \return the hosts, ascending, each once
+ *
+ * Throws ScenarioError naming --pcap-hosts.
+ */
+std::vector<uint32_t> ParsePcapHosts(const std::string& text);
+
+/**
+ * \ingroup flux-scenario
+ * \brief Read a capture window as --pcap-window takes it: "START:STOP" in
+ * ms, STOP empty for no end ("2:5", "10:").
+ * \param text the window
+ * \param opts where pcapStartMs and pcapStopMs go
+ *
+ * Throws ScenarioError naming --pcap-window.
+ */
+void ParsePcapWindow(const std::string& text, RunOptions& opts);
 
 /**
  * \ingroup flux-scenario

@@ -279,3 +279,67 @@ def test_hpcc_frames_decode_with_int(tmp_path, flux_run):
     # each data packet is seen in its sender's pcap and the receiver's
     assert data == 2 * 3 * 25
     assert acks >= 2 * 3 * 25 // 2
+
+
+def _records(pcap):
+    """(time us, captured length, frame length) of each record of a pcap,
+    read with the pcap format's own layout."""
+    import struct
+    data = pcap.read_bytes()
+    magic, = struct.unpack_from("<I", data, 0)
+    assert magic == 0xA1B2C3D4, hex(magic)
+    snaplen, = struct.unpack_from("<I", data, 16)
+    out, pos = [], 24
+    while pos < len(data):
+        sec, usec, incl, orig = struct.unpack_from("<IIII", data, pos)
+        out.append((sec * 1000000 + usec, incl, orig))
+        pos += 16 + incl
+    return snaplen, out
+
+
+def test_pcap_narrowed_by_hosts_snap_length_and_window(tmp_path, flux_run, capture):
+    """--pcap-hosts writes only the hosts listed; --pcap-snaplen keeps at
+    most that many bytes of each frame while the record still gives the
+    frame's length, and tshark still decodes the BTH; --pcap-window keeps
+    exactly the frames of the whole capture that fall within it."""
+    _, frames = capture
+    scen = tmp_path / "incast.json"
+    scen.write_text(json.dumps(INCAST))
+    full = tmp_path / "full"
+    narrow = tmp_path / "narrow"
+    p = flux_run(scen, "--pcap", full, "--pcap-hosts", "0,2-3", "--out", tmp_path / "a.json",
+                 "--quiet")
+    assert p.returncode == 0, p.stderr
+    assert sorted(f.name for f in full.iterdir()) == ["host0.pcap", "host2.pcap", "host3.pcap"]
+    p = flux_run(scen, "--pcap", narrow, "--pcap-hosts", "0", "--pcap-snaplen", "128",
+                 "--pcap-window", "0.05:0.1", "--out", tmp_path / "b.json", "--quiet")
+    assert p.returncode == 0, p.stderr
+    _, whole = _records(full / "host0.pcap")
+    snaplen, cut = _records(narrow / "host0.pcap")
+    assert snaplen == 128
+    inside = [r for r in whole if 50 <= r[0] < 100]
+    assert 0 < len(inside) < len(whole)
+    assert [(t, orig) for t, _, orig in cut] == [(t, orig) for t, _, orig in inside]
+    assert all(incl == min(128, orig) for _, incl, orig in cut)
+    decoded = _decode(narrow / "host0.pcap")
+    assert sum(f["infiniband.bth.opcode"] is not None for f in decoded) > 0
+
+
+@pytest.mark.parametrize("args, field", [
+    (["--pcap-hosts", "0"], "--pcap-hosts"),
+    (["--pcap", "P", "--pcap-hosts", "0,99"], "--pcap-hosts"),
+    (["--pcap", "P", "--pcap-hosts", "3-1"], "--pcap-hosts"),
+    (["--pcap", "P", "--pcap-snaplen", "10"], "--pcap-snaplen"),
+    (["--pcap", "P", "--pcap-window", "2:1"], "--pcap-window"),
+    (["--pcap", "P", "--pcap-window", "x"], "--pcap-window"),
+])
+def test_bad_pcap_options_name_the_option(tmp_path, flux_run, args, field):
+    """A bad capture option exits 2 with one line naming it, before any
+    folder or file is made."""
+    scen = tmp_path / "incast.json"
+    scen.write_text(json.dumps(INCAST))
+    args = [str(tmp_path / "pcap") if a == "P" else a for a in args]
+    p = flux_run(scen, *args, "--out", tmp_path / "r.json")
+    assert p.returncode == 2
+    assert p.stderr.startswith(f"flux-run: {field}: ") and p.stderr.count("\n") == 1
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["incast.json"]
