@@ -3,6 +3,7 @@
 import os
 import signal
 import statistics
+import sys
 import threading
 import time
 
@@ -20,46 +21,38 @@ def long_scenario():
                                    "stop_ms": 500})
 
 
-def _spin(seconds):
-    """How many loop turns this thread makes in that much wall-clock time."""
-    count = 0
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        count += 1
-    return count
-
-
 def test_gil_released_while_simulating():
-    """Another Python thread keeps running while a simulation goes on: the
-    run does not hold the GIL. (Holding it, the run would let the other
-    thread run only while a progress function runs, a few milliseconds per
-    second.)"""
-    started = threading.Event()
-    stop = threading.Event()
-    seen = {}
+    """Another Python thread runs while a simulation goes on: the run does
+    not hold the GIL. The interpreter is told not to switch threads by
+    itself (a switch interval of 1000 s), so the other thread, woken by the
+    first progress call, can run only if the simulation lets go of the GIL
+    after it; the next progress call then sees that it ran."""
+    woken = threading.Event()
+    ran = threading.Event()
+    calls = []
+
+    def other():
+        woken.wait()
+        ran.set()
 
     def progress(sim_ms, wall_s, eta_s):
-        started.set()
-        if stop.is_set():
+        calls.append(sim_ms)
+        woken.set()
+        if ran.is_set() or len(calls) >= 20:
             raise StopIteration("enough")
 
-    def target():
-        try:
-            ns3flux.run(long_scenario(), progress=progress)
-        except StopIteration as e:
-            seen["stopped"] = str(e)
-
-    alone = _spin(1.0)
-    t = threading.Thread(target=target)
+    t = threading.Thread(target=other)
     t.start()
-    assert started.wait(120), "the run never reported progress"
-    during = _spin(1.0)
-    stop.set()
-    t.join(120)
-    assert not t.is_alive()
-    assert seen.get("stopped") == "enough"
-    print(f"loop turns in 1 s: {alone} alone, {during} during the run")
-    assert during > 0.15 * alone
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1000)
+    try:
+        with pytest.raises(StopIteration):
+            ns3flux.run(long_scenario(), progress=progress)
+    finally:
+        sys.setswitchinterval(interval)
+        woken.set()
+        t.join(60)
+    assert ran.is_set() and len(calls) < 20, f"{len(calls)} progress calls"
 
 
 def test_progress_function_is_called():
