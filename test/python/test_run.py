@@ -7,14 +7,17 @@ import ns3flux
 from conftest import strip_wall
 
 
-def test_import_and_policies():
-    """The package imports, knows its version and lists the runnable
-    policies, fifo among them."""
+def test_import_and_policies(small, flux_run):
+    """The package imports, knows its version and lists exactly the
+    policies flux-run lists, in its order, each of which runs the same
+    scenario to the end under its own name."""
     assert isinstance(ns3flux.__version__, str) and ns3flux.__version__
-    policies = ns3flux.policies()
-    assert isinstance(policies, list) and "fifo" in policies
-    assert all(isinstance(p, str) and p for p in policies)
     assert os.path.isfile(ns3flux._ns3flux.library_path())
+    policies = ns3flux.policies()
+    assert policies == flux_run("--list-policies").stdout.split()
+    for policy in policies:
+        r = ns3flux.run(small, policy=policy)
+        assert r["policy"] == policy and r["sim"]["stop_reason"] == "completed", policy
 
 
 def test_run_returns_contract_results(small):
