@@ -3,6 +3,7 @@ CSV files beside a results file, empirical CDFs, a grid of panels, one colour
 per group, and saving a figure. Needs python3-matplotlib and python3-numpy."""
 
 import csv
+import json
 import os
 
 import matplotlib
@@ -43,11 +44,53 @@ def panels(n, width, height):
     return fig, flat[:n]
 
 
+def _floats(values):
+    """Plotted coordinates as floats (None where not a number)."""
+    out = []
+    for v in np.asarray(values).ravel().tolist():
+        try:
+            f = float(v)
+            out.append(f if np.isfinite(f) else None)
+        except (TypeError, ValueError):
+            out.append(None)
+    return out
+
+
+def figure_data(fig):
+    """What a figure draws, read back from its artists: the title, and per
+    visible panel its title, axis labels, lines (label, x, y) and bar
+    series (label, heights). Lines whose label starts with "_" are guides
+    (reference lines) and are listed as such."""
+    from matplotlib.container import BarContainer
+
+    title = fig._suptitle.get_text() if fig._suptitle is not None else ""
+    axes = []
+    for ax in fig.axes:
+        if not ax.get_visible() or not ax.has_data():
+            continue
+        lines = [{"label": line.get_label(), "guide": line.get_label().startswith("_"),
+                  "x": _floats(line.get_xdata()), "y": _floats(line.get_ydata())}
+                 for line in ax.get_lines()]
+        bars = [{"label": c.get_label(), "heights": _floats([p.get_height() for p in c.patches])}
+                for c in ax.containers if isinstance(c, BarContainer)]
+        axes.append({"title": ax.get_title(), "xlabel": ax.get_xlabel(),
+                     "ylabel": ax.get_ylabel(), "lines": lines, "bars": bars})
+    return {"title": title, "axes": axes}
+
+
+#: When true, save() also writes each figure's data as <name>.json beside it.
+WRITE_DATA = False
+
+
 def save(fig, out_dir, name, written, dpi):
-    """Write the figure as out_dir/name, close it and record its path."""
+    """Write the figure as out_dir/name, close it and record its path (and,
+    with WRITE_DATA, its figure_data() as JSON beside it)."""
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, name)
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
+    if WRITE_DATA:
+        with open(os.path.splitext(path)[0] + ".json", "w") as f:
+            json.dump(figure_data(fig), f, indent=1)
     plt.close(fig)
     written.append(path)

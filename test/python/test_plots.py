@@ -50,20 +50,48 @@ def small_results(tmp_path_factory, flux_run):
 
 def test_plots_from_one_run(small_results, tmp_path):
     """One results file gives the four PNGs (iteration times, phase-time CDF,
-    FCT slowdown CDF, JCT bars) as valid, non-empty PNG images in the folder
-    given with -o, and the script prints the path of each. The script is
-    executable."""
+    FCT slowdown CDF, JCT bars) in the folder given with -o, and the script
+    prints the path of each. What they draw (read back from the figures,
+    --data) is the results' data: one line per job with its iteration
+    times, one CDF per job over all its phases, one CDF per tenant over its
+    finished flows, one bar per job at its JCT. The script is executable."""
     assert os.access(FLUX_PLOT, os.X_OK)
     out = tmp_path / "out"
-    p = _plot(small_results[0], "-o", out)
+    p = _plot(small_results[0], "-o", out, "--data")
     assert p.returncode == 0, p.stderr
     printed = p.stdout.split()
     for name in ALL:
-        path = out / name
-        assert path.stat().st_size > 5000, name
-        assert _is_png(path), name
-        assert str(path) in printed, name
-    assert sorted(os.listdir(out)) == sorted(ALL)
+        assert _is_png(out / name), name
+        assert str(out / name) in printed, name
+    assert sorted(f for f in os.listdir(out) if f.endswith(".png")) == sorted(ALL)
+    results = json.loads(small_results[0].read_text())
+    jobs = results["jobs"]
+    drawn = {name: json.loads((out / name.replace(".png", ".json")).read_text())
+             for name in ALL}
+
+    panel, = drawn["iterations.png"]["axes"]
+    lines = {line["label"]: line for line in panel["lines"] if not line["guide"]}
+    assert set(lines) == {j["name"] for j in jobs}
+    for j in jobs:
+        assert lines[j["name"]]["y"] == pytest.approx(j["iteration_ms"], abs=1e-3)
+
+    panel, = drawn["phases-cdf.png"]["axes"]
+    with open(str(small_results[0]).replace(".json", "-phases.csv")) as f:
+        phases = [row.split(",")[0] for row in f.read().splitlines()[1:]]
+    for j in jobs:
+        line, = (x for x in panel["lines"] if x["label"].startswith(j["name"] + " ("))
+        assert len(line["x"]) == phases.count(j["name"]) > 0
+        assert line["x"] == sorted(line["x"]) and line["y"][-1] == pytest.approx(1.0)
+
+    panel, = drawn["fct-slowdown-cdf.png"]["axes"]
+    for name, tenant in results["flows"]["tenants"].items():
+        line, = (x for x in panel["lines"] if x["label"].startswith(name + " ("))
+        assert len(line["x"]) == tenant["count"] > 0
+        assert min(line["x"]) >= 1.0
+
+    panel, = drawn["jct.png"]["axes"]
+    bars, = panel["bars"]
+    assert bars["heights"] == pytest.approx([j["jct_ms"] for j in jobs], abs=1e-6)
 
 
 def test_plots_from_several_runs(small_results, tmp_path):
