@@ -48,8 +48,8 @@ class MemoryEstimate
         double bytes;      //!< estimated bytes
     };
 
-    static constexpr double kBaseBytes = 20e6;     //!< the process, ns-3 loaded
-    static constexpr double kCableBytes = 11.5e3;  //!< per cable (devices, channel, port, host)
+    static constexpr double kBaseBytes = 21e6;     //!< the process, ns-3 loaded
+    static constexpr double kCableBytes = 6e3;     //!< per cable (devices, channel, port, host)
     static constexpr double kRouteBytes = 8;       //!< per switch and host (EcmpRouteTable slot)
     static constexpr double kStepRecordBytes = 80; //!< per rank and ring step run
     static constexpr double kQueuePairBytes = 2e3; //!< per queue pair of a job
