@@ -20,6 +20,8 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/point-to-point-send.h"
 #include "ns3/rdma-helper.h"
+#include "ns3/recursive-doubling-all-gather.h"
+#include "ns3/recursive-halving-reduce-scatter.h"
 #include "ns3/ring-all-gather.h"
 #include "ns3/ring-allreduce.h"
 #include "ns3/ring-barrier.h"
@@ -194,6 +196,7 @@ class AlgorithmCostTestCase : public TestCase
                                                 m_case.hostOfRank,
                                                 m_case.servers);
         NS_TEST_ASSERT_MSG_GT(run.seconds, 0, "the collective finished");
+
         NS_TEST_EXPECT_MSG_EQ_TOL(run.seconds,
                                   m_case.expectedS,
                                   0.05 * m_case.expectedS,
@@ -405,10 +408,19 @@ class CollectiveLibraryTestCase : public TestCase
             CollectiveLibrary::CheckRanks(CollectiveType::ALL_REDUCE, "halving-doubling", 6),
             "",
             "6 ranks is not a power of two");
-        NS_TEST_EXPECT_MSG_EQ(
-            CollectiveLibrary::CheckRanks(CollectiveType::ALL_REDUCE, "halving-doubling", 8),
+        NS_TEST_EXPECT_MSG_NE(
+            CollectiveLibrary::CheckRanks(CollectiveType::ALL_GATHER, "halving-doubling", 6),
             "",
-            "8 ranks is");
+            "recursive doubling needs a power of two");
+        NS_TEST_EXPECT_MSG_EQ(
+            CollectiveLibrary::CheckRanks(CollectiveType::REDUCE_SCATTER, "halving-doubling", 8),
+            "",
+            "8 ranks is one");
+        NS_TEST_EXPECT_MSG_EQ(
+            CollectiveLibrary::Find(CollectiveType::REDUCE_SCATTER, "halving-doubling", tid),
+            true,
+            "recursive-halving reduce-scatter");
+        NS_TEST_EXPECT_MSG_EQ(tid, RecursiveHalvingReduceScatter::GetTypeId(), "its TypeId");
     }
 };
 
@@ -475,6 +487,20 @@ class FluxCollectiveTestSuite : public TestSuite
              s,
              2 * 3 * a + 2.0 * 7 / 8 * s * b,
              2 * 7 * s / 8,
+             false},
+            {"recursive-halving reduce-scatter",
+             RecursiveHalvingReduceScatter::GetTypeId(),
+             8,
+             s,
+             3 * a + 7.0 / 8 * s * b,
+             7 * s / 8,
+             false},
+            {"recursive-doubling all-gather",
+             RecursiveDoublingAllGather::GetTypeId(),
+             8,
+             s,
+             3 * a + 7.0 / 8 * s * b,
+             7 * s / 8,
              false},
         };
         // 2 servers of 4 GPUs, one NIC each: rings of 4 inside (2400 Gb/s,

@@ -7,6 +7,8 @@
 #include "direct-all-to-all.h"
 #include "halving-doubling-allreduce.h"
 #include "hierarchical-allreduce.h"
+#include "recursive-doubling-all-gather.h"
+#include "recursive-halving-reduce-scatter.h"
 #include "ring-all-gather.h"
 #include "ring-allreduce.h"
 #include "ring-barrier.h"
@@ -37,7 +39,9 @@ const Entry ENTRIES[] = {
     {CollectiveType::ALL_REDUCE, "halving-doubling", &HalvingDoublingAllreduce::GetTypeId},
     {CollectiveType::ALL_REDUCE, "hierarchical", &HierarchicalAllreduce::GetTypeId},
     {CollectiveType::ALL_GATHER, "ring", &RingAllGather::GetTypeId},
+    {CollectiveType::ALL_GATHER, "halving-doubling", &RecursiveDoublingAllGather::GetTypeId},
     {CollectiveType::REDUCE_SCATTER, "ring", &RingReduceScatter::GetTypeId},
+    {CollectiveType::REDUCE_SCATTER, "halving-doubling", &RecursiveHalvingReduceScatter::GetTypeId},
     {CollectiveType::ALL_TO_ALL, "direct", &DirectAllToAll::GetTypeId},
     {CollectiveType::BROADCAST, "ring", &RingBroadcast::GetTypeId},
     {CollectiveType::BARRIER, "ring", &RingBarrier::GetTypeId},

@@ -65,6 +65,34 @@ HalvingDoublingAllreduce::Log2(uint32_t n)
     return l;
 }
 
+uint64_t
+HalvingDoublingAllreduce::HalvingSend(uint32_t p,
+                                      uint32_t rank,
+                                      uint32_t step,
+                                      uint64_t bytes,
+                                      uint32_t& peer)
+{
+    // the segment of 2d chunks holding chunk rank; send the half without it
+    const uint32_t d = p >> (step + 1);
+    const uint32_t base = rank & ~(2 * d - 1);
+    const uint32_t first = (rank & d) != 0 ? base : base + d;
+    peer = rank ^ d;
+    return SegmentBytes(bytes, p, first, d);
+}
+
+uint64_t
+HalvingDoublingAllreduce::DoublingSend(uint32_t p,
+                                       uint32_t rank,
+                                       uint32_t step,
+                                       uint64_t bytes,
+                                       uint32_t& peer)
+{
+    // the 2^step chunks gathered so far: the aligned segment holding chunk rank
+    const uint32_t d = 1u << step;
+    peer = rank ^ d;
+    return SegmentBytes(bytes, p, rank & ~(d - 1), d);
+}
+
 void
 HalvingDoublingAllreduce::CheckRanks(uint32_t n) const
 {
@@ -102,18 +130,10 @@ HalvingDoublingAllreduce::GetSends(uint32_t n,
 {
     sends.clear();
     const uint32_t l = Log2(n);
-    if (step < l)
-    {
-        // segment of 2d chunks holding chunk rank; send the half without it
-        const uint32_t d = n >> (step + 1);
-        const uint32_t base = rank & ~(2 * d - 1);
-        const uint32_t first = (rank & d) != 0 ? base : base + d;
-        sends.push_back(Send{rank ^ d, SegmentBytes(bytes, n, first, d)});
-        return;
-    }
-    // the 2^k chunks gathered so far: the aligned segment holding chunk rank
-    const uint32_t d = 1u << (step - l);
-    sends.push_back(Send{rank ^ d, SegmentBytes(bytes, n, rank & ~(d - 1), d)});
+    uint32_t peer = 0;
+    const uint64_t size = step < l ? HalvingSend(n, rank, step, bytes, peer)
+                                   : DoublingSend(n, rank, step - l, bytes, peer);
+    sends.push_back(Send{peer, size});
 }
 
 uint32_t
