@@ -223,3 +223,23 @@ def test_workload_job_helper_writes_the_job_entry():
     for bad in ({}, {"aicb": LLAMA, "chakra": "x"}):
         with pytest.raises(ValueError):
             ns3flux.workload_job("x", **bad)
+
+
+@pytest.mark.parametrize("kind", ["all-gather", "reduce-scatter"])
+def test_halving_doubling_chosen_per_collective_type(kind):
+    # jobs[].algorithm picks recursive doubling / halving for the job's
+    # collective: log2 N steps in place of the ring's N-1, the same bytes
+    n, size = 8, 1 << 20
+    scenario = {"seed": 1, "stop_ms": 100,
+                "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0,
+                             "hosts_per_leaf": n, "link_delay_us": 1},
+                "jobs": [{"name": "j", "ranks": n, "bytes": size, "iterations": 2,
+                          "collective": kind, "algorithm": {kind: "halving-doubling"}}]}
+    job = ns3flux.run(scenario)["jobs"][0]
+    assert job["status"] == "completed"
+    ring = alpha_beta_ms(kind, n, size)
+    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
+    expected = ring - ((n - 1) - 3) * (2 * DELAY_S + frame) * 1e3  # 3 = log2 8 steps
+    for ms in job["iteration_ms"]:
+        assert ms == pytest.approx(expected, rel=0.05)
+        assert ms < ring
