@@ -12,6 +12,7 @@
 #include "ns3/collective-library.h"
 #include "ns3/core-module.h"
 #include "ns3/direct-all-to-all.h"
+#include "ns3/double-binary-tree-allreduce.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/halving-doubling-allreduce.h"
@@ -27,6 +28,7 @@
 #include "ns3/ring-barrier.h"
 #include "ns3/ring-broadcast.h"
 #include "ns3/ring-reduce-scatter.h"
+#include "ns3/string.h"
 
 #include <cmath>
 
@@ -81,6 +83,7 @@ class DelayGate : public CollectiveGate
  * \param servers the server of each rank (empty: every rank its own)
  * \param channels the Channels attribute
  * \param gate a gate in front of the sends, or nullptr
+ * \param cc the NICs' congestion control TypeId (empty: RdmaNic default)
  * \return what it did
  */
 CollectiveRun
@@ -90,7 +93,8 @@ RunCollective(TypeId tid,
               std::vector<uint32_t> hostOfRank = {},
               std::vector<uint32_t> servers = {},
               uint32_t channels = 1,
-              Ptr<CollectiveGate> gate = nullptr)
+              Ptr<CollectiveGate> gate = nullptr,
+              const std::string& cc = "")
 {
     RngSeedManager::SetSeed(1);
     if (hostOfRank.empty())
@@ -108,6 +112,10 @@ RunCollective(TypeId tid,
     topo.AssignStreams(1);
     RdmaHelper rdma;
     rdma.SetNicAttribute("Mtu", UintegerValue(static_cast<uint32_t>(fluxtest::MTU)));
+    if (!cc.empty())
+    {
+        rdma.SetNicAttribute("CongestionControl", StringValue(cc));
+    }
     std::vector<Ptr<RdmaNic>> hostNics;
     for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
     {
@@ -170,6 +178,7 @@ struct AlgorithmCase
     std::vector<uint32_t> hostOfRank{}; //!< host (NIC) of each rank (empty: its own)
     std::vector<uint32_t> servers{};    //!< server of each rank (empty: its own)
     uint64_t intraBytes{0};             //!< bytes over the GPU interconnect, all ranks
+    std::string cc{};                   //!< congestion control TypeId (empty: the NIC default)
 };
 
 /**
@@ -194,7 +203,10 @@ class AlgorithmCostTestCase : public TestCase
                                                 m_case.ranks,
                                                 m_case.bytes,
                                                 m_case.hostOfRank,
-                                                m_case.servers);
+                                                m_case.servers,
+                                                1,
+                                                nullptr,
+                                                m_case.cc);
         NS_TEST_ASSERT_MSG_GT(run.seconds, 0, "the collective finished");
 
         NS_TEST_EXPECT_MSG_EQ_TOL(run.seconds,
@@ -417,6 +429,15 @@ class CollectiveLibraryTestCase : public TestCase
             "",
             "8 ranks is one");
         NS_TEST_EXPECT_MSG_EQ(
+            CollectiveLibrary::Find(CollectiveType::ALL_REDUCE, "double-binary-tree", tid),
+            true,
+            "double binary tree all-reduce");
+        NS_TEST_EXPECT_MSG_EQ(tid, DoubleBinaryTreeAllreduce::GetTypeId(), "its TypeId");
+        NS_TEST_EXPECT_MSG_EQ(
+            CollectiveLibrary::CheckRanks(CollectiveType::ALL_REDUCE, "double-binary-tree", 6),
+            "",
+            "any number of ranks");
+        NS_TEST_EXPECT_MSG_EQ(
             CollectiveLibrary::Find(CollectiveType::REDUCE_SCATTER, "halving-doubling", tid),
             true,
             "recursive-halving reduce-scatter");
@@ -488,6 +509,33 @@ class FluxCollectiveTestSuite : public TestSuite
              2 * 3 * a + 2.0 * 7 / 8 * s * b,
              2 * 7 * s / 8,
              false},
+            // 8 ranks: both trees 3 high (D = 3), 6 steps, chunks c of
+            // 128 KiB of each half. Every NIC sends and takes 2 S; the first
+            // chunk crosses 2D hops before the pipeline is full. Four flows
+            // meet at an inner node's NIC: with no congestion control, as
+            // alpha-beta assumes (DCQCN's first cuts slow the first run)
+            {"double binary tree all-reduce",
+             DoubleBinaryTreeAllreduce::GetTypeId(),
+             8,
+             s,
+             2.0 * s * b + 2 * 3 * (a + 131072.0 * b),
+             2 * s,
+             true,
+             {},
+             {},
+             0,
+             "ns3::RdmaCongestionControl"},
+            {"double binary tree all-reduce, 16 ranks",
+             DoubleBinaryTreeAllreduce::GetTypeId(),
+             16,
+             s,
+             2.0 * s * b + 2 * 4 * (a + 131072.0 * b),
+             2 * s,
+             true,
+             {},
+             {},
+             0,
+             "ns3::RdmaCongestionControl"},
             {"recursive-halving reduce-scatter",
              RecursiveHalvingReduceScatter::GetTypeId(),
              8,

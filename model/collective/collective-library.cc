@@ -5,6 +5,7 @@
 #include "collective-library.h"
 
 #include "direct-all-to-all.h"
+#include "double-binary-tree-allreduce.h"
 #include "halving-doubling-allreduce.h"
 #include "hierarchical-allreduce.h"
 #include "recursive-doubling-all-gather.h"
@@ -37,6 +38,7 @@ struct Entry
 const Entry ENTRIES[] = {
     {CollectiveType::ALL_REDUCE, "ring", &RingAllreduce::GetTypeId},
     {CollectiveType::ALL_REDUCE, "halving-doubling", &HalvingDoublingAllreduce::GetTypeId},
+    {CollectiveType::ALL_REDUCE, "double-binary-tree", &DoubleBinaryTreeAllreduce::GetTypeId},
     {CollectiveType::ALL_REDUCE, "hierarchical", &HierarchicalAllreduce::GetTypeId},
     {CollectiveType::ALL_GATHER, "ring", &RingAllGather::GetTypeId},
     {CollectiveType::ALL_GATHER, "halving-doubling", &RecursiveDoublingAllGather::GetTypeId},

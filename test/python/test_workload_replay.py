@@ -243,3 +243,24 @@ def test_halving_doubling_chosen_per_collective_type(kind):
     for ms in job["iteration_ms"]:
         assert ms == pytest.approx(expected, rel=0.05)
         assert ms < ring
+
+
+def test_double_binary_tree_chosen_for_all_reduce():
+    # jobs[].algorithm picks NCCL's double binary tree: 8 ranks, trees of
+    # height 3, 128 KiB chunks of each half: 2 S beta + 2D (alpha + c beta)
+    # with no congestion control (four flows meet at an inner node's NIC,
+    # where DCQCN's first cuts would slow the first iteration)
+    n, size, chunk, depth = 8, 4000000, 131072, 3
+    scenario = {"seed": 1, "stop_ms": 100, "transport": {"cc": "none"},
+                "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0,
+                             "hosts_per_leaf": n, "link_delay_us": 1},
+                "jobs": [{"name": "j", "ranks": n, "bytes": size, "iterations": 2,
+                          "collective": "all-reduce",
+                          "algorithm": {"all-reduce": "double-binary-tree"}}]}
+    job = ns3flux.run(scenario)["jobs"][0]
+    assert job["status"] == "completed"
+    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
+    beta = (MTU + WIRE_OVERHEAD) / MTU * 8 / (GBPS * 1e9)
+    expected = 1e3 * (2 * size * beta + 2 * depth * (2 * DELAY_S + frame + chunk * beta))
+    for ms in job["iteration_ms"]:
+        assert ms == pytest.approx(expected, rel=0.05)
