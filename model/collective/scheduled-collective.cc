@@ -9,6 +9,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -115,11 +116,15 @@ ScheduledCollective::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, 
     const auto n = static_cast<uint32_t>(nics.size());
     CheckRanks(n);
     const std::vector<RankChannels::Link> links = GetLinks(n);
-    m_linkOf.clear();
+    m_linksFrom.assign(n, {});
     m_linkSteps.assign(links.size(), {});
     for (uint32_t i = 0; i < links.size(); ++i)
     {
-        m_linkOf[(static_cast<uint64_t>(links[i].src) << 32) | links[i].dst] = i;
+        m_linksFrom[links[i].src].emplace_back(links[i].dst, i);
+    }
+    for (auto& from : m_linksFrom)
+    {
+        std::sort(from.begin(), from.end());
     }
     const uint32_t steps = GetNStepsFor(n);
     for (uint32_t s = 0; s < steps; ++s)
@@ -129,7 +134,7 @@ ScheduledCollective::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, 
             GetSends(n, r, s, 0, m_sends);
             for (const auto& send : m_sends)
             {
-                m_linkSteps[m_linkOf[(static_cast<uint64_t>(r) << 32) | send.peer]].push_back(s);
+                m_linkSteps[LinkOf(r, send.peer)].push_back(s);
             }
         }
     }
@@ -229,6 +234,18 @@ ScheduledCollective::Pump(uint32_t rank)
     }
 }
 
+uint32_t
+ScheduledCollective::LinkOf(uint32_t rank, uint32_t peer) const
+{
+    // a rank's peers are few (ring 1, halving-doubling log2 N, all-to-all
+    // N - 1): a binary search over them, no hashing
+    const auto& from = m_linksFrom[rank];
+    const auto it = std::lower_bound(from.begin(), from.end(), std::make_pair(peer, uint32_t{0}));
+    NS_ABORT_MSG_IF(it == from.end() || it->first != peer,
+                    "ScheduledCollective: no link from rank " << rank << " to " << peer);
+    return it->second;
+}
+
 void
 ScheduledCollective::DoPost(uint32_t rank, uint32_t step, uint32_t chunk)
 {
@@ -240,7 +257,7 @@ ScheduledCollective::DoPost(uint32_t rank, uint32_t step, uint32_t chunk)
     const auto nSends = static_cast<uint32_t>(m_sends.size());
     const uint64_t bytes = PieceBytes(send.bytes, j);
     m_bytesPosted[rank] += bytes;
-    SendMessage(m_linkOf[(static_cast<uint64_t>(rank) << 32) | send.peer], bytes, step, chunk);
+    SendMessage(LinkOf(rank, send.peer), bytes, step, chunk);
     if (chunk + 1 == nSends * m_pieces && GetNReceives(n, rank, step) == 0)
     {
         RecordEnd(rank, step); // a step that only sends ends with its last piece

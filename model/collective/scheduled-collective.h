@@ -7,7 +7,7 @@
 
 #include "collective.h"
 
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -138,22 +138,30 @@ class ScheduledCollective : public Collective
      */
     uint64_t PieceBytes(uint64_t total, uint32_t piece) const;
 
-    uint64_t m_pipelineBytes;                        //!< piece size, 0 = whole messages
-    std::vector<std::vector<uint32_t>> m_linkSteps;  //!< per link: the steps that use it
-    std::unordered_map<uint64_t, uint32_t> m_linkOf; //!< (src << 32 | dst) -> link
-    std::vector<uint16_t> m_recvCount;               //!< (rank, step, piece): arrived
-    std::vector<uint32_t> m_recvCursor;              //!< (rank, piece): first incomplete step
-    std::vector<uint32_t> m_stepPieces;              //!< (rank, step): pieces through
-    std::vector<uint32_t> m_postStep;                //!< rank: step it posts next
-    std::vector<uint32_t> m_postPiece;               //!< rank: piece it posts next
-    std::vector<uint64_t> m_linkArrived;             //!< link: messages arrived this run
-    std::vector<uint64_t> m_bytesPosted;             //!< rank: bytes posted, all runs
-    mutable std::vector<Send> m_sends;               //!< scratch for GetSends
-    uint64_t m_bytes;                                //!< buffer bytes of this run
-    uint32_t m_pieces;                               //!< pieces per message this run
-    uint32_t m_steps;                                //!< steps per run
-    bool m_running;                                  //!< a run is in progress
-    DoneCallback m_done;                             //!< completion of this run
+    /**
+     * \param rank a rank
+     * \param peer a rank it sends to in the schedule
+     * \return the link from rank to peer
+     */
+    uint32_t LinkOf(uint32_t rank, uint32_t peer) const;
+
+    uint64_t m_pipelineBytes;                       //!< piece size, 0 = whole messages
+    std::vector<std::vector<uint32_t>> m_linkSteps; //!< per link: the steps that use it
+    /// per rank: (peer, link) of its outgoing links, by peer
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> m_linksFrom;
+    std::vector<uint16_t> m_recvCount;   //!< (rank, step, piece): arrived
+    std::vector<uint32_t> m_recvCursor;  //!< (rank, piece): first incomplete step
+    std::vector<uint32_t> m_stepPieces;  //!< (rank, step): pieces through
+    std::vector<uint32_t> m_postStep;    //!< rank: step it posts next
+    std::vector<uint32_t> m_postPiece;   //!< rank: piece it posts next
+    std::vector<uint64_t> m_linkArrived; //!< link: messages arrived this run
+    std::vector<uint64_t> m_bytesPosted; //!< rank: bytes posted, all runs
+    mutable std::vector<Send> m_sends;   //!< scratch for GetSends
+    uint64_t m_bytes;                    //!< buffer bytes of this run
+    uint32_t m_pieces;                   //!< pieces per message this run
+    uint32_t m_steps;                    //!< steps per run
+    bool m_running;                      //!< a run is in progress
+    DoneCallback m_done;                 //!< completion of this run
 };
 
 } // namespace ns3
