@@ -194,6 +194,55 @@ class GateFollowsPlanTestCase : public TestCase
 };
 
 /**
+ * A replayed job's other collectives go per whole collective: the start of
+ * one (its step 0) waits while the job's gate holds requests of the
+ * planned collective and goes when that gate releases them; its later
+ * steps, and starts while nothing is held, go at once.
+ */
+class FollowerGateTestCase : public TestCase
+{
+  public:
+    FollowerGateTestCase()
+        : TestCase("a job's other collectives start only when its gate holds nothing")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<RecordingCollective> planned = CreateObject<RecordingCollective>(2);
+        Ptr<RecordingCollective> other = CreateObject<RecordingCollective>(2);
+        Ptr<FluxGate> gate = CreateObject<FluxGate>();
+        Ptr<FluxFollowerGate> follower = CreateObject<FluxFollowerGate>();
+        follower->Setup(PeekPointer(gate));
+        gate->AddFollower(follower);
+        planned->SetGate(gate);
+        other->SetGate(follower);
+        // nothing held: the other collective starts at once
+        Simulator::Schedule(MicroSeconds(1), &RecordingCollective::Ready, other, 0, 0);
+        // run 0 held from 5 us, its rank 0 asks at 10 us: held; the other
+        // collective's start at 20 us waits, its step 1 at 30 us does not
+        Simulator::Schedule(MicroSeconds(5), &FluxGate::ReceivePlan, gate, 0, true);
+        Simulator::Schedule(MicroSeconds(10), &RecordingCollective::Ready, planned, 0, 0);
+        Simulator::Schedule(MicroSeconds(20), &RecordingCollective::Ready, other, 1, 0);
+        Simulator::Schedule(MicroSeconds(30), &RecordingCollective::Ready, other, 0, 1);
+        // go at 50 us: both the held request and the waiting start
+        Simulator::Schedule(MicroSeconds(50), &FluxGate::ReceivePlan, gate, 0, false);
+        Simulator::Run();
+        Simulator::Destroy();
+        NS_TEST_ASSERT_MSG_EQ(other->posted.size(), 3, "every request of the other went");
+        NS_TEST_EXPECT_MSG_EQ(other->posted[0].second, MicroSeconds(1), "nothing held: at once");
+        NS_TEST_EXPECT_MSG_EQ(other->posted[1].second, MicroSeconds(30), "a later step: at once");
+        NS_TEST_EXPECT_MSG_EQ(other->posted[2].second, MicroSeconds(50), "a start: with the go");
+        NS_TEST_ASSERT_MSG_EQ(planned->posted.size(), 1, "the planned request went");
+        NS_TEST_EXPECT_MSG_EQ(planned->posted[0].second, MicroSeconds(50), "held until go");
+        NS_TEST_EXPECT_MSG_EQ(follower->GetHeld(), 1, "one start held");
+        planned->Dispose();
+        other->Dispose();
+    }
+};
+
+/**
  * Two identical jobs on one link under flux: after the first iteration their
  * allreduces take turns (less than 10 % of communication time overlaps) and
  * the mean JCT beats fifo's by at least 1.3x (the bound is 1.5x).
@@ -362,6 +411,7 @@ class FluxSchedulerTestSuite : public TestSuite
         : TestSuite("flux-scheduler", TestSuite::Type::SYSTEM)
     {
         AddTestCase(new GateFollowsPlanTestCase);
+        AddTestCase(new FollowerGateTestCase);
         AddTestCase(new FluxInterleavesTestCase);
         AddTestCase(new CassiniShiftTestCase);
         AddTestCase(new CruxClassesTestCase);

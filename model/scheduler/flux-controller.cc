@@ -195,6 +195,17 @@ FluxController::Start()
         gate->SetAttribute("PerChunk", BooleanValue(m_perChunk));
         gate->Setup(this, j);
         tj->GetCollective()->SetGate(gate);
+        // a replayed job's other collectives: per whole collective
+        for (const auto& c : tj->GetCollectives())
+        {
+            if (c != tj->GetCollective())
+            {
+                Ptr<FluxFollowerGate> follower = CreateObject<FluxFollowerGate>();
+                follower->Setup(PeekPointer(gate));
+                c->SetGate(follower);
+                gate->AddFollower(follower);
+            }
+        }
         m_gates.push_back(gate);
         View& v = m_view[j];
         v.lastEnd = tj->GetStartTime();

@@ -17,6 +17,7 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FluxGate");
 
 NS_OBJECT_ENSURE_REGISTERED(FluxGate);
+NS_OBJECT_ENSURE_REGISTERED(FluxFollowerGate);
 
 TypeId
 FluxGate::GetTypeId()
@@ -59,6 +60,7 @@ FluxGate::DoDispose()
     m_timer.Cancel();
     m_collective = nullptr;
     m_controller = nullptr;
+    m_followers.clear();
     CollectiveGate::DoDispose();
 }
 
@@ -134,6 +136,10 @@ FluxGate::ReleaseAll()
         // Hold the collective only while holding its requests: it holds this
         // gate, and the cycle would keep both alive unless disposed.
         m_collective = nullptr;
+        for (const auto& f : m_followers)
+        {
+            f->LeaderReleased(); // the job's other collectives may start
+        }
     }
 }
 
@@ -176,6 +182,18 @@ FluxGate::RunFinished(Ptr<Collective> collective)
     }
 }
 
+void
+FluxGate::AddFollower(Ptr<FluxFollowerGate> gate)
+{
+    m_followers.push_back(gate);
+}
+
+bool
+FluxGate::IsHolding() const
+{
+    return !m_held.empty();
+}
+
 uint64_t
 FluxGate::GetHeld() const
 {
@@ -186,6 +204,69 @@ uint64_t
 FluxGate::GetDecisions() const
 {
     return m_decisions;
+}
+
+TypeId
+FluxFollowerGate::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FluxFollowerGate")
+                            .SetParent<CollectiveGate>()
+                            .SetGroupName("Flux")
+                            .AddConstructor<FluxFollowerGate>();
+    return tid;
+}
+
+FluxFollowerGate::FluxFollowerGate()
+    : m_leader(nullptr),
+      m_heldCount(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+FluxFollowerGate::~FluxFollowerGate() = default;
+
+void
+FluxFollowerGate::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    m_waiting.clear();
+    m_leader = nullptr;
+    CollectiveGate::DoDispose();
+}
+
+void
+FluxFollowerGate::Setup(FluxGate* leader)
+{
+    m_leader = leader;
+}
+
+void
+FluxFollowerGate::Ask(Ptr<Collective> collective, const Request& req)
+{
+    if (req.step == 0 && req.chunk == 0 && m_leader && m_leader->IsHolding())
+    {
+        ++m_heldCount;
+        m_waiting.emplace_back(collective, req.rank);
+        return;
+    }
+    collective->Release(req.rank);
+}
+
+void
+FluxFollowerGate::LeaderReleased()
+{
+    std::vector<std::pair<Ptr<Collective>, uint32_t>> waiting;
+    waiting.swap(m_waiting);
+    for (const auto& [c, rank] : waiting)
+    {
+        c->Release(rank);
+    }
+}
+
+uint64_t
+FluxFollowerGate::GetHeld() const
+{
+    return m_heldCount;
 }
 
 } // namespace ns3

@@ -10,12 +10,14 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <utility>
 #include <vector>
 
 namespace ns3
 {
 
 class FluxController;
+class FluxFollowerGate;
 
 /**
  * \ingroup flux-scheduler
@@ -63,6 +65,19 @@ class FluxGate : public CollectiveGate
      */
     void ReceivePlan(uint32_t run, bool hold);
 
+    /**
+     * \brief Hold the start of another collective of the job while this
+     * gate holds requests (the job's collectives other than its principal,
+     * which this gate plans per step): the other gate asks this one; a
+     * start (step 0) waits while IsHolding(), and goes when this gate
+     * releases.
+     * \param gate the other collective's gate
+     */
+    void AddFollower(Ptr<FluxFollowerGate> gate);
+
+    /** \return true while requests of the planned collective are held */
+    bool IsHolding() const;
+
     /** \return requests held so far */
     uint64_t GetHeld() const;
     /** \return requests decided so far */
@@ -98,19 +113,62 @@ class FluxGate : public CollectiveGate
     /// Arm the MaxHold timer of the oldest held request.
     void Arm();
 
-    FluxController* m_controller;  //!< the controller
-    uint32_t m_job;                //!< the job's index
-    Time m_maxHold;                //!< longest hold of a request (0: no limit)
-    bool m_hasPlan;                //!< a plan arrived
-    uint32_t m_planRun;            //!< the run the plan is for
-    bool m_hold;                   //!< the plan holds that run
-    Ptr<Collective> m_collective;  //!< the collective of the held requests
-    std::vector<uint32_t> m_held;  //!< ranks held, in request order
-    std::vector<Time> m_heldSince; //!< when each was held
-    EventId m_timer;               //!< the next release
-    uint64_t m_decisions;          //!< requests decided
-    uint64_t m_heldCount;          //!< requests held
+    FluxController* m_controller;                   //!< the controller
+    uint32_t m_job;                                 //!< the job's index
+    Time m_maxHold;                                 //!< longest hold of a request (0: no limit)
+    bool m_hasPlan;                                 //!< a plan arrived
+    uint32_t m_planRun;                             //!< the run the plan is for
+    bool m_hold;                                    //!< the plan holds that run
+    Ptr<Collective> m_collective;                   //!< the collective of the held requests
+    std::vector<uint32_t> m_held;                   //!< ranks held, in request order
+    std::vector<Time> m_heldSince;                  //!< when each was held
+    EventId m_timer;                                //!< the next release
+    std::vector<Ptr<FluxFollowerGate>> m_followers; //!< gates of the job's other collectives
+    uint64_t m_decisions;                           //!< requests decided
+    uint64_t m_heldCount;                           //!< requests held
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t, bool> m_decisionTrace; //!< decisions
+};
+
+/**
+ * \ingroup flux-scheduler
+ * \brief The gate of a job's collective that flux does not plan (a
+ * replayed job's collectives other than its principal): such a collective
+ * is treated per whole collective. Its start (the requests of step 0) waits
+ * while the job's FluxGate holds requests, and goes when that gate
+ * releases them; its later steps are never held.
+ */
+class FluxFollowerGate : public CollectiveGate
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    FluxFollowerGate();
+    ~FluxFollowerGate() override;
+
+    /**
+     * \param leader the job's gate (it outlives this one's use)
+     */
+    void Setup(FluxGate* leader);
+
+    void Ask(Ptr<Collective> collective, const Request& req) override;
+
+    /// The leader released its held requests: let the waiting starts go.
+    void LeaderReleased();
+
+    /** \return starts held so far */
+    uint64_t GetHeld() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    FluxGate* m_leader;                                          //!< the job's gate
+    std::vector<std::pair<Ptr<Collective>, uint32_t>> m_waiting; //!< held (collective, rank)
+    uint64_t m_heldCount;                                        //!< starts held
 };
 
 } // namespace ns3
