@@ -201,3 +201,20 @@ def trajectory(n, prm, join_us=0.0, duration_us=20000.0, dt_us=0.5, delay_us=4.0
         conv = times[idx[-1] + 1] - join_us
     return {"time_us": np.array(times), "rates_gbps": rates, "queue_kb": np.array(queue),
             "convergence_us": conv}
+
+
+def paper_fixed_point(n, prm, pkt=1000):
+    """The paper's closed form of the fixed point (Zhu et al., eq. fixedp),
+    which takes alpha small and the rate cut once per tau:
+    p* = cbrt(R_AI N^2 / (tau' C^2) (1/B + N/(T C))^2) and
+    q* = p*/Pmax (Kmax - Kmin) + Kmin, with rates in packets of pkt bytes.
+
+    Returns a dict: p, queue_kb (None when p* exceeds Pmax)."""
+    c = prm["link_bps"] / (8 * pkt)
+    r_ai = prm["ai_bps"] / (8 * pkt)
+    b = prm["byte_counter"] / pkt if prm["byte_counter"] else math.inf
+    p = (r_ai * n**2 / (prm["tau_alpha"] * c**2) * (1 / b + n / (prm["timer"] * c)) ** 2) ** (1 / 3)
+    if p > prm["pmax"]:
+        return {"p": p, "queue_kb": None}
+    q = p / prm["pmax"] * (prm["kmax"] - prm["kmin"]) + prm["kmin"]
+    return {"p": p, "queue_kb": q / 1e3}
