@@ -5,7 +5,7 @@
 #ifndef RECURSIVE_DOUBLING_ALL_GATHER_H
 #define RECURSIVE_DOUBLING_ALL_GATHER_H
 
-#include "scheduled-collective.h"
+#include "recursive-exchange.h"
 
 namespace ns3
 {
@@ -20,7 +20,7 @@ namespace ns3
  * has to r XOR 2^k. log2 N steps; each rank sends (N-1)/N x S bytes, as
  * the ring does in N-1 steps.
  */
-class RecursiveDoublingAllGather : public ScheduledCollective
+class RecursiveDoublingAllGather : public RecursiveExchange
 {
   public:
     /**
@@ -31,19 +31,6 @@ class RecursiveDoublingAllGather : public ScheduledCollective
 
     RecursiveDoublingAllGather();
     ~RecursiveDoublingAllGather() override;
-
-    uint64_t GetBytesSentPerRank(uint64_t bytes) const override;
-    JobStepTag::Phase GetPhase(uint32_t step) const override;
-
-  protected:
-    void CheckRanks(uint32_t n) const override;
-    uint32_t GetNStepsFor(uint32_t n) const override;
-    void GetSends(uint32_t n,
-                  uint32_t rank,
-                  uint32_t step,
-                  uint64_t bytes,
-                  std::vector<Send>& sends) const override;
-    uint32_t GetNReceives(uint32_t n, uint32_t rank, uint32_t step) const override;
 };
 
 } // namespace ns3

@@ -5,7 +5,7 @@
 #ifndef RECURSIVE_HALVING_REDUCE_SCATTER_H
 #define RECURSIVE_HALVING_REDUCE_SCATTER_H
 
-#include "scheduled-collective.h"
+#include "recursive-exchange.h"
 
 namespace ns3
 {
@@ -21,7 +21,7 @@ namespace ns3
  * log2 N steps; each rank sends (N-1)/N x S bytes, as the ring does in
  * N-1 steps.
  */
-class RecursiveHalvingReduceScatter : public ScheduledCollective
+class RecursiveHalvingReduceScatter : public RecursiveExchange
 {
   public:
     /**
@@ -32,19 +32,6 @@ class RecursiveHalvingReduceScatter : public ScheduledCollective
 
     RecursiveHalvingReduceScatter();
     ~RecursiveHalvingReduceScatter() override;
-
-    uint64_t GetBytesSentPerRank(uint64_t bytes) const override;
-    JobStepTag::Phase GetPhase(uint32_t step) const override;
-
-  protected:
-    void CheckRanks(uint32_t n) const override;
-    uint32_t GetNStepsFor(uint32_t n) const override;
-    void GetSends(uint32_t n,
-                  uint32_t rank,
-                  uint32_t step,
-                  uint64_t bytes,
-                  std::vector<Send>& sends) const override;
-    uint32_t GetNReceives(uint32_t n, uint32_t rank, uint32_t step) const override;
 };
 
 } // namespace ns3
