@@ -254,10 +254,10 @@ class IntPerHopTestCase : public TestCase
  * after 10 ms of convergence: the bottleneck is busy (> 85 % of the line's
  * goodput; > 93 % for a lone flow, which settles at eta), the queue stays
  * near zero (time average below 16 KB or 2 packets per flow, whichever is
- * larger: a few percent of DCQCN's Kmin of 400 KB), no PFC pause, and Jain's index exceeds 0.95.
- * With the HPCC authors' 1 KB packets for N = 1 ... 16; with 4 KB packets only N <= 2, since larger
- * packets bias the per-packet queue samples and leave the shares of more flows unequal (see the
- * manual's HPCC validation).
+ * larger: a few percent of DCQCN's Kmin of 400 KB), no PFC pause, and Jain's index exceeds
+ * 0.99, for N = 1 ... 16 with the HPCC authors' 1 KB packets and with 4 KB packets. Before the
+ * switches stamped a time-averaged queue and W_AI followed the paper's rule, 4 KB packets left
+ * 4 and 8 flows at Jain's index 0.39-0.40 (see the manual's HPCC validation).
  */
 class HpccIncastTestCase : public TestCase
 {
@@ -408,12 +408,13 @@ class FluxHpccTestSuite : public TestSuite
         {
             AddTestCase(new IntPerHopTestCase(switches));
         }
-        for (uint32_t n : {1, 2, 4, 8, 16})
+        for (uint32_t mtu : {1024, 4096})
         {
-            AddTestCase(new HpccIncastTestCase(n, 0.95, 1024));
+            for (uint32_t n : {1, 2, 4, 8, 16})
+            {
+                AddTestCase(new HpccIncastTestCase(n, 0.99, mtu));
+            }
         }
-        AddTestCase(new HpccIncastTestCase(1, 0.95, 4096));
-        AddTestCase(new HpccIncastTestCase(2, 0.95, 4096));
     }
 };
 

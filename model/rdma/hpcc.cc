@@ -46,10 +46,17 @@ HpccCongestionControl::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("AdditiveIncrease",
                           "W_AI as a rate: the window step is this rate times the base RTT "
-                          "(0: 10 Mb/s x line rate / 25 Gb/s, the authors' simulator).",
+                          "(0: the HPCC paper's rule, (1 - eta) x line rate / ExpectedFlows; "
+                          "the authors' simulator uses 10 Mb/s x line rate / 25 Gb/s).",
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&HpccCongestionControl::m_aiRate),
                           MakeDataRateChecker())
+            .AddAttribute("ExpectedFlows",
+                          "N of the HPCC paper's rule for W_AI when AdditiveIncrease is 0: "
+                          "N flows together add at most (1 - eta) x line rate per RTT.",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&HpccCongestionControl::m_expectedFlows),
+                          MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("BaseRtt",
                           "T: the base RTT (0: 10 us; the scenario runner sets the "
                           "topology's largest base RTT, as the authors' simulator does).",
@@ -67,6 +74,7 @@ HpccCongestionControl::GetTypeId()
 HpccCongestionControl::HpccCongestionControl()
     : m_eta(0.95),
       m_maxStage(0),
+      m_expectedFlows(16),
       m_t(1e-5),
       m_wMax(0),
       m_wMin(0),
@@ -90,7 +98,7 @@ HpccCongestionControl::Init(DataRate lineRate)
     const Time t = m_baseRtt.IsStrictlyPositive() ? m_baseRtt : NanoSeconds(DEFAULT_BASE_RTT_NS);
     m_t = t.GetSeconds();
     const double ai = m_aiRate.GetBitRate() > 0 ? static_cast<double>(m_aiRate.GetBitRate())
-                                                : 10e6 * m_lineRate / 25e9;
+                                                : (1 - m_eta) * m_lineRate / m_expectedFlows;
     m_wMax = m_lineRate * m_t / 8;
     m_wMin = std::min(static_cast<double>(m_minRate.GetBitRate()), m_lineRate) * m_t / 8;
     m_wAi = ai * m_t / 8;

@@ -35,9 +35,15 @@ namespace ns3
  * the queue pair at R = W / T.
  *
  * W_AI is AdditiveIncrease x T times the aggressiveness (SetAggressiveness(),
- * 1 unless a policy such as mltcp sets it); the default step, 10 Mb/s x line rate / 25G,
- * and eta = 0.95, MaxStage = 0 are the settings of the HPCC authors'
- * simulator.
+ * 1 unless a policy such as mltcp sets it). By default it follows the HPCC
+ * paper's rule, W_AI = (1 - eta) LineRate T / ExpectedFlows: that many flows
+ * together add at most the headroom below eta per RTT. Shares converge only
+ * through W_AI (unequal windows approach each other by N W_AI / (LineRate T)
+ * per RTT), so it must outpace the noise of each flow's own samples of U:
+ * with 4 KB packets and 16 flows a flow hears one ACK per RTT, and the
+ * authors' simulator's step (10 Mb/s x line rate / 25G, for 78 flows) leaves
+ * the shares unequal (Jain's index 0.90). eta = 0.95 and MaxStage = 0 are
+ * the authors' settings.
  */
 class HpccCongestionControl : public RdmaCongestionControl
 {
@@ -64,11 +70,12 @@ class HpccCongestionControl : public RdmaCongestionControl
     Time GetBaseRtt() const;
 
   private:
-    double m_eta;        //!< target utilisation
-    uint32_t m_maxStage; //!< additive-increase stages before a multiplicative update
-    DataRate m_aiRate;   //!< W_AI as a rate (0: 10 Mb/s x line rate / 25G)
-    Time m_baseRtt;      //!< T (0: DEFAULT_BASE_RTT)
-    DataRate m_minRate;  //!< lower bound of W / T
+    double m_eta;             //!< target utilisation
+    uint32_t m_maxStage;      //!< additive-increase stages before a multiplicative update
+    DataRate m_aiRate;        //!< W_AI as a rate (0: from ExpectedFlows)
+    uint32_t m_expectedFlows; //!< N of the paper's rule for W_AI
+    Time m_baseRtt;           //!< T (0: DEFAULT_BASE_RTT)
+    DataRate m_minRate;       //!< lower bound of W / T
 
     double m_t;                                     //!< T, seconds
     double m_wMax;                                  //!< line rate x T, bytes

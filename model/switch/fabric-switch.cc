@@ -22,6 +22,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace ns3
@@ -110,6 +111,17 @@ FabricSwitch::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&FabricSwitch::m_linkUpDelay),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("IntQueueAverage",
+                          "Time constant of the queue length stamped into INT records: the "
+                          "egress queue averaged over time (an exponential moving average "
+                          "of the queue, exact between its changes; it should span several "
+                          "packet times). Zero stamps the queue a packet leaves behind it, "
+                          "which a paced flow samples without its own packets: the smaller "
+                          "a flow's share, the more of the others' queue it sees, and "
+                          "HPCC's shares drift apart with large packets.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&FabricSwitch::m_intQueueAverage),
+                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("MarkOnDequeue",
                           "Decide ECN marking when a packet leaves the egress queue, from the "
                           "queue length it leaves behind (as the HPCC simulator and many "
@@ -194,6 +206,7 @@ FabricSwitch::FabricSwitch()
       m_pfcWatchdog(false),
       m_watchdogFactory(DefaultWatchdogFactory()),
       m_markOnDequeue(true),
+      m_intQueueAverage(MicroSeconds(1)),
       m_ecmpSeed(0),
       m_failover(true)
 {
@@ -648,6 +661,10 @@ FabricSwitch::ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, 
     // released its buffer space.
     if (egress.egress->Enqueue(item))
     {
+        if (egress.intSeen)
+        {
+            TrackIntQueue(egress);
+        }
         m_enqueueTrace(item, out);
         egress.dev->Wake();
     }
@@ -689,11 +706,28 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
     if (fitem->GetHeader().GetDscp() & IntHeader::DSCP_INT)
     {
         // HPCC telemetry: this port's rate, its bytes sent (this packet
-        // included) and the bytes still queued behind the packet
+        // included) and its queue
+        uint64_t qlen = p.egress->GetNBytes();
+        if (m_intQueueAverage.IsStrictlyPositive())
+        {
+            if (!p.intSeen)
+            {
+                p.intSeen = true;
+                p.intQueue = static_cast<double>(qlen);
+                p.intQueueNow = qlen;
+                p.intQueueTime = Simulator::Now().GetNanoSeconds();
+            }
+            TrackIntQueue(p);
+            qlen = static_cast<uint64_t>(p.intQueue + 0.5);
+        }
         IntHeader::StampPacket(item->GetPacket(),
                                p.dev->GetDataRate().GetBitRate(),
                                p.txBytes,
-                               p.egress->GetNBytes());
+                               qlen);
+    }
+    else if (p.intSeen)
+    {
+        TrackIntQueue(p);
     }
     Release(port, PeekPointer(item));
     if (m_markOnDequeue)
@@ -702,6 +736,23 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
         MaybeMarkEcn(item, port, fitem->GetPriority());
     }
     m_dequeueTrace(item, port);
+}
+
+void
+FabricSwitch::TrackIntQueue(Port& p)
+{
+    // The queue held p.intQueueNow bytes since the last change: the
+    // average relaxes towards it by 1 - exp(-dt / tau), exactly.
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    const int64_t dt = now - p.intQueueTime;
+    if (dt > 0)
+    {
+        const double keep = std::exp(-static_cast<double>(dt) / m_intQueueAverage.GetNanoSeconds());
+        p.intQueue = static_cast<double>(p.intQueueNow) +
+                     (p.intQueue - static_cast<double>(p.intQueueNow)) * keep;
+        p.intQueueTime = now;
+    }
+    p.intQueueNow = p.egress->GetNBytes();
 }
 
 void

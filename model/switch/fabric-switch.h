@@ -321,6 +321,10 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
         uint64_t pfcPauses{0};        //!< XOFF decisions of the port as ingress
         bool linkSeen{true};          //!< the link state last reported by the channel
         bool up{true};                //!< the link state the routes follow
+        bool intSeen{false};          //!< an INT packet has left: the port tracks its queue
+        double intQueue{0};           //!< time-averaged queue stamped into INT (bytes)
+        uint64_t intQueueNow{0};      //!< queue bytes since intQueueTime
+        int64_t intQueueTime{0};      //!< time of the last queue change (ns)
     };
 
     /// An ECMP group: its configured members and those that are up.
@@ -340,6 +344,13 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
      * \param pcp the priority of the frame's VLAN tag
      */
     void ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp) override;
+
+    /**
+     * \brief Advance a port's time-averaged queue to now, then note its
+     * current queue.
+     * \param p the port
+     */
+    void TrackIntQueue(Port& p);
 
     /**
      * \brief The ECMP choice of a packet in a group.
@@ -443,6 +454,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
     ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue
+    Time m_intQueueAverage;               //!< time constant of the INT queue (0: instantaneous)
     uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
     bool m_failover;                      //!< follow the ports' link state
     Time m_linkDownDelay;                 //!< link-down detection time
