@@ -10,6 +10,7 @@
  * doc/congestion-control.rst ("Adding an algorithm").
  */
 
+#include "ns3/dcqcn.h"
 #include "ns3/dctcp.h"
 #include "ns3/double.h"
 #include "ns3/rdma-congestion-control.h"
@@ -286,6 +287,34 @@ TEST(Timely, SamplesArePerSegmentOfAcknowledgedBytes)
         cc->OnAck(Ack(i + 17, 100, 4096, MicroSeconds(700)));
         EXPECT_DOUBLE_EQ(cc->GetRateBps(), i < 15 ? 100e9 : 100e9 * (1 - 0.8 * (1 - 5.0 / 7)));
     }
+}
+
+// ---------------------------------------------------------------------------
+// DCQCN with a window (DCQCN+w): bytes in flight at most Window, or with
+// VariableWindow Window x Rc / line rate.
+// ---------------------------------------------------------------------------
+
+TEST(Dcqcn, TheWindowFollowsTheRate)
+{
+    Ptr<DcqcnCongestionControl> cc = Make100G<DcqcnCongestionControl>({{"Window", "150000"}});
+    EXPECT_EQ(cc->GetWindowBytes(), 150000u); // at line rate, the whole window
+    cc->OnCnp();                              // alpha 1: the rate halves
+    EXPECT_DOUBLE_EQ(cc->GetRateBps(), 50e9);
+    EXPECT_EQ(cc->GetWindowBytes(), 75000u);
+    Simulator::Destroy();
+}
+
+TEST(Dcqcn, AFixedWindowOrNone)
+{
+    Ptr<DcqcnCongestionControl> fixed =
+        Make100G<DcqcnCongestionControl>({{"Window", "150000"}, {"VariableWindow", "false"}});
+    fixed->OnCnp();
+    EXPECT_DOUBLE_EQ(fixed->GetRateBps(), 50e9);
+    EXPECT_EQ(fixed->GetWindowBytes(), 150000u);
+    Ptr<DcqcnCongestionControl> none = Make100G<DcqcnCongestionControl>({});
+    none->OnCnp();
+    EXPECT_EQ(none->GetWindowBytes(), 0u); // rate only, as DCQCN is specified
+    Simulator::Destroy();
 }
 
 // ---------------------------------------------------------------------------

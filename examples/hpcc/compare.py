@@ -2,15 +2,17 @@
 """HPCC against DCQCN on the HPCC simulator's own experiment, at reduced
 scale: the example fat-tree (16 hosts), WebSearch and FB_Hadoop flows at
 30 % and 50 % load, each run under that simulator's run.py settings at
-100 Gb/s for HPCC (config-hpcc.txt) and DCQCN (config-dcqcn.txt), and the
-FCT slowdown by flow size as its analysis script defines it.
+100 Gb/s for HPCC (config-hpcc.txt), DCQCN with a window of one BDP, the
+HPCC paper's DCQCN+w (config-dcqcn-win.txt), and DCQCN (config-dcqcn.txt),
+and the FCT slowdown by flow size as its analysis script defines it. As
+in the paper, incasts (here 15-to-1, 500 KB per sender) add 2 % load.
 
     examples/hpcc/compare.py [--flux-run build/flux-run] [--flows 300] [--seed 1]
-                             [--bins 4] [--work DIR]
+                             [--bins 4] [--incast 0.02] [--work DIR]
 
 Prints one table per workload and load: per bin of flows sorted by size
 (equal counts), the largest size and the median, p95 and p99 slowdown under
-HPCC, then under DCQCN.
+HPCC, DCQCN+w and DCQCN.
 """
 
 import argparse
@@ -25,6 +27,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from slowdown import pctl, slowdowns  # noqa: E402
 
+# the configurations beside this script: HPCC, DCQCN+w, DCQCN
+CCS = ("hpcc", "dcqcn-win", "dcqcn")
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -32,6 +37,8 @@ def main():
     ap.add_argument("--flows", type=int, default=300)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--bins", type=int, default=4)
+    ap.add_argument("--incast", type=float, default=0.02,
+                    help="incast load beside the flows, as in the HPCC paper (0: none)")
     ap.add_argument("--work", default=None, help="keep the files here (default: a temporary folder)")
     args = ap.parse_args()
     work = args.work or tempfile.mkdtemp(prefix="hpcc-compare-")
@@ -42,9 +49,10 @@ def main():
             os.makedirs(case, exist_ok=True)
             subprocess.run([sys.executable, os.path.join(HERE, "make-files.py"), "--cdf", cdf,
                             "--load", str(load), "--flows", str(args.flows),
-                            "--seed", str(args.seed), "--out", case], check=True)
+                            "--seed", str(args.seed), "--incast", str(args.incast),
+                            "--out", case], check=True)
             tables = []
-            for cc in ("hpcc", "dcqcn"):
+            for cc in CCS:
                 config = os.path.join(case, f"config-{cc}.txt")
                 with open(os.path.join(HERE, f"config-{cc}.txt")) as f, open(config, "w") as g:
                     g.write(f.read())
@@ -55,7 +63,7 @@ def main():
                 subprocess.run([args.flux_run, scenario, "--out", out, "--quiet"], check=True,
                                stderr=subprocess.DEVNULL)
                 tables.append(slowdowns(out[:-5] + "-fct.txt", 100))
-            print(f"{cdf} {int(load * 100)} % load, {args.flows} flows: HPCC | DCQCN")
+            print(f"{cdf} {int(load * 100)} % load, {args.flows} flows: HPCC | DCQCN+w | DCQCN")
             print("bin  " + "  ".join(f"{'size<=':>9} {'p50':>5} {'p95':>5} {'p99':>5}"
                                       for _ in tables))
             for b in range(args.bins):

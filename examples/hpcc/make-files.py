@@ -2,7 +2,8 @@
 """Write the HPCC-simulator files of the example experiment.
 
     examples/hpcc/make-files.py [--seed 1] [--flows 300] [--load 0.3]
-                                [--cdf websearch|hadoop] [--out DIR]
+                                [--cdf websearch|hadoop] [--incast 0]
+                                [--incast-senders 15] [--out DIR]
 
 - topology.txt: a k = 4 fat-tree in that simulator's format: 16 hosts
   (nodes 0..15) on 100 Gb/s links, 20 switches (nodes 16..35: 8 edge, 8
@@ -10,11 +11,16 @@
 - flow.txt: FLOWS flows between random pairs of distinct hosts, sizes from
   the WebSearch (default) or FB_Hadoop distribution, Poisson arrivals
   offering LOAD of every host's link, the first at 2 s as that simulator's
-  traffic generator starts them.
+  traffic generator starts them;
+- with --incast LOAD, incasts beside them as in the HPCC paper's
+  experiment (there 60-to-1 at 2 % of the load, 500 KB per sender): at
+  Poisson times over the same span, offering LOAD of every host's link,
+  INCAST_SENDERS random hosts each send 500 KB to another random host.
 
-The same seed writes the same files. config-hpcc.txt and config-dcqcn.txt
-beside them are written by hand (that simulator's run.py settings at
-100 Gb/s for `--cc hp` and `--cc dcqcn`).
+The same seed writes the same files. config-hpcc.txt, config-dcqcn.txt and
+config-dcqcn-win.txt beside them are written by hand (that simulator's
+run.py settings at 100 Gb/s for `--cc hp`, `--cc dcqcn` and DCQCN with a
+window, `--cc dcqcn_vwin`: HAS_WIN 1, VAR_WIN 1, ACKs in the data class).
 """
 
 import argparse
@@ -33,6 +39,7 @@ CDFS = {"websearch": WEBSEARCH, "hadoop": HADOOP}
 HOST_BPS = 100e9
 FABRIC_BPS = 400e9
 HOSTS = 16
+INCAST_BYTES = 500000
 
 
 def fat_tree_links():
@@ -72,6 +79,8 @@ def main():
     parser.add_argument("--flows", type=int, default=300)
     parser.add_argument("--load", type=float, default=0.3)
     parser.add_argument("--cdf", choices=sorted(CDFS), default="websearch")
+    parser.add_argument("--incast", type=float, default=0.0)
+    parser.add_argument("--incast-senders", type=int, default=HOSTS - 1)
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
     args = parser.parse_args()
     rng = random.Random(args.seed)
@@ -87,13 +96,26 @@ def main():
     cdf = CDFS[args.cdf]
     per_s = HOSTS * args.load * HOST_BPS / 8 / mean_size(cdf)
     t_ns = 2_000_000_000
-    lines = []
+    flows = []
     for _ in range(args.flows):
         src = rng.randrange(HOSTS)
         dst = rng.randrange(HOSTS - 1)
         dst += dst >= src
-        lines.append(f"{src} {dst} 3 100 {sample_size(rng, cdf)} {t_ns / 1e9:.9f}")
+        flows.append((t_ns, src, dst, sample_size(rng, cdf)))
         t_ns += max(1, int(rng.expovariate(per_s) * 1e9))
+    if args.incast > 0:
+        end_ns = t_ns
+        burst = args.incast_senders * INCAST_BYTES
+        t_ns = 2_000_000_000 + int(rng.expovariate(HOSTS * args.incast * HOST_BPS / 8 / burst)
+                                   * 1e9)
+        while t_ns < end_ns:
+            dst = rng.randrange(HOSTS)
+            for src in rng.sample([h for h in range(HOSTS) if h != dst], args.incast_senders):
+                flows.append((t_ns, src, dst, INCAST_BYTES))
+            t_ns += max(1, int(rng.expovariate(HOSTS * args.incast * HOST_BPS / 8 / burst)
+                               * 1e9))
+    flows.sort(key=lambda f: f[0])
+    lines = [f"{src} {dst} 3 100 {size} {t / 1e9:.9f}" for t, src, dst, size in flows]
     with open(os.path.join(args.out, "flow.txt"), "w") as f:
         f.write(f"{len(lines)}\n" + "\n".join(lines) + "\n")
 

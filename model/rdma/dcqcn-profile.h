@@ -46,6 +46,8 @@ struct DcqcnProfile
     double pmax;                 //!< ECN marking probability at Kmax
     bool scaleSteps;             //!< increase steps scale by link rate / 25 Gb/s
     bool scaleMarking;           //!< Kmin and Kmax scale by link rate / 25 Gb/s
+    double windowBdp{0};         //!< window in largest BDPs of the topology (0: none)
+    bool variableWindow{true};   //!< the window follows the rate
 
     /** \return the profiles, the default first */
     static const std::vector<DcqcnProfile>& All();

@@ -10,6 +10,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -114,6 +115,19 @@ DcqcnCongestionControl::GetTypeId()
                           DataRateValue(DataRate("1Gbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
                           MakeDataRateChecker())
+            .AddAttribute("Window",
+                          "Bytes in flight at most, at line rate (0: no window; the HPCC "
+                          "simulator's DCQCN with a window uses one largest BDP of its "
+                          "topology, which the scenario key transport.dcqcn.window_bdp sets).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&DcqcnCongestionControl::m_windowBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("VariableWindow",
+                          "The window follows the rate: Window x Rc / line rate (the HPCC "
+                          "simulator's VAR_WIN); false: Window whatever the rate.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_variableWindow),
+                          MakeBooleanChecker())
             .AddTraceSource("Update",
                             "A rate cut or a recovery step: current rate, target rate (bit/s) "
                             "and alpha after it.",
@@ -130,6 +144,8 @@ DcqcnCongestionControl::DcqcnCongestionControl()
       m_releaseAtLineRate(false),
       m_byteCounter(0),
       m_fastRecoveryStages(1),
+      m_windowBytes(0),
+      m_variableWindow(true),
       m_alpha(1.0),
       m_cnpInInterval(false),
       m_targetRate(0),
@@ -159,6 +175,20 @@ DcqcnCongestionControl::Init(DataRate lineRate)
     m_alpha = 1.0;
     m_alphaUpdated = Simulator::Now();
     m_cnpInInterval = false;
+    SetRate(m_lineRate);
+}
+
+void
+DcqcnCongestionControl::SetRate(double bps)
+{
+    SetRateBps(bps);
+    if (m_windowBytes > 0)
+    {
+        m_window =
+            m_variableWindow
+                ? std::max<uint64_t>(1, static_cast<uint64_t>(m_windowBytes * m_rate / m_lineRate))
+                : m_windowBytes;
+    }
 }
 
 void
@@ -197,7 +227,11 @@ RdmaCongestionControl::State
 DcqcnCongestionControl::GetState()
 {
     UpdateAlpha();
-    return State{m_rate, m_targetRate, m_alpha, std::numeric_limits<double>::quiet_NaN()};
+    return State{m_rate,
+                 m_targetRate,
+                 m_alpha,
+                 m_window > 0 ? static_cast<double>(m_window)
+                              : std::numeric_limits<double>::quiet_NaN()};
 }
 
 void
@@ -227,7 +261,7 @@ DcqcnCongestionControl::OnCnp()
     {
         m_targetRate = m_rate;
     }
-    SetRateBps(std::max(static_cast<double>(m_minRate.GetBitRate()), m_rate * (1 - m_alpha / 2)));
+    SetRate(std::max(static_cast<double>(m_minRate.GetBitRate()), m_rate * (1 - m_alpha / 2)));
     m_timerStage = 0;
     m_byteStage = 0;
     m_bytesSinceStage = 0;
@@ -292,10 +326,10 @@ DcqcnCongestionControl::Increase()
         m_targetRate += static_cast<double>(m_rai.GetBitRate()) * m_aggressiveness;
     }
     m_targetRate = std::min(m_targetRate, m_lineRate);
-    SetRateBps(std::min(m_lineRate, (m_rate + m_targetRate) / 2));
+    SetRate(std::min(m_lineRate, (m_rate + m_targetRate) / 2));
     if (m_lineRate - m_rate < 1e-6 * m_lineRate)
     {
-        SetRateBps(m_lineRate);
+        SetRate(m_lineRate);
         // back at line rate: the rate limiter is released, and the next CNP
         // starts from InitialAlpha with the target at line rate
         m_decreased = !m_releaseAtLineRate;

@@ -32,6 +32,11 @@ namespace ns3
  * (SetAggressiveness(), 1 unless a policy such as mltcp sets it). Defaults
  * are the HPCC simulator's setting at 100 Gb/s; DcqcnProfile holds this and
  * other published sets, scaled to the link rate where their source does.
+ *
+ * Optionally a window bounds the bytes in flight, as in the HPCC simulator's
+ * DCQCN with a window (the HPCC paper's "DCQCN+w"): Window bytes, or with
+ * VariableWindow Window x Rc / line rate, so that the window follows the
+ * rate and a queue pair never has more than its share of a BDP in flight.
  */
 class DcqcnCongestionControl : public RdmaCongestionControl
 {
@@ -78,6 +83,9 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     void Increase();
     /** \brief Arm the recovery timer when the rate is below line rate. */
     void ArmTimer();
+    /// Set the rate Rc and the window that follows it.
+    /// \param bps the new rate
+    void SetRate(double bps);
 
     double m_g;                    //!< alpha EWMA gain
     bool m_clampTargetRate;        //!< Rt = Rc at every cut
@@ -92,6 +100,8 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     DataRate m_rai;                //!< additive increase step
     DataRate m_rhai;               //!< hyper increase step
     DataRate m_minRate;            //!< floor of the rate
+    uint64_t m_windowBytes;        //!< window at line rate, bytes (0: none)
+    bool m_variableWindow;         //!< the window scales with Rc / line rate
 
     double m_alpha;             //!< congestion estimate
     Time m_alphaUpdated;        //!< start of the current alpha interval

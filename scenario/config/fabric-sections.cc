@@ -70,6 +70,8 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
         r.Read("fast_recovery_stages", d.fastRecoveryStages);
         r.Read("clamp_target_rate", d.clampTargetRate);
         r.Read("clamp_after_timer", d.clampAfterTimer);
+        r.Read("window_bdp", d.windowBdp);
+        r.Read("variable_window", d.variableWindow);
     }
     auto& ecn = cfg.transport.ecn;
     ecn.kminKb = d.KminKb(cfg.topology.hostGbps);

@@ -154,6 +154,16 @@ ImportTransport(ConfigImport& x)
         expect("HAS_WIN", 1, cc + " here always has its window");
         expect("VAR_WIN", 1, cc + " here always varies its window");
     }
+    else if (cc == "dcqcn")
+    {
+        // that simulator's DCQCN+w: a window of one largest BDP
+        handled.insert({"HAS_WIN", "VAR_WIN"});
+        if (c.Has("HAS_WIN") && c.Whole("HAS_WIN", 1) == 1)
+        {
+            dcqcn["window_bdp"] = 1;
+            dcqcn["variable_window"] = !c.Has("VAR_WIN") || c.Whole("VAR_WIN", 1) == 1;
+        }
+    }
     else
     {
         expect("HAS_WIN", 0, cc + " here has no window");

@@ -83,7 +83,9 @@ const std::vector<std::string> kDcqcnKeys = {"profile",
                                              "min_rate_mbps",
                                              "clamp_target_rate",
                                              "clamp_after_timer",
-                                             "cnp_interval_us"};
+                                             "cnp_interval_us",
+                                             "window_bdp",
+                                             "variable_window"};
 const std::vector<std::string> kFaultKeys = {"link", "loss_rate", "down_ms", "up_ms"};
 const std::vector<std::string> kTracesKeys = {"interval_us", "rates", "links"};
 const std::vector<std::string> kPfcWatchdogKeys = {"enabled",
@@ -253,6 +255,7 @@ const std::map<std::string, NumberRange> kNumberRanges = {
     {"transport.dcqcn.hai_mbps", Interval(0, 1e7)},
     {"transport.dcqcn.byte_counter_bytes", Int(0, kMaxTotalBytes)},
     {"transport.dcqcn.fast_recovery_stages", Int(0, 1000)},
+    {"transport.dcqcn.window_bdp", Real(0, 1000)},
     {"transport.ecn.kmin_kb", Real(0, 4e6)},
     {"transport.ecn.kmax_kb", Positive(4e6)},
     {"transport.ecn.pmax", Interval(0, 1, true)},

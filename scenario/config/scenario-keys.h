@@ -143,6 +143,11 @@
  *     clamp_after_timer  true or false; ... at a cut after a timer step
  *     cnp_interval_us    number >= 0; notification point's CNP spacing per
  *                        queue pair (0: a CNP per marked packet)
+ *     window_bdp         number 0..1000; a window of this many largest BDPs
+ *                        of the topology (host rate x largest base RTT) on
+ *                        the bytes in flight (0: none, the default)
+ *     variable_window    true (default) or false; the window follows the
+ *                        rate (window x rate / line rate)
  *   ecn                  object, optional; RED-like marking per egress queue
  *     kmin_kb            number 0..4x10^6, default the DCQCN profile's (400 at
  *                        100 Gb/s for "nvidia" and "hpcc-sim")

@@ -253,6 +253,22 @@ ScenarioRun::ConfigureBaseRtt()
     {
         return;
     }
+    // DCQCN with a window: whole BDPs of the topology, as the HPCC
+    // simulator's DCQCN+w.
+    const auto& dcqcn = m_cfg.transport.dcqcn;
+    if (m_cfg.transport.cc == "dcqcn" && dcqcn.windowBdp > 0)
+    {
+        const Time rtt = MaxBaseRtt(m_topo, m_cfg.transport.mtuBytes, 0);
+        const auto bytes = static_cast<uint64_t>(
+            std::ceil(dcqcn.windowBdp * m_cfg.topology.hostGbps * 1e9 / 8 * rtt.GetSeconds()));
+        const std::string cc = "ns3::DcqcnCongestionControl[Window=" + std::to_string(bytes) +
+                               "|VariableWindow=" + (dcqcn.variableWindow ? "true" : "false") + "]";
+        for (const auto& nic : m_nics)
+        {
+            nic->SetAttribute("CongestionControl", StringValue(cc));
+        }
+        return;
+    }
     // Congestion controls with a BaseRtt attribute (hpcc, dctcp) get the
     // topology's largest base RTT unless the scenario sets it.
     const std::string type = RdmaCongestionControl::GetAlgorithmTypeName(m_cfg.transport.cc);
