@@ -146,9 +146,10 @@ class ScenarioRun
      * \param r the results, collected as for packets
      */
     void CollectFluid(RunResults& r) const;
-    /// A congestion control with a BaseRtt attribute (hpcc, dctcp): give the
-    /// queue pairs the topology's largest base RTT, unless the scenario sets it.
-    void ConfigureBaseRtt();
+    /// The transport settings that depend on the topology: a congestion
+    /// control with a BaseRtt attribute (hpcc, dctcp) gets the topology's
+    /// largest base RTT, unless the scenario sets it; DCQCN its window in BDPs.
+    void ConfigureTransport();
     /// Create the background tenants.
     void BuildBackground();
     /// Install the scenario's link faults.
