@@ -576,7 +576,7 @@ FluxController::Replan()
         for (std::size_t k = 0; k < i; ++k)
         {
             const uint32_t ahead = tasks[k].job;
-            if (Conflict(j, ahead))
+            if (Conflict(j, ahead) && TurnsPay(ahead, j))
             {
                 lvl = std::max(lvl, level[ahead] + 1);
                 hold = hold || sending[ahead];

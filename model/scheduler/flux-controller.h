@@ -49,10 +49,11 @@ namespace ns3
  * that is not communicating is ordered by its predicted next run.
  *
  * Enforcement, work-conserving: a job's run is held at its gate while a job
- * ahead of it that shares a link with it is sending (released on
+ * ahead of it that it contends with is sending (contending: a shared link
+ * would be overloaded and taking turns beats sharing, TurnsPay()) (released on
  * completion: the controller's go follows that job's end message), and
  * never because of a prediction; every job's class is one level below the
- * lowest class of the jobs ahead of it that it shares a link with, so that
+ * lowest class of the jobs ahead of it that it contends with, so that
  * what overlaps (a step already on the wire, a control latency) costs the
  * job ahead nothing (strict priority at NICs and switch ports).
  *

@@ -602,6 +602,55 @@ JobScheduler::Overload(std::size_t a, std::size_t b) const
     return false;
 }
 
+bool
+JobScheduler::TurnsPay(uint32_t first, uint32_t second) const
+{
+    const double ra = m_jobs[first].bottleneckBps;
+    const double rb = m_jobs[second].bottleneckBps;
+    if (ra <= 0 || rb <= 0)
+    {
+        return Conflict(first, second);
+    }
+    // each job's speed together, as a fraction of its speed alone
+    double xa = 1;
+    double xb = 1;
+    const auto& la = m_links[first];
+    const auto& lb = m_links[second];
+    for (std::size_t i = 0, k = 0; i < la.size() && k < lb.size();)
+    {
+        if (la[i].link != lb[k].link)
+        {
+            la[i].link < lb[k].link ? ++i : ++k;
+            continue;
+        }
+        const double c = la[i].bps;
+        const double da = la[i].sends * ra;
+        const double db = lb[k].sends * rb;
+        if (da + db > c * (1 + 1e-9))
+        {
+            // max-min between the two demands
+            const double ga = db <= c / 2 ? c - db : std::min(da, std::max(c / 2, c - db));
+            const double gb = c - ga;
+            xa = std::min(xa, ga / da);
+            xb = std::min(xb, gb / db);
+        }
+        ++i;
+        ++k;
+    }
+    if (xa <= 0 || xb <= 0)
+    {
+        return true;
+    }
+    // Runs of equal length alone (the order is the caller's business, and
+    // the lengths change from run to run): sharing until the first ends,
+    // then the other alone at full speed.
+    const double t1 = std::min(1 / xa, 1 / xb);
+    const double rest = 1 - std::max(xa, xb) * t1;
+    const double shared = t1 + (t1 + rest);
+    const double turns = 1 + 2;
+    return turns < shared;
+}
+
 void
 JobScheduler::Start()
 {

@@ -234,6 +234,25 @@ class JobScheduler : public Object
     bool Conflict(uint32_t a, uint32_t b) const;
 
     /**
+     * \brief Whether taking turns beats sharing for two conflicting jobs.
+     *
+     * Both communicating at once, each gets on every link they share its
+     * max-min fair part of the link given the rates they get alone, and
+     * runs at the smallest such fraction of its rate alone until the first
+     * finishes. Taking turns, `first` communicates alone, then `second`.
+     * For runs of equal length alone (which run goes first is the order's
+     * business, not this test's), turns pay when their mean completion is
+     * the smaller: two rings that halve each other's rate should take
+     * turns, but where a shared link limits only one of them (the other's
+     * rate is set elsewhere), sharing costs little and holding would idle
+     * a ring.
+     * \param first the job that would go first
+     * \param second the job that would wait
+     * \return true when taking turns gives the smaller mean completion
+     */
+    bool TurnsPay(uint32_t first, uint32_t second) const;
+
+    /**
      * \param job a job index
      * \return the time one run of its collective takes alone on the fabric,
      *         at its bottleneck rate: 2 (N-1) / N x bytes per bucket, per rank
