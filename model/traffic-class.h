@@ -117,7 +117,10 @@ std::string FormatOrder(const std::vector<uint8_t>& order);
 
 /**
  * \ingroup flux
- * \brief Header sizes of a RoCEv2 frame on the wire, in bytes.
+ * \brief Header sizes of a RoCEv2 frame on the wire, in bytes: the one
+ * place they are written (the headers' classes, the runner, the memory
+ * estimate and the Python package, through ns3flux.wire_bytes(), read
+ * them here).
  */
 namespace WireBytes
 {
@@ -126,10 +129,42 @@ namespace WireBytes
 constexpr uint32_t L2 = 18;
 /// IPv4 (20) and UDP (8) headers.
 constexpr uint32_t IP_UDP = 28;
+/// InfiniBand Base Transport Header.
+constexpr uint32_t BTH = 12;
+/// RDMA Extended Transport Header (first packet of an RDMA WRITE).
+constexpr uint32_t RETH = 16;
+/// ACK Extended Transport Header.
+constexpr uint32_t AETH = 4;
+/// Invariant CRC at the end of every RoCEv2 packet.
+constexpr uint32_t ICRC = 4;
 /// Ethernet FCS.
 constexpr uint32_t FCS = 4;
 /// Preamble, start-of-frame delimiter and inter-frame gap.
 constexpr uint32_t PREAMBLE_IFG = 20;
+
+/**
+ * \param payload RDMA payload bytes
+ * \param reth whether the packet carries a RETH
+ * \return bytes of the data frame from the Ethernet header to the ICRC
+ */
+constexpr uint32_t
+DataFrame(uint32_t payload, bool reth = false)
+{
+    return L2 + IP_UDP + BTH + (reth ? RETH : 0) + payload + ICRC;
+}
+
+/// Bytes of an ACK frame (no INT) from the Ethernet header to the ICRC.
+constexpr uint32_t ACK_FRAME = L2 + IP_UDP + BTH + AETH + ICRC;
+
+/**
+ * \param frame bytes of a frame from the Ethernet header on
+ * \return the bytes it takes on the wire (FCS, preamble and gap added)
+ */
+constexpr uint32_t
+OnWire(uint32_t frame)
+{
+    return frame + FCS + PREAMBLE_IFG;
+}
 
 } // namespace WireBytes
 

@@ -58,6 +58,7 @@
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/timeline-writer.h"
+#include "ns3/traffic-class.h"
 
 #include <atomic>
 #include <chrono>
@@ -619,5 +620,21 @@ PYBIND11_MODULE(_ns3flux, m)
         },
         py::arg("name"),
         "The transport.<name> keys of a congestion control.");
+    m.def(
+        "wire_bytes",
+        []() {
+            namespace w = ns3::WireBytes;
+            py::dict d;
+            d["l2"] = w::L2;
+            d["ip_udp"] = w::IP_UDP;
+            d["bth"] = w::BTH;
+            d["reth"] = w::RETH;
+            d["aeth"] = w::AETH;
+            d["icrc"] = w::ICRC;
+            d["fcs"] = w::FCS;
+            d["preamble_ifg"] = w::PREAMBLE_IFG;
+            return d;
+        },
+        "Header sizes of a RoCEv2 frame on the wire, bytes (model/traffic-class.h).");
     m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux.");
 }

@@ -6,6 +6,7 @@
 #define IB_AETH_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/traffic-class.h"
 
 #include <cstdint>
 
@@ -34,7 +35,7 @@ namespace ns3
 class IbAethHeader : public Header
 {
   public:
-    static constexpr uint32_t SIZE = 4;                   //!< Serialized size in bytes
+    static constexpr uint32_t SIZE = WireBytes::AETH;     //!< Serialized size in bytes
     static constexpr uint32_t MSN_MASK = 0x00FFFFFF;      //!< MSNs are 24 bits
     static constexpr uint8_t ACK_NO_CREDIT = 0x1F;        //!< ACK credit: no credit information
     static constexpr uint8_t NAK_PSN_SEQUENCE_ERROR = 0;  //!< NAK code: PSN sequence error

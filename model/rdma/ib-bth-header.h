@@ -6,6 +6,7 @@
 #define IB_BTH_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/traffic-class.h"
 
 #include <cstdint>
 
@@ -80,14 +81,14 @@ class IbBthHeader : public Header
         CNP = 0x81,                 //!< RoCEv2 congestion notification packet
     };
 
-    static constexpr uint16_t UDP_PORT = 4791;        //!< RoCEv2 UDP destination port
-    static constexpr uint16_t DEFAULT_PKEY = 0xFFFF;  //!< Default partition key
-    static constexpr uint32_t SIZE = 12;              //!< Serialized size in bytes
-    static constexpr uint32_t CNP_PAYLOAD_BYTES = 16; //!< Reserved bytes after a CNP's BTH
-    static constexpr uint32_t ICRC_BYTES = 4;         //!< ICRC bytes at the end of a packet
-    static constexpr uint32_t IMMEDIATE_BYTES = 4;    //!< Immediate data after BTH/RETH
-    static constexpr uint32_t PSN_MASK = 0x00FFFFFF;  //!< PSNs are 24 bits
-    static constexpr uint32_t QP_MASK = 0x00FFFFFF;   //!< QP numbers are 24 bits
+    static constexpr uint16_t UDP_PORT = 4791;              //!< RoCEv2 UDP destination port
+    static constexpr uint16_t DEFAULT_PKEY = 0xFFFF;        //!< Default partition key
+    static constexpr uint32_t SIZE = WireBytes::BTH;        //!< Serialized size in bytes
+    static constexpr uint32_t CNP_PAYLOAD_BYTES = 16;       //!< Reserved bytes after a CNP's BTH
+    static constexpr uint32_t ICRC_BYTES = WireBytes::ICRC; //!< ICRC bytes at the end of a packet
+    static constexpr uint32_t IMMEDIATE_BYTES = 4;          //!< Immediate data after BTH/RETH
+    static constexpr uint32_t PSN_MASK = 0x00FFFFFF;        //!< PSNs are 24 bits
+    static constexpr uint32_t QP_MASK = 0x00FFFFFF;         //!< QP numbers are 24 bits
 
     /**
      * \brief Construct a BTH: opcode SEND_FIRST, all flags clear,

@@ -6,6 +6,7 @@
 #define IB_RETH_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/traffic-class.h"
 
 #include <cstdint>
 
@@ -28,7 +29,7 @@ namespace ns3
 class IbRethHeader : public Header
 {
   public:
-    static constexpr uint32_t SIZE = 16; //!< Serialized size in bytes
+    static constexpr uint32_t SIZE = WireBytes::RETH; //!< Serialized size in bytes
 
     /**
      * \brief Construct a RETH with all fields zero.

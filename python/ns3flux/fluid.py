@@ -23,8 +23,18 @@ import math
 
 import numpy as np
 
+from . import _ns3flux
+
+
+def wire(payload):
+    """Wire bytes of one RoCEv2 SEND packet of `payload` bytes: headers,
+    ICRC, FCS, preamble and gap, sized as the model's (traffic-class.h)."""
+    w = _ns3flux.wire_bytes()
+    return payload + sum(w[k] for k in ("l2", "ip_udp", "bth", "icrc", "fcs", "preamble_ifg"))
+
+
 # Wire bytes of one 4096-byte RoCEv2 packet (payload, headers, preamble, IFG).
-WIRE_4K = 4096 + 86
+WIRE_4K = wire(4096)
 
 # The profiles of model/rdma/dcqcn-profile.cc, in the units used here.
 PROFILES = {

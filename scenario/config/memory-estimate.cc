@@ -5,6 +5,7 @@
 #include "memory-estimate.h"
 
 #include "ns3/log.h"
+#include "ns3/traffic-class.h"
 
 #include <algorithm>
 #include <cmath>
@@ -180,7 +181,7 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
         parts.push_back(Part{"traces.interval_us", what.str(), kSampleBytes * samples * sampled});
     }
     {
-        const double frame = cfg.transport.mtuBytes + 78.0;
+        const double frame = WireBytes::DataFrame(cfg.transport.mtuBytes, true);
         const double held = std::min(switches * t.bufferMb * 1e6, inFlight);
         std::ostringstream what;
         what << std::fixed << std::setprecision(0);

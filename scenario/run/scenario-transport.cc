@@ -11,6 +11,7 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
+#include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -36,9 +37,9 @@ namespace
 Time
 MaxBaseRtt(const FabricTopology& topo, uint32_t mtu, uint32_t intBytes)
 {
-    // Ethernet+VLAN 18, IPv4 20, UDP 8, BTH 12, RETH 16, ICRC 4; the ACK's AETH 4
-    const uint32_t dataFrame = mtu + 78 + intBytes;
-    const uint32_t ackFrame = 66 + intBytes;
+    // the largest data frame (an RDMA WRITE's first, with its RETH)
+    const uint32_t dataFrame = WireBytes::DataFrame(mtu, true) + intBytes;
+    const uint32_t ackFrame = WireBytes::ACK_FRAME + intBytes;
     Time worst;
     for (uint32_t dst = 1; dst < topo.GetNHosts(); ++dst)
     {

@@ -11,7 +11,7 @@ from conftest import run_scenario
 from ns3flux import fluid, traces
 
 LINK = "leaf0->host0"
-WIRE_1K = 1024 + fluid.WIRE_4K - 4096
+WIRE_1K = fluid.wire(1024)
 MS = 30
 
 

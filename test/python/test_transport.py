@@ -9,9 +9,11 @@ import pytest
 
 from conftest import run_scenario
 
+from ns3flux import fluid
+
 # Wire bytes of one full RoCEv2 packet: 4096 payload, Ethernet + 802.1Q 18,
 # IPv4 20, UDP 8, BTH 12, ICRC 4, FCS 4, preamble and inter-frame gap 20.
-WIRE_4K = 4096 + 86
+WIRE_4K = fluid.WIRE_4K
 
 
 def _run(flux_run, tmp_path, scenario, name):
