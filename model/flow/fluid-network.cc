@@ -109,13 +109,7 @@ FluidNetwork::AddLink(DataRate rate, Time delay)
     link.bps = static_cast<double>(rate.GetBitRate());
     link.delayS = delay.GetSeconds();
     m_links.push_back(link);
-    std::vector<double> capacity;
-    capacity.reserve(m_links.size());
-    for (const Link& l : m_links)
-    {
-        capacity.push_back(l.up ? l.bps : 0.0);
-    }
-    m_allocator.SetCapacities(capacity);
+    m_allocator.AddLink(link.bps);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
 
@@ -520,6 +514,76 @@ FluidNetwork::ScheduleUpdate()
     }
 }
 
+double
+FluidNetwork::NextRate(uint32_t index) const
+{
+    const Sender& s = m_senders[index];
+    return s.seen == m_visit ? s.next : s.rateBps;
+}
+
+bool
+FluidNetwork::HeldAt(uint32_t link, uint32_t index)
+{
+    Link& l = m_links[link];
+    const Sender& s = m_senders[index];
+    const uint8_t rank = m_allocator.GetRank(s.cls);
+    if (l.stamp != m_pass || l.stampRank != rank)
+    {
+        // What the classes up to this one take of the link, and the
+        // largest rate of this one on it.
+        double load = 0;
+        double top = 0;
+        for (const auto& f : l.flows)
+        {
+            const uint8_t r = m_allocator.GetRank(m_senders[f.first].cls);
+            if (r <= rank)
+            {
+                const double rate = NextRate(f.first);
+                load += rate;
+                if (r == rank)
+                {
+                    top = std::max(top, rate);
+                }
+            }
+        }
+        l.stamp = m_pass;
+        l.stampRank = rank;
+        l.stampLoad = load;
+        l.stampTop = top;
+    }
+    const double capacity = l.up ? l.bps : 0.0;
+    return l.stampLoad >= capacity * (1 - 2e-9) && NextRate(index) >= l.stampTop * (1 - 1e-12);
+}
+
+bool
+FluidNetwork::Bottlenecked(uint32_t index)
+{
+    const Sender& s = m_senders[index];
+    if (s.path.empty())
+    {
+        return true; // (rate 0, and no link to give it more)
+    }
+    for (uint32_t l : s.path)
+    {
+        if (HeldAt(l, index))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+FluidNetwork::Grow(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    if (s.seen != m_visit && s.checked != m_pass)
+    {
+        s.checked = m_pass;
+        m_grow.push_back(index);
+    }
+}
+
 void
 FluidNetwork::Update()
 {
@@ -528,55 +592,124 @@ FluidNetwork::Update()
         return;
     }
     const int64_t now = Simulator::Now().GetNanoSeconds();
-    // The flows that share a link with a changed one, transitively: no
-    // other flow shares a link with them, so their rates can be computed
-    // on their own.
+    // The changed flows are recomputed with every other flow's rate fixed
+    // (what it takes of a link is not given out). The result is the
+    // max-min fair allocation (unique) when every flow has a bottleneck: a
+    // link that the classes up to its own fill, on which no flow of its
+    // class gets more. A flow that has none after the computation, or
+    // that the recomputed flows left without one, joins them and they are
+    // computed again. They grow at most to the flows that share a link
+    // with a changed one, transitively (what every flow there gets is then
+    // max-min fair on its own).
     ++m_visit;
     m_component.clear();
     for (uint32_t i : m_dirty)
     {
-        m_senders[i].dirty = false;
-        if (m_senders[i].active && m_senders[i].seen != m_visit)
+        Sender& s = m_senders[i];
+        s.dirty = false;
+        if (s.active && s.seen != m_visit)
         {
-            m_senders[i].seen = m_visit;
+            s.seen = m_visit;
+            s.cls = s.qp->GetPriority();
             m_component.push_back(i);
         }
     }
     m_dirty.clear();
-    for (std::size_t k = 0; k < m_component.size(); ++k)
+    ++m_rateUpdates;
+    while (true)
     {
-        for (uint32_t l : m_senders[m_component[k]].path)
+        ++m_pass;
+        m_flowsAllocated += m_component.size();
+        m_demands.resize(m_component.size());
+        m_touched.clear();
+        for (std::size_t k = 0; k < m_component.size(); ++k)
         {
-            Link& link = m_links[l];
-            if (link.seen == m_visit)
+            const Sender& s = m_senders[m_component[k]];
+            MaxMinAllocator::Demand& d = m_demands[k];
+            d.links = s.path.data();
+            d.hops = static_cast<uint32_t>(s.path.size());
+            d.cls = s.cls;
+            d.weight = 1;
+            for (uint32_t l : s.path)
+            {
+                Link& link = m_links[l];
+                if (link.seen == m_pass)
+                {
+                    continue;
+                }
+                link.seen = m_pass;
+                m_touched.push_back(l);
+                // what the flows not recomputed take of it stays theirs
+                double residual = link.up ? link.bps : 0.0;
+                for (const auto& f : link.flows)
+                {
+                    const Sender& o = m_senders[f.first];
+                    if (o.seen != m_visit)
+                    {
+                        residual -= o.rateBps;
+                    }
+                }
+                m_allocator.SetResidual(l, std::max(0.0, residual));
+            }
+        }
+        m_allocator.Allocate(m_demands);
+        for (std::size_t k = 0; k < m_component.size(); ++k)
+        {
+            m_senders[m_component[k]].next = m_demands[k].rate;
+        }
+        // Check the bottlenecks: of the recomputed flows, and of the others
+        // on their links (the others keep theirs elsewhere).
+        m_grow.clear();
+        for (uint32_t i : m_component)
+        {
+            if (Bottlenecked(i))
             {
                 continue;
             }
-            link.seen = m_visit;
-            for (const auto& f : link.flows)
+            // held back by flows not recomputed: they join
+            for (uint32_t l : m_senders[i].path)
             {
-                if (m_senders[f.first].seen != m_visit)
+                const Link& link = m_links[l];
+                double load = 0;
+                for (const auto& f : link.flows)
                 {
-                    m_senders[f.first].seen = m_visit;
-                    m_component.push_back(f.first);
+                    load += NextRate(f.first);
+                }
+                if (load >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
+                {
+                    for (const auto& f : link.flows)
+                    {
+                        Grow(f.first);
+                    }
                 }
             }
         }
+        for (uint32_t l : m_touched)
+        {
+            for (const auto& f : m_links[l].flows)
+            {
+                Sender& o = m_senders[f.first];
+                if (o.seen != m_visit && o.checked != m_pass)
+                {
+                    if (!Bottlenecked(f.first))
+                    {
+                        Grow(f.first);
+                    }
+                }
+            }
+        }
+        if (m_grow.empty())
+        {
+            break;
+        }
+        for (uint32_t i : m_grow)
+        {
+            Sender& s = m_senders[i];
+            s.seen = m_visit;
+            s.cls = s.qp->GetPriority();
+            m_component.push_back(i);
+        }
     }
-    ++m_rateUpdates;
-    m_flowsAllocated += m_component.size();
-    m_demands.resize(m_component.size());
-    for (std::size_t k = 0; k < m_component.size(); ++k)
-    {
-        const Sender& s = m_senders[m_component[k]];
-        MaxMinAllocator::Demand& d = m_demands[k];
-        d.links = s.path.data();
-        d.hops = static_cast<uint32_t>(s.path.size());
-        d.cls = s.qp->GetPriority();
-        d.weight = 1;
-        m_senders[m_component[k]].cls = d.cls;
-    }
-    m_allocator.Allocate(m_demands);
     for (std::size_t k = 0; k < m_component.size(); ++k)
     {
         const uint32_t i = m_component[k];
