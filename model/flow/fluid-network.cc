@@ -95,7 +95,7 @@ FluidNetwork::DoDispose()
     }
     m_hosts.clear();
     m_senders.clear();
-    m_senderOf.clear();
+    m_senderOfQpn.clear();
     m_links.clear();
     m_ends.clear();
     m_paths = PathFunction();
@@ -119,6 +119,7 @@ FluidNetwork::AddHost(Ptr<RdmaNic> nic)
     NS_LOG_FUNCTION(this << nic);
     m_hostOfAddress[nic->GetAddress().Get()] = static_cast<uint32_t>(m_hosts.size());
     m_hosts.push_back(nic);
+    m_senderOfQpn.emplace_back();
     nic->SetMessageOffload(this);
 }
 
@@ -230,26 +231,40 @@ FluidNetwork::OnWire(uint64_t bytes, uint32_t mtu) const
 }
 
 uint32_t
+FluidNetwork::HostOf(Ipv4Address address) const
+{
+    const auto it = m_hostOfAddress.find(address.Get());
+    return it == m_hostOfAddress.end() ? NONE : it->second;
+}
+
+uint32_t
+FluidNetwork::FindSender(uint32_t host, uint32_t qpn) const
+{
+    const auto& senders = m_senderOfQpn[host];
+    return qpn < senders.size() ? senders[qpn] : NONE;
+}
+
+uint32_t
 FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
 {
-    const auto src = m_hostOfAddress.find(qp->GetNic()->GetAddress().Get());
-    const auto dst = m_hostOfAddress.find(qp->GetPeerAddress().Get());
-    NS_ABORT_MSG_IF(src == m_hostOfAddress.end() || dst == m_hostOfAddress.end(),
-                    "FluidNetwork: a queue pair between hosts it does not know");
-    const uint64_t key = (uint64_t{src->second} << 32) | qp->GetQpn();
-    auto it = m_senderOf.find(key);
-    uint32_t index;
-    if (it == m_senderOf.end())
+    const uint32_t src = HostOf(qp->GetNic()->GetAddress());
+    NS_ABORT_MSG_IF(src == NONE, "FluidNetwork: a queue pair of a host it does not know");
+    const uint32_t qpn = qp->GetQpn();
+    uint32_t index = FindSender(src, qpn);
+    if (index == NONE)
     {
+        const uint32_t dst = HostOf(qp->GetPeerAddress());
+        NS_ABORT_MSG_IF(dst == NONE, "FluidNetwork: a queue pair to a host it does not know");
         index = static_cast<uint32_t>(m_senders.size());
-        m_senderOf.emplace(key, index);
+        auto& senders = m_senderOfQpn[src];
+        if (qpn >= senders.size())
+        {
+            senders.resize(qpn + 1, NONE);
+        }
+        senders[qpn] = index;
         m_senders.emplace_back();
-        m_senders.back().src = src->second;
-        m_senders.back().dst = dst->second;
-    }
-    else
-    {
-        index = it->second;
+        m_senders.back().src = src;
+        m_senders.back().dst = dst;
     }
     Sender& s = m_senders[index];
     if (!s.qp)
@@ -492,15 +507,15 @@ void
 FluidNetwork::PriorityChanged(Ptr<RdmaQueuePair> qp)
 {
     NS_LOG_FUNCTION(this << qp);
-    const auto src = m_hostOfAddress.find(qp->GetNic()->GetAddress().Get());
-    if (src == m_hostOfAddress.end())
+    const uint32_t src = HostOf(qp->GetNic()->GetAddress());
+    if (src == NONE)
     {
         return;
     }
-    const auto it = m_senderOf.find((uint64_t{src->second} << 32) | qp->GetQpn());
-    if (it != m_senderOf.end() && m_senders[it->second].active)
+    const uint32_t index = FindSender(src, qp->GetQpn());
+    if (index != NONE && m_senders[index].active)
     {
-        MarkDirty(it->second);
+        MarkDirty(index);
         ScheduleUpdate();
     }
 }
@@ -585,6 +600,29 @@ FluidNetwork::Grow(uint32_t index)
 }
 
 void
+FluidNetwork::MarkChanged(const Sender& s)
+{
+    for (uint32_t l : s.path)
+    {
+        m_links[l].changed = m_visit;
+    }
+}
+
+void
+FluidNetwork::Join(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    s.seen = m_visit;
+    const uint8_t cls = s.qp->GetPriority();
+    if (cls != s.cls)
+    {
+        s.cls = cls;
+        MarkChanged(s);
+    }
+    m_component.push_back(index);
+}
+
+void
 FluidNetwork::Update()
 {
     if (m_dirty.empty())
@@ -609,9 +647,7 @@ FluidNetwork::Update()
         s.dirty = false;
         if (s.active && s.seen != m_visit)
         {
-            s.seen = m_visit;
-            s.cls = s.qp->GetPriority();
-            m_component.push_back(i);
+            Join(i);
         }
     }
     m_dirty.clear();
@@ -655,7 +691,12 @@ FluidNetwork::Update()
         m_allocator.Allocate(m_demands);
         for (std::size_t k = 0; k < m_component.size(); ++k)
         {
-            m_senders[m_component[k]].next = m_demands[k].rate;
+            Sender& f = m_senders[m_component[k]];
+            f.next = m_demands[k].rate;
+            if (f.next != f.rateBps)
+            {
+                MarkChanged(f);
+            }
         }
         // Check the bottlenecks: of the recomputed flows, and of the others
         // on their links (the others keep theirs elsewhere).
@@ -684,16 +725,23 @@ FluidNetwork::Update()
                 }
             }
         }
+        // (where no rate or class moved, every other flow keeps its bottleneck)
         for (uint32_t l : m_touched)
         {
+            if (m_links[l].changed != m_visit)
+            {
+                continue;
+            }
             for (const auto& f : m_links[l].flows)
             {
                 Sender& o = m_senders[f.first];
                 if (o.seen != m_visit && o.checked != m_pass)
                 {
-                    if (!Bottlenecked(f.first))
+                    const bool held = Bottlenecked(f.first);
+                    o.checked = m_pass;
+                    if (!held)
                     {
-                        Grow(f.first);
+                        m_grow.push_back(f.first);
                     }
                 }
             }
@@ -704,10 +752,7 @@ FluidNetwork::Update()
         }
         for (uint32_t i : m_grow)
         {
-            Sender& s = m_senders[i];
-            s.seen = m_visit;
-            s.cls = s.qp->GetPriority();
-            m_component.push_back(i);
+            Join(i);
         }
     }
     for (std::size_t k = 0; k < m_component.size(); ++k)

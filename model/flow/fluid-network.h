@@ -201,6 +201,7 @@ class FluidNetwork : public RdmaMessageOffload
         double bits{0};       //!< bits carried up to sinceNs
         int64_t sinceNs{0};   //!< when bits was last brought up to date, ns
         uint64_t seen{0};     //!< m_pass of the last computation that crossed it
+        uint64_t changed{0};  //!< m_visit of the last computation that moved a rate on it
         uint64_t stamp{0};    //!< m_pass of stampLoad and stampTop
         uint8_t stampRank{0}; //!< the class rank of stampLoad and stampTop
         double stampLoad{0};  //!< load of the classes up to stampRank, bit/s
@@ -226,6 +227,20 @@ class FluidNetwork : public RdmaMessageOffload
         }
     };
 
+    /// No host, no sender.
+    static constexpr uint32_t NONE = 0xffffffff;
+
+    /**
+     * \param address a host's address
+     * \return the host (NONE: not one of the network's)
+     */
+    uint32_t HostOf(Ipv4Address address) const;
+    /**
+     * \param host a host
+     * \param qpn a queue pair number of its NIC
+     * \return the queue pair's sender (NONE: none yet)
+     */
+    uint32_t FindSender(uint32_t host, uint32_t qpn) const;
     /**
      * \param qp a queue pair
      * \return its sender index (created on first use)
@@ -313,6 +328,18 @@ class FluidNetwork : public RdmaMessageOffload
      */
     bool Bottlenecked(uint32_t index);
     /**
+     * \brief Note that a sender's rate or class moves in the computation
+     * under way: the other flows on its links must be checked.
+     * \param s the sender
+     */
+    void MarkChanged(const Sender& s);
+    /**
+     * \brief A sender joins the computation under way (with its current
+     * class).
+     * \param index the sender
+     */
+    void Join(uint32_t index);
+    /**
      * \brief A sender joins the next round of the computation under way.
      * \param index the sender
      */
@@ -355,8 +382,8 @@ class FluidNetwork : public RdmaMessageOffload
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
     std::vector<Sender> m_senders;                          //!< every sending queue pair
-    /// (host << 32 | QP number) of a sending queue pair -> its sender
-    std::unordered_map<uint64_t, uint32_t> m_senderOf;
+    /// per host: QP number of a sending queue pair -> its sender (NONE: none yet)
+    std::vector<std::vector<uint32_t>> m_senderOfQpn;
     uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
     uint32_t m_activeFlows{0};                      //!< senders with messages
     std::vector<uint32_t> m_dirty;                  //!< senders whose rate must be recomputed
