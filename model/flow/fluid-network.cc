@@ -651,6 +651,34 @@ FluidNetwork::Update()
         }
     }
     m_dirty.clear();
+    // A flow that starts takes from the flows on its full links: they join
+    // at once (else the check would call them in a second round).
+    ++m_pass;
+    const std::size_t changed = m_component.size();
+    for (std::size_t k = 0; k < changed; ++k)
+    {
+        const Sender& s = m_senders[m_component[k]];
+        if (s.rateBps != 0)
+        {
+            continue;
+        }
+        for (uint32_t l : s.path)
+        {
+            const Link& link = m_links[l];
+            if (link.loadBps >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
+            {
+                for (const auto& f : link.flows)
+                {
+                    Grow(f.first);
+                }
+            }
+        }
+    }
+    for (uint32_t i : m_grow)
+    {
+        Join(i);
+    }
+    m_grow.clear();
     ++m_rateUpdates;
     while (true)
     {
