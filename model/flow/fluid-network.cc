@@ -73,7 +73,8 @@ FluidNetwork::GetTypeId()
 
 FluidNetwork::FluidNetwork()
     : m_packetOverhead(DATA_OVERHEAD),
-      m_ackBytes(ACK_BYTES)
+      m_ackBytes(ACK_BYTES),
+      m_qpCache(QP_CACHE)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -96,6 +97,7 @@ FluidNetwork::DoDispose()
     m_hosts.clear();
     m_senders.clear();
     m_senderOfQpn.clear();
+    m_qpCache.clear();
     m_links.clear();
     m_ends.clear();
     m_paths = PathFunction();
@@ -247,12 +249,32 @@ FluidNetwork::FindSender(uint32_t host, uint32_t qpn) const
 uint32_t
 FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
 {
-    const uint32_t src = HostOf(qp->GetNic()->GetAddress());
-    NS_ABORT_MSG_IF(src == NONE, "FluidNetwork: a queue pair of a host it does not know");
+    // The queue pair's last sender, when the pair is still the same
+    // connection: its QP number and its peer's address and QP number (a
+    // peer queue pair has one connection, and QP numbers are not reused).
     const uint32_t qpn = qp->GetQpn();
-    uint32_t index = FindSender(src, qpn);
+    const uint32_t peerQpn = qp->GetPeerQpn();
+    const uint32_t peerAddress = qp->GetPeerAddress().Get();
+    QpCacheEntry& cached =
+        m_qpCache[(reinterpret_cast<std::uintptr_t>(PeekPointer(qp)) >> 4) & (QP_CACHE - 1)];
+    uint32_t index = NONE;
+    if (cached.qp == PeekPointer(qp))
+    {
+        const Sender& c = m_senders[cached.sender];
+        if (c.qpn == qpn && c.peerQpn == peerQpn && c.peerAddress == peerAddress)
+        {
+            index = cached.sender;
+        }
+    }
     if (index == NONE)
     {
+        const uint32_t src = HostOf(qp->GetNic()->GetAddress());
+        NS_ABORT_MSG_IF(src == NONE, "FluidNetwork: a queue pair of a host it does not know");
+        index = FindSender(src, qpn);
+    }
+    if (index == NONE)
+    {
+        const uint32_t src = HostOf(qp->GetNic()->GetAddress());
         const uint32_t dst = HostOf(qp->GetPeerAddress());
         NS_ABORT_MSG_IF(dst == NONE, "FluidNetwork: a queue pair to a host it does not know");
         index = static_cast<uint32_t>(m_senders.size());
@@ -265,7 +287,12 @@ FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
         m_senders.emplace_back();
         m_senders.back().src = src;
         m_senders.back().dst = dst;
+        m_senders.back().qpn = qpn;
+        m_senders.back().peerQpn = peerQpn;
+        m_senders.back().peerAddress = peerAddress;
     }
+    cached.qp = PeekPointer(qp);
+    cached.sender = index;
     Sender& s = m_senders[index];
     if (!s.qp)
     {

@@ -171,6 +171,9 @@ class FluidNetwork : public RdmaMessageOffload
         Ptr<RdmaQueuePair> peer;      //!< the receiving queue pair
         uint32_t src{0};              //!< sending host
         uint32_t dst{0};              //!< receiving host
+        uint32_t qpn{0};              //!< the queue pair's number
+        uint32_t peerQpn{0};          //!< its peer's QP number
+        uint32_t peerAddress{0};      //!< its peer's address
         std::vector<uint32_t> path;   //!< link directions, empty without a route
         std::vector<uint32_t> slot;   //!< per hop: its place in the link's flow list
         double propagationS{0};       //!< sum of the path's propagation delays, s
@@ -229,6 +232,15 @@ class FluidNetwork : public RdmaMessageOffload
 
     /// No host, no sender.
     static constexpr uint32_t NONE = 0xffffffff;
+    /// Entries of m_qpCache (a power of two).
+    static constexpr std::size_t QP_CACHE = 1 << 16;
+
+    /// A queue pair's last sender.
+    struct QpCacheEntry
+    {
+        const RdmaQueuePair* qp{nullptr}; //!< the queue pair (not owned, never dereferenced)
+        uint32_t sender{0};               //!< its sender then
+    };
 
     /**
      * \param address a host's address
@@ -384,6 +396,8 @@ class FluidNetwork : public RdmaMessageOffload
     std::vector<Sender> m_senders;                          //!< every sending queue pair
     /// per host: QP number of a sending queue pair -> its sender (NONE: none yet)
     std::vector<std::vector<uint32_t>> m_senderOfQpn;
+    /// Queue pairs' last senders, by their address (direct-mapped)
+    std::vector<QpCacheEntry> m_qpCache;
     uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
     uint32_t m_activeFlows{0};                      //!< senders with messages
     std::vector<uint32_t> m_dirty;                  //!< senders whose rate must be recomputed
