@@ -230,6 +230,88 @@ class MaxMinPropertyTestCase : public TestCase
     }
 };
 
+/**
+ * A part of the flows computed on what the others leave of the links
+ * (MaxMinAllocator::SetResidual) gets the rates the whole computation
+ * gives it: how FluidNetwork recomputes only the flows a change reaches.
+ */
+class MaxMinResidualTestCase : public TestCase
+{
+  public:
+    MaxMinResidualTestCase()
+        : TestCase("a part of the flows on what the others leave gets the same rates")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::mt19937 rng(11);
+        for (int instance = 0; instance < 100; ++instance)
+        {
+            const uint32_t nLinks = 30;
+            const uint32_t nFlows = 40;
+            std::vector<double> capacity(nLinks);
+            for (auto& c : capacity)
+            {
+                c = 1 + std::uniform_int_distribution<int>(0, 9)(rng);
+            }
+            std::vector<std::vector<uint32_t>> paths(nFlows);
+            std::vector<uint8_t> classes(nFlows);
+            for (uint32_t f = 0; f < nFlows; ++f)
+            {
+                const int hops = std::uniform_int_distribution<int>(1, 4)(rng);
+                while (paths[f].size() < static_cast<std::size_t>(hops))
+                {
+                    const uint32_t l = std::uniform_int_distribution<uint32_t>(0, nLinks - 1)(rng);
+                    if (std::find(paths[f].begin(), paths[f].end(), l) == paths[f].end())
+                    {
+                        paths[f].push_back(l);
+                    }
+                }
+                classes[f] = instance % 2 ? 3 : static_cast<uint8_t>(2 + f % 2);
+            }
+            const auto all = Rates(capacity, paths, classes);
+            // a random part, on what the rest takes of each link
+            std::vector<uint32_t> part;
+            std::vector<double> residual = capacity;
+            for (uint32_t f = 0; f < nFlows; ++f)
+            {
+                if (std::uniform_int_distribution<int>(0, 2)(rng) == 0)
+                {
+                    part.push_back(f);
+                    continue;
+                }
+                for (uint32_t l : paths[f])
+                {
+                    residual[l] -= all[f];
+                }
+            }
+            MaxMinAllocator a;
+            a.SetCapacities(capacity);
+            std::vector<MaxMinAllocator::Demand> demands(part.size());
+            for (std::size_t k = 0; k < part.size(); ++k)
+            {
+                demands[k].links = paths[part[k]].data();
+                demands[k].hops = static_cast<uint32_t>(paths[part[k]].size());
+                demands[k].cls = classes[part[k]];
+                for (uint32_t l : paths[part[k]])
+                {
+                    a.SetResidual(l, std::max(0.0, residual[l]));
+                }
+            }
+            a.Allocate(demands);
+            for (std::size_t k = 0; k < part.size(); ++k)
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(demands[k].rate,
+                                          all[part[k]],
+                                          1e-9 * (1 + all[part[k]]),
+                                          "instance " << instance << ": flow " << part[k]);
+            }
+        }
+    }
+};
+
 /// A fabric at flow level: topology, NICs and the FluidNetwork.
 struct FluidFabric
 {
@@ -418,6 +500,7 @@ class FluxFlowTestSuite : public TestSuite
         AddTestCase(new MaxMinTextbookTestCase);
         AddTestCase(new StrictPriorityTestCase);
         AddTestCase(new MaxMinPropertyTestCase);
+        AddTestCase(new MaxMinResidualTestCase);
         AddTestCase(new MessageTimeTestCase);
         AddTestCase(new StepDependencyTestCase);
     }

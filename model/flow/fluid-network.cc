@@ -73,7 +73,8 @@ FluidNetwork::GetTypeId()
 
 FluidNetwork::FluidNetwork()
     : m_packetOverhead(DATA_OVERHEAD),
-      m_ackBytes(ACK_BYTES)
+      m_ackBytes(ACK_BYTES),
+      m_qpCache(QP_CACHE)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -95,7 +96,8 @@ FluidNetwork::DoDispose()
     }
     m_hosts.clear();
     m_senders.clear();
-    m_senderOf.clear();
+    m_senderOfQpn.clear();
+    m_qpCache.clear();
     m_links.clear();
     m_ends.clear();
     m_paths = PathFunction();
@@ -109,13 +111,7 @@ FluidNetwork::AddLink(DataRate rate, Time delay)
     link.bps = static_cast<double>(rate.GetBitRate());
     link.delayS = delay.GetSeconds();
     m_links.push_back(link);
-    std::vector<double> capacity;
-    capacity.reserve(m_links.size());
-    for (const Link& l : m_links)
-    {
-        capacity.push_back(l.up ? l.bps : 0.0);
-    }
-    m_allocator.SetCapacities(capacity);
+    m_allocator.AddLink(link.bps);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
 
@@ -125,6 +121,7 @@ FluidNetwork::AddHost(Ptr<RdmaNic> nic)
     NS_LOG_FUNCTION(this << nic);
     m_hostOfAddress[nic->GetAddress().Get()] = static_cast<uint32_t>(m_hosts.size());
     m_hosts.push_back(nic);
+    m_senderOfQpn.emplace_back();
     nic->SetMessageOffload(this);
 }
 
@@ -236,27 +233,66 @@ FluidNetwork::OnWire(uint64_t bytes, uint32_t mtu) const
 }
 
 uint32_t
+FluidNetwork::HostOf(Ipv4Address address) const
+{
+    const auto it = m_hostOfAddress.find(address.Get());
+    return it == m_hostOfAddress.end() ? NONE : it->second;
+}
+
+uint32_t
+FluidNetwork::FindSender(uint32_t host, uint32_t qpn) const
+{
+    const auto& senders = m_senderOfQpn[host];
+    return qpn < senders.size() ? senders[qpn] : NONE;
+}
+
+uint32_t
 FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
 {
-    const auto src = m_hostOfAddress.find(qp->GetNic()->GetAddress().Get());
-    const auto dst = m_hostOfAddress.find(qp->GetPeerAddress().Get());
-    NS_ABORT_MSG_IF(src == m_hostOfAddress.end() || dst == m_hostOfAddress.end(),
-                    "FluidNetwork: a queue pair between hosts it does not know");
-    const uint64_t key = (uint64_t{src->second} << 32) | qp->GetQpn();
-    auto it = m_senderOf.find(key);
-    uint32_t index;
-    if (it == m_senderOf.end())
+    // The queue pair's last sender, when the pair is still the same
+    // connection: its QP number and its peer's address and QP number (a
+    // peer queue pair has one connection, and QP numbers are not reused).
+    const uint32_t qpn = qp->GetQpn();
+    const uint32_t peerQpn = qp->GetPeerQpn();
+    const uint32_t peerAddress = qp->GetPeerAddress().Get();
+    QpCacheEntry& cached =
+        m_qpCache[(reinterpret_cast<std::uintptr_t>(PeekPointer(qp)) >> 4) & (QP_CACHE - 1)];
+    uint32_t index = NONE;
+    if (cached.qp == PeekPointer(qp))
     {
+        const Sender& c = m_senders[cached.sender];
+        if (c.qpn == qpn && c.peerQpn == peerQpn && c.peerAddress == peerAddress)
+        {
+            index = cached.sender;
+        }
+    }
+    if (index == NONE)
+    {
+        const uint32_t src = HostOf(qp->GetNic()->GetAddress());
+        NS_ABORT_MSG_IF(src == NONE, "FluidNetwork: a queue pair of a host it does not know");
+        index = FindSender(src, qpn);
+    }
+    if (index == NONE)
+    {
+        const uint32_t src = HostOf(qp->GetNic()->GetAddress());
+        const uint32_t dst = HostOf(qp->GetPeerAddress());
+        NS_ABORT_MSG_IF(dst == NONE, "FluidNetwork: a queue pair to a host it does not know");
         index = static_cast<uint32_t>(m_senders.size());
-        m_senderOf.emplace(key, index);
+        auto& senders = m_senderOfQpn[src];
+        if (qpn >= senders.size())
+        {
+            senders.resize(qpn + 1, NONE);
+        }
+        senders[qpn] = index;
         m_senders.emplace_back();
-        m_senders.back().src = src->second;
-        m_senders.back().dst = dst->second;
+        m_senders.back().src = src;
+        m_senders.back().dst = dst;
+        m_senders.back().qpn = qpn;
+        m_senders.back().peerQpn = peerQpn;
+        m_senders.back().peerAddress = peerAddress;
     }
-    else
-    {
-        index = it->second;
-    }
+    cached.qp = PeekPointer(qp);
+    cached.sender = index;
     Sender& s = m_senders[index];
     if (!s.qp)
     {
@@ -498,15 +534,15 @@ void
 FluidNetwork::PriorityChanged(Ptr<RdmaQueuePair> qp)
 {
     NS_LOG_FUNCTION(this << qp);
-    const auto src = m_hostOfAddress.find(qp->GetNic()->GetAddress().Get());
-    if (src == m_hostOfAddress.end())
+    const uint32_t src = HostOf(qp->GetNic()->GetAddress());
+    if (src == NONE)
     {
         return;
     }
-    const auto it = m_senderOf.find((uint64_t{src->second} << 32) | qp->GetQpn());
-    if (it != m_senderOf.end() && m_senders[it->second].active)
+    const uint32_t index = FindSender(src, qp->GetQpn());
+    if (index != NONE && m_senders[index].active)
     {
-        MarkDirty(it->second);
+        MarkDirty(index);
         ScheduleUpdate();
     }
 }
@@ -520,6 +556,99 @@ FluidNetwork::ScheduleUpdate()
     }
 }
 
+double
+FluidNetwork::NextRate(uint32_t index) const
+{
+    const Sender& s = m_senders[index];
+    return s.seen == m_visit ? s.next : s.rateBps;
+}
+
+bool
+FluidNetwork::HeldAt(uint32_t link, uint32_t index)
+{
+    Link& l = m_links[link];
+    const Sender& s = m_senders[index];
+    const uint8_t rank = m_allocator.GetRank(s.cls);
+    if (l.stamp != m_pass || l.stampRank != rank)
+    {
+        // What the classes up to this one take of the link, and the
+        // largest rate of this one on it.
+        double load = 0;
+        double top = 0;
+        for (const auto& f : l.flows)
+        {
+            const uint8_t r = m_allocator.GetRank(m_senders[f.first].cls);
+            if (r <= rank)
+            {
+                const double rate = NextRate(f.first);
+                load += rate;
+                if (r == rank)
+                {
+                    top = std::max(top, rate);
+                }
+            }
+        }
+        l.stamp = m_pass;
+        l.stampRank = rank;
+        l.stampLoad = load;
+        l.stampTop = top;
+    }
+    const double capacity = l.up ? l.bps : 0.0;
+    return l.stampLoad >= capacity * (1 - 2e-9) && NextRate(index) >= l.stampTop * (1 - 1e-12);
+}
+
+bool
+FluidNetwork::Bottlenecked(uint32_t index)
+{
+    const Sender& s = m_senders[index];
+    if (s.path.empty())
+    {
+        return true; // (rate 0, and no link to give it more)
+    }
+    for (uint32_t l : s.path)
+    {
+        if (HeldAt(l, index))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+FluidNetwork::Grow(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    if (s.seen != m_visit && s.checked != m_pass)
+    {
+        s.checked = m_pass;
+        m_grow.push_back(index);
+    }
+}
+
+void
+FluidNetwork::MarkChanged(const Sender& s)
+{
+    for (uint32_t l : s.path)
+    {
+        m_links[l].changed = m_visit;
+    }
+}
+
+void
+FluidNetwork::Join(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    s.seen = m_visit;
+    const uint8_t cls = s.qp->GetPriority();
+    if (cls != s.cls)
+    {
+        s.cls = cls;
+        MarkChanged(s);
+    }
+    m_component.push_back(index);
+}
+
 void
 FluidNetwork::Update()
 {
@@ -528,55 +657,159 @@ FluidNetwork::Update()
         return;
     }
     const int64_t now = Simulator::Now().GetNanoSeconds();
-    // The flows that share a link with a changed one, transitively: no
-    // other flow shares a link with them, so their rates can be computed
-    // on their own.
+    // The changed flows are recomputed with every other flow's rate fixed
+    // (what it takes of a link is not given out). The result is the
+    // max-min fair allocation (unique) when every flow has a bottleneck: a
+    // link that the classes up to its own fill, on which no flow of its
+    // class gets more. A flow that has none after the computation, or
+    // that the recomputed flows left without one, joins them and they are
+    // computed again. They grow at most to the flows that share a link
+    // with a changed one, transitively (what every flow there gets is then
+    // max-min fair on its own).
     ++m_visit;
     m_component.clear();
     for (uint32_t i : m_dirty)
     {
-        m_senders[i].dirty = false;
-        if (m_senders[i].active && m_senders[i].seen != m_visit)
+        Sender& s = m_senders[i];
+        s.dirty = false;
+        if (s.active && s.seen != m_visit)
         {
-            m_senders[i].seen = m_visit;
-            m_component.push_back(i);
+            Join(i);
         }
     }
     m_dirty.clear();
-    for (std::size_t k = 0; k < m_component.size(); ++k)
+    // A flow that starts takes from the flows on its full links: they join
+    // at once (else the check would call them in a second round).
+    ++m_pass;
+    const std::size_t changed = m_component.size();
+    for (std::size_t k = 0; k < changed; ++k)
     {
-        for (uint32_t l : m_senders[m_component[k]].path)
+        const Sender& s = m_senders[m_component[k]];
+        if (s.rateBps != 0)
         {
-            Link& link = m_links[l];
-            if (link.seen == m_visit)
+            continue;
+        }
+        for (uint32_t l : s.path)
+        {
+            const Link& link = m_links[l];
+            if (link.loadBps >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
             {
-                continue;
-            }
-            link.seen = m_visit;
-            for (const auto& f : link.flows)
-            {
-                if (m_senders[f.first].seen != m_visit)
+                for (const auto& f : link.flows)
                 {
-                    m_senders[f.first].seen = m_visit;
-                    m_component.push_back(f.first);
+                    Grow(f.first);
                 }
             }
         }
     }
-    ++m_rateUpdates;
-    m_flowsAllocated += m_component.size();
-    m_demands.resize(m_component.size());
-    for (std::size_t k = 0; k < m_component.size(); ++k)
+    for (uint32_t i : m_grow)
     {
-        const Sender& s = m_senders[m_component[k]];
-        MaxMinAllocator::Demand& d = m_demands[k];
-        d.links = s.path.data();
-        d.hops = static_cast<uint32_t>(s.path.size());
-        d.cls = s.qp->GetPriority();
-        d.weight = 1;
-        m_senders[m_component[k]].cls = d.cls;
+        Join(i);
     }
-    m_allocator.Allocate(m_demands);
+    m_grow.clear();
+    ++m_rateUpdates;
+    while (true)
+    {
+        ++m_pass;
+        m_flowsAllocated += m_component.size();
+        m_demands.resize(m_component.size());
+        m_touched.clear();
+        for (std::size_t k = 0; k < m_component.size(); ++k)
+        {
+            const Sender& s = m_senders[m_component[k]];
+            MaxMinAllocator::Demand& d = m_demands[k];
+            d.links = s.path.data();
+            d.hops = static_cast<uint32_t>(s.path.size());
+            d.cls = s.cls;
+            d.weight = 1;
+            for (uint32_t l : s.path)
+            {
+                Link& link = m_links[l];
+                if (link.seen == m_pass)
+                {
+                    continue;
+                }
+                link.seen = m_pass;
+                m_touched.push_back(l);
+                // what the flows not recomputed take of it stays theirs
+                double residual = link.up ? link.bps : 0.0;
+                for (const auto& f : link.flows)
+                {
+                    const Sender& o = m_senders[f.first];
+                    if (o.seen != m_visit)
+                    {
+                        residual -= o.rateBps;
+                    }
+                }
+                m_allocator.SetResidual(l, std::max(0.0, residual));
+            }
+        }
+        m_allocator.Allocate(m_demands);
+        for (std::size_t k = 0; k < m_component.size(); ++k)
+        {
+            Sender& f = m_senders[m_component[k]];
+            f.next = m_demands[k].rate;
+            if (f.next != f.rateBps)
+            {
+                MarkChanged(f);
+            }
+        }
+        // Check the bottlenecks: of the recomputed flows, and of the others
+        // on their links (the others keep theirs elsewhere).
+        m_grow.clear();
+        for (uint32_t i : m_component)
+        {
+            if (Bottlenecked(i))
+            {
+                continue;
+            }
+            // held back by flows not recomputed: they join
+            for (uint32_t l : m_senders[i].path)
+            {
+                const Link& link = m_links[l];
+                double load = 0;
+                for (const auto& f : link.flows)
+                {
+                    load += NextRate(f.first);
+                }
+                if (load >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
+                {
+                    for (const auto& f : link.flows)
+                    {
+                        Grow(f.first);
+                    }
+                }
+            }
+        }
+        // (where no rate or class moved, every other flow keeps its bottleneck)
+        for (uint32_t l : m_touched)
+        {
+            if (m_links[l].changed != m_visit)
+            {
+                continue;
+            }
+            for (const auto& f : m_links[l].flows)
+            {
+                Sender& o = m_senders[f.first];
+                if (o.seen != m_visit && o.checked != m_pass)
+                {
+                    const bool held = Bottlenecked(f.first);
+                    o.checked = m_pass;
+                    if (!held)
+                    {
+                        m_grow.push_back(f.first);
+                    }
+                }
+            }
+        }
+        if (m_grow.empty())
+        {
+            break;
+        }
+        for (uint32_t i : m_grow)
+        {
+            Join(i);
+        }
+    }
     for (std::size_t k = 0; k < m_component.size(); ++k)
     {
         const uint32_t i = m_component[k];

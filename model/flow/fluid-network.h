@@ -171,6 +171,9 @@ class FluidNetwork : public RdmaMessageOffload
         Ptr<RdmaQueuePair> peer;      //!< the receiving queue pair
         uint32_t src{0};              //!< sending host
         uint32_t dst{0};              //!< receiving host
+        uint32_t qpn{0};              //!< the queue pair's number
+        uint32_t peerQpn{0};          //!< its peer's QP number
+        uint32_t peerAddress{0};      //!< its peer's address
         std::vector<uint32_t> path;   //!< link directions, empty without a route
         std::vector<uint32_t> slot;   //!< per hop: its place in the link's flow list
         double propagationS{0};       //!< sum of the path's propagation delays, s
@@ -184,7 +187,9 @@ class FluidNetwork : public RdmaMessageOffload
         uint32_t version{0};          //!< bumped at each rate change (stale end entries)
         uint32_t inFlight{0};         //!< messages sent whose ACK has not returned
         uint64_t routeEpoch{0};       //!< m_routeEpoch when the path was looked up
-        uint64_t seen{0};             //!< m_visit of the last component search that met it
+        uint64_t seen{0};             //!< m_visit of the last computation that included it
+        uint64_t checked{0};          //!< m_pass of the last check that met it
+        double next{0};               //!< its rate in the computation that includes it, bit/s
         bool active{false};           //!< it has messages (it is on its links' lists)
         bool dirty{false};            //!< listed in m_dirty
     };
@@ -192,13 +197,18 @@ class FluidNetwork : public RdmaMessageOffload
     /// A link direction.
     struct Link
     {
-        double bps{0};      //!< its rate, bit/s
-        double delayS{0};   //!< its propagation delay, s
-        bool up{true};      //!< whether it carries anything
-        double loadBps{0};  //!< sum of the rates of its flows, bit/s
-        double bits{0};     //!< bits carried up to sinceNs
-        int64_t sinceNs{0}; //!< when bits was last brought up to date, ns
-        uint64_t seen{0};   //!< m_visit of the last component search that met it
+        double bps{0};        //!< its rate, bit/s
+        double delayS{0};     //!< its propagation delay, s
+        bool up{true};        //!< whether it carries anything
+        double loadBps{0};    //!< sum of the rates of its flows, bit/s
+        double bits{0};       //!< bits carried up to sinceNs
+        int64_t sinceNs{0};   //!< when bits was last brought up to date, ns
+        uint64_t seen{0};     //!< m_pass of the last computation that crossed it
+        uint64_t changed{0};  //!< m_visit of the last computation that moved a rate on it
+        uint64_t stamp{0};    //!< m_pass of stampLoad and stampTop
+        uint8_t stampRank{0}; //!< the class rank of stampLoad and stampTop
+        double stampLoad{0};  //!< load of the classes up to stampRank, bit/s
+        double stampTop{0};   //!< largest rate of class rank stampRank, bit/s
         /// its active flows: (sender, hop of the link on the sender's path)
         std::vector<std::pair<uint32_t, uint32_t>> flows;
     };
@@ -220,6 +230,29 @@ class FluidNetwork : public RdmaMessageOffload
         }
     };
 
+    /// No host, no sender.
+    static constexpr uint32_t NONE = 0xffffffff;
+    /// Entries of m_qpCache (a power of two).
+    static constexpr std::size_t QP_CACHE = 1 << 16;
+
+    /// A queue pair's last sender.
+    struct QpCacheEntry
+    {
+        const RdmaQueuePair* qp{nullptr}; //!< the queue pair (not owned, never dereferenced)
+        uint32_t sender{0};               //!< its sender then
+    };
+
+    /**
+     * \param address a host's address
+     * \return the host (NONE: not one of the network's)
+     */
+    uint32_t HostOf(Ipv4Address address) const;
+    /**
+     * \param host a host
+     * \param qpn a queue pair number of its NIC
+     * \return the queue pair's sender (NONE: none yet)
+     */
+    uint32_t FindSender(uint32_t host, uint32_t qpn) const;
     /**
      * \param qp a queue pair
      * \return its sender index (created on first use)
@@ -283,9 +316,46 @@ class FluidNetwork : public RdmaMessageOffload
     void PushEnd(uint32_t index, int64_t nowNs);
     /// Recompute the rates at the end of this instant (once).
     void ScheduleUpdate();
-    /// Recompute the rates of the flows that share a link with a changed
-    /// one (transitively), then schedule the next message end.
+    /// Recompute the rates of the changed flows, and of the flows they
+    /// take a bottleneck from (transitively), then schedule the next
+    /// message end.
     void Update();
+    /**
+     * \param index a sender
+     * \return its rate in the computation under way (its current one when
+     *         the computation does not include it), bit/s
+     */
+    double NextRate(uint32_t index) const;
+    /**
+     * \param link a link on a sender's path
+     * \param index the sender
+     * \return whether the link is its bottleneck at the rates of the
+     *         computation under way: the classes up to its own fill the
+     *         link, and no flow of its class gets more there
+     */
+    bool HeldAt(uint32_t link, uint32_t index);
+    /**
+     * \param index a sender
+     * \return whether some link of its path is its bottleneck (HeldAt)
+     */
+    bool Bottlenecked(uint32_t index);
+    /**
+     * \brief Note that a sender's rate or class moves in the computation
+     * under way: the other flows on its links must be checked.
+     * \param s the sender
+     */
+    void MarkChanged(const Sender& s);
+    /**
+     * \brief A sender joins the computation under way (with its current
+     * class).
+     * \param index the sender
+     */
+    void Join(uint32_t index);
+    /**
+     * \brief A sender joins the next round of the computation under way.
+     * \param index the sender
+     */
+    void Grow(uint32_t index);
     /// Keep the message-end event at the earliest end.
     void ScheduleNextEnd();
     /// The earliest message ends: finish what is done.
@@ -324,15 +394,20 @@ class FluidNetwork : public RdmaMessageOffload
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
     std::vector<Sender> m_senders;                          //!< every sending queue pair
-    /// (host << 32 | QP number) of a sending queue pair -> its sender
-    std::unordered_map<uint64_t, uint32_t> m_senderOf;
+    /// per host: QP number of a sending queue pair -> its sender (NONE: none yet)
+    std::vector<std::vector<uint32_t>> m_senderOfQpn;
+    /// Queue pairs' last senders, by their address (direct-mapped)
+    std::vector<QpCacheEntry> m_qpCache;
     uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
     uint32_t m_activeFlows{0};                      //!< senders with messages
     std::vector<uint32_t> m_dirty;                  //!< senders whose rate must be recomputed
     std::vector<uint32_t> m_component;              //!< the flows of one recomputation
     std::vector<MaxMinAllocator::Demand> m_demands; //!< parallel to m_component
     MaxMinAllocator m_allocator;                    //!< computes the rates
-    uint64_t m_visit{0};                            //!< component searches so far
+    uint64_t m_visit{0};                            //!< rate computations so far
+    uint64_t m_pass{0};                             //!< rounds of rate computations so far
+    std::vector<uint32_t> m_touched;                //!< links of the round under way
+    std::vector<uint32_t> m_grow;                   //!< senders joining the next round
     std::vector<End> m_ends;                        //!< min-heap of message ends
     EventId m_update;                               //!< the pending rate computation
     EventId m_next;                                 //!< the next message end

@@ -29,7 +29,24 @@ MaxMinAllocator::SetCapacities(const std::vector<double>& capacity)
     m_leftCall.assign(n, 0);
     m_weight.assign(n, 0);
     m_linkStart.assign(n, 0);
-    m_touched.reserve(n);
+}
+
+uint32_t
+MaxMinAllocator::AddLink(double capacity)
+{
+    m_capacity.push_back(std::max(0.0, capacity));
+    m_left.push_back(0);
+    m_leftCall.push_back(0);
+    m_weight.push_back(0);
+    m_linkStart.push_back(0);
+    return static_cast<uint32_t>(m_capacity.size() - 1);
+}
+
+void
+MaxMinAllocator::SetResidual(uint32_t link, double capacity)
+{
+    m_leftCall[link] = m_call + 1;
+    m_left[link] = capacity;
 }
 
 void
@@ -76,12 +93,7 @@ void
 MaxMinAllocator::Allocate(std::vector<Demand>& demands)
 {
     const std::size_t n = demands.size();
-    if (++m_call == 0)
-    {
-        // (after 2^32 calls: no stale stamp may match)
-        std::fill(m_leftCall.begin(), m_leftCall.end(), 0);
-        m_call = 1;
-    }
+    ++m_call;
     // The flows sorted by the precedence of their class (a counting sort).
     std::fill(m_classCount.begin(), m_classCount.end(), 0);
     for (const Demand& d : demands)

@@ -56,6 +56,13 @@ class MaxMinAllocator
     void SetCapacities(const std::vector<double>& capacity);
 
     /**
+     * \brief Add a link.
+     * \param capacity its capacity
+     * \return its index
+     */
+    uint32_t AddLink(double capacity);
+
+    /**
      * \brief Change one link's capacity (0: the link carries nothing).
      * \param link the link
      * \param capacity its capacity
@@ -70,6 +77,23 @@ class MaxMinAllocator
      * \return its capacity
      */
     double GetCapacity(uint32_t link) const;
+
+    /**
+     * \brief For the next Allocate() call only, what a link has to give
+     * (its capacity less what flows outside the call take).
+     * \param link the link
+     * \param capacity what it has to give
+     */
+    void SetResidual(uint32_t link, double capacity);
+
+    /**
+     * \param cls a traffic class
+     * \return its place in the precedence order (0: served first)
+     */
+    uint8_t GetRank(uint8_t cls) const
+    {
+        return m_rank[cls & 7u];
+    }
 
     /**
      * \brief Set the precedence of the classes.
@@ -128,8 +152,8 @@ class MaxMinAllocator
 
     std::vector<double> m_capacity;     //!< per link
     std::vector<double> m_left;         //!< per link: capacity not yet given out
-    std::vector<uint32_t> m_leftCall;   //!< per link: the call m_left belongs to
-    uint32_t m_call{0};                 //!< Allocate() calls so far
+    std::vector<uint64_t> m_leftCall;   //!< per link: the call m_left belongs to
+    uint64_t m_call{0};                 //!< Allocate() calls so far
     std::vector<double> m_weight;       //!< per link: weight of its rising flows
     std::vector<uint32_t> m_linkStart;  //!< per link + 1: start of its flows in m_linkFlows
     std::vector<uint32_t> m_linkFlows;  //!< flows of each link (indices into demands)
