@@ -40,8 +40,8 @@ HpccCongestionControl::GetTypeId()
                           MakeDoubleChecker<double>(0.1, 1.0))
             .AddAttribute("MaxStage",
                           "Additive-increase stages before a multiplicative update while U < "
-                          "eta (0, the authors' simulator; the paper's text uses 5).",
-                          UintegerValue(0),
+                          "eta (5, the HPCC paper; the authors' simulator uses 0).",
+                          UintegerValue(5),
                           MakeUintegerAccessor(&HpccCongestionControl::m_maxStage),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("AdditiveIncrease",
@@ -73,7 +73,7 @@ HpccCongestionControl::GetTypeId()
 
 HpccCongestionControl::HpccCongestionControl()
     : m_eta(0.95),
-      m_maxStage(0),
+      m_maxStage(5),
       m_expectedFlows(16),
       m_t(1e-5),
       m_wMax(0),

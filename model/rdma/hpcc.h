@@ -42,8 +42,14 @@ namespace ns3
  * per RTT), so it must outpace the noise of each flow's own samples of U:
  * with 4 KB packets and 16 flows a flow hears one ACK per RTT, and the
  * authors' simulator's step (10 Mb/s x line rate / 25G, for 78 flows) leaves
- * the shares unequal (Jain's index 0.90). eta = 0.95 and MaxStage = 0 are
- * the authors' settings.
+ * the shares unequal (Jain's index 0.90).
+ *
+ * eta = 0.95 and MaxStage = 5 are the HPCC paper's settings (the authors'
+ * simulator runs MaxStage = 0, which an imported configuration keeps). With
+ * MaxStage = 0 every ACK that finds U below eta multiplies the window by
+ * eta / U; with packets of 1 KB, whose per-packet samples of U swing, the
+ * flows then overshoot together and the queue swings between empty and
+ * tens of KB, which U counts: the link runs at 0.91-0.92 instead of 0.96-0.99.
  */
 class HpccCongestionControl : public RdmaCongestionControl
 {
