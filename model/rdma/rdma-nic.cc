@@ -119,9 +119,15 @@ RdmaNic::GetTypeId()
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
                           MakeTimeChecker())
             .AddAttribute("ControlPriority",
-                          "Traffic class of ACK, NAK and CNP packets.",
+                          "Traffic class of ACK and NAK packets.",
                           UintegerValue(TrafficClass::CONTROL),
                           MakeUintegerAccessor(&RdmaNic::m_ctrlPrio),
+                          MakeUintegerChecker<uint8_t>(0, TrafficClass::N_CLASSES - 1))
+            .AddAttribute("CnpPriority",
+                          "Traffic class of CNP packets (the HPCC simulator keeps them in the "
+                          "highest class even when its ACKs share the data's).",
+                          UintegerValue(TrafficClass::CONTROL),
+                          MakeUintegerAccessor(&RdmaNic::m_cnpPrio),
                           MakeUintegerChecker<uint8_t>(0, TrafficClass::N_CLASSES - 1))
             .AddAttribute("CongestionControl",
                           "TypeId (and attributes) of the congestion control of new queue "
@@ -174,6 +180,7 @@ RdmaNic::RdmaNic()
       m_ackTimeout(20),
       m_retryCount(7),
       m_ctrlPrio(TrafficClass::CONTROL),
+      m_cnpPrio(TrafficClass::CONTROL),
       m_ipId(0),
       m_dataSent(0),
       m_cnpsSent(0),
@@ -209,6 +216,7 @@ RdmaNic::DoDispose()
         m_arbiter = nullptr;
     }
     m_ctrlQueue.clear();
+    m_cnpQueue.clear();
     m_offload = nullptr;
     if (m_device)
     {
@@ -485,13 +493,19 @@ RdmaNic::SendCnp(RdmaQueuePair* qp)
     bth.SetDestQp(qp->m_peerQpn);
     p->AddHeader(bth);
     ++m_cnpsSent;
-    m_ctrlQueue.push_back(Encapsulate(p, qp, m_ctrlPrio, false));
+    m_cnpQueue.push_back(Encapsulate(p, qp, m_cnpPrio, false));
     m_device->Wake();
 }
 
 Ptr<QueueDiscItem>
 RdmaNic::DequeueForTransmit(uint8_t pausedMask)
 {
+    if (!m_cnpQueue.empty() && !(pausedMask & TrafficClass::Bit(m_cnpPrio)))
+    {
+        Ptr<QueueDiscItem> item = m_cnpQueue.front();
+        m_cnpQueue.pop_front();
+        return item;
+    }
     if (!m_ctrlQueue.empty() && !(pausedMask & TrafficClass::Bit(m_ctrlPrio)))
     {
         Ptr<QueueDiscItem> item = m_ctrlQueue.front();
@@ -536,7 +550,7 @@ RdmaNic::DequeueForTransmit(uint8_t pausedMask)
 bool
 RdmaNic::HasPending() const
 {
-    return !m_ctrlQueue.empty() || m_arbiter->HasActive();
+    return !m_ctrlQueue.empty() || !m_cnpQueue.empty() || m_arbiter->HasActive();
 }
 
 void

@@ -33,7 +33,8 @@ class Packet;
  * \brief A RoCEv2 NIC: reliable-connection queue pairs over one Ethernet port.
  *
  * The NIC is the egress of its PfcNetDevice. When the line is free it sends
- * queued ACK/NAK/CNP packets first (in ControlPriority), then asks its
+ * queued CNPs first (in CnpPriority), then ACK/NAK packets (in
+ * ControlPriority), then asks its
  * queue-pair arbiter (QpArbiter attribute, RdmaQpArbiter) for the next queue
  * pair whose class is not paused by PFC, whose pacing time (from its
  * congestion control's rate) has come and whose window is open. The default
@@ -302,13 +303,15 @@ class RdmaNic : public PfcEgress, public PfcIpv4Receiver
     uint8_t m_ackTimeout;                        //!< local ACK timeout exponent
     uint32_t m_retryCount;                       //!< retry_cnt of new queue pairs
     Time m_cnpInterval;                          //!< min time between CNPs per QP
-    uint8_t m_ctrlPrio;                          //!< priority of ACK/NAK/CNP
+    uint8_t m_ctrlPrio;                          //!< priority of ACK/NAK
+    uint8_t m_cnpPrio;                           //!< priority of CNP
     ObjectFactory m_ccFactory;                   //!< congestion control of new QPs
     ObjectFactory m_arbiterFactory;              //!< queue-pair arbiter
     Ptr<RdmaQpArbiter> m_arbiter;                //!< picks the next queue pair to send
     Ptr<RdmaMessageOffload> m_offload;           //!< carries messages instead of packets
     std::vector<Ptr<RdmaQueuePair>> m_qps;       //!< by QP number - QPN_BASE
-    CompactFifo<Ptr<QueueDiscItem>> m_ctrlQueue; //!< ACK/NAK/CNP waiting for the line
+    CompactFifo<Ptr<QueueDiscItem>> m_ctrlQueue; //!< ACK/NAK waiting for the line
+    CompactFifo<Ptr<QueueDiscItem>> m_cnpQueue;  //!< CNP waiting for the line
     EventId m_wake;                              //!< pacing wake-up
     uint16_t m_ipId;                             //!< IPv4 identification counter
 

@@ -5,6 +5,7 @@
 #include "flux-controller.h"
 
 #include "ecmp-aware-scheduler.h"
+#include "flux-queue-disc.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -78,7 +79,7 @@ FluxController::GetTypeId()
             .AddAttribute("MinShare",
                           "Starvation guard of the switch ports' FluxQueueDisc: least share "
                           "of a port's bytes a waiting class gets.",
-                          DoubleValue(0.05),
+                          DoubleValue(FluxQueueDisc::DEFAULT_MIN_SHARE),
                           MakeDoubleAccessor(&FluxController::m_minShare),
                           MakeDoubleChecker<double>(0, 0.5))
             .AddAttribute("MaxWait",
@@ -121,7 +122,7 @@ FluxController::FluxController()
     : m_perChunk(false),
       m_preemptRuns(true),
       m_holds(true),
-      m_minShare(0.05),
+      m_minShare(FluxQueueDisc::DEFAULT_MIN_SHARE),
       m_ewma(0.5),
       m_lateFactor(1.5),
       m_measuredRates(true),

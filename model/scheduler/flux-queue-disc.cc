@@ -7,6 +7,7 @@
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/drop-tail-queue.h"
+#include "ns3/ecn-marking.h"
 #include "ns3/log.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -69,7 +70,7 @@ FluxQueueDisc::GetTypeId()
             .AddAttribute("MinShare",
                           "Starvation guard: share of the bytes sent that a backlogged, "
                           "unpaused data class gets at least (0: off).",
-                          DoubleValue(0.05),
+                          DoubleValue(FluxQueueDisc::DEFAULT_MIN_SHARE),
                           MakeDoubleAccessor(&FluxQueueDisc::m_minShare),
                           MakeDoubleChecker<double>(0.0, 0.5))
             .AddAttribute("MaxWait",
@@ -110,7 +111,7 @@ FluxQueueDisc::FluxQueueDisc()
       m_flowsPerClass(16),
       m_quantum(4200),
       m_perturbation(0),
-      m_minShare(0.05),
+      m_minShare(FluxQueueDisc::DEFAULT_MIN_SHARE),
       m_maxWait(Seconds(0)),
       m_defaultKmin(0),
       m_defaultKmax(0),
@@ -513,18 +514,11 @@ FluxQueueDisc::DoDequeue()
         m_guardTrace(cls);
     }
 
-    if (cs.kmax != 0 && cs.bytes > cs.kmin)
+    // Kmax 0: no per-class marking
+    if (cs.kmax != 0 && EcnShouldMark(cs.bytes, cs.kmin, cs.kmax, cs.pmax, *m_uniform) &&
+        Mark(item, CLASS_ECN_MARK))
     {
-        bool mark = true;
-        if (cs.bytes <= cs.kmax)
-        {
-            const double p = cs.pmax * (cs.bytes - cs.kmin) / (cs.kmax - cs.kmin);
-            mark = m_uniform->GetValue() < p;
-        }
-        if (mark && Mark(item, CLASS_ECN_MARK))
-        {
-            ++cs.marks;
-        }
+        ++cs.marks;
     }
     return item;
 }

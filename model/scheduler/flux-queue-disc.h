@@ -98,6 +98,8 @@ class FluxQueueDisc : public PfcAwareQueueDisc
   public:
     /// Number of class slots (one per traffic class).
     static constexpr uint8_t N_CLASSES = TrafficClass::N_CLASSES;
+    /// MinShare's default: the starvation guard's least share of a port's bytes.
+    static constexpr double DEFAULT_MIN_SHARE = 0.05;
 
     // Reasons are short enough (< 16 characters) for QueueDisc's per-reason
     // statistics to count them without allocating.

@@ -6,6 +6,7 @@
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/ecn-marking.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -502,21 +503,8 @@ SwitchMmu::CheckXon(uint32_t inPort, uint8_t prio)
 bool
 SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t prio)
 {
-    const uint32_t idx = Index(outPort, prio);
-    const uint64_t q = m_queues[idx].egressBytes;
-    const uint32_t kmin = m_queues[idx].kmin;
-    if (q <= kmin)
-    {
-        return false;
-    }
-    const uint32_t kmax = m_queues[idx].kmax;
-    bool mark = true;
-    if (q <= kmax)
-    {
-        const double p = m_queues[idx].pmax * static_cast<double>(q - kmin) / (kmax - kmin);
-        mark = m_uniform->GetValue() < p;
-    }
-    return mark;
+    const Queue& q = m_queues[Index(outPort, prio)];
+    return EcnShouldMark(q.egressBytes, q.kmin, q.kmax, q.pmax, *m_uniform);
 }
 
 bool

@@ -172,34 +172,8 @@
  *                        entry where there is one (scenario-policy-keys.h;
  *                        flux-run --describe-policy NAME lists them). A key
  *                        of another policy than the chosen one is checked,
- *                        then ignored. The keys of the first four policies:
- *   classes              integer 1..6, default 3; crux and flux: traffic
- *                        classes the jobs get, from the lowest background
- *                        priority down (so at most that priority + 1, or
- *                        that priority with background_first)
- *   background_first     true or false, default false; crux and flux: the
- *                        jobs' top class is the lowest background class,
- *                        shared flow by flow (false), or the class below it
- *                        so that background tenants go strictly first (true)
- *   granularity          "step" (default) or "chunk"; flux: what one gate
- *                        release lets go
- *   control_latency_us   number >= 0, default 5; flux: one-way latency of
- *                        controller <-> gate messages
- *   replan_us            number >= 0, default 1000; flux: re-plan period
- *                        while a job communicates (0: only at run starts
- *                        and ends)
- *   hysteresis_us        number >= 0, default 50; flux: lead in service time
- *                        a waiting allreduce needs to pass the one served
- *   max_hold_us          number >= 0, default 0; flux: longest time a gate
- *                        holds a ring step (0: no limit)
- *   min_share            number in [0, 0.5], default 0.05; flux: least share
- *                        of a switch port's bytes a waiting class gets
- *                        (FluxQueueDisc starvation guard)
- *   max_wait_us          number >= 0, default 0; flux: a class whose head
- *                        packet waited this long at a switch port is served
- *                        first (0: off)
- *   slope, intercept     numbers 0..100, default 1.5 and 0.25; mltcp: the
- *                        aggressiveness slope x bytes_ratio + intercept
+ *                        then ignored. Their types, defaults and meanings
+ *                        are the TypeId's attributes', stated there only.
  * jobs                   array, default []; training jobs. The scenario needs
  *                        at least one job or one background entry.
  *   name                 required; letters, digits, '-', '_', '.'; unique

@@ -5,6 +5,8 @@ written beside the results (doc/hpcc-import.rst)."""
 import json
 import math
 import os
+import subprocess
+import sys
 import warnings
 
 import pytest
@@ -302,24 +304,51 @@ def test_shipped_example(flux_run, tmp_path):
     assert all(r["ideal_ns"] > 0 for r in rows)
 
 
+def short_flow_p95(flux_run, folder, configs):
+    """p95 slowdown of the shortest quarter of the flows (as that simulator's
+    analysis script defines the slowdown), per configuration file."""
+    p95 = {}
+    for cc, config in configs.items():
+        scenario = folder / f"{cc}.json"
+        scenario.write_text(json.dumps({"hpcc": {"config": config}}))
+        proc = flux_run(scenario, "--out", folder / f"{cc}-r.json", "--quiet")
+        assert proc.returncode == 0, proc.stderr
+        rows = sorted(read_fct(folder / f"{cc}-r-fct.txt"), key=lambda r: r["size"])
+        short = sorted(max(1.0, r["fct_ns"] / r["ideal_ns"]) for r in rows[:len(rows) // 4])
+        p95[cc] = short[int(len(short) * 0.95)]
+    return p95
+
+
+HPCC_EXAMPLE = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "examples", "hpcc")
+
+
 def test_hpcc_shortens_the_tail_of_short_flows(flux_run, tmp_path):
     """On the shipped example (WebSearch at 30 % load on the k = 4 fat-tree,
     that simulator's run.py settings at 100 Gb/s), the p95 slowdown of the
-    shortest quarter of the flows orders HPCC below DCQCN with a window of
-    one BDP (HAS_WIN 1, VAR_WIN 1: the paper's DCQCN+w) below DCQCN, as in
-    the HPCC paper's FCT comparison (slowdown as its analysis script
-    defines it). Without the window DCQCN+w would equal DCQCN."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    p95 = {}
+    shortest quarter of the flows is lower under HPCC than under DCQCN with
+    a window of one BDP (HAS_WIN 1, VAR_WIN 1: the paper's DCQCN+w), by a
+    quarter at least, as in the HPCC paper's FCT comparison. (DCQCN+w against
+    DCQCN at 30 % is within the noise of the seeds: doc/hpcc-import.rst.)"""
+    p95 = short_flow_p95(flux_run, tmp_path, {
+        cc: os.path.join(HPCC_EXAMPLE, f"config-{cc}.txt") for cc in ("hpcc", "dcqcn-win")})
+    assert p95["hpcc"] < 0.75 * p95["dcqcn-win"], p95
+
+
+def test_the_window_shortens_the_tail_at_high_load(flux_run, tmp_path):
+    """FB_Hadoop at 50 % load with the paper's 2 % of incasts (3 000 flows,
+    seed 3, written by examples/hpcc/make-files.py): at p95 of the shortest
+    quarter of the flows HPCC is below DCQCN+w, and DCQCN+w below DCQCN,
+    the paper's ordering: the window keeps the incasts' queues short. Without
+    the window DCQCN+w would equal DCQCN."""
+    subprocess.run([sys.executable, os.path.join(HPCC_EXAMPLE, "make-files.py"), "--cdf",
+                    "hadoop", "--load", "0.5", "--flows", "3000", "--seed", "3", "--incast",
+                    "0.02", "--out", str(tmp_path)], check=True, stdout=subprocess.DEVNULL)
+    configs = {}
     for cc in ("hpcc", "dcqcn-win", "dcqcn"):
-        scenario = tmp_path / f"{cc}.json"
-        config = os.path.join(root, "examples", "hpcc", f"config-{cc}.txt")
-        scenario.write_text(json.dumps({"hpcc": {"config": config}}))
-        proc = flux_run(scenario, "--out", tmp_path / f"{cc}-r.json", "--quiet")
-        assert proc.returncode == 0, proc.stderr
-        rows = sorted(read_fct(tmp_path / f"{cc}-r-fct.txt"), key=lambda r: r["size"])
-        short = sorted(max(1.0, r["fct_ns"] / r["ideal_ns"]) for r in rows[:len(rows) // 4])
-        p95[cc] = short[int(len(short) * 0.95)]
+        configs[cc] = tmp_path / f"config-{cc}.txt"
+        configs[cc].write_text(open(os.path.join(HPCC_EXAMPLE, f"config-{cc}.txt")).read())
+    p95 = short_flow_p95(flux_run, tmp_path, {cc: str(c) for cc, c in configs.items()})
     assert p95["hpcc"] < p95["dcqcn-win"] < p95["dcqcn"], p95
 
 
