@@ -92,44 +92,6 @@
 namespace ns3
 {
 
-/**
- * \ingroup flux
- * \brief Congestion control of the benchmark's flux mode: a fixed rate,
- * the smaller of the line rate and the Rate attribute.
- */
-class BenchPacedCongestionControl : public RdmaCongestionControl
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid =
-            TypeId("ns3::BenchPacedCongestionControl")
-                .SetParent<RdmaCongestionControl>()
-                .SetGroupName("Flux")
-                .AddConstructor<BenchPacedCongestionControl>()
-                .AddAttribute("RateBps",
-                              "Sending rate, bit/s (capped at the line rate).",
-                              DoubleValue(100e9),
-                              MakeDoubleAccessor(&BenchPacedCongestionControl::m_fixedRate),
-                              MakeDoubleChecker<double>(1.0));
-        return tid;
-    }
-
-    void Init(DataRate lineRate) override
-    {
-        RdmaCongestionControl::Init(lineRate);
-        m_rate = std::min(m_lineRate, m_fixedRate);
-    }
-
-  private:
-    double m_fixedRate{100e9}; //!< the configured rate, bit/s
-};
-
-NS_OBJECT_ENSURE_REGISTERED(BenchPacedCongestionControl);
 
 /**
  * \ingroup flux
@@ -521,8 +483,9 @@ RunFlux(const Options& o, const std::vector<Flow>& flows, double rate)
     rdma.SetNicAttribute("Mtu", UintegerValue(o.payload));
     if (o.cc == "paced")
     {
-        Config::SetDefault("ns3::BenchPacedCongestionControl::RateBps", DoubleValue(rate));
-        rdma.SetCongestionControl("ns3::BenchPacedCongestionControl");
+        Config::SetDefault("ns3::FixedRateCongestionControl::Rate",
+                           DataRateValue(DataRate(static_cast<uint64_t>(rate))));
+        rdma.SetCongestionControl("ns3::FixedRateCongestionControl");
     }
     else if (o.cc == "none" || o.cc == "dcqcn")
     {

@@ -97,6 +97,17 @@ Bit(uint8_t cls)
 }
 
 /**
+ * \brief Strict priority between classes: the class served first.
+ * \param ready a class mask of the classes that have a packet and may send
+ * \return the highest class in it (7 before 0), or -1 when it is empty
+ */
+constexpr int
+HighestReady(uint8_t ready)
+{
+    return ready == 0 ? -1 : 31 - __builtin_clz(static_cast<unsigned>(ready));
+}
+
+/**
  * \brief Read a class order, the form the Order attributes of the
  * class-ordered queue disc and arbiter take.
  * \param text class numbers separated by spaces or commas, highest

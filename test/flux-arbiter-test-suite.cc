@@ -12,6 +12,7 @@
 #include "ns3/ethernet-vlan-header.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology-helper.h"
+#include "ns3/fixed-rate.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
@@ -32,42 +33,6 @@ namespace
 /// Payload bytes per packet (the NIC's default path MTU).
 constexpr uint64_t MTU = 4096;
 
-/**
- * \brief A congestion control at a fixed rate (10 Gb/s unless RateBps says
- * otherwise), for tests of pacing.
- */
-class ArbiterTestPacedCc : public RdmaCongestionControl
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::ArbiterTestPacedCc")
-                                .SetParent<RdmaCongestionControl>()
-                                .SetGroupName("Flux")
-                                .AddConstructor<ArbiterTestPacedCc>()
-                                .AddAttribute("RateBps",
-                                              "Sending rate, bit/s.",
-                                              DoubleValue(10e9),
-                                              MakeDoubleAccessor(&ArbiterTestPacedCc::m_fixed),
-                                              MakeDoubleChecker<double>(1.0));
-        return tid;
-    }
-
-    void Init(DataRate lineRate) override
-    {
-        RdmaCongestionControl::Init(lineRate);
-        m_rate = std::min(m_lineRate, m_fixed);
-    }
-
-  private:
-    double m_fixed{10e9}; //!< the rate, bit/s
-};
-
-NS_OBJECT_ENSURE_REGISTERED(ArbiterTestPacedCc);
 
 /// Records, at the receiving NIC, which queue pair each data packet is for.
 struct Arrivals
@@ -322,7 +287,7 @@ class ClassWorkConservingTestCase : public TestCase
     void Paced()
     {
         RdmaHelper helper;
-        helper.SetCongestionControl("ns3::ArbiterTestPacedCc");
+        helper.SetCongestionControl("ns3::FixedRateCongestionControl[Rate=10Gb/s]");
         helper.SetNicAttribute("QpArbiter", StringValue("ns3::ClassQpArbiter"));
         TwoHosts h("100Gbps", MicroSeconds(1), helper);
         auto [hi, hiRx] = RdmaHelper::Connect(h.nicA, h.nicB, 5, 1000);

@@ -5,6 +5,8 @@
  * recovery without it, DCQCN fairness and line rate.
  */
 
+#include "rdma-fabric.h"
+
 #include "ns3/core-module.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/fabric-topology.h"
@@ -18,49 +20,7 @@ using namespace ns3;
 namespace
 {
 
-/// A fabric with a RoCEv2 NIC on every host.
-struct RdmaFabric
-{
-    FabricTopology topo;            //!< the network
-    std::vector<Ptr<RdmaNic>> nics; //!< NIC per host
-
-    /**
-     * \param topology the network
-     * \param rdma NIC settings
-     */
-    RdmaFabric(FabricTopology topology, const RdmaHelper& rdma)
-        : topo(std::move(topology))
-    {
-        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
-        {
-            nics.push_back(
-                rdma.Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
-        }
-        topo.AssignStreams(100);
-    }
-
-    /** \return payload bytes received by all NICs */
-    uint64_t BytesReceived() const
-    {
-        uint64_t n = 0;
-        for (const auto& nic : nics)
-        {
-            n += nic->GetBytesReceived();
-        }
-        return n;
-    }
-
-    /** \return packets retransmitted by all NICs */
-    uint64_t Retransmissions() const
-    {
-        uint64_t n = 0;
-        for (const auto& nic : nics)
-        {
-            n += nic->GetRetransmittedPackets();
-        }
-        return n;
-    }
-};
+using fluxtest::RdmaFabric;
 
 /// Counts finished flows.
 struct FlowCounter

@@ -7,6 +7,8 @@
  * and for a lone flow.
  */
 
+#include "rdma-fabric.h"
+
 #include "ns3/core-module.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/fabric-topology.h"
@@ -65,27 +67,7 @@ NS_OBJECT_ENSURE_REGISTERED(RecordingHpcc);
 namespace
 {
 
-/// A fabric with a RoCEv2 NIC on every host.
-struct HpccFabric
-{
-    FabricTopology topo;            //!< the network
-    std::vector<Ptr<RdmaNic>> nics; //!< NIC per host
-
-    /**
-     * \param topology the network
-     * \param rdma NIC settings
-     */
-    HpccFabric(FabricTopology topology, const RdmaHelper& rdma)
-        : topo(std::move(topology))
-    {
-        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
-        {
-            nics.push_back(
-                rdma.Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
-        }
-        topo.AssignStreams(100);
-    }
-};
+using fluxtest::RdmaFabric;
 
 /**
  * The INT header: serialized size 4 + 8 x maxHops, fields survive a round
@@ -187,7 +169,7 @@ class IntPerHopTestCase : public TestCase
                                              : th.BuildLeafSpine(2, 1, 1);
         RdmaHelper rdma;
         rdma.SetCongestionControl(cc);
-        HpccFabric net(std::move(t), rdma);
+        RdmaFabric net(std::move(t), rdma);
         auto qps = RdmaHelper::Connect(net.nics[0], net.nics[1], 3, 7000);
         m_largest = 0;
         net.topo.hostDevices[0]->TraceConnectWithoutContext(
@@ -325,7 +307,7 @@ class HpccIncastTestCase : public TestCase
         const Time baseRtt = 4 * m_delay + MicroSeconds(1);
         Config::SetDefault("ns3::HpccCongestionControl::BaseRtt", TimeValue(baseRtt));
         Config::SetDefault("ns3::RdmaNic::Mtu", UintegerValue(m_mtu));
-        HpccFabric net(th.BuildLeafSpine(1, 0, m_n + 1), rdma);
+        RdmaFabric net(th.BuildLeafSpine(1, 0, m_n + 1), rdma);
         const uint32_t dst = m_n;
         const FabricTopology::Switch& sw = net.topo.switches[0];
         for (uint32_t port = 0; port < sw.portLink.size(); ++port)

@@ -9,7 +9,8 @@ in the paper, incasts (here 15-to-1, 500 KB per sender) add 2 % load.
 
     examples/hpcc/compare.py [--flux-run build/flux-run] [--flows 300]
                              [--hadoop-flows N] [--seeds 5] [--bins 4]
-                             [--incast 0.02] [--jobs 2] [--work DIR] [--doc]
+                             [--incast 0.02] [--jobs 2] [--work DIR]
+                             [--report-only] [--doc]
 
 FB_Hadoop runs as many flows as offer WebSearch's bytes (its mean flow is
 about fourteen times smaller), so that both cases span the same time;
@@ -19,7 +20,8 @@ counts), the largest size and the median, p95 and p99 slowdown under HPCC,
 DCQCN+w and DCQCN; then the p95 of the shortest bin per seed as a mean
 with its 95 % confidence interval, and whether the paper's ordering
 HPCC < DCQCN+w < DCQCN holds. --doc writes that output into
-doc/hpcc-import.rst between its "hpcc-compare" markers.
+doc/hpcc-import.rst between its "hpcc-compare" markers; --report-only
+reads the FCT files of an earlier run in --work instead of running.
 """
 
 import argparse
@@ -55,6 +57,8 @@ def run_case(args, cdf, load, flows, seed):
     """Write one case's files, run it under the three configurations and
     return the three FCT files' slowdowns."""
     case = os.path.join(args.work, f"{cdf}-{int(load * 100)}-seed{seed}")
+    if args.report_only:
+        return [slowdowns(os.path.join(case, f"{cc}-results-fct.txt"), 100) for cc in CCS]
     os.makedirs(case, exist_ok=True)
     subprocess.run([sys.executable, os.path.join(HERE, "make-files.py"), "--cdf", cdf,
                     "--load", str(load), "--flows", str(flows), "--seed", str(seed),
@@ -124,8 +128,12 @@ def main():
                     help="incast load beside the flows, as in the HPCC paper (0: none)")
     ap.add_argument("--jobs", type=int, default=2, help="cases run at once")
     ap.add_argument("--work", default=None, help="keep the files here (default: a temporary folder)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="read the FCT files already in --work")
     ap.add_argument("--doc", action="store_true")
     args = ap.parse_args()
+    if args.report_only and not args.work:
+        ap.error("--report-only needs --work")
     args.work = args.work or tempfile.mkdtemp(prefix="hpcc-compare-")
     os.makedirs(args.work, exist_ok=True)
     hadoop = args.hadoop_flows or round(args.flows * make_files.mean_size(make_files.WEBSEARCH)

@@ -90,13 +90,7 @@ int
 PfcPrioQueueDisc::SelectBand() const
 {
     const uint8_t nonEmpty = m_bandQueue ? m_bandQueue->GetNonEmptyMask() : m_nonEmpty;
-    const unsigned ready = nonEmpty & ~m_pausedMask & 0xffu;
-    if (ready == 0)
-    {
-        return -1;
-    }
-    // Highest set bit: strict priority from band 7 down.
-    return 31 - __builtin_clz(ready);
+    return TrafficClass::HighestReady(static_cast<uint8_t>(nonEmpty & ~m_pausedMask));
 }
 
 Ptr<QueueDiscItem>

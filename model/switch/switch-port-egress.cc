@@ -188,12 +188,12 @@ SwitchPortEgress::GetNPackets() const
 Ptr<QueueDiscItem>
 SwitchPortEgress::TakeFromBands(uint8_t allowed)
 {
-    const unsigned ready = m_bandMask & allowed;
-    if (ready == 0)
+    const int highest = TrafficClass::HighestReady(m_bandMask & allowed);
+    if (highest < 0)
     {
         return nullptr;
     }
-    const unsigned band = 31 - __builtin_clz(ready);
+    const auto band = static_cast<unsigned>(highest);
     CompactFifo<Ptr<QueueDiscItem>>& fifo = m_bands[band];
     Ptr<QueueDiscItem> item = std::move(fifo.front());
     fifo.pop_front();
