@@ -92,7 +92,6 @@
 namespace ns3
 {
 
-
 /**
  * \ingroup flux
  * \brief The baseline's only header: the number of the packet's flow.

@@ -9,6 +9,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/int-stamper.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pfc-net-device.h"
@@ -1040,6 +1041,8 @@ FabricTopologyHelper::Build(const Spec& spec) const
             sw->SetAttribute(name, *value);
         }
         sw->SetEcmpSeed(SwitchSeed(s));
+        // in-band telemetry for the congestion controls that ask for it
+        sw->SetEgressHook(CreateObject<IntStamper>());
         if (m_queueDiscSet)
         {
             // Chosen by name: the port gets that queue disc even when it is

@@ -33,7 +33,6 @@ namespace
 /// Payload bytes per packet (the NIC's default path MTU).
 constexpr uint64_t MTU = 4096;
 
-
 /// Records, at the receiving NIC, which queue pair each data packet is for.
 struct Arrivals
 {

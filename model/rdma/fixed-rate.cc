@@ -18,15 +18,16 @@ NS_OBJECT_ENSURE_REGISTERED(FixedRateCongestionControl);
 TypeId
 FixedRateCongestionControl::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::FixedRateCongestionControl")
-                            .SetParent<RdmaCongestionControl>()
-                            .SetGroupName("Flux")
-                            .AddConstructor<FixedRateCongestionControl>()
-                            .AddAttribute("Rate",
-                                          "Sending rate (capped at the line rate).",
-                                          DataRateValue(DataRate("100Gb/s")),
-                                          MakeDataRateAccessor(&FixedRateCongestionControl::m_fixed),
-                                          MakeDataRateChecker());
+    static TypeId tid =
+        TypeId("ns3::FixedRateCongestionControl")
+            .SetParent<RdmaCongestionControl>()
+            .SetGroupName("Flux")
+            .AddConstructor<FixedRateCongestionControl>()
+            .AddAttribute("Rate",
+                          "Sending rate (capped at the line rate).",
+                          DataRateValue(DataRate("100Gb/s")),
+                          MakeDataRateAccessor(&FixedRateCongestionControl::m_fixed),
+                          MakeDataRateChecker());
     return tid;
 }
 

@@ -11,7 +11,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/int-header.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -111,17 +110,6 @@ FabricSwitch::GetTypeId()
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&FabricSwitch::m_linkUpDelay),
                           MakeTimeChecker(Seconds(0)))
-            .AddAttribute("IntQueueAverage",
-                          "Time constant of the queue length stamped into INT records: the "
-                          "egress queue averaged over time (an exponential moving average "
-                          "of the queue, exact between its changes; it should span several "
-                          "packet times). Zero stamps the queue a packet leaves behind it, "
-                          "which a paced flow samples without its own packets: the smaller "
-                          "a flow's share, the more of the others' queue it sees, and "
-                          "HPCC's shares drift apart with large packets.",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&FabricSwitch::m_intQueueAverage),
-                          MakeTimeChecker(Seconds(0)))
             .AddAttribute("MarkOnDequeue",
                           "Decide ECN marking when a packet leaves the egress queue, from the "
                           "queue length it leaves behind (as the HPCC simulator and many "
@@ -206,7 +194,6 @@ FabricSwitch::FabricSwitch()
       m_pfcWatchdog(false),
       m_watchdogFactory(DefaultWatchdogFactory()),
       m_markOnDequeue(true),
-      m_intQueueAverage(MicroSeconds(1)),
       m_ecmpSeed(0),
       m_failover(true)
 {
@@ -229,6 +216,19 @@ FabricSwitch::DoInitialize()
 }
 
 void
+FabricSwitch::SetEgressHook(Ptr<SwitchEgressHook> hook)
+{
+    NS_LOG_FUNCTION(this << hook);
+    m_egressHook = hook;
+}
+
+Ptr<SwitchEgressHook>
+FabricSwitch::GetEgressHook() const
+{
+    return m_egressHook;
+}
+
+void
 FabricSwitch::DoDispose()
 {
     NS_LOG_FUNCTION(this);
@@ -238,6 +238,7 @@ FabricSwitch::DoDispose()
         port.egress->Dispose();
     }
     m_ports.clear();
+    m_egressHook = nullptr;
     m_portOfIfIndex.clear();
     m_routes.clear();
     m_groups.clear();
@@ -661,9 +662,9 @@ FabricSwitch::ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, 
     // released its buffer space.
     if (egress.egress->Enqueue(item))
     {
-        if (egress.intSeen)
+        if (m_egressHook)
         {
-            TrackIntQueue(egress);
+            m_egressHook->Enqueued(out, egress.egress->GetNBytes());
         }
         m_enqueueTrace(item, out);
         egress.dev->Wake();
@@ -703,31 +704,13 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
     ++p.txPackets;
     p.txBytes += item->GetSize();
     const auto* fitem = static_cast<const FabricQueueDiscItem*>(PeekPointer(item));
-    if (fitem->GetHeader().GetDscp() & IntHeader::DSCP_INT)
+    if (m_egressHook)
     {
-        // HPCC telemetry: this port's rate, its bytes sent (this packet
-        // included) and its queue
-        uint64_t qlen = p.egress->GetNBytes();
-        if (m_intQueueAverage.IsStrictlyPositive())
-        {
-            if (!p.intSeen)
-            {
-                p.intSeen = true;
-                p.intQueue = static_cast<double>(qlen);
-                p.intQueueNow = qlen;
-                p.intQueueTime = Simulator::Now().GetNanoSeconds();
-            }
-            TrackIntQueue(p);
-            qlen = static_cast<uint64_t>(p.intQueue + 0.5);
-        }
-        IntHeader::StampPacket(item->GetPacket(),
-                               p.dev->GetDataRate().GetBitRate(),
+        m_egressHook->Dequeued(port,
+                               p.egress->GetNBytes(),
                                p.txBytes,
-                               qlen);
-    }
-    else if (p.intSeen)
-    {
-        TrackIntQueue(p);
+                               p.dev->GetDataRate().GetBitRate(),
+                               item);
     }
     Release(port, PeekPointer(item));
     if (m_markOnDequeue)
@@ -736,23 +719,6 @@ FabricSwitch::ItemDequeued(uint32_t port, Ptr<QueueDiscItem> item)
         MaybeMarkEcn(item, port, fitem->GetPriority());
     }
     m_dequeueTrace(item, port);
-}
-
-void
-FabricSwitch::TrackIntQueue(Port& p)
-{
-    // The queue held p.intQueueNow bytes since the last change: the
-    // average relaxes towards it by 1 - exp(-dt / tau), exactly.
-    const int64_t now = Simulator::Now().GetNanoSeconds();
-    const int64_t dt = now - p.intQueueTime;
-    if (dt > 0)
-    {
-        const double keep = std::exp(-static_cast<double>(dt) / m_intQueueAverage.GetNanoSeconds());
-        p.intQueue = static_cast<double>(p.intQueueNow) +
-                     (p.intQueue - static_cast<double>(p.intQueueNow)) * keep;
-        p.intQueueTime = now;
-    }
-    p.intQueueNow = p.egress->GetNBytes();
 }
 
 void

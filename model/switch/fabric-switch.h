@@ -6,6 +6,7 @@
 #define FABRIC_SWITCH_H
 
 #include "ecmp-route-table.h"
+#include "switch-egress-hook.h"
 #include "switch-mmu.h"
 
 #include "ns3/ipv4-address.h"
@@ -185,6 +186,16 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     Ptr<SwitchMmu> GetMmu() const;
 
     /**
+     * \brief Tell a hook of every item that joins or leaves an egress queue
+     * (in-band telemetry; FabricTopologyHelper installs an IntStamper).
+     * \param hook the hook (null: none)
+     */
+    void SetEgressHook(Ptr<SwitchEgressHook> hook);
+
+    /// \return the egress hook (null: none)
+    Ptr<SwitchEgressHook> GetEgressHook() const;
+
+    /**
      * \brief Give every port (those added later too) a PfcWatchdog made by
      * the PfcWatchdogFactory attribute, or remove them.
      * \param enabled true to watch the ports
@@ -321,10 +332,6 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
         uint64_t pfcPauses{0};        //!< XOFF decisions of the port as ingress
         bool linkSeen{true};          //!< the link state last reported by the channel
         bool up{true};                //!< the link state the routes follow
-        bool intSeen{false};          //!< an INT packet has left: the port tracks its queue
-        double intQueue{0};           //!< time-averaged queue stamped into INT (bytes)
-        uint64_t intQueueNow{0};      //!< queue bytes since intQueueTime
-        int64_t intQueueTime{0};      //!< time of the last queue change (ns)
     };
 
     /// An ECMP group: its configured members and those that are up.
@@ -344,13 +351,6 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
      * \param pcp the priority of the frame's VLAN tag
      */
     void ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, uint8_t pcp) override;
-
-    /**
-     * \brief Advance a port's time-averaged queue to now, then note its
-     * current queue.
-     * \param p the port
-     */
-    void TrackIntQueue(Port& p);
 
     /**
      * \brief The ECMP choice of a packet in a group.
@@ -454,7 +454,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
     ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue
-    Time m_intQueueAverage;               //!< time constant of the INT queue (0: instantaneous)
+    Ptr<SwitchEgressHook> m_egressHook;   //!< told of every enqueue and dequeue (may be null)
     uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
     bool m_failover;                      //!< follow the ports' link state
     Time m_linkDownDelay;                 //!< link-down detection time
