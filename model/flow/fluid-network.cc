@@ -503,7 +503,7 @@ FluidNetwork::PushEnd(uint32_t index, int64_t nowNs)
 void
 FluidNetwork::Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
 {
-    NS_LOG_FUNCTION(this << qp << seq << bytes);
+    // (no logging: called once per message)
     const uint32_t index = SenderOf(qp);
     Sender& s = m_senders[index];
     const double wire = OnWire(bytes, qp->GetNic()->GetMtu());

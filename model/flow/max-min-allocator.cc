@@ -179,8 +179,37 @@ MaxMinAllocator::Left(uint32_t l)
 }
 
 void
+MaxMinAllocator::FillAlone(Demand& d)
+{
+    // Its rate rises until the first of its links is full: the least room
+    // per weight among them, as the water-filling below would find it.
+    d.rate = 0;
+    if (d.hops == 0)
+    {
+        return;
+    }
+    double level = std::numeric_limits<double>::infinity();
+    for (uint32_t h = 0; h < d.hops; ++h)
+    {
+        level = std::min(level, Room(d.links[h]) / d.weight);
+    }
+    d.rate = level * d.weight;
+    for (uint32_t h = 0; h < d.hops; ++h)
+    {
+        double& left = Left(d.links[h]);
+        left -= d.rate;
+        left = Room(d.links[h]);
+    }
+}
+
+void
 MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std::size_t end)
 {
+    if (end - begin == 1)
+    {
+        FillAlone(demands[m_order[begin]]);
+        return;
+    }
     // The links the class crosses, each one's rising weight and flow count
     // (counted in m_linkStart, which is zero for every untouched link).
     m_touched.clear();

@@ -119,6 +119,13 @@ class MaxMinAllocator
     void FillClass(std::vector<Demand>& demands, std::size_t begin, std::size_t end);
 
     /**
+     * \brief Fill a class of one flow (the common case): its rate is what
+     * its fullest link has left, exactly as FillClass would compute it.
+     * \param d the flow
+     */
+    void FillAlone(Demand& d);
+
+    /**
      * \brief A link is full: freeze every flow still rising on it.
      * \param demands all flows
      * \param l the link

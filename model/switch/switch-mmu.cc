@@ -334,21 +334,25 @@ SwitchMmu::CheckConfiguration() const
                 const Queue& b = m_queues[Index(port, 0)];
                 alike = alike && a.kmin == b.kmin && a.kmax == b.kmax && a.pmax == b.pmax;
             }
-            std::ostringstream queue;
-            queue << "port " << port;
-            if (!alike)
-            {
-                queue << " priority " << +prio;
-            }
+            // (named only for a message: a switch has hundreds of queues)
+            auto queue = [&]() {
+                std::ostringstream name;
+                name << "port " << port;
+                if (!alike)
+                {
+                    name << " priority " << +prio;
+                }
+                return name.str();
+            };
             if (!(m_queues[idx].pmax >= 0 && m_queues[idx].pmax <= 1))
             {
-                os << "SwitchMmu: ECN Pmax of " << queue.str() << " must lie in [0, 1], not "
+                os << "SwitchMmu: ECN Pmax of " << queue() << " must lie in [0, 1], not "
                    << m_queues[idx].pmax;
                 return os.str();
             }
             if (m_queues[idx].kmin > m_queues[idx].kmax)
             {
-                os << "SwitchMmu: ECN Kmin of " << queue.str() << " (" << m_queues[idx].kmin
+                os << "SwitchMmu: ECN Kmin of " << queue() << " (" << m_queues[idx].kmin
                    << " bytes) exceeds its Kmax (" << m_queues[idx].kmax << " bytes)";
                 return os.str();
             }
