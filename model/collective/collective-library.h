@@ -5,8 +5,9 @@
 #ifndef COLLECTIVE_LIBRARY_H
 #define COLLECTIVE_LIBRARY_H
 
+#include "collective-type.h"
+
 #include "ns3/type-id.h"
-#include "ns3/workload-trace.h"
 
 #include <string>
 #include <vector>

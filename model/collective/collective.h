@@ -6,6 +6,7 @@
 #define COLLECTIVE_H
 
 #include "collective-gate.h"
+#include "collective-type.h"
 #include "rank-channels.h"
 
 #include "ns3/callback.h"
@@ -14,7 +15,6 @@
 #include "ns3/object.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/traced-callback.h"
-#include "ns3/workload-trace.h"
 
 #include <deque>
 #include <string>

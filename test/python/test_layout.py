@@ -2,8 +2,8 @@
 models), helper/ (ns-3 builders on the model), scenario/ (the scenario
 application of flux-run and ns3flux: input/ (readers of the files a
 scenario names, and the error naming a bad field), config/, run/, results/). A layer
-includes only the layers below it, the files of the module include one
-another without cycles, and the scenario application's files stay small
+includes only the layers below it (inside model/ too: MODEL_LAYERS), the
+files of the module include one another without cycles, and the scenario application's files stay small
 enough to read at once."""
 
 import os
@@ -55,6 +55,44 @@ def test_layers_include_only_the_layers_below():
             if other != layer and other not in ALLOWED[layer]:
                 offenders.append(f"{os.path.relpath(path, ROOT)} ({layer}) includes {inc} ({other})")
     assert not offenders, "\n".join(offenders)
+
+
+# model/'s own layers, lowest first: a file includes files of its own
+# layer and of the layers before it only. The first holds what every layer
+# uses: traffic classes, wire sizes and ECN marking (model/ itself), the
+# statistics, and the MPI event ordering.
+MODEL_LAYERS = [
+    {".", "stats", "parallel"},
+    {"link"},
+    {"switch"},
+    {"rdma"},
+    {"collective"},
+    {"workload"},
+    {"flow"},
+    {"scheduler"},
+]
+
+
+def test_model_sub_layers_include_only_the_layers_below():
+    """Inside model/ the links know nothing of switches, the switches
+    nothing of RDMA (in-band telemetry is the transport's, on the switch's
+    egress hook), RDMA nothing of collectives, collectives nothing of
+    workloads, and only the scheduling policies see everything below."""
+    rank = {sub: i for i, layer in enumerate(MODEL_LAYERS) for sub in layer}
+    model = os.path.join(ROOT, "model")
+    files = {}
+    for d, _, names in os.walk(model):
+        sub = os.path.relpath(d, model)
+        assert sub in rank, f"model/{sub} is in no layer of MODEL_LAYERS"
+        for f in names:
+            if f.endswith((".h", ".cc")):
+                files[f] = (sub, os.path.join(d, f))
+    upward = []
+    for name, (sub, path) in files.items():
+        for inc in _includes(path):
+            if inc in files and rank[files[inc][0]] > rank[sub]:
+                upward.append(f"model/{sub}/{name} includes {inc} (model/{files[inc][0]})")
+    assert not upward, "\n".join(upward)
 
 
 def test_headers_include_one_another_without_cycles():

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "workload-trace.h"
+#include "collective-type.h"
 
 namespace ns3
 {
