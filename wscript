@@ -9,7 +9,9 @@
 #   ./waf --run "flux-run contrib/flux/examples/scenarios/single-job.json"
 #
 # It mirrors CMakeLists.txt: the same globbed sources (model/*.cc,
-# model/*/*.cc, helper/*.cc, scenario/*/*.cc), the ns-3 TestSuites test/*-test-suite.cc in the
+# model/*/*.cc, helper/*.cc, scenario/*/*.cc, here in one library where
+# CMake builds the scenario application as a library of its own), the ns-3
+# TestSuites test/*-test-suite.cc and test/scenario/*-test-suite.cc in the
 # module's test library, and one program per examples/*.cc (the scenario
 # runner flux-run and the teaching examples), all in C++17, against the ns-3
 # modules core, network, internet and traffic-control, with nlohmann-json
@@ -44,7 +46,7 @@ def select_sources(base):
                                  'scenario/*/*.cc']),
         'headers': _glob(base, ['model/*.h', 'model/*/*.h', 'helper/*.h',
                                  'scenario/*/*.h']),
-        'tests': _glob(base, ['test/*-test-suite.cc']),
+        'tests': _glob(base, ['test/*-test-suite.cc', 'test/scenario/*-test-suite.cc']),
         'examples': _glob(base, ['examples/*.cc']),
     }
 

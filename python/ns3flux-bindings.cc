@@ -30,7 +30,9 @@
  *   (RdmaCongestionControl::GetAlgorithms(), values of transport.cc).
  * - congestion_control_keys(name) -> list of dict: the transport.<name> keys
  *   of one (key, attribute, type, default, range, help).
- * - library_path() -> str: the path of the loaded libns3-flux.
+ * - library_path() -> str: the path of the loaded libns3-flux (the model);
+ * - library_paths() -> list[str]: the model's and the scenario application's
+ *   libraries.
  *
  * Errors: ns3::ScenarioError becomes ns3flux.errors.ScenarioError (a
  * ValueError with `field` and `problem`; str() is flux-run's message
@@ -48,6 +50,7 @@
  */
 
 #include "ns3/bound-writer.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/results-table.h"
 #include "ns3/results-writer.h"
@@ -494,16 +497,31 @@ Validate(const std::string& text, const std::string& baseDir)
     return summary;
 }
 
-/// The path of the loaded libns3-flux (empty when unknown).
+/// The path of the loaded library that holds \p symbol (empty when unknown).
 std::string
-LibraryPath()
+LibraryOf(void* symbol)
 {
     Dl_info info;
-    if (dladdr(reinterpret_cast<void*>(&ns3::RunScenario), &info) != 0 && info.dli_fname)
+    if (dladdr(symbol, &info) != 0 && info.dli_fname)
     {
         return info.dli_fname;
     }
     return "";
+}
+
+/// The path of the loaded libns3-flux, the model (empty when unknown).
+std::string
+LibraryPath()
+{
+    return LibraryOf(reinterpret_cast<void*>(&ns3::FabricSwitch::GetTypeId));
+}
+
+/// The paths of the loaded flux libraries: the model, then the scenario
+/// application.
+std::vector<std::string>
+LibraryPaths()
+{
+    return {LibraryPath(), LibraryOf(reinterpret_cast<void*>(&ns3::RunScenario))};
 }
 
 /// Raises ns3flux.errors.<name>(args...), or fallback(message) when the
@@ -636,5 +654,8 @@ PYBIND11_MODULE(_ns3flux, m)
             return d;
         },
         "Header sizes of a RoCEv2 frame on the wire, bytes (model/traffic-class.h).");
-    m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux.");
+    m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux (the model).");
+    m.def("library_paths",
+          &LibraryPaths,
+          "The paths of the loaded flux libraries: the model, then the scenario application.");
 }

@@ -178,7 +178,10 @@ stage="list suites"
 # The runner also lists a few suites that ns-3 modules define in their own
 # sources: keep those whose name is a string literal in flux's test sources.
 mapfile -t listed < <("$runner" --print-test-name-list | sed 's/[[:space:]]*$//' | grep -v '^$' || true)
-test_sources=(contrib/flux/test/*-test-suite.cc)
+test_sources=(contrib/flux/test/*-test-suite.cc contrib/flux/test/scenario/*-test-suite.cc)
+# With CMake (./ns3), flux-gtest-suite.cc runs the GoogleTest tests as the
+# suite "flux-gtest"; the waf build leaves them out.
+[ -x ./ns3 ] && test_sources+=(contrib/flux/test/flux-gtest-suite.cc)
 mapfile -t named < <(grep -ohE 'TestSuite\("[^"]+"' "${test_sources[@]}" 2>/dev/null |
     sed -E 's/TestSuite\("([^"]+)"/\1/' | sort -u || true)
 suites=()

@@ -4,6 +4,10 @@
 #
 #   standalone-3.37  Debian bookworm's libns3-dev 3.37, scripts/test.sh
 #                    (ctest: TestSuites and GoogleTest; pytest; notebooks)
+#   model-3.37       Debian bookworm's libns3-dev 3.37, the model alone
+#                    (-DFLUX_SCENARIO=OFF, nlohmann-json's and Protobuf's
+#                    headers made empty): libns3-flux and its tests build
+#                    and pass without the scenario application's libraries
 #   in-tree-3.37     ns-3 3.37 source tree, CMake (./ns3), test.py per suite
 #   mpi-3.37         ns-3 3.37 source tree built with MPI (Open MPI), test.py,
 #                    and test/mpi: identical results on 1, 2 and 4 processes
@@ -31,7 +35,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-all=(standalone-3.37 in-tree-3.37 mpi-3.37 in-tree-3.48 waf-3.31 fresh-bookworm sanitizers
+all=(standalone-3.37 model-3.37 in-tree-3.37 mpi-3.37 in-tree-3.48 waf-3.31 fresh-bookworm sanitizers
     fuzz-readers)
 entries=("$@")
 [ ${#entries[@]} -gt 0 ] || entries=("${all[@]}")
@@ -56,6 +60,18 @@ for e in "${entries[@]}"; do
     standalone)
         FLUX_BUILD_DIR=build-matrix \
             "$FLUX_ROOT/scripts/test.sh" --no-deps >"$log" 2>&1 && rc=0 || rc=$?
+        ;;
+    model)
+        # (defining the headers' include guards makes them empty, so that
+        # any use of either library fails to compile)
+        (cd "$FLUX_ROOT" &&
+            cmake -S . -B build-model -G Ninja -DCMAKE_BUILD_TYPE=Release -DFLUX_SCENARIO=OFF \
+                -DCMAKE_DISABLE_FIND_PACKAGE_nlohmann_json=ON \
+                -DCMAKE_DISABLE_FIND_PACKAGE_Protobuf=ON \
+                "-DCMAKE_CXX_FLAGS=-DINCLUDE_NLOHMANN_JSON_HPP_ -DGOOGLE_PROTOBUF_MESSAGE_H__" &&
+            cmake --build build-model -j"${FLUX_JOBS:-2}" &&
+            cd build-model && ctest -j"${FLUX_JOBS:-2}" --output-on-failure) >"$log" 2>&1 &&
+            rc=0 || rc=$?
         ;;
     in-tree | waf)
         "$FLUX_ROOT/scripts/build-in-tree.sh" "$ver" >"$log" 2>&1 && rc=0 || rc=$?
@@ -83,7 +99,7 @@ for e in "${entries[@]}"; do
         # per reader: executions and corpus, or the finding
         detail=$(grep -E '(no finding|FINDING)' "$log" | sed -E 's/^\[flux [0-9:]+\] //' |
             tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)
-    elif [ "$kind" = standalone ] || [ "$kind" = sanitizers ]; then
+    elif [ "$kind" = standalone ] || [ "$kind" = sanitizers ] || [ "$kind" = model ]; then
         # build times, ctest's and pytest's closing lines
         detail=$(grep -E '^(configure .*total|[0-9]+% tests passed|=* ?[0-9]+ passed.* in [0-9.]+s)' "$log" |
             sed -E 's/^=+ //; s/ =+$//' | tr '\n' ';' | sed 's/;$//; s/;/; /g' || true)

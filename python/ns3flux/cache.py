@@ -6,7 +6,7 @@ An entry holds the results of one run. Its key is the SHA-256 of
   overrides, so equal scenarios share an entry whatever their key order;
 - the content of every CDF file the scenario names (a ``cdf`` value that is
   an existing file, relative to the scenario's folder);
-- the engine: the content of the loaded libns3-flux library and of the
+- the engine: the content of the loaded flux libraries and of the
   extension module, so that a rebuilt simulator never serves old results.
 
 Entries are JSON files ``<folder>/<key[:2]>/<key>.json``, written atomically
@@ -47,12 +47,12 @@ def _file_digest(path, h):
 
 
 def engine_id():
-    """A digest of the simulator code in use (libns3-flux and the extension
-    module), computed once per process."""
+    """A digest of the simulator code in use (the flux libraries and the
+    extension module), computed once per process."""
     global _engine
     if _engine is None:
         h = hashlib.sha256()
-        for path in (_ns3flux.library_path(), getattr(_ns3flux, "__file__", "")):
+        for path in (*_ns3flux.library_paths(), getattr(_ns3flux, "__file__", "")):
             h.update(os.path.basename(path).encode() + b"\0")
             try:
                 _file_digest(path, h)

@@ -135,13 +135,71 @@ def test_test_classes_have_unique_names():
     decl = re.compile(r"^(?:class|struct)\s+([A-Za-z_]\w*)\b(?!\s*;)", re.M)
     seen = {}
     twice = []
-    test_dir = os.path.join(ROOT, "test")
-    for f in sorted(os.listdir(test_dir)):
-        if not f.endswith((".cc", ".h")):
-            continue
-        with open(os.path.join(test_dir, f)) as fh:
+    for f in _test_sources():
+        with open(os.path.join(ROOT, "test", f)) as fh:
             for name in decl.findall(fh.read()):
                 if name in seen and seen[name] != f:
                     twice.append(f"{name}: {seen[name]} and {f}")
                 seen.setdefault(name, f)
     assert not twice, "classes defined in two test files:\n" + "\n".join(twice)
+
+
+def _test_sources():
+    """The C++ files of test/ and test/scenario/, relative to test/."""
+    out = []
+    for sub in ("", "scenario"):
+        d = os.path.join(ROOT, "test", sub)
+        out += sorted(os.path.join(sub, f) for f in os.listdir(d) if f.endswith((".cc", ".h")))
+    return out
+
+
+# What only the scenario application may use: its own headers and the two
+# libraries it adds to ns-3 (the model links ns-3 alone).
+SCENARIO_ONLY = re.compile(r'^\s*#\s*include\s*[<"](?:nlohmann/|google/protobuf/|chakra-et\.pb\.h)', re.M)
+
+
+def test_the_model_and_its_tests_need_neither_json_nor_protobuf():
+    """libns3-flux (model/, helper/) builds and links without nlohmann-json
+    and Protobuf, and so do the tests in test/ (the scenario application's
+    tests are in test/scenario/): none of these files includes a header of
+    those libraries or of scenario/, directly or through a test helper."""
+    files = _files()
+    scenario = {n for n, (layer, _) in files.items() if layer.startswith("scenario")}
+    test_dir = os.path.join(ROOT, "test")
+    helpers = {f: os.path.join(test_dir, f) for f in os.listdir(test_dir) if f.endswith(".h")}
+    paths = [p for n, (layer, p) in files.items() if not layer.startswith("scenario")]
+    paths += [os.path.join(test_dir, f) for f in _test_sources() if os.sep not in f]
+    offenders = []
+    for path in paths:
+        with open(path) as fh:
+            text = fh.read()
+        if SCENARIO_ONLY.search(text):
+            offenders.append(f"{os.path.relpath(path, ROOT)} includes nlohmann-json or Protobuf")
+        for inc in INCLUDE.findall(text):
+            if inc in scenario:
+                offenders.append(f"{os.path.relpath(path, ROOT)} includes {inc} (scenario/)")
+    assert not offenders, "\n".join(offenders)
+    assert not any(SCENARIO_ONLY.search(open(p).read()) for p in helpers.values())
+
+
+def test_the_model_library_holds_no_json_code():
+    """The built model library exports no nlohmann-json or Protobuf symbol:
+    those are the scenario application's (libns3-flux-scenario)."""
+    import shutil
+    import subprocess
+
+    import pytest
+
+    import ns3flux
+
+    lib, scenario = ns3flux._ns3flux.library_paths()
+    if not shutil.which("nm"):
+        pytest.skip("no nm (binutils)")
+    assert os.path.basename(lib) == "libns3-flux.so", lib
+    assert os.path.basename(scenario) == "libns3-flux-scenario.so", scenario
+    symbols = subprocess.run(["nm", "-DC", lib], capture_output=True, text=True, check=True).stdout
+    assert symbols.count("\n") > 1000, "nm listed too few symbols to judge"
+    leaked = [s for s in symbols.splitlines() if "nlohmann" in s or "google::protobuf" in s]
+    assert not leaked, "\n".join(leaked[:10])
+    symbols = subprocess.run(["nm", "-DC", scenario], capture_output=True, text=True, check=True).stdout
+    assert "nlohmann" in symbols, "the check would not see nlohmann-json's symbols"

@@ -10,7 +10,7 @@
  * gives the same results).
  */
 
-#include "fabric-test-traffic.h"
+#include "../fabric-test-traffic.h"
 
 #include "ns3/compact-fifo.h"
 #include "ns3/core-module.h"

@@ -9,7 +9,7 @@
  * pause lasts; the scenario runner reports a deadlock as "stalled".
  */
 
-#include "fabric-test-traffic.h"
+#include "../fabric-test-traffic.h"
 
 #include "ns3/core-module.h"
 #include "ns3/fabric-switch.h"

@@ -8,7 +8,7 @@
 // file, and every kind of bad trace is one ScenarioError naming the file
 // and the node.
 
-#include "chakra-test-writer.h"
+#include "../chakra-test-writer.h"
 #include "expect-scenario-error.h"
 
 #include "ns3/chakra-trace-reader.h"

@@ -6,7 +6,7 @@
  * file's consistency and determinism.
  */
 
-#include "alpha-beta.h"
+#include "../alpha-beta.h"
 
 #include "ns3/core-module.h"
 #include "ns3/fabric-topology-helper.h"
