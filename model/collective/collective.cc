@@ -22,6 +22,17 @@ NS_LOG_COMPONENT_DEFINE("Collective");
 
 NS_OBJECT_ENSURE_REGISTERED(Collective);
 
+namespace
+{
+
+/// Keyed events (OrderedScheduler): a run found complete on every rank
+/// comes first of all the kinds at one time, then a job's failure.
+const uint32_t RUN_COMPLETE_EVENT = OrderedScheduler::RegisterKind("collective run complete", 1);
+const uint32_t JOB_FAILED_EVENT =
+    OrderedScheduler::RegisterKind("job failed", 2); //!< \copydoc RUN_COMPLETE_EVENT
+
+} // namespace
+
 TypeId
 Collective::GetTypeId()
 {
@@ -517,8 +528,7 @@ Collective::CountRankDone(Time end)
     NS_ABORT_MSG_IF(at <= Simulator::Now() && m_distributed,
                     "Collective: CompletionLatency shorter than the notice delay between MPI "
                     "processes plus a time step");
-    OrderedScheduler::SetNextKey(
-        OrderedScheduler::ControlKey(OrderedScheduler::RUN_COMPLETE, m_jobId));
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(RUN_COMPLETE_EVENT, m_jobId));
     Simulator::Schedule(at - Simulator::Now(), &Collective::CompleteRun, this);
 }
 
@@ -565,8 +575,7 @@ Collective::NoticeReceived(const std::vector<uint64_t>& words)
     NS_ABORT_MSG_IF(at <= Simulator::Now(),
                     "Collective: CompletionLatency shorter than the notice delay between MPI "
                     "processes plus a time step");
-    OrderedScheduler::SetNextKey(
-        OrderedScheduler::ControlKey(OrderedScheduler::JOB_FAILED, m_jobId));
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(JOB_FAILED_EVENT, m_jobId));
     Simulator::Schedule(at - Simulator::Now(), &Collective::ApplyFailure, this, reason);
 }
 
@@ -596,8 +605,7 @@ Collective::NotifyFailed(const std::string& reason)
             }
             FabricRanks::Publish(m_topic, words);
         }
-        OrderedScheduler::SetNextKey(
-            OrderedScheduler::ControlKey(OrderedScheduler::JOB_FAILED, m_jobId));
+        OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(JOB_FAILED_EVENT, m_jobId));
         Simulator::Schedule(m_completionLatency, &Collective::ApplyFailure, this, reason);
         return;
     }

@@ -4,11 +4,13 @@
 
 #include "ordered-scheduler.h"
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/log.h"
 
 #include <algorithm>
 #include <functional>
+#include <map>
 
 namespace ns3
 {
@@ -18,6 +20,39 @@ NS_LOG_COMPONENT_DEFINE("OrderedScheduler");
 NS_OBJECT_ENSURE_REGISTERED(OrderedScheduler);
 
 uint32_t OrderedScheduler::s_nextKey = OrderedScheduler::DEFAULT_KEY;
+
+namespace
+{
+
+/// The registered kinds of keyed events by order (a function's static, so
+/// that registrations from other files' static initialisers find it built).
+std::map<uint32_t, std::string>&
+Kinds()
+{
+    static std::map<uint32_t, std::string> kinds;
+    return kinds;
+}
+
+} // namespace
+
+uint32_t
+OrderedScheduler::RegisterKind(const std::string& name, uint32_t order)
+{
+    NS_ABORT_MSG_IF(order < 1 || order > 127,
+                    "OrderedScheduler: kind '" << name << "' has order " << order
+                                               << ", outside 1 to 127");
+    auto [it, added] = Kinds().emplace(order, name);
+    NS_ABORT_MSG_IF(!added && it->second != name,
+                    "OrderedScheduler: kinds '" << it->second << "' and '" << name
+                                                << "' both have order " << order);
+    return order;
+}
+
+std::vector<std::pair<uint32_t, std::string>>
+OrderedScheduler::GetKinds()
+{
+    return {Kinds().begin(), Kinds().end()};
+}
 
 TypeId
 OrderedScheduler::GetTypeId()

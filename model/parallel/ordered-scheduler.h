@@ -8,6 +8,8 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -47,27 +49,37 @@ class OrderedScheduler : public Scheduler
     /// The key of events that were given none.
     static constexpr uint32_t DEFAULT_KEY = 0xffffffff;
 
-    /// What a keyed event of the workload or the scheduler is.
-    enum Kind : uint32_t
-    {
-        RUN_COMPLETE = 1, //!< a collective run is complete on every rank
-        JOB_FAILED = 2,   //!< a job fails
-        JOB_TIMER = 3,    //!< a training job's iteration and compute timers
-        GATE_TIMER = 4,   //!< a gate releases what it held
-        CONTROL = 5,      //!< the scheduler's controller
-        RUN_END = 6,      //!< the end of a run (every job and flow done)
-        MONITOR = 7,      //!< a decision of the run's monitor (a stall)
-    };
+    /**
+     * \brief Register a kind of keyed event.
+     *
+     * The components that key their own events (collectives, jobs, gates,
+     * controllers, a run's monitor) each declare their kinds once, in their
+     * own file; this layer names none of them. At one time, the events of a
+     * lower order run first (after the frame arrivals, before the events
+     * without a key). Registering a name again with the same order returns
+     * the same kind; an order taken by another name, or outside 1 to 127,
+     * is a fatal error.
+     *
+     * \param name the kind's name
+     * \param order its rank among the kinds, 1 to 127, lower first
+     * \return the kind, for ControlKey()
+     */
+    static uint32_t RegisterKind(const std::string& name, uint32_t order);
 
     /**
-     * \param kind what the event is
+     * \return the registered kinds, (order, name), lowest order first
+     */
+    static std::vector<std::pair<uint32_t, std::string>> GetKinds();
+
+    /**
+     * \param kind what the event is (from RegisterKind())
      * \param index whose (a job index)
      * \return the key: after frame arrivals (keyed by port), before events
      *         without a key, by kind then index
      */
-    static uint32_t ControlKey(Kind kind, uint32_t index)
+    static uint32_t ControlKey(uint32_t kind, uint32_t index)
     {
-        return 0x80000000U | (static_cast<uint32_t>(kind) << 24) | (index & 0xffffffU);
+        return 0x80000000U | (kind << 24) | (index & 0xffffffU);
     }
 
     /**

@@ -25,6 +25,16 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FluxController");
 
 NS_OBJECT_ENSURE_REGISTERED(FluxController);
+
+namespace
+{
+
+/// Keyed events (OrderedScheduler): the controller's decisions, after
+/// every job's and gate's timer of the same time.
+const uint32_t CONTROL_EVENT = OrderedScheduler::RegisterKind("scheduler control", 5);
+
+} // namespace
+
 FLUX_REGISTER_POLICY("flux", FluxController, 3);
 
 TypeId
@@ -622,7 +632,7 @@ FluxController::Replan()
 uint32_t
 FluxController::Key(uint32_t job)
 {
-    return OrderedScheduler::ControlKey(OrderedScheduler::CONTROL, job);
+    return OrderedScheduler::ControlKey(CONTROL_EVENT, job);
 }
 
 void

@@ -19,6 +19,15 @@ NS_LOG_COMPONENT_DEFINE("FluxGate");
 NS_OBJECT_ENSURE_REGISTERED(FluxGate);
 NS_OBJECT_ENSURE_REGISTERED(FluxFollowerGate);
 
+namespace
+{
+
+/// Keyed events (OrderedScheduler): a gate's release timer, after the
+/// jobs' own timers.
+const uint32_t GATE_TIMER_EVENT = OrderedScheduler::RegisterKind("gate timer", 4);
+
+} // namespace
+
 TypeId
 FluxGate::GetTypeId()
 {
@@ -115,7 +124,7 @@ FluxGate::Arm()
         return;
     }
     m_timer.Cancel();
-    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::GATE_TIMER, m_job));
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(GATE_TIMER_EVENT, m_job));
     m_timer = Simulator::Schedule(at - Simulator::Now(), &FluxGate::ReleaseAll, this);
 }
 

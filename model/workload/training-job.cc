@@ -217,8 +217,7 @@ TrainingJob::BeginCompute()
 void
 TrainingJob::KeyNextEvent() const
 {
-    OrderedScheduler::SetNextKey(
-        OrderedScheduler::ControlKey(OrderedScheduler::JOB_TIMER, m_collective->GetJobId()));
+    WorkloadReplay::KeyJobTimer(m_collective->GetJobId());
 }
 
 void

@@ -21,6 +21,15 @@ NS_LOG_COMPONENT_DEFINE("WorkloadReplay");
 
 NS_OBJECT_ENSURE_REGISTERED(WorkloadReplay);
 
+namespace
+{
+
+/// Keyed events (OrderedScheduler): the timers of training jobs, replayed
+/// or not (iterations, compute, buckets).
+const uint32_t JOB_TIMER_EVENT = OrderedScheduler::RegisterKind("job timer", 3);
+
+} // namespace
+
 TypeId
 WorkloadReplay::GetTypeId()
 {
@@ -485,8 +494,13 @@ WorkloadReplay::Account(uint32_t rank)
 void
 WorkloadReplay::KeyNextEvent() const
 {
-    OrderedScheduler::SetNextKey(
-        OrderedScheduler::ControlKey(OrderedScheduler::JOB_TIMER, m_jobId));
+    KeyJobTimer(m_jobId);
+}
+
+void
+WorkloadReplay::KeyJobTimer(uint32_t job)
+{
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(JOB_TIMER_EVENT, job));
 }
 
 void

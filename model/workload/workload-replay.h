@@ -104,6 +104,16 @@ class WorkloadReplay : public Object
      */
     static TypeId GetTypeId();
 
+    /**
+     * \brief Key the next scheduled event as a job's timer.
+     *
+     * Training jobs' timers (iterations, compute, buckets), replayed or
+     * not, are one kind of keyed event for the OrderedScheduler.
+     *
+     * \param job the job's index
+     */
+    static void KeyJobTimer(uint32_t job);
+
     WorkloadReplay();
     ~WorkloadReplay() override;
 

@@ -167,7 +167,7 @@ ScenarioRun::StallReport(uint64_t tick, uint32_t /* rank */, uint64_t rx, bool h
         m_stopReason = "stalled";
         m_stopping = true;
         m_stallReports.clear();
-        OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 2));
+        KeyMonitorEvent(2);
         Simulator::Schedule(t + m_completionLatency - Simulator::Now(),
                             &ScenarioRun::Stalled,
                             this);

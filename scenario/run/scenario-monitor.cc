@@ -21,6 +21,23 @@ NS_LOG_COMPONENT_DEFINE("ScenarioMonitor");
 namespace scenario
 {
 
+namespace
+{
+
+/// Keyed events (OrderedScheduler): the end of a run (every job and flow
+/// done), then the monitor's decisions, last of all the kinds at one time.
+const uint32_t RUN_END_EVENT = OrderedScheduler::RegisterKind("run end", 6);
+const uint32_t MONITOR_EVENT =
+    OrderedScheduler::RegisterKind("run monitor", 7); //!< \copydoc RUN_END_EVENT
+
+} // namespace
+
+void
+KeyMonitorEvent(uint32_t index)
+{
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(MONITOR_EVENT, index));
+}
+
 void
 ScenarioRun::SetupTraces()
 {
@@ -44,7 +61,7 @@ ScenarioRun::SetupTraces()
     {
         return; // checked alike, but a fluid has no queues or rates to sample
     }
-    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 1));
+    KeyMonitorEvent(1);
     Simulator::Schedule(Time(0), &ScenarioRun::Sample, this);
 }
 
@@ -229,7 +246,7 @@ ScenarioRun::Sample()
         m_queues.push_back(q);
         m_queueTrace.push_back(i);
     }
-    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 1));
+    KeyMonitorEvent(1);
     Simulator::Schedule(interval, &ScenarioRun::Sample, this);
 }
 
@@ -324,7 +341,7 @@ ScenarioRun::CheckDone()
     // Every process stops at the same time: CompletionLatency after the
     // last job or flow ended, which the other processes know by then.
     m_stopping = true;
-    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::RUN_END, 0));
+    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(RUN_END_EVENT, 0));
     Simulator::Schedule(m_endAt + m_completionLatency - Simulator::Now(),
                         &ScenarioRun::EndRun,
                         this);
@@ -416,7 +433,7 @@ ScenarioRun::Progress()
         m_eta.AddSample(wall, WorkDone(), simMs);
         m_opts.progress(simMs, wall, m_eta.GetEta());
     }
-    OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 0));
+    KeyMonitorEvent(0);
     Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
 }
 

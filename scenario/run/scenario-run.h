@@ -77,6 +77,14 @@ struct PhaseLog
 };
 
 /**
+ * \brief Key the next scheduled event as a decision of the run's monitor
+ *        (OrderedScheduler): after everything the model keys at that time.
+ * \param index which decision (0: progress and stall checks, 1: queue and
+ *        rate samples, 2: a stall every process agreed on)
+ */
+void KeyMonitorEvent(uint32_t index);
+
+/**
  * \param ms a number of milliseconds
  * \return the simulated time
  */

@@ -179,7 +179,7 @@ ScenarioRun::Run()
             }
             m_stallWindow = FromMs(m_cfg.stallMs) + detection;
         }
-        OrderedScheduler::SetNextKey(OrderedScheduler::ControlKey(OrderedScheduler::MONITOR, 0));
+        KeyMonitorEvent(0);
         Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
         const auto runStart = std::chrono::steady_clock::now();
         const double cpuStart = ProcessCpuSeconds();

@@ -715,6 +715,54 @@ class EventSchedulerTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * The kinds of keyed events are the components' own registrations, one
+ * order each, in the order simultaneous events must run (a collective run
+ * found complete, a job's failure, the jobs' timers, the gates' timers, the
+ * controller, the run's end, the run's monitor), and registering a kind
+ * again changes nothing.
+ */
+class OrderedSchedulerKindsTestCase : public TestCase
+{
+  public:
+    OrderedSchedulerKindsTestCase()
+        : TestCase("OrderedScheduler: kinds registered by their components, in order")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::vector<std::string> expected = {"collective run complete",
+                                                   "job failed",
+                                                   "job timer",
+                                                   "gate timer",
+                                                   "scheduler control",
+                                                   "run end",
+                                                   "run monitor"};
+        std::vector<std::pair<uint32_t, std::string>> kinds = OrderedScheduler::GetKinds();
+        NS_TEST_ASSERT_MSG_EQ(kinds.size(), expected.size(), "the registered kinds");
+        for (std::size_t i = 0; i < kinds.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(kinds[i].second, expected[i], "kind at rank " << i);
+            if (i > 0)
+            {
+                NS_TEST_EXPECT_MSG_LT(kinds[i - 1].first, kinds[i].first, "orders rise");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(OrderedScheduler::RegisterKind(kinds[2].second, kinds[2].first),
+                              kinds[2].first,
+                              "registering a kind again returns it");
+        NS_TEST_EXPECT_MSG_EQ(OrderedScheduler::GetKinds().size(),
+                              expected.size(),
+                              "and adds nothing");
+        NS_TEST_EXPECT_MSG_LT(OrderedScheduler::ControlKey(kinds[0].first, 0xffffff),
+                              OrderedScheduler::ControlKey(kinds[1].first, 0),
+                              "any job's event of a lower kind runs first");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * OrderedScheduler runs events of the same time by key, then in the order
  * they were scheduled (events without a key last, as ns-3 orders them); a
  * key applies to one event only; a removed event does not run.
@@ -947,6 +995,7 @@ class FluxScaleTestSuite : public TestSuite
         AddTestCase(new EthernetIpv4HeaderTestCase);
         AddTestCase(new EventSchedulerTestCase);
         AddTestCase(new OrderedSchedulerTestCase);
+        AddTestCase(new OrderedSchedulerKindsTestCase);
         AddTestCase(new SetRanksTestCase);
     }
 };
