@@ -99,6 +99,7 @@
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/scenario-scheduler.h"
 #include "ns3/timeline-writer.h"
 #include "ns3/traffic-class.h"
 
@@ -867,6 +868,7 @@ Main(int argc, char** argv)
         }
         const std::string dir = fs::path(args.scenario).parent_path().string();
         cfg = ParseScenario(scenario, dir.empty() ? "." : dir);
+        CheckScenario(cfg);
         if (FabricRanks::GetRank() == 0)
         {
             // what an imported file holds that has no counterpart here

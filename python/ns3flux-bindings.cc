@@ -60,6 +60,7 @@
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/scenario-scheduler.h"
 #include "ns3/timeline-writer.h"
 #include "ns3/traffic-class.h"
 
@@ -234,7 +235,9 @@ ScenarioConfig
 Parse(const std::string& text, const std::string& baseDir)
 {
     const nlohmann::json scenario = ns3::ParseScenarioText(text, "scenario");
-    return ns3::ParseScenario(scenario, baseDir);
+    ScenarioConfig cfg = ns3::ParseScenario(scenario, baseDir);
+    ns3::CheckScenario(cfg);
+    return cfg;
 }
 
 /// Takes g_ns3Mutex, refusing a nested run in the same thread (which would

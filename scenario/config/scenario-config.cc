@@ -14,6 +14,7 @@
 #include "ns3/boolean.h"
 #include "ns3/collective-library.h"
 #include "ns3/double.h"
+#include "ns3/job-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
@@ -175,30 +176,6 @@ ScenarioConfig::BackgroundClasses() const
     return mask;
 }
 
-Ptr<JobScheduler>
-ScenarioConfig::CreateScheduler() const
-{
-    ObjectFactory factory;
-    factory.SetTypeId(JobScheduler::GetPolicyTypeName(scheduler.policy));
-    const TypeId tid = factory.GetTypeId();
-    for (const auto& s : scheduler.settings)
-    {
-        // a key of another policy (checked against that one's attribute), or
-        // a value this policy's attribute of the same name does not take
-        TypeId::AttributeInformation info;
-        if (!tid.LookupAttributeByName(s.attribute, &info))
-        {
-            continue;
-        }
-        const Ptr<AttributeValue> value = info.checker->Create();
-        if (value->DeserializeFromString(s.value, info.checker) && info.checker->Check(*value))
-        {
-            factory.Set(s.attribute, *value);
-        }
-    }
-    return factory.Create<JobScheduler>();
-}
-
 std::vector<std::string>
 ScenarioConfig::AvailablePolicies()
 {
@@ -311,7 +288,6 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
                 ParseBackground(background[i], Index("background", i), cfg, owners));
         }
     }
-    CheckSchedulerClasses(cfg);
     if (cfg.jobs.empty() && cfg.background.empty())
     {
         Fail("jobs",

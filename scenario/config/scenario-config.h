@@ -9,7 +9,6 @@
 
 #include "ns3/dcqcn-profile.h"
 #include "ns3/flow-size-cdf.h"
-#include "ns3/job-scheduler.h"
 #include "ns3/scenario-error.h"
 #include "ns3/workload-trace.h"
 
@@ -398,14 +397,6 @@ struct ScenarioConfig
      * \return the classes of the background tenants, a bit per class
      */
     uint8_t BackgroundClasses() const;
-
-    /**
-     * \brief The scheduler of scheduler.policy, with the scenario's
-     * scheduler keys as attributes (each set when the policy has it: keys of
-     * other policies are left out).
-     * \return the scheduler, classes not yet assigned
-     */
-    Ptr<JobScheduler> CreateScheduler() const;
 
     /**
      * \brief The policies that can be run, in the order the docs list them.

@@ -7,6 +7,7 @@
 #include "scenario-sections.h"
 
 #include "ns3/attribute.h"
+#include "ns3/data-rate.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"

@@ -104,13 +104,6 @@ void ParsePfcWatchdog(const nlohmann::json& v, ScenarioConfig& cfg);
 void ParsePolicy(const nlohmann::json& v, ScenarioConfig& cfg);
 
 /**
- * \brief The policy must find its classes where the background tenants
- * leave room.
- * \param cfg the scenario, its scheduler and background parsed
- */
-void CheckSchedulerClasses(const ScenarioConfig& cfg);
-
-/**
  * \brief Read a job's "collective", "algorithm" and "channels".
  * \param r the job
  * \param job receives them

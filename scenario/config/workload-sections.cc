@@ -7,7 +7,6 @@
 #include "scenario-reader.h"
 #include "scenario-sections.h"
 
-#include "ns3/job-scheduler.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -109,17 +108,6 @@ ParsePriority(const ObjectReader& r)
 }
 
 } // namespace
-
-/// The policy must find its classes where the background tenants leave room.
-void
-CheckSchedulerClasses(const ScenarioConfig& cfg)
-{
-    const std::string err = cfg.CreateScheduler()->AssignClasses(cfg.BackgroundClasses());
-    if (!err.empty())
-    {
-        Fail("scheduler.classes", "policy " + Quote(cfg.scheduler.policy) + ": " + err);
-    }
-}
 
 ScenarioConfig::JobConfig
 ParseJob(const json& v,

@@ -4,6 +4,7 @@
 
 #include "job-collectives.h"
 #include "scenario-run.h"
+#include "scenario-scheduler.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -75,12 +76,7 @@ ScenarioRun::BuildScheduler()
         throw ScenarioError("scheduler.max_hold_us",
                             "must be 0 under MPI with more than one process");
     }
-    m_scheduler = m_cfg.CreateScheduler();
-    const std::string err = m_scheduler->AssignClasses(m_cfg.BackgroundClasses());
-    if (!err.empty())
-    {
-        throw ScenarioError("scheduler.classes", err);
-    }
+    m_scheduler = CreateScheduler(m_cfg);
     // Switch ports and NICs run what the policy needs, unless the scenario
     // chose them itself in ns3_defaults.
     ObjectFactory qdisc;

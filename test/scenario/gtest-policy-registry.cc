@@ -14,6 +14,7 @@
 #include "ns3/scenario-json.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/scenario-scheduler.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -145,7 +146,7 @@ TEST(PolicyRegistry, AttributesAreScenarioKeys)
     const ScenarioConfig cfg =
         ParseScenario(TwoJobs({{"policy", "stagger"}, {"offset_ms", 0.5}}), ".");
     TimeValue offset;
-    cfg.CreateScheduler()->GetAttribute("Offset", offset);
+    CreateScheduler(cfg)->GetAttribute("Offset", offset);
     EXPECT_EQ(offset.Get(), MicroSeconds(500));
 
     EXPECT_EQ(ParseError(TwoJobs({{"policy", "stagger"}, {"offset_ms", 20}})),

@@ -8,6 +8,7 @@
 
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/scenario-config.h"
+#include "ns3/scenario-scheduler.h"
 
 #include <algorithm>
 #include <fstream>
@@ -625,7 +626,9 @@ TEST(ScenarioConfigErrors, Policies)
                    0),
         0u);
     s["scheduler"] = {{"policy", "flux"}, {"classes", 7}};
-    EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }).rfind("scheduler.classes: ", 0), 0u);
+    EXPECT_EQ(
+        ErrorOf([&] { CheckScenario(ParseScenario(s, ".")); }).rfind("scheduler.classes: ", 0),
+        0u);
     s["scheduler"] = {{"policy", "flux"}, {"min_share", 0.6}};
     EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
               "scheduler.min_share: must be in [0, 0.5], got 0.6");
