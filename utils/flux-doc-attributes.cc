@@ -136,7 +136,7 @@ PrintTypeId(TypeId tid)
         return;
     }
     const std::string name = tid.GetName();
-    std::cout << name << "\n" << std::string(name.size(), '+') << "\n\n";
+    std::cout << name << "\n" << std::string(name.size(), '~') << "\n\n";
     if (!attributes.empty())
     {
         std::cout << ".. csv-table:: Attributes of " << name << "\n"
