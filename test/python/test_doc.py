@@ -4,7 +4,7 @@ figure is pasted into it.
 
 A measured figure is a number with a unit of time, rate, size, a percentage
 or a ratio (``12 ms``, ``3.5 µs``, ``40 Gb/s``, ``2 MB``, ``30 %``,
-``1.3x``) or a decimal number (``0.93``). One may appear in doc/*.rst only
+``1.3x``, ``2m41s``) or a decimal number (``0.93``). One may appear in doc/*.rst only
 
 (a) where a script writes it: between the markers ``.. NAME begin`` and
     ``.. NAME end`` (``.. NAME: begin`` also) that the script rewrites, in a
@@ -40,6 +40,7 @@ UNIT = (r"(?:ms|µs|us|ns|s|seconds?|minutes?|hours?|[KMGT]i?B(?:/s)?|[kMGT]b/s|
 MEASURE = re.compile(
     r"(?<![\w.\-+/^])\d[\d,]*(?:\.\d+)?\s?" + UNIT + r"(?![\w/])"
     r"|(?<![\w.\-+/^])\d+(?:\.\d+)?[x×](?!\w)"
+    r"|(?<![\w.\-+/^])\d+m\d+(?:\.\d+)?s\b"
     r"|(?<![\w.\-+/^])\d+\.\d+(?!\w|\.\d)")
 # Spec constants and versions: never measurements.
 ALLOWED = [
@@ -179,15 +180,16 @@ def test_the_scanner_finds_pasted_figures():
     bad = """Title
 =====
 
-The job took 12.5 ms and the link ran at 93 %, 1.4x faster.
+The job took 12.5 ms and the link ran at 93 %, 1.4x faster, built in 2m41s.
 
 .. figure:: figures/made-by-hand.png
 """
     problems = scan(bad, "bad.rst")
-    assert len(problems) == 4, problems
+    assert len(problems) == 5, problems
     assert any("12.5 ms" in p for p in problems)
     assert any("93 %" in p for p in problems)
     assert any("1.4x" in p for p in problems)
+    assert any("2m41s" in p for p in problems)
     assert any("made-by-hand.png" in p for p in problems)
 
 
