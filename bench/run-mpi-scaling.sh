@@ -15,7 +15,7 @@
 #   -p LIST   process counts (default "1 2 4"; more than the cores oversubscribe)
 #
 # The run without mpirun uses the scenario's event scheduler, so its results
-# differ from those under MPI (see doc/flux.rst, Several Processes (MPI)).
+# differ from those under MPI (see doc/flux.rst, "Several Processes (MPI)").
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -205,7 +205,7 @@ DescribeCc(const std::string& name)
     std::cout << name << " (" << RdmaCongestionControl::GetAlgorithmTypeName(name) << ")\n";
     if (name == "dcqcn")
     {
-        std::cout << "  transport.dcqcn keeps its own keys (profile, ...), see doc/flux.rst\n";
+        std::cout << "  transport.dcqcn keeps its own keys (profile, ...), see doc/scenario.rst\n";
     }
     for (const auto& k : scenario::GetCcKeys(name))
     {

@@ -56,7 +56,8 @@ packages=(
     python3-matplotlib python3-tqdm python3-nbclient python3-ipykernel
     jupyter-nbconvert python3-distributed
     # pcap decoding in tests, code formatting check, documentation diagrams
-    tshark clang-format graphviz
+    # and the manual's build (test/python/test_doc.py)
+    tshark clang-format graphviz python3-sphinx
 )
 for arg in "$@"; do
     case "$arg" in

@@ -41,7 +41,7 @@ Str(double v)
 const std::vector<DcqcnProfile>&
 DcqcnProfile::All()
 {
-    // Values as published; see doc/flux.rst, "Congestion Control and DCQCN".
+    // Values as published; see doc/flux.rst, "DCQCN".
     static const std::vector<DcqcnProfile> profiles = {
         // The HPCC simulator's DCQCN (simulation/run.py, --cc dcqcn): t_alpha
         // 1 us, t_dec 4 us, t_inc 300 us, g 1/256, one fast-recovery stage,

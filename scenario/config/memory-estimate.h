@@ -19,8 +19,8 @@ namespace ns3
  * before anything is built, and the memory the machine has for it.
  *
  * The estimate adds, with per-item costs measured as peak resident memory
- * of the runner (release build, ns-3 3.37, x86-64; see doc/flux.rst,
- * Validation):
+ * of the runner (release build, ns-3 3.37, x86-64; see
+ * test/python/test_memory_estimate.py):
  *  - the process itself (ns-3 and the module loaded): kBaseBytes;
  *  - the fabric: kCableBytes per cable (its two devices and channel, the
  *    switch port and, for a host cable, the host's node and NIC) and

@@ -199,7 +199,7 @@ class MltcpNeutralTestCase : public TestCase
  * iteration completes, every send passes the gate at once (one decision per
  * rank, ring step and iteration, nothing held), the factor changes the run
  * (results differ from fifo's) and the mean JCT stays within 10 % of
- * fifo's. (It does not interleave them better here: see doc/flux.rst.)
+ * fifo's. (It does not interleave them better here: see doc/evaluation.rst.)
  */
 class MltcpContendedTestCase : public TestCase
 {
