@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Draws the documentation's diagrams from their text sources:
+# Draws the documentation's diagrams from their text sources
+# (doc/figures/architecture.dot written first by scripts/gen-architecture):
 # doc/figures/<name>.dot -> doc/figures/<name>.png (graphviz's dot, Debian
 # package graphviz), and the timeline figure from a run of a shipped
 # scenario (build/flux-run --timeline, then scripts/flux-plot timeline; needs
@@ -16,6 +17,13 @@ check=0
 [ "${1:-}" = "--check" ] && check=1
 command -v dot >/dev/null || flux_die "dot not found (apt-get install graphviz)"
 stale=0
+# The architecture's text source is itself generated (scripts/layers.py and
+# the sources' includes).
+if [ $check -eq 1 ]; then
+    "$FLUX_ROOT/scripts/gen-architecture" --check || stale=1
+else
+    "$FLUX_ROOT/scripts/gen-architecture" >/dev/null
+fi
 for src in "$FLUX_ROOT"/doc/figures/*.dot; do
     png=${src%.dot}.png
     tmp=$(mktemp --suffix=.png)

@@ -21,16 +21,11 @@ NS_LOG_COMPONENT_DEFINE("ScenarioMonitor");
 namespace scenario
 {
 
-namespace
-{
-
-/// Keyed events (OrderedScheduler): the end of a run (every job and flow
-/// done), then the monitor's decisions, last of all the kinds at one time.
-const uint32_t RUN_END_EVENT = OrderedScheduler::RegisterKind("run end", 6);
-const uint32_t MONITOR_EVENT =
-    OrderedScheduler::RegisterKind("run monitor", 7); //!< \copydoc RUN_END_EVENT
-
-} // namespace
+/// Keyed events (OrderedScheduler), last of all the kinds at one time: the
+/// end of a run (every job and flow done)...
+static const uint32_t RUN_END_EVENT = OrderedScheduler::RegisterKind("run end", 6);
+/// ... then the monitor's decisions.
+static const uint32_t MONITOR_EVENT = OrderedScheduler::RegisterKind("run monitor", 7);
 
 void
 KeyMonitorEvent(uint32_t index)

@@ -8,19 +8,17 @@ enough to read at once."""
 
 import os
 import re
+import subprocess
+import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INCLUDE = re.compile(r'^\s*#\s*include\s*"(?:ns3/)?([^"/]+\.h)"', re.M)
 FOLDERS = ["model", "helper", "scenario"]
-# What each folder may include besides itself (and ns-3); scenario/ by sub-folder.
-ALLOWED = {
-    "model": set(),
-    "helper": {"model"},
-    "scenario/input": {"model"},
-    "scenario/results": {"model"},
-    "scenario/config": {"model", "scenario/input"},
-    "scenario/run": {"model", "helper", "scenario/input", "scenario/config", "scenario/results"},
-}
+# What each folder may include besides itself (and ns-3), and model/'s own
+# layers: one declaration, which the architecture figure is drawn from too.
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from layers import FOLDERS as ALLOWED, MODEL_LAYERS  # noqa: E402
+
 MAX_LINES = 500
 
 
@@ -55,22 +53,6 @@ def test_layers_include_only_the_layers_below():
             if other != layer and other not in ALLOWED[layer]:
                 offenders.append(f"{os.path.relpath(path, ROOT)} ({layer}) includes {inc} ({other})")
     assert not offenders, "\n".join(offenders)
-
-
-# model/'s own layers, lowest first: a file includes files of its own
-# layer and of the layers before it only. The first holds what every layer
-# uses: traffic classes, wire sizes and ECN marking (model/ itself), the
-# statistics, and the MPI event ordering.
-MODEL_LAYERS = [
-    {".", "stats", "parallel"},
-    {"link"},
-    {"switch"},
-    {"rdma"},
-    {"collective"},
-    {"workload"},
-    {"flow"},
-    {"scheduler"},
-]
 
 
 def test_model_sub_layers_include_only_the_layers_below():
@@ -203,3 +185,12 @@ def test_the_model_library_holds_no_json_code():
     assert not leaked, "\n".join(leaked[:10])
     symbols = subprocess.run(["nm", "-DC", scenario], capture_output=True, text=True, check=True).stdout
     assert "nlohmann" in symbols, "the check would not see nlohmann-json's symbols"
+
+
+def test_the_architecture_figure_is_drawn_from_the_declaration():
+    """doc/figures/architecture.dot is what scripts/gen-architecture draws
+    from scripts/layers.py and the sources' includes: a layer or an include
+    between layers that changes without the figure fails here."""
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen-architecture"),
+                           "--check"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
