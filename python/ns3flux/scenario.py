@@ -178,19 +178,16 @@ def _options(kwargs):
     return {key: to_plain(value, key) for key, value in kwargs.items() if value is not None}
 
 
-def leaf_spine(leaves=4, spines=2, hosts_per_leaf=4, **options):
-    """A ``topology`` object of kind ``leaf-spine``.
+def leaf_spine(leaves=None, spines=None, hosts_per_leaf=None, **options):
+    """A ``topology`` object of kind ``leaf-spine``. A key left at None is
+    left out, so that the runner's default applies (doc/scenario.rst).
 
     ``options`` are further topology keys: host_gbps, fabric_gbps,
     link_delay_us, buffer_mb.
     """
-    return {
-        "kind": "leaf-spine",
-        "leaves": leaves,
-        "spines": spines,
-        "hosts_per_leaf": hosts_per_leaf,
-        **_options(options),
-    }
+    return {"kind": "leaf-spine",
+            **_options(dict(leaves=leaves, spines=spines, hosts_per_leaf=hosts_per_leaf,
+                            **options))}
 
 
 def servers(gpus=8, nics=8, **options):
@@ -204,7 +201,7 @@ def servers(gpus=8, nics=8, **options):
     return {"gpus": gpus, "nics": nics, **_options(options)}
 
 
-def rail_optimized(rail_groups=1, servers_per_rail_group=4, spines=2, gpus=8, nics=8,
+def rail_optimized(rail_groups=None, servers_per_rail_group=None, spines=None, gpus=8, nics=8,
                    **options):
     """A ``topology`` object of kind ``rail-optimized``: ``rail_groups``
     groups of ``servers_per_rail_group`` servers of ``gpus`` GPUs and
@@ -214,39 +211,37 @@ def rail_optimized(rail_groups=1, servers_per_rail_group=4, spines=2, gpus=8, ni
 
     ``options`` are further topology keys: host_gbps, fabric_gbps,
     link_delay_us, buffer_mb; nvlink_gbps and nvlink_latency_us go to the
-    ``servers`` object.
+    ``servers`` object. A key left at None takes the runner's default; the
+    servers are eight-GPU, eight-NIC ones unless told otherwise.
     """
     server_keys = {k: options.pop(k) for k in ("nvlink_gbps", "nvlink_latency_us")
                    if k in options}
     return {
         "kind": "rail-optimized",
-        "rail_groups": rail_groups,
-        "servers_per_rail_group": servers_per_rail_group,
-        "spines": spines,
         "servers": servers(gpus, nics, **server_keys),
-        **_options(options),
+        **_options(dict(rail_groups=rail_groups, servers_per_rail_group=servers_per_rail_group,
+                        spines=spines, **options)),
     }
 
 
-def fat_tree(k=4, **options):
-    """A ``topology`` object of kind ``fat-tree`` (k pods, k^3/4 hosts)."""
-    return {"kind": "fat-tree", "k": k, **_options(options)}
+def fat_tree(k=None, **options):
+    """A ``topology`` object of kind ``fat-tree`` (k pods, k^3/4 hosts); a
+    key left at None takes the runner's default."""
+    return {"kind": "fat-tree", **_options(dict(k=k, **options))}
 
 
-def dumbbell(hosts_per_side=4, **options):
-    """A ``topology`` object of kind ``dumbbell``."""
-    return {"kind": "dumbbell", "hosts_per_side": hosts_per_side, **_options(options)}
+def dumbbell(hosts_per_side=None, **options):
+    """A ``topology`` object of kind ``dumbbell``; a key left at None takes
+    the runner's default."""
+    return {"kind": "dumbbell", **_options(dict(hosts_per_side=hosts_per_side, **options))}
 
 
-def ring(switches=4, hosts_per_switch=4, **options):
+def ring(switches=None, hosts_per_switch=None, **options):
     """A ``topology`` object of kind ``ring``: switch i joined to switch
-    i+1 and the last to the first, ``hosts_per_switch`` hosts under each."""
-    return {
-        "kind": "ring",
-        "switches": switches,
-        "hosts_per_switch": hosts_per_switch,
-        **_options(options),
-    }
+    i+1 and the last to the first, ``hosts_per_switch`` hosts under each; a
+    key left at None takes the runner's default."""
+    return {"kind": "ring",
+            **_options(dict(switches=switches, hosts_per_switch=hosts_per_switch, **options))}
 
 
 def job(name, ranks, bytes, iterations, **options):
