@@ -50,11 +50,12 @@ FluidNetworkHelper::Install(const FabricTopology& topo, const std::vector<Ptr<Rd
             firstDirection.emplace(PeekPointer(ch), l);
             continue;
         }
+        // (ns-3 up to 3.35 binds at most three arguments)
+        const uint64_t directions = (static_cast<uint64_t>(it->second) << 32) | l;
         topo.links[l].tx->AddLinkChangeCallback(MakeBoundCallback(&FluidNetworkHelper::CableChanged,
                                                                   PeekPointer(fluid),
                                                                   PeekPointer(ch),
-                                                                  it->second,
-                                                                  l));
+                                                                  directions));
     }
     for (const auto& s : topo.switches)
     {
@@ -66,11 +67,11 @@ FluidNetworkHelper::Install(const FabricTopology& topo, const std::vector<Ptr<Rd
 }
 
 void
-FluidNetworkHelper::CableChanged(FluidNetwork* fluid, PfcChannel* channel, uint32_t ab, uint32_t ba)
+FluidNetworkHelper::CableChanged(FluidNetwork* fluid, PfcChannel* channel, uint64_t directions)
 {
     const bool up = channel->IsLinkUp();
-    fluid->SetLinkUp(ab, up);
-    fluid->SetLinkUp(ba, up);
+    fluid->SetLinkUp(static_cast<uint32_t>(directions >> 32), up);
+    fluid->SetLinkUp(static_cast<uint32_t>(directions), up);
 }
 
 void

@@ -65,10 +65,10 @@ class FluidNetworkHelper
      * \brief A cable changed state: its directions follow.
      * \param fluid the flow-level fabric
      * \param channel the cable
-     * \param ab its direction from the device that saw the change
-     * \param ba the other direction
+     * \param directions its two directions' link indices, one in the high
+     *        and one in the low 32 bits
      */
-    static void CableChanged(FluidNetwork* fluid, PfcChannel* channel, uint32_t ab, uint32_t ba);
+    static void CableChanged(FluidNetwork* fluid, PfcChannel* channel, uint64_t directions);
 
     /**
      * \brief A switch acted on a port's state: the paths may change.
