@@ -81,6 +81,18 @@ def configure(conf):
                                  'nlohmann-json3-dev libprotobuf-dev protobuf-compiler)')
 
 
+def _embed_schema(task):
+    """Write the scenario schema as a C++ string (as cmake/flux-embed-schema.cmake)."""
+    text = task.inputs[0].read()
+    task.outputs[0].parent.mkdir()
+    task.outputs[0].write(
+        '// Generated from scenario/config/scenario.schema.json; do not edit.\n'
+        'namespace ns3\n{\nnamespace scenario\n{\n'
+        'extern const char kScenarioSchemaText[];\n'
+        'const char kScenarioSchemaText[] = R"flux_schema(' + text + ')flux_schema";\n'
+        '} // namespace scenario\n} // namespace ns3\n')
+
+
 def build(bld):
     if 'flux' in bld.env['MODULES_NOT_BUILT']:
         return
@@ -97,8 +109,14 @@ def build(bld):
              % (proto_out.abspath(), proto.parent.abspath()),
         source=proto, target=[proto_cc, proto_h], before=['cxx'])
 
+    # The scenario schema, compiled in as a string (the parser reads its
+    # keys, types and ranges).
+    schema = bld.path.find_resource('scenario/config/scenario.schema.json')
+    schema_cc = bld.path.get_bld().make_node('flux-schema/scenario-schema-text.cc')
+    bld(rule=_embed_schema, source=schema, target=schema_cc, before=['cxx'])
+
     module = bld.create_ns3_module('flux', NS3_DEPENDENCIES)
-    module.source = selection['sources'] + [proto_cc]
+    module.source = selection['sources'] + [proto_cc, schema_cc]
     module.cxxflags = CXX17
     module.includes = Utils.to_list(getattr(module, 'includes', [])) + [proto_out]
     module.use = module.use + ['NLOHMANN_JSON', 'PROTOBUF']

@@ -55,6 +55,7 @@
  * - --list-cc prints the registered congestion controls (transport.cc), one
  *   per line; with --verbose, each with its transport.<name> keys;
  *   --describe-cc NAME prints one's keys.
+ * - --schema prints the scenario schema (scenario/config/scenario.schema.json).
  * - --list-policies prints the policies that --policy and scheduler.policy
  *   accept (ScenarioConfig::AvailablePolicies), one name per line, and exits
  *   with status 0; scripts that compare policies take the list from here.
@@ -97,6 +98,7 @@
 #include "ns3/scenario-bound.h"
 #include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
+#include "ns3/scenario-keys.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/scenario-scheduler.h"
@@ -133,6 +135,7 @@ const char* const kUsage =
     "       flux-run --list-policies [--verbose]\n"
     "       flux-run --describe-policy NAME\n"
     "       flux-run --list-cc [--verbose] | --describe-cc NAME\n"
+    "       flux-run --schema\n"
     "\n"
     "Run a flux scenario and write its results (JSON and CSV files), or with\n"
     "--bound its bound and best schedule (JSON).\n"
@@ -172,6 +175,8 @@ const char* const kUsage =
     "                      line, and exit; with --verbose, each with its keys\n"
     "  --describe-cc NAME  print the transport.<NAME> keys of a congestion control\n"
     "                      and exit\n"
+    "  --schema            print the scenario schema (JSON Schema: every key with\n"
+    "                      its type, range, default, unit and meaning) and exit\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
@@ -265,6 +270,7 @@ struct Args
     bool verbose{false};           //!< --verbose (with --list-policies)
     std::string describePolicy;    //!< --describe-policy (empty: none)
     bool listCc{false};            //!< --list-cc
+    bool schema{false};            //!< --schema
     std::string describeCc;        //!< --describe-cc (empty: none)
     /// --seed-ecmp, --seed-background, --seed-placement: (seeds key, value)
     std::vector<std::pair<std::string, std::string>> seeds;
@@ -442,6 +448,11 @@ ParseArgs(int argc, char** argv)
         {
             noValue();
             args.listCc = true;
+        }
+        else if (arg == "--schema")
+        {
+            noValue();
+            args.schema = true;
         }
         else if (arg == "--describe-cc")
         {
@@ -773,6 +784,11 @@ Main(int argc, char** argv)
                     std::cout << name << '\n';
                 }
             }
+            return 0;
+        }
+        if (args.schema)
+        {
+            std::cout << ns3::scenario::ScenarioSchema().dump(2, ' ', false) << '\n';
             return 0;
         }
         if (args.listCc)

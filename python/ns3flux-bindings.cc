@@ -59,6 +59,7 @@
 #include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-keys.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/scenario-scheduler.h"
 #include "ns3/timeline-writer.h"
@@ -607,6 +608,10 @@ PYBIND11_MODULE(_ns3flux, m)
         },
         py::arg("path"),
         "The JSON text of a scenario file, checked for syntax errors and duplicate keys.");
+    m.def(
+        "schema_text",
+        []() { return ns3::scenario::ScenarioSchema().dump(2, ' ', false); },
+        "The scenario schema (JSON Schema) the parser reads its keys, types and ranges from.");
     m.def(
         "policies",
         []() { return ScenarioConfig::AvailablePolicies(); },

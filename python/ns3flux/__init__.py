@@ -35,6 +35,7 @@ from .scenario import (
     variant,
     workload_job,
 )
+from .schema import schema, schema_errors
 from .sweep import Run, sweep, sweep_runs
 
 __version__ = getattr(_ns3flux, "__version__", "0")
@@ -65,6 +66,8 @@ __all__ = [
     "ring",
     "run",
     "scenario",
+    "schema",
+    "schema_errors",
     "servers",
     "sweep",
     "sweep_runs",

@@ -154,7 +154,7 @@ KeysOf(const ResolvedKey& a, const AttributeKeyRules& rules)
  * \param key a key
  * \param rules the section's rules
  * \param res what it sets
- * \return the range the key's number must be in: a kNumberRanges entry
+ * \return the range the key's number must be in: the schema's range
  *         (section.key; for times that of the same stem in any unit) where
  *         there is one, otherwise the attribute checker's interval
  */
@@ -298,7 +298,7 @@ GetAttributeKeys(TypeId tid, const AttributeKeyRules& rules)
     for (const auto& a : KeyedAttributes(tid, rules))
     {
         const std::vector<std::string> spellings = KeysOf(a, rules);
-        // times: the unit of their kNumberRanges entry, else the first (us)
+        // times: the unit of their range in the schema, else the first (us)
         std::string key = spellings.front();
         for (const auto& s : spellings)
         {

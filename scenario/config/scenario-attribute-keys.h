@@ -47,7 +47,7 @@ struct AttributeKey
 /// How one section maps its keys to a TypeId's attributes.
 struct AttributeKeyRules
 {
-    std::string section; //!< the section's path ("scheduler"); kNumberRanges entries are
+    std::string section; //!< the section's path ("scheduler"); ranges in the schema are
                          //!< looked up as section.key
     TypeId root;         //!< the attributes of the TypeId and its parents up to this one
     /// keys whose stem is not the attribute's snake_case name: (stem, attribute)

@@ -113,19 +113,19 @@ class ObjectReader
     std::string Path(const std::string& key) const;
 
     /**
-     * \param key a numeric key with a kNumberRanges entry
+     * \param key a numeric key with a range in the schema
      * \return its value, checked (required: a missing key is an error)
      */
     uint64_t Integer(const std::string& key) const;
 
     /**
-     * \param key a numeric key with a kNumberRanges entry
+     * \param key a numeric key with a range in the schema
      * \return its value, checked (required: a missing key is an error)
      */
     double Number(const std::string& key) const;
 
     /**
-     * \brief Read a numeric key, checked against its kNumberRanges entry,
+     * \brief Read a numeric key, checked against its range in the schema,
      * when the object has it.
      * \param key the key
      * \param out receives the value; unchanged when the key is absent

@@ -1,0 +1,78 @@
+"""The scenario schema: every key of a scenario with its type, range,
+default, unit and meaning, as JSON Schema (draft 07).
+
+The schema is the file ``scenario/config/scenario.schema.json``, compiled
+into the runner, which reads from it the keys of every section, the names
+a key accepts and the range of every numeric key. ``schema()`` returns that
+compiled-in copy, so it is always the one the runner checks against.
+
+``schema_errors()`` checks a scenario against it with ``jsonschema``
+(Debian's python3-jsonschema) and lists every problem at once, where
+``validate()`` stops at the first; the checks that relate keys to each
+other (hosts within the topology, ranks within the GPUs, times before
+``stop_ms``) are the runner's alone, so a scenario without schema errors
+can still be refused by ``validate()``.
+"""
+
+import functools
+import json
+
+from . import _ns3flux
+from .scenario import _join
+
+__all__ = ["schema", "schema_errors"]
+
+
+@functools.lru_cache(maxsize=1)
+def _schema_text():
+    return _ns3flux.schema_text()
+
+
+def schema():
+    """The scenario schema, as a dict (a fresh copy)."""
+    return json.loads(_schema_text())
+
+
+@functools.lru_cache(maxsize=1)
+def _validator():
+    import jsonschema
+
+    return jsonschema.Draft7Validator(schema())
+
+
+def _path(parts):
+    path = ""
+    for part in parts:
+        path = f"{path}[{part}]" if isinstance(part, int) else _join(path, part)
+    return path
+
+
+def schema_errors(scenario):
+    """Every place where a scenario dict breaks the schema: a list of
+    ``(path, message)`` with paths written as the runner writes them
+    (``jobs[0].ranks``), sorted by path; empty when there is none.
+    Integral floats count as integers (``5e7``), as the runner reads them.
+    """
+    errors = []
+    for error in _validator().iter_errors(_integers(scenario)):
+        parts = list(error.absolute_path)
+        if error.validator == "additionalProperties":
+            known = set(error.schema.get("properties", {}))
+            for key in error.instance:
+                if key not in known:
+                    errors.append((_path(parts + [key]), "unknown key"))
+            continue
+        errors.append((_path(parts), error.message))
+    return sorted(errors, key=lambda e: e[0])
+
+
+def _integers(value):
+    """The value with integral floats as ints (jsonschema's draft 07 counts
+    1.0 as an integer but not 5e7 written as a float beyond 2^53)."""
+    if isinstance(value, dict):
+        return {k: _integers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_integers(v) for v in value]
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
