@@ -55,6 +55,8 @@ packages=(
     python3 python3-dev python3-pytest python3-numpy python3-pandas
     python3-matplotlib python3-tqdm python3-nbclient python3-ipykernel
     jupyter-nbconvert python3-distributed
+    # the scenario schema's checks from Python (ns3flux.schema_errors)
+    python3-jsonschema
     # pcap decoding in tests, code formatting check, documentation diagrams
     # and the manual's build (test/python/test_doc.py)
     tshark clang-format graphviz python3-sphinx

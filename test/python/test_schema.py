@@ -7,12 +7,14 @@ key in it has a type and a description; every shipped scenario passes it;
 for every numeric key the runner reads, a value just outside the schema's
 range is refused by the runner with a message naming that key, and flagged
 by jsonschema at the same path; an unknown key and a name outside a key's list are refused by both; the
-fuzzer's keys are the schema's."""
+fuzzer's keys and the manual's table of keys are the schema's; the
+shipped scenarios name the schema (for editors)."""
 
 import copy
 import glob
 import json
 import os
+import subprocess
 
 import jsonschema
 import pytest
@@ -137,6 +139,12 @@ def test_the_schema_is_valid_json_schema_and_describes_every_key():
     assert not missing, f"keys without a type or a description: {missing}"
 
 
+def test_the_manuals_table_of_keys_is_the_schemas():
+    proc = subprocess.run([os.path.join(ROOT, "scripts", "gen-doc-scenario-keys"), "--check"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_every_shipped_scenario_follows_the_schema():
     files = sorted(glob.glob(os.path.join(ROOT, "examples", "**", "*.json"), recursive=True)
                    + glob.glob(os.path.join(ROOT, "bench", "scenarios", "*.json")))
@@ -147,6 +155,9 @@ def test_every_shipped_scenario_follows_the_schema():
         if not isinstance(data, dict) or not ({"topology", "hpcc"} & set(data)):
             continue  # not a scenario (e.g. a communicator-group file)
         assert ns3flux.schema_errors(data) == [], path
+        # names the schema for editors, by a path that exists
+        assert os.path.samefile(os.path.join(os.path.dirname(path), data["$schema"]),
+                                SCHEMA_FILE), path
         checked += 1
     assert checked >= 20
 
@@ -216,9 +227,13 @@ def test_a_scenario_may_name_the_schema():
 
 
 def test_the_fuzzer_mutates_the_schemas_keys():
-    from importlib.machinery import SourceFileLoader
+    import importlib.machinery
+    import importlib.util
 
-    fuzz = SourceFileLoader("flux_fuzz", os.path.join(ROOT, "scripts", "flux-fuzz")).load_module()
+    loader = importlib.machinery.SourceFileLoader("flux_fuzz",
+                                                  os.path.join(ROOT, "scripts", "flux-fuzz"))
+    fuzz = importlib.util.module_from_spec(importlib.util.spec_from_loader("flux_fuzz", loader))
+    loader.exec_module(fuzz)
     keys = set()
 
     def walk(node):
