@@ -527,6 +527,7 @@ FluxController::Replan()
         // a job done leaves the virtual system too: nobody waits for it
         backlog[j] = m_view[j].done ? 0 : m_view[j].backlog;
     }
+    const std::vector<double> backlog0 = backlog;
     std::vector<double> ends;
     Drain(backlog, std::numeric_limits<double>::infinity(), &ends);
 
@@ -564,9 +565,12 @@ FluxController::Replan()
         }
         else
         {
-            // its next run, alone, from when it is predicted ready
+            // its next run, at its fair share among the backlogged jobs, from
+            // when it is predicted ready (as the runs under way are keyed)
             const double ready = std::max(t, v.lastEnd.GetSeconds() + v.gap);
-            key = ready + v.nextBytes / Rate(j);
+            std::vector<double> joined = backlog0;
+            joined[j] = std::max(v.nextBytes, 1.0);
+            key = ready + v.nextBytes / VirtualRate(j, joined);
         }
         tasks.push_back(Task{j, key});
     }
@@ -578,6 +582,7 @@ FluxController::Replan()
     const auto& classes = GetJobClasses();
     std::vector<uint32_t> level(n, 0);
     std::vector<bool> sending(n, false); // communicating and not held
+    std::vector<bool> slowed(n, false);  // communicating, not held, but late
     for (std::size_t i = 0; i < tasks.size(); ++i)
     {
         const uint32_t j = tasks[i].job;
@@ -587,7 +592,11 @@ FluxController::Replan()
         for (std::size_t k = 0; k < i; ++k)
         {
             const uint32_t ahead = tasks[k].job;
-            if (Conflict(j, ahead) && TurnsPay(ahead, j))
+            // A job ahead that sends but is late (slowed where it does not
+            // contend) neither holds nor outranks it: the two share the
+            // links fairly rather than this one taking the scraps of
+            // strict priority.
+            if (Conflict(j, ahead) && TurnsPay(ahead, j) && !(slowed[ahead] && m_holds))
             {
                 lvl = std::max(lvl, level[ahead] + 1);
                 hold = hold || sending[ahead];
@@ -613,6 +622,7 @@ FluxController::Replan()
         const bool late =
             v.goAt >= 0 && t > v.goAt + m_lateFactor * v.runBytes / pace + m_latency.GetSeconds();
         sending[j] = v.communicating && !hold && !late;
+        slowed[j] = v.communicating && !hold && late;
         const uint8_t cls = classes[std::min<std::size_t>(lvl, classes.size() - 1)];
         if (v.planned && v.plannedRun == v.run && v.plannedHold == hold && v.plannedClass == cls)
         {
