@@ -73,8 +73,7 @@ FluidNetwork::GetTypeId()
 
 FluidNetwork::FluidNetwork()
     : m_packetOverhead(DATA_OVERHEAD),
-      m_ackBytes(ACK_BYTES),
-      m_qpCache(QP_CACHE)
+      m_ackBytes(ACK_BYTES)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -97,7 +96,6 @@ FluidNetwork::DoDispose()
     m_hosts.clear();
     m_senders.clear();
     m_senderOfQpn.clear();
-    m_qpCache.clear();
     m_links.clear();
     m_ends.clear();
     m_paths = PathFunction();
@@ -247,24 +245,27 @@ FluidNetwork::FindSender(uint32_t host, uint32_t qpn) const
 }
 
 uint32_t
-FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
+FluidNetwork::SenderOf(RdmaQueuePair* qp)
 {
-    // The queue pair's last sender, when the pair is still the same
-    // connection: its QP number and its peer's address and QP number (a
-    // peer queue pair has one connection, and QP numbers are not reused).
+    // The queue pair's sender, which it carries, when the pair is still the
+    // same connection: its QP number and its peer's address and QP number
+    // (a peer queue pair has one connection, and QP numbers are not reused).
     const uint32_t qpn = qp->GetQpn();
     const uint32_t peerQpn = qp->GetPeerQpn();
     const uint32_t peerAddress = qp->GetPeerAddress().Get();
-    QpCacheEntry& cached =
-        m_qpCache[(reinterpret_cast<std::uintptr_t>(PeekPointer(qp)) >> 4) & (QP_CACHE - 1)];
-    uint32_t index = NONE;
-    if (cached.qp == PeekPointer(qp))
+    uint32_t index = qp->GetOffloadSendIndex();
+    if (index < m_senders.size())
     {
-        const Sender& c = m_senders[cached.sender];
-        if (c.qpn == qpn && c.peerQpn == peerQpn && c.peerAddress == peerAddress)
+        const Sender& c = m_senders[index];
+        if (PeekPointer(c.qp) != qp || c.qpn != qpn || c.peerQpn != peerQpn ||
+            c.peerAddress != peerAddress)
         {
-            index = cached.sender;
+            index = NONE;
         }
+    }
+    else
+    {
+        index = NONE;
     }
     if (index == NONE)
     {
@@ -291,20 +292,53 @@ FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
         m_senders.back().peerQpn = peerQpn;
         m_senders.back().peerAddress = peerAddress;
     }
-    cached.qp = PeekPointer(qp);
-    cached.sender = index;
     Sender& s = m_senders[index];
     if (!s.qp)
     {
         s.qp = qp;
         s.peer = m_hosts[s.dst]->GetQueuePair(qp->GetPeerQpn());
         NS_ABORT_MSG_IF(!s.peer, "FluidNetwork: the queue pair's peer does not exist");
+        s.mtu = qp->GetNic()->GetMtu();
+        s.gone = false;
+        qp->SetOffloadSendIndex(index);
+        s.peer->SetOffloadReceiveIndex(index);
     }
     if (s.routeEpoch != m_routeEpoch && !s.active)
     {
         Route(s);
     }
     return index;
+}
+
+void
+FluidNetwork::QueuePairDestroyed(RdmaQueuePair* qp)
+{
+    NS_LOG_FUNCTION(this << qp);
+    for (const uint32_t index : {qp->GetOffloadSendIndex(), qp->GetOffloadReceiveIndex()})
+    {
+        if (index < m_senders.size())
+        {
+            Sender& s = m_senders[index];
+            if (PeekPointer(s.qp) == qp || PeekPointer(s.peer) == qp)
+            {
+                s.gone = true;
+                ReleaseIfGone(s);
+            }
+        }
+    }
+}
+
+void
+FluidNetwork::ReleaseIfGone(Sender& s)
+{
+    if (s.gone && !s.active && s.inFlight == 0)
+    {
+        // Idle: let the queue pairs go (a tenant destroys its flows' queue
+        // pairs once acknowledged); the path stays cached.
+        s.qp = nullptr;
+        s.peer = nullptr;
+        s.gone = false;
+    }
 }
 
 void
@@ -501,12 +535,12 @@ FluidNetwork::PushEnd(uint32_t index, int64_t nowNs)
 }
 
 void
-FluidNetwork::Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
+FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
 {
     // (no logging: called once per message)
     const uint32_t index = SenderOf(qp);
     Sender& s = m_senders[index];
-    const double wire = OnWire(bytes, qp->GetNic()->GetMtu());
+    const double wire = OnWire(bytes, s.mtu);
     s.messages.push_back(Message{seq, bytes, wire, Simulator::Now()});
     if (s.active)
     {
@@ -908,8 +942,7 @@ FluidNetwork::FinishHead(uint32_t index)
     s.messages.pop_front();
     // The first packet's store-and-forward time on every hop but the
     // slowest, whose time the fluid has already counted.
-    const uint32_t mtu = s.qp->GetNic()->GetMtu();
-    const double firstBits = 8.0 * (std::min<uint64_t>(m.bytes, mtu) + m_packetOverhead);
+    const double firstBits = 8.0 * (std::min<uint64_t>(m.bytes, s.mtu) + m_packetOverhead);
     const double delay = s.propagationS + firstBits * (s.perBitS - s.slowestPerBitS);
     ++s.inFlight;
     Simulator::Schedule(FromSeconds(delay),
@@ -939,11 +972,11 @@ FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, Time posted)
         const double ackS = s.propagationS + 8.0 * m_ackBytes * s.perBitS;
         Simulator::Schedule(FromSeconds(ackS), &FluidNetwork::Acknowledge, this, index, seq, bytes);
     }
-    else if (--s.inFlight == 0 && !s.active)
+    else
     {
-        // nobody waits for the ACK: the queue pairs can go now
-        s.qp = nullptr;
-        s.peer = nullptr;
+        // nobody waits for the ACK
+        --s.inFlight;
+        ReleaseIfGone(s);
     }
     peer->DeliverOffloaded(bytes);
 }
@@ -954,13 +987,7 @@ FluidNetwork::Acknowledge(uint32_t index, uint64_t seq, uint64_t bytes)
     Sender& s = m_senders[index];
     Ptr<RdmaQueuePair> qp = s.qp;
     --s.inFlight;
-    if (!s.active && s.inFlight == 0)
-    {
-        // Idle: let the queue pairs go (a tenant destroys its flows' queue
-        // pairs once acknowledged); the path stays cached.
-        s.qp = nullptr;
-        s.peer = nullptr;
-    }
+    ReleaseIfGone(s);
     qp->CompleteOffloaded(seq, bytes);
 }
 

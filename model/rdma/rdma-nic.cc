@@ -335,6 +335,10 @@ RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
     m_closed += qp->GetCounters();
     m_bytesReceivedClosed += qp->GetBytesReceived();
     m_qps[index] = nullptr;
+    if (m_offload)
+    {
+        m_offload->QueuePairDestroyed(PeekPointer(qp));
+    }
     if (qp->m_active)
     {
         m_arbiter->Remove(PeekPointer(qp));
