@@ -247,8 +247,12 @@ class RdmaQueuePair : public Object
     bool SetSourcePort(uint16_t port);
     /** \return the NIC owning this queue pair */
     Ptr<RdmaNic> GetNic() const;
-    /** \return the congestion control of the send side */
-    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+    /**
+     * \return the congestion control of the send side (made now if the
+     *         queue pair has none yet: a NIC with a message offload makes
+     *         none at first)
+     */
+    Ptr<RdmaCongestionControl> GetCongestionControl();
 
     /** \return true while posted packets remain unsent */
     bool HasDataToSend() const;
@@ -300,13 +304,19 @@ class RdmaQueuePair : public Object
      * \param qpn local QP number
      * \param prio traffic class
      * \param srcPort UDP source port
-     * \param cc congestion control
+     * \param cc congestion control (nullptr: made when first needed)
      */
     void Setup(Ptr<RdmaNic> nic,
                uint32_t qpn,
                uint8_t prio,
                uint16_t srcPort,
                Ptr<RdmaCongestionControl> cc);
+
+    /**
+     * \brief Take a congestion control for the send side.
+     * \param cc the congestion control
+     */
+    void AttachCongestionControl(Ptr<RdmaCongestionControl> cc);
 
     /**
      * \brief Set the remote end (called by RdmaNic::Connect).
