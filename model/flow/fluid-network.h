@@ -165,19 +165,25 @@ class FluidNetwork : public RdmaMessageOffload
         Time posted;    //!< when it was posted
     };
 
+    /// What the rate computations read of every flow on a link, apart from
+    /// the rest of its sender so that they are dense (m_rates).
+    struct FlowRate
+    {
+        double rateBps{0};   //!< current rate, bit/s
+        double next{0};      //!< its rate in the computation that includes it, bit/s
+        uint64_t seen{0};    //!< m_visit of the last computation that included it
+        uint64_t checked{0}; //!< m_pass of the last check that met it
+        uint8_t cls{0};      //!< its class when its rate was computed
+    };
+
     /// A sending queue pair: one fluid flow while it has messages. (The
-    /// fields of the rate computations and of the message in progress first.)
+    /// fields of the message in progress first; its rate is in m_rates.)
     struct Sender
     {
         double left{0};                //!< wire bytes of the head message not sent at m_since
         int64_t sinceNs{0};            //!< when left was last brought up to date, ns
-        double rateBps{0};             //!< current rate, bit/s
-        double next{0};                //!< its rate in the computation that includes it, bit/s
-        uint64_t seen{0};              //!< m_visit of the last computation that included it
-        uint64_t checked{0};           //!< m_pass of the last check that met it
         uint32_t version{0};           //!< bumped at each rate change (stale end entries)
         uint32_t inFlight{0};          //!< messages sent whose ACK has not returned
-        uint8_t cls{0};                //!< its class when its rate was computed
         bool active{false};            //!< it has messages (it is on its links' lists)
         bool dirty{false};             //!< listed in m_dirty
         bool gone{false};              //!< its queue pair or the peer was destroyed
@@ -297,10 +303,10 @@ class FluidNetwork : public RdmaMessageOffload
     void MarkDirty(uint32_t index);
     /**
      * \brief Bring a sender's bytes left up to now.
-     * \param s the sender
+     * \param index the sender
      * \param nowNs now, ns
      */
-    void Settle(Sender& s, int64_t nowNs);
+    void Settle(uint32_t index, int64_t nowNs);
     /**
      * \brief Give a sender a new rate (its links' loads follow) and
      * schedule the end of its head message.
@@ -395,6 +401,7 @@ class FluidNetwork : public RdmaMessageOffload
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
     std::vector<Sender> m_senders;                          //!< every sending queue pair
+    std::vector<FlowRate> m_rates;                          //!< per sender: its rate
     /// per host: QP number of a sending queue pair -> its sender (NONE: none yet)
     std::vector<std::vector<uint32_t>> m_senderOfQpn;
     uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
