@@ -102,7 +102,10 @@ RankChannels::Connect(const std::vector<Ptr<RdmaNic>>& nics,
                         "RankChannels: ranks " << l.src << " and " << l.dst
                                                << " share a NIC but are on different servers");
         s.firstConnection = static_cast<uint32_t>(m_senders.size());
-        s.arrived.assign(channels, 0);
+        if (channels > 1)
+        {
+            s.arrived.assign(channels, 0); // (one channel: a part is a message)
+        }
         for (uint32_t c = 0; c < channels; ++c)
         {
             const auto id = static_cast<uint32_t>(m_senders.size());
@@ -167,6 +170,13 @@ RankChannels::PartReceived(RankChannels* self,
 {
     const uint32_t link = self->m_connectionLink[connection];
     LinkState& s = self->m_links[link];
+    if (self->m_channels == 1)
+    {
+        // one part per message: it is whole
+        ++s.delivered;
+        self->m_receive(link);
+        return;
+    }
     ++s.arrived[connection - s.firstConnection];
     const uint64_t whole = *std::min_element(s.arrived.begin(), s.arrived.end());
     while (s.delivered < whole)

@@ -73,8 +73,7 @@ FluidNetwork::GetTypeId()
 
 FluidNetwork::FluidNetwork()
     : m_packetOverhead(DATA_OVERHEAD),
-      m_ackBytes(ACK_BYTES),
-      m_qpCache(QP_CACHE)
+      m_ackBytes(ACK_BYTES)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -96,8 +95,8 @@ FluidNetwork::DoDispose()
     }
     m_hosts.clear();
     m_senders.clear();
+    m_rates.clear();
     m_senderOfQpn.clear();
-    m_qpCache.clear();
     m_links.clear();
     m_ends.clear();
     m_paths = PathFunction();
@@ -177,7 +176,7 @@ FluidNetwork::RefreshPaths()
         {
             continue; // looked up again at its next message
         }
-        Settle(s, now);
+        Settle(i, now);
         SetRate(i, 0, now);
         Detach(i);
         Route(s);
@@ -247,24 +246,27 @@ FluidNetwork::FindSender(uint32_t host, uint32_t qpn) const
 }
 
 uint32_t
-FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
+FluidNetwork::SenderOf(RdmaQueuePair* qp)
 {
-    // The queue pair's last sender, when the pair is still the same
-    // connection: its QP number and its peer's address and QP number (a
-    // peer queue pair has one connection, and QP numbers are not reused).
+    // The queue pair's sender, which it carries, when the pair is still the
+    // same connection: its QP number and its peer's address and QP number
+    // (a peer queue pair has one connection, and QP numbers are not reused).
     const uint32_t qpn = qp->GetQpn();
     const uint32_t peerQpn = qp->GetPeerQpn();
     const uint32_t peerAddress = qp->GetPeerAddress().Get();
-    QpCacheEntry& cached =
-        m_qpCache[(reinterpret_cast<std::uintptr_t>(PeekPointer(qp)) >> 4) & (QP_CACHE - 1)];
-    uint32_t index = NONE;
-    if (cached.qp == PeekPointer(qp))
+    uint32_t index = qp->GetOffloadSendIndex();
+    if (index < m_senders.size())
     {
-        const Sender& c = m_senders[cached.sender];
-        if (c.qpn == qpn && c.peerQpn == peerQpn && c.peerAddress == peerAddress)
+        const Sender& c = m_senders[index];
+        if (PeekPointer(c.qp) != qp || c.qpn != qpn || c.peerQpn != peerQpn ||
+            c.peerAddress != peerAddress)
         {
-            index = cached.sender;
+            index = NONE;
         }
+    }
+    else
+    {
+        index = NONE;
     }
     if (index == NONE)
     {
@@ -285,26 +287,60 @@ FluidNetwork::SenderOf(Ptr<RdmaQueuePair> qp)
         }
         senders[qpn] = index;
         m_senders.emplace_back();
+        m_rates.emplace_back();
         m_senders.back().src = src;
         m_senders.back().dst = dst;
         m_senders.back().qpn = qpn;
         m_senders.back().peerQpn = peerQpn;
         m_senders.back().peerAddress = peerAddress;
     }
-    cached.qp = PeekPointer(qp);
-    cached.sender = index;
     Sender& s = m_senders[index];
     if (!s.qp)
     {
         s.qp = qp;
         s.peer = m_hosts[s.dst]->GetQueuePair(qp->GetPeerQpn());
         NS_ABORT_MSG_IF(!s.peer, "FluidNetwork: the queue pair's peer does not exist");
+        s.mtu = qp->GetNic()->GetMtu();
+        s.gone = false;
+        qp->SetOffloadSendIndex(index);
+        s.peer->SetOffloadReceiveIndex(index);
     }
     if (s.routeEpoch != m_routeEpoch && !s.active)
     {
         Route(s);
     }
     return index;
+}
+
+void
+FluidNetwork::QueuePairDestroyed(RdmaQueuePair* qp)
+{
+    NS_LOG_FUNCTION(this << qp);
+    for (const uint32_t index : {qp->GetOffloadSendIndex(), qp->GetOffloadReceiveIndex()})
+    {
+        if (index < m_senders.size())
+        {
+            Sender& s = m_senders[index];
+            if (PeekPointer(s.qp) == qp || PeekPointer(s.peer) == qp)
+            {
+                s.gone = true;
+                ReleaseIfGone(s);
+            }
+        }
+    }
+}
+
+void
+FluidNetwork::ReleaseIfGone(Sender& s)
+{
+    if (s.gone && !s.active && s.inFlight == 0)
+    {
+        // Idle: let the queue pairs go (a tenant destroys its flows' queue
+        // pairs once acknowledged); the path stays cached.
+        s.qp = nullptr;
+        s.peer = nullptr;
+        s.gone = false;
+    }
 }
 
 void
@@ -368,18 +404,18 @@ FluidNetwork::LeaveLink(uint32_t link, uint32_t leaving)
     // their bottleneck); the others have their bottleneck elsewhere, which
     // this departure leaves as it was. With several classes on the link,
     // the lower ones may gain: recompute.
-    const uint8_t cls = m_senders[leaving].cls;
+    const uint8_t cls = m_rates[leaving].cls;
     double top = 0;
     bool held = false;
     for (const auto& f : l.flows)
     {
-        const Sender& s = m_senders[f.first];
-        top = std::max(top, s.rateBps);
-        held = held || s.cls != cls;
+        const FlowRate& r = m_rates[f.first];
+        top = std::max(top, r.rateBps);
+        held = held || r.cls != cls;
     }
     for (const auto& f : l.flows)
     {
-        held = held || (f.first != leaving && m_senders[f.first].rateBps >= top * (1 - 1e-6));
+        held = held || (f.first != leaving && m_rates[f.first].rateBps >= top * (1 - 1e-6));
     }
     if (!held)
     {
@@ -421,10 +457,11 @@ FluidNetwork::JoinWithoutChange(uint32_t index)
             continue;
         }
         bool bottleneck = true;
+        const uint8_t cls = m_rates[index].cls;
         for (const auto& f : link.flows)
         {
-            const Sender& o = m_senders[f.first];
-            if (f.first != index && (o.cls != s.cls || o.rateBps > rate * (1 + 1e-9)))
+            const FlowRate& o = m_rates[f.first];
+            if (f.first != index && (o.cls != cls || o.rateBps > rate * (1 + 1e-9)))
             {
                 bottleneck = false;
                 break;
@@ -451,11 +488,12 @@ FluidNetwork::MarkDirty(uint32_t index)
 }
 
 void
-FluidNetwork::Settle(Sender& s, int64_t nowNs)
+FluidNetwork::Settle(uint32_t index, int64_t nowNs)
 {
+    Sender& s = m_senders[index];
     if (nowNs > s.sinceNs)
     {
-        s.left -= s.rateBps * static_cast<double>(nowNs - s.sinceNs) * 1e-9 / 8;
+        s.left -= m_rates[index].rateBps * static_cast<double>(nowNs - s.sinceNs) * 1e-9 / 8;
         s.sinceNs = nowNs;
     }
 }
@@ -464,8 +502,9 @@ void
 FluidNetwork::SetRate(uint32_t index, double bps, int64_t nowNs)
 {
     Sender& s = m_senders[index];
-    Settle(s, nowNs);
-    const double delta = bps - s.rateBps;
+    FlowRate& r = m_rates[index];
+    Settle(index, nowNs);
+    const double delta = bps - r.rateBps;
     if (delta != 0)
     {
         for (uint32_t l : s.path)
@@ -475,7 +514,7 @@ FluidNetwork::SetRate(uint32_t index, double bps, int64_t nowNs)
             link.sinceNs = nowNs;
             link.loadBps = std::max(0.0, link.loadBps + delta);
         }
-        s.rateBps = bps;
+        r.rateBps = bps;
     }
     ++s.version; // any end scheduled before is stale
     if (bps > 0 && s.active)
@@ -488,7 +527,7 @@ void
 FluidNetwork::PushEnd(uint32_t index, int64_t nowNs)
 {
     const Sender& s = m_senders[index];
-    const double seconds = std::max(0.0, s.left) * 8 / s.rateBps;
+    const double seconds = std::max(0.0, s.left) * 8 / m_rates[index].rateBps;
     if (!(seconds < 1e6))
     {
         return; // (a rate too small to end the message in a run: stalled)
@@ -501,12 +540,12 @@ FluidNetwork::PushEnd(uint32_t index, int64_t nowNs)
 }
 
 void
-FluidNetwork::Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
+FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
 {
     // (no logging: called once per message)
     const uint32_t index = SenderOf(qp);
     Sender& s = m_senders[index];
-    const double wire = OnWire(bytes, qp->GetNic()->GetMtu());
+    const double wire = OnWire(bytes, s.mtu);
     s.messages.push_back(Message{seq, bytes, wire, Simulator::Now()});
     if (s.active)
     {
@@ -516,10 +555,10 @@ FluidNetwork::Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
     s.active = true;
     s.left = wire;
     s.sinceNs = now;
-    s.rateBps = 0;
+    m_rates[index].rateBps = 0;
     ++m_activeFlows;
     m_peakFlows = std::max(m_peakFlows, m_activeFlows);
-    s.cls = qp->GetPriority();
+    m_rates[index].cls = qp->GetPriority();
     Attach(index);
     if (JoinWithoutChange(index))
     {
@@ -559,16 +598,15 @@ FluidNetwork::ScheduleUpdate()
 double
 FluidNetwork::NextRate(uint32_t index) const
 {
-    const Sender& s = m_senders[index];
-    return s.seen == m_visit ? s.next : s.rateBps;
+    const FlowRate& r = m_rates[index];
+    return r.seen == m_visit ? r.next : r.rateBps;
 }
 
 bool
 FluidNetwork::HeldAt(uint32_t link, uint32_t index)
 {
     Link& l = m_links[link];
-    const Sender& s = m_senders[index];
-    const uint8_t rank = m_allocator.GetRank(s.cls);
+    const uint8_t rank = m_allocator.GetRank(m_rates[index].cls);
     if (l.stamp != m_pass || l.stampRank != rank)
     {
         // What the classes up to this one take of the link, and the
@@ -577,7 +615,7 @@ FluidNetwork::HeldAt(uint32_t link, uint32_t index)
         double top = 0;
         for (const auto& f : l.flows)
         {
-            const uint8_t r = m_allocator.GetRank(m_senders[f.first].cls);
+            const uint8_t r = m_allocator.GetRank(m_rates[f.first].cls);
             if (r <= rank)
             {
                 const double rate = NextRate(f.first);
@@ -618,10 +656,10 @@ FluidNetwork::Bottlenecked(uint32_t index)
 void
 FluidNetwork::Grow(uint32_t index)
 {
-    Sender& s = m_senders[index];
-    if (s.seen != m_visit && s.checked != m_pass)
+    FlowRate& r = m_rates[index];
+    if (r.seen != m_visit && r.checked != m_pass)
     {
-        s.checked = m_pass;
+        r.checked = m_pass;
         m_grow.push_back(index);
     }
 }
@@ -638,12 +676,13 @@ FluidNetwork::MarkChanged(const Sender& s)
 void
 FluidNetwork::Join(uint32_t index)
 {
-    Sender& s = m_senders[index];
-    s.seen = m_visit;
+    const Sender& s = m_senders[index];
+    FlowRate& r = m_rates[index];
+    r.seen = m_visit;
     const uint8_t cls = s.qp->GetPriority();
-    if (cls != s.cls)
+    if (cls != r.cls)
     {
-        s.cls = cls;
+        r.cls = cls;
         MarkChanged(s);
     }
     m_component.push_back(index);
@@ -672,7 +711,7 @@ FluidNetwork::Update()
     {
         Sender& s = m_senders[i];
         s.dirty = false;
-        if (s.active && s.seen != m_visit)
+        if (s.active && m_rates[i].seen != m_visit)
         {
             Join(i);
         }
@@ -685,7 +724,7 @@ FluidNetwork::Update()
     for (std::size_t k = 0; k < changed; ++k)
     {
         const Sender& s = m_senders[m_component[k]];
-        if (s.rateBps != 0)
+        if (m_rates[m_component[k]].rateBps != 0)
         {
             continue;
         }
@@ -719,7 +758,7 @@ FluidNetwork::Update()
             MaxMinAllocator::Demand& d = m_demands[k];
             d.links = s.path.data();
             d.hops = static_cast<uint32_t>(s.path.size());
-            d.cls = s.cls;
+            d.cls = m_rates[m_component[k]].cls;
             d.weight = 1;
             for (uint32_t l : s.path)
             {
@@ -734,7 +773,7 @@ FluidNetwork::Update()
                 double residual = link.up ? link.bps : 0.0;
                 for (const auto& f : link.flows)
                 {
-                    const Sender& o = m_senders[f.first];
+                    const FlowRate& o = m_rates[f.first];
                     if (o.seen != m_visit)
                     {
                         residual -= o.rateBps;
@@ -746,11 +785,11 @@ FluidNetwork::Update()
         m_allocator.Allocate(m_demands);
         for (std::size_t k = 0; k < m_component.size(); ++k)
         {
-            Sender& f = m_senders[m_component[k]];
+            FlowRate& f = m_rates[m_component[k]];
             f.next = m_demands[k].rate;
             if (f.next != f.rateBps)
             {
-                MarkChanged(f);
+                MarkChanged(m_senders[m_component[k]]);
             }
         }
         // Check the bottlenecks: of the recomputed flows, and of the others
@@ -789,7 +828,7 @@ FluidNetwork::Update()
             }
             for (const auto& f : m_links[l].flows)
             {
-                Sender& o = m_senders[f.first];
+                FlowRate& o = m_rates[f.first];
                 if (o.seen != m_visit && o.checked != m_pass)
                 {
                     const bool held = Bottlenecked(f.first);
@@ -813,7 +852,7 @@ FluidNetwork::Update()
     for (std::size_t k = 0; k < m_component.size(); ++k)
     {
         const uint32_t i = m_component[k];
-        if (m_demands[k].rate != m_senders[i].rateBps || m_senders[i].rateBps == 0)
+        if (m_demands[k].rate != m_rates[i].rateBps || m_rates[i].rateBps == 0)
         {
             SetRate(i, m_demands[k].rate, now);
         }
@@ -870,9 +909,9 @@ FluidNetwork::MessageEnd()
         {
             continue;
         }
-        Settle(s, now);
+        Settle(top.sender, now);
         // Done when what is left would take under half a nanosecond.
-        if (s.left * 8 > s.rateBps * 0.5e-9 + 1e-6)
+        if (s.left * 8 > m_rates[top.sender].rateBps * 0.5e-9 + 1e-6)
         {
             PushEnd(top.sender, now); // (rounding): not quite yet
             continue;
@@ -908,8 +947,7 @@ FluidNetwork::FinishHead(uint32_t index)
     s.messages.pop_front();
     // The first packet's store-and-forward time on every hop but the
     // slowest, whose time the fluid has already counted.
-    const uint32_t mtu = s.qp->GetNic()->GetMtu();
-    const double firstBits = 8.0 * (std::min<uint64_t>(m.bytes, mtu) + m_packetOverhead);
+    const double firstBits = 8.0 * (std::min<uint64_t>(m.bytes, s.mtu) + m_packetOverhead);
     const double delay = s.propagationS + firstBits * (s.perBitS - s.slowestPerBitS);
     ++s.inFlight;
     Simulator::Schedule(FromSeconds(delay),
@@ -939,11 +977,11 @@ FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, Time posted)
         const double ackS = s.propagationS + 8.0 * m_ackBytes * s.perBitS;
         Simulator::Schedule(FromSeconds(ackS), &FluidNetwork::Acknowledge, this, index, seq, bytes);
     }
-    else if (--s.inFlight == 0 && !s.active)
+    else
     {
-        // nobody waits for the ACK: the queue pairs can go now
-        s.qp = nullptr;
-        s.peer = nullptr;
+        // nobody waits for the ACK
+        --s.inFlight;
+        ReleaseIfGone(s);
     }
     peer->DeliverOffloaded(bytes);
 }
@@ -954,13 +992,7 @@ FluidNetwork::Acknowledge(uint32_t index, uint64_t seq, uint64_t bytes)
     Sender& s = m_senders[index];
     Ptr<RdmaQueuePair> qp = s.qp;
     --s.inFlight;
-    if (!s.active && s.inFlight == 0)
-    {
-        // Idle: let the queue pairs go (a tenant destroys its flows' queue
-        // pairs once acknowledged); the path stays cached.
-        s.qp = nullptr;
-        s.peer = nullptr;
-    }
+    ReleaseIfGone(s);
     qp->CompleteOffloaded(seq, bytes);
 }
 

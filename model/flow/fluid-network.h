@@ -7,6 +7,7 @@
 
 #include "max-min-allocator.h"
 
+#include "ns3/compact-fifo.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -15,7 +16,6 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <unordered_map>
 #include <vector>
@@ -119,8 +119,9 @@ class FluidNetwork : public RdmaMessageOffload
     /// switches' routes changed).
     void RefreshPaths();
 
-    void Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes) override;
+    void Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes) override;
     void PriorityChanged(Ptr<RdmaQueuePair> qp) override;
+    void QueuePairDestroyed(RdmaQueuePair* qp) override;
 
     /** \return messages delivered so far */
     uint64_t GetMessagesDelivered() const;
@@ -164,34 +165,43 @@ class FluidNetwork : public RdmaMessageOffload
         Time posted;    //!< when it was posted
     };
 
-    /// A sending queue pair: one fluid flow while it has messages.
+    /// What the rate computations read of every flow on a link, apart from
+    /// the rest of its sender so that they are dense (m_rates).
+    struct FlowRate
+    {
+        double rateBps{0};   //!< current rate, bit/s
+        double next{0};      //!< its rate in the computation that includes it, bit/s
+        uint64_t seen{0};    //!< m_visit of the last computation that included it
+        uint64_t checked{0}; //!< m_pass of the last check that met it
+        uint8_t cls{0};      //!< its class when its rate was computed
+    };
+
+    /// A sending queue pair: one fluid flow while it has messages. (The
+    /// fields of the message in progress first; its rate is in m_rates.)
     struct Sender
     {
-        Ptr<RdmaQueuePair> qp;        //!< the queue pair
-        Ptr<RdmaQueuePair> peer;      //!< the receiving queue pair
-        uint32_t src{0};              //!< sending host
-        uint32_t dst{0};              //!< receiving host
-        uint32_t qpn{0};              //!< the queue pair's number
-        uint32_t peerQpn{0};          //!< its peer's QP number
-        uint32_t peerAddress{0};      //!< its peer's address
-        std::vector<uint32_t> path;   //!< link directions, empty without a route
-        std::vector<uint32_t> slot;   //!< per hop: its place in the link's flow list
-        double propagationS{0};       //!< sum of the path's propagation delays, s
-        double perBitS{0};            //!< sum over the path of 1 / rate, s per bit
-        double slowestPerBitS{0};     //!< 1 / the slowest rate on the path, s per bit
-        std::deque<Message> messages; //!< posted, head first
-        double left{0};               //!< wire bytes of the head message not sent at m_since
-        int64_t sinceNs{0};           //!< when left was last brought up to date, ns
-        double rateBps{0};            //!< current rate, bit/s
-        uint8_t cls{0};               //!< its class when its rate was computed
-        uint32_t version{0};          //!< bumped at each rate change (stale end entries)
-        uint32_t inFlight{0};         //!< messages sent whose ACK has not returned
-        uint64_t routeEpoch{0};       //!< m_routeEpoch when the path was looked up
-        uint64_t seen{0};             //!< m_visit of the last computation that included it
-        uint64_t checked{0};          //!< m_pass of the last check that met it
-        double next{0};               //!< its rate in the computation that includes it, bit/s
-        bool active{false};           //!< it has messages (it is on its links' lists)
-        bool dirty{false};            //!< listed in m_dirty
+        double left{0};                //!< wire bytes of the head message not sent at m_since
+        int64_t sinceNs{0};            //!< when left was last brought up to date, ns
+        uint32_t version{0};           //!< bumped at each rate change (stale end entries)
+        uint32_t inFlight{0};          //!< messages sent whose ACK has not returned
+        bool active{false};            //!< it has messages (it is on its links' lists)
+        bool dirty{false};             //!< listed in m_dirty
+        bool gone{false};              //!< its queue pair or the peer was destroyed
+        uint32_t mtu{0};               //!< payload bytes per packet of its NIC
+        std::vector<uint32_t> path;    //!< link directions, empty without a route
+        std::vector<uint32_t> slot;    //!< per hop: its place in the link's flow list
+        double propagationS{0};        //!< sum of the path's propagation delays, s
+        double perBitS{0};             //!< sum over the path of 1 / rate, s per bit
+        double slowestPerBitS{0};      //!< 1 / the slowest rate on the path, s per bit
+        CompactFifo<Message> messages; //!< posted, head first
+        Ptr<RdmaQueuePair> qp;         //!< the queue pair
+        Ptr<RdmaQueuePair> peer;       //!< the receiving queue pair
+        uint32_t src{0};               //!< sending host
+        uint32_t dst{0};               //!< receiving host
+        uint32_t qpn{0};               //!< the queue pair's number
+        uint32_t peerQpn{0};           //!< its peer's QP number
+        uint32_t peerAddress{0};       //!< its peer's address
+        uint64_t routeEpoch{0};        //!< m_routeEpoch when the path was looked up
     };
 
     /// A link direction.
@@ -232,15 +242,6 @@ class FluidNetwork : public RdmaMessageOffload
 
     /// No host, no sender.
     static constexpr uint32_t NONE = 0xffffffff;
-    /// Entries of m_qpCache (a power of two).
-    static constexpr std::size_t QP_CACHE = 1 << 16;
-
-    /// A queue pair's last sender.
-    struct QpCacheEntry
-    {
-        const RdmaQueuePair* qp{nullptr}; //!< the queue pair (not owned, never dereferenced)
-        uint32_t sender{0};               //!< its sender then
-    };
 
     /**
      * \param address a host's address
@@ -257,7 +258,13 @@ class FluidNetwork : public RdmaMessageOffload
      * \param qp a queue pair
      * \return its sender index (created on first use)
      */
-    uint32_t SenderOf(Ptr<RdmaQueuePair> qp);
+    uint32_t SenderOf(RdmaQueuePair* qp);
+    /**
+     * \brief Let an idle sender's queue pairs go when one of them was
+     * destroyed.
+     * \param s the sender
+     */
+    void ReleaseIfGone(Sender& s);
     /**
      * \brief Look up a sender's path and its latency terms.
      * \param s the sender
@@ -296,10 +303,10 @@ class FluidNetwork : public RdmaMessageOffload
     void MarkDirty(uint32_t index);
     /**
      * \brief Bring a sender's bytes left up to now.
-     * \param s the sender
+     * \param index the sender
      * \param nowNs now, ns
      */
-    void Settle(Sender& s, int64_t nowNs);
+    void Settle(uint32_t index, int64_t nowNs);
     /**
      * \brief Give a sender a new rate (its links' loads follow) and
      * schedule the end of its head message.
@@ -394,10 +401,9 @@ class FluidNetwork : public RdmaMessageOffload
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
     std::vector<Sender> m_senders;                          //!< every sending queue pair
+    std::vector<FlowRate> m_rates;                          //!< per sender: its rate
     /// per host: QP number of a sending queue pair -> its sender (NONE: none yet)
     std::vector<std::vector<uint32_t>> m_senderOfQpn;
-    /// Queue pairs' last senders, by their address (direct-mapped)
-    std::vector<QpCacheEntry> m_qpCache;
     uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
     uint32_t m_activeFlows{0};                      //!< senders with messages
     std::vector<uint32_t> m_dirty;                  //!< senders whose rate must be recomputed

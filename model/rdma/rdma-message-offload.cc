@@ -18,4 +18,9 @@ RdmaMessageOffload::GetTypeId()
 
 RdmaMessageOffload::~RdmaMessageOffload() = default;
 
+void
+RdmaMessageOffload::QueuePairDestroyed(RdmaQueuePair* /* qp */)
+{
+}
+
 } // namespace ns3

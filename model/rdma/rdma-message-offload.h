@@ -40,17 +40,26 @@ class RdmaMessageOffload : public Object
 
     /**
      * \brief A message was posted on a queue pair of an offloaded NIC.
-     * \param qp the sending queue pair (connected, in the RTS state)
+     * \param qp the sending queue pair (connected, in the RTS state; the
+     *        offload keeps a reference if it needs one)
      * \param seq the message's sequence number on the queue pair
      * \param bytes its payload bytes
      */
-    virtual void Post(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes) = 0;
+    virtual void Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes) = 0;
 
     /**
      * \brief The class of a queue pair's data changed.
      * \param qp the queue pair, with its new class
      */
     virtual void PriorityChanged(Ptr<RdmaQueuePair> qp) = 0;
+
+    /**
+     * \brief A queue pair of an offloaded NIC was destroyed
+     * (RdmaNic::DestroyQueuePair): the offload may let it go once it has
+     * nothing of it in flight. The default does nothing.
+     * \param qp the queue pair
+     */
+    virtual void QueuePairDestroyed(RdmaQueuePair* qp);
 };
 
 } // namespace ns3

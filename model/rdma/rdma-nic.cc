@@ -296,15 +296,24 @@ Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair(uint8_t prio, uint16_t srcPort)
 {
     NS_LOG_FUNCTION(this << +prio << srcPort);
-    Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
-    cc->SetMtu(m_mtu);
-    cc->Init(m_device->GetDataRate());
+    // With a message offload no packet is sent: the queue pair makes its
+    // congestion control when it is first asked for.
+    Ptr<RdmaCongestionControl> cc = m_offload ? nullptr : CreateCongestionControl();
     Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
     const uint32_t qpn = QPN_BASE + static_cast<uint32_t>(m_qps.size());
     NS_ABORT_MSG_IF(qpn > IbBthHeader::QP_MASK, "RdmaNic: out of 24-bit QP numbers");
     qp->Setup(this, qpn, prio, srcPort, cc);
     m_qps.push_back(qp);
     return qp;
+}
+
+Ptr<RdmaCongestionControl>
+RdmaNic::CreateCongestionControl()
+{
+    Ptr<RdmaCongestionControl> cc = m_ccFactory.Create<RdmaCongestionControl>();
+    cc->SetMtu(m_mtu);
+    cc->Init(m_device->GetDataRate());
+    return cc;
 }
 
 void
@@ -335,6 +344,10 @@ RdmaNic::DestroyQueuePair(Ptr<RdmaQueuePair> qp)
     m_closed += qp->GetCounters();
     m_bytesReceivedClosed += qp->GetBytesReceived();
     m_qps[index] = nullptr;
+    if (m_offload)
+    {
+        m_offload->QueuePairDestroyed(PeekPointer(qp));
+    }
     if (qp->m_active)
     {
         m_arbiter->Remove(PeekPointer(qp));

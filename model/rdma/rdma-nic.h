@@ -218,6 +218,13 @@ class RdmaNic : public PfcEgress, public PfcIpv4Receiver
     friend class RdmaQueuePair;
 
     /**
+     * \brief Make the congestion control of a queue pair (the
+     * CongestionControl attribute's, for the port's rate).
+     * \return it
+     */
+    Ptr<RdmaCongestionControl> CreateCongestionControl();
+
+    /**
      * \brief A queue pair got data to send.
      * \param qp the queue pair
      */

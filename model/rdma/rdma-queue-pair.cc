@@ -124,11 +124,20 @@ RdmaQueuePair::Setup(Ptr<RdmaNic> nic,
     m_prio = prio;
     m_pendingPrio = prio;
     m_srcPort = srcPort;
-    m_cc = cc;
     m_mtu = nic->GetMtu();
-    m_cc->SetRateIncreaseCallback(MakeCallback(&RdmaQueuePair::RateIncreased, this));
+    if (cc)
+    {
+        AttachCongestionControl(cc);
+    }
     m_rtoValue = nic->GetRetransmitTimeout();
     m_retryCount = nic->m_retryCount;
+}
+
+void
+RdmaQueuePair::AttachCongestionControl(Ptr<RdmaCongestionControl> cc)
+{
+    m_cc = cc;
+    m_cc->SetRateIncreaseCallback(MakeCallback(&RdmaQueuePair::RateIncreased, this));
     m_int = cc->UsesInt();
     m_rtt = cc->UsesRtt();
 }
@@ -169,6 +178,10 @@ RdmaQueuePair::Post(uint64_t bytes, bool rdmaWrite, const JobStepTag* tag)
         m_bytesPosted += bytes;
         m_nic->m_offload->Post(this, seq, bytes);
         return seq;
+    }
+    if (!m_cc)
+    {
+        AttachCongestionControl(m_nic->CreateCongestionControl());
     }
     const uint32_t packets = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + m_mtu - 1) / m_mtu);
     m_msgs.push_back(Message{seq,
@@ -326,8 +339,12 @@ RdmaQueuePair::GetNic() const
 }
 
 Ptr<RdmaCongestionControl>
-RdmaQueuePair::GetCongestionControl() const
+RdmaQueuePair::GetCongestionControl()
 {
+    if (!m_cc && m_nic)
+    {
+        AttachCongestionControl(m_nic->CreateCongestionControl());
+    }
     return m_cc;
 }
 

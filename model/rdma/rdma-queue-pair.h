@@ -160,6 +160,41 @@ class RdmaQueuePair : public Object
      */
     void CompleteOffloaded(uint64_t seq, uint64_t bytes);
 
+    /**
+     * \brief The NIC's message offload keeps this queue pair's sending side
+     * under an index of its own, so that it finds it without a look-up.
+     * \param index the offload's index (NO_OFFLOAD_INDEX: none)
+     */
+    void SetOffloadSendIndex(uint32_t index)
+    {
+        m_offloadSend = index;
+    }
+
+    /** \return the offload's index of the sending side (NO_OFFLOAD_INDEX: none) */
+    uint32_t GetOffloadSendIndex() const
+    {
+        return m_offloadSend;
+    }
+
+    /**
+     * \brief The NIC's message offload keeps the sending side of this queue
+     * pair's peer, which sends to this one, under an index of its own.
+     * \param index the offload's index (NO_OFFLOAD_INDEX: none)
+     */
+    void SetOffloadReceiveIndex(uint32_t index)
+    {
+        m_offloadReceive = index;
+    }
+
+    /** \return the offload's index of the peer's sending side (NO_OFFLOAD_INDEX: none) */
+    uint32_t GetOffloadReceiveIndex() const
+    {
+        return m_offloadReceive;
+    }
+
+    /// No offload index.
+    static constexpr uint32_t NO_OFFLOAD_INDEX = 0xffffffff;
+
     /** \return the queue pair's state */
     State GetState() const;
 
@@ -212,8 +247,12 @@ class RdmaQueuePair : public Object
     bool SetSourcePort(uint16_t port);
     /** \return the NIC owning this queue pair */
     Ptr<RdmaNic> GetNic() const;
-    /** \return the congestion control of the send side */
-    Ptr<RdmaCongestionControl> GetCongestionControl() const;
+    /**
+     * \return the congestion control of the send side (made now if the
+     *         queue pair has none yet: a NIC with a message offload makes
+     *         none at first)
+     */
+    Ptr<RdmaCongestionControl> GetCongestionControl();
 
     /** \return true while posted packets remain unsent */
     bool HasDataToSend() const;
@@ -265,13 +304,19 @@ class RdmaQueuePair : public Object
      * \param qpn local QP number
      * \param prio traffic class
      * \param srcPort UDP source port
-     * \param cc congestion control
+     * \param cc congestion control (nullptr: made when first needed)
      */
     void Setup(Ptr<RdmaNic> nic,
                uint32_t qpn,
                uint8_t prio,
                uint16_t srcPort,
                Ptr<RdmaCongestionControl> cc);
+
+    /**
+     * \brief Take a congestion control for the send side.
+     * \param cc the congestion control
+     */
+    void AttachCongestionControl(Ptr<RdmaCongestionControl> cc);
 
     /**
      * \brief Set the remote end (called by RdmaNic::Connect).
@@ -365,12 +410,14 @@ class RdmaQueuePair : public Object
     uint8_t m_pendingPrio;           //!< traffic class asked for (m_prio when none is pending)
     uint64_t m_prioChanges;          //!< class changes that took effect
     uint16_t m_srcPort;              //!< UDP source port
-    uint32_t m_mtu;                  //!< payload bytes per packet
-    Time m_rtoValue;                 //!< retransmission timeout (zero: none)
-    uint32_t m_retryCount;           //!< timeouts in a row tolerated (retry_cnt)
-    State m_state;                   //!< RTS or ERR
-    bool m_int;                      //!< data carries INT (the congestion control uses it)
-    bool m_rtt;                      //!< data asks for its send time back (UsesRtt())
+    uint32_t m_offloadSend{NO_OFFLOAD_INDEX};    //!< the offload's index of the send side
+    uint32_t m_offloadReceive{NO_OFFLOAD_INDEX}; //!< the offload's index of the peer's send side
+    uint32_t m_mtu;                              //!< payload bytes per packet
+    Time m_rtoValue;                             //!< retransmission timeout (zero: none)
+    uint32_t m_retryCount;                       //!< timeouts in a row tolerated (retry_cnt)
+    State m_state;                               //!< RTS or ERR
+    bool m_int; //!< data carries INT (the congestion control uses it)
+    bool m_rtt; //!< data asks for its send time back (UsesRtt())
 
     // send side
     CompactFifo<Message> m_msgs;   //!< messages not fully acknowledged
