@@ -51,10 +51,11 @@ def schema_errors(scenario):
     """Every place where a scenario dict breaks the schema: a list of
     ``(path, message)`` with paths written as the runner writes them
     (``jobs[0].ranks``), sorted by path; empty when there is none.
-    Integral floats count as integers (``5e7``), as the runner reads them.
+    Integral floats count as integers (``5e7``), as the runner reads them
+    (jsonschema's draft 07 type check).
     """
     errors = []
-    for error in _validator().iter_errors(_integers(scenario)):
+    for error in _validator().iter_errors(scenario):
         parts = list(error.absolute_path)
         if error.validator == "additionalProperties":
             known = set(error.schema.get("properties", {}))
@@ -65,14 +66,3 @@ def schema_errors(scenario):
         errors.append((_path(parts), error.message))
     return sorted(errors, key=lambda e: e[0])
 
-
-def _integers(value):
-    """The value with integral floats as ints (jsonschema's draft 07 counts
-    1.0 as an integer but not 5e7 written as a float beyond 2^53)."""
-    if isinstance(value, dict):
-        return {k: _integers(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_integers(v) for v in value]
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
