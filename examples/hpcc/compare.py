@@ -19,8 +19,9 @@ load, over the flows of every seed: per bin of flows sorted by size (equal
 counts), the largest size and the median, p95 and p99 slowdown under HPCC,
 DCQCN+w and DCQCN; then the p95 of the shortest bin per seed as a mean
 with its 95 % confidence interval, and whether the paper's ordering
-HPCC < DCQCN+w < DCQCN holds. --doc writes that output into
-doc/hpcc-import.rst between its "hpcc-compare" markers; --report-only
+HPCC < DCQCN+w < DCQCN holds. --doc writes the shortest bin's p95 and
+the ordering per case, as a table, into doc/hpcc-import.rst between its
+"hpcc-compare" markers; --report-only
 reads the FCT files of an earlier run in --work instead of running.
 """
 
@@ -98,21 +99,49 @@ def report(cdf, load, flows, seeds, per_seed, bins):
             cells.append(f"{part[-1][0]:>9} {pctl(s, .5):5.2f} {pctl(s, .95):5.2f} "
                          f"{pctl(s, .99):5.2f}")
         lines.append(f"{b + 1:>3}  " + "  ".join(cells))
-    stats = [ci95([shortest_p95(tables[i], bins) for tables in per_seed])
-             for i in range(len(CCS))]
+    stats, verdicts = shortest_stats(per_seed, bins)
     lines.append("p95 of the shortest bin, mean over seeds +- 95 % CI: "
                  + " | ".join(f"{n} {m:.2f} +- {h:.2f}" if h is not None else f"{n} {m:.2f}"
                               for n, (m, h, _) in zip(NAMES, stats)))
+    lines.append("ordering: " + "; ".join(f"{NAMES[a]} < {NAMES[b]}: {v}"
+                                          for (a, b), v in zip(ORDER, verdicts)))
+    return lines
+
+
+ORDER = ((0, 1), (1, 2))
+
+
+def shortest_stats(per_seed, bins):
+    """The p95 of the shortest bin per configuration, as (mean, half-width,
+    n) over the seeds, and whether the paper's ordering holds per pair."""
+    stats = [ci95([shortest_p95(tables[i], bins) for tables in per_seed])
+             for i in range(len(CCS))]
     verdicts = []
-    for (a, b) in ((0, 1), (1, 2)):
+    for (a, b) in ORDER:
         (ma, ha, _), (mb, hb, _) = stats[a], stats[b]
         if ma >= mb:
-            verdicts.append(f"{NAMES[a]} < {NAMES[b]}: no")
+            verdicts.append("no")
         elif ha is not None and hb is not None and ma + ha >= mb - hb:
-            verdicts.append(f"{NAMES[a]} < {NAMES[b]}: yes, intervals overlap")
+            verdicts.append("yes, intervals overlap")
         else:
-            verdicts.append(f"{NAMES[a]} < {NAMES[b]}: yes")
-    lines.append("ordering: " + "; ".join(verdicts))
+            verdicts.append("yes")
+    return stats, verdicts
+
+
+def doc_table(rows, seeds, bins):
+    """The manual's table: per case the p95 of the shortest bin and the
+    ordering. rows: (cdf, load, flows, stats, verdicts)."""
+    def cell(m, h):
+        return f"{m:.2f} ± {h:.2f}" if h is not None else f"{m:.2f}"
+    head = ["workload, load", "flows"] + list(NAMES) + [f"{NAMES[a]} < {NAMES[b]}"
+                                                    for a, b in ORDER]
+    q = lambda cells: ", ".join(f'"{c}"' for c in cells)  # noqa: E731
+    lines = [f".. csv-table:: p95 FCT slowdown of the shortest 1/{bins} of the flows "
+             f"(mean over {seeds} seeds ± 95 % CI) and the paper's ordering",
+             "   :header: " + q(head), ""]
+    for cdf, load, flows, stats, verdicts in rows:
+        lines.append("   " + q([f"{cdf} {int(load * 100)} %", str(flows)]
+                               + [cell(m, h) for m, h, _ in stats] + verdicts))
     return lines
 
 
@@ -150,10 +179,11 @@ def main():
             cdf, load, seed = futures[fut]
             print(f"[{done}/{len(futures)}] {cdf} {int(load * 100)} % seed {seed}",
                   file=sys.stderr, flush=True)
-    out = []
+    out, rows = [], []
     for cdf, load, flows in cases:
-        out += report(cdf, load, flows, args.seeds,
-                      [results[(cdf, load, s)] for s in seeds], args.bins) + [""]
+        per_seed = [results[(cdf, load, s)] for s in seeds]
+        out += report(cdf, load, flows, args.seeds, per_seed, args.bins) + [""]
+        rows.append((cdf, load, flows) + shortest_stats(per_seed, args.bins))
     text = "\n".join(out)
     print(text)
     if args.doc:
@@ -162,9 +192,8 @@ def main():
         i, j = doc.index(BEGIN), doc.index(END)
         command = (f"   examples/hpcc/compare.py --flows {args.flows} --seeds {args.seeds} "
                    f"--bins {args.bins} --incast {args.incast} --doc")
-        block = ("\n\n.. sourcecode:: bash\n\n" + command + "\n\n::\n\n"
-                 + "\n".join("   " + line if line else "" for line in text.rstrip().split("\n"))
-                 + "\n\n")
+        block = ("\n\n.. sourcecode:: bash\n\n" + command + "\n\n"
+                 + "\n".join(doc_table(rows, args.seeds, args.bins)) + "\n\n")
         with open(DOC, "w") as f:
             f.write(doc[:i + len(BEGIN)] + block + doc[j:])
 
