@@ -1,7 +1,7 @@
 """Ring all-reduce bus bandwidth as nccl-tests defines it (busbw = S / time
 x 2(n - 1)/n): 8 ranks on one 100 Gb/s switch, 16 MB, lies within 2 % of
 the alpha-beta prediction of a ring and below the payload rate of the
-link. scripts/busbw draws the whole curve (doc/busbw.rst)."""
+link. scripts/busbw draws the whole curve (doc/collectives.rst)."""
 
 import pytest
 
