@@ -4,6 +4,8 @@
 
 #include "job-scheduler.h"
 
+#include "path-placement.h"
+
 #include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/rdma-queue-pair.h"
@@ -372,14 +374,14 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
         uint32_t job;
         uint32_t connection;                      //!< its index (and rankLinks')
         Collective::Connection conn;              //!< its queue pairs
-        double load;                              //!< per unit of link rate
+        double bps;                               //!< its NIC's rate, bit/s
         std::vector<std::vector<uint32_t>> paths; //!< candidate paths
         std::vector<uint16_t> ports;              //!< a port for each
         std::size_t chosen{0};                    //!< index in paths
     };
 
     std::vector<Send> sends;
-    std::vector<double> load(m_linkBps.size(), 0.0);
+    PathPlacement placement(m_linkBps, static_cast<uint32_t>(m_jobs.size()));
     std::vector<bool> ordered(m_jobs.size(), false);
     for (uint32_t j : order)
     {
@@ -392,7 +394,7 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
         {
             for (const auto& l : m_links[j])
             {
-                load[l.link] += l.sends * m_jobs[j].bottleneckBps / l.bps;
+                placement.AddFixedLoad(l.link, l.sends * m_jobs[j].bottleneckBps / l.bps);
             }
         }
     }
@@ -421,113 +423,18 @@ JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
                 }
             }
             const uint32_t first = s.paths.front().empty() ? 0 : s.paths.front().front();
-            s.load = first < m_linkBps.size() ? m_linkBps[first] : 1.0;
+            s.bps = first < m_linkBps.size() ? m_linkBps[first] : 1.0;
             sends.push_back(std::move(s));
         }
     }
-    // Per link direction: the placed sends on it, per job (few jobs per link).
-    // Per job pair: how many times their sends share a link direction.
-    std::vector<std::vector<std::pair<uint32_t, int32_t>>> onLink(m_linkBps.size());
-    const std::size_t nJobs = m_jobs.size();
-    std::vector<int32_t> partners(nJobs * nJobs, 0);
-    auto apply = [&](const Send& s, int sign) {
-        for (uint32_t l : s.paths[s.chosen])
-        {
-            load[l] += sign * s.load / m_linkBps[l];
-            auto& jobs = onLink[l];
-            auto it = std::find_if(jobs.begin(), jobs.end(), [&s](const auto& e) {
-                return e.first == s.job;
-            });
-            for (const auto& [k, count] : jobs)
-            {
-                if (k != s.job)
-                {
-                    partners[s.job * nJobs + k] += sign * count;
-                    partners[k * nJobs + s.job] += sign * count;
-                }
-            }
-            if (it == jobs.end())
-            {
-                jobs.emplace_back(s.job, 1);
-            }
-            else if ((it->second += sign) == 0)
-            {
-                jobs.erase(it);
-            }
-        }
-    };
-
-    // The cost of a path for a send, against the others: its most loaded
-    // link after it, then the jobs it would newly share a link with (sharing
-    // with fewer jobs leaves more pairs free to send at once when a policy
-    // orders the ones that share), then the sum of squared loads.
-    struct Cost
+    for (const auto& s : sends)
     {
-        double worst;
-        uint32_t strangers;
-        double squares;
-    };
-
-    std::vector<uint32_t> met;
-    auto cost = [&](const Send& s, std::size_t p) {
-        Cost c{0, 0, 0};
-        met.clear();
-        for (uint32_t l : s.paths[p])
-        {
-            const double after = load[l] + s.load / m_linkBps[l];
-            c.worst = std::max(c.worst, after);
-            c.squares += after * after;
-            for (const auto& e : onLink[l])
-            {
-                if (e.first != s.job && partners[s.job * nJobs + e.first] == 0 &&
-                    std::find(met.begin(), met.end(), e.first) == met.end())
-                {
-                    met.push_back(e.first);
-                }
-            }
-        }
-        c.strangers = static_cast<uint32_t>(met.size());
-        return c;
-    };
-    auto choose = [&](Send& s) {
-        std::size_t best = s.chosen;
-        Cost bestCost = cost(s, best);
-        for (std::size_t p = 0; p < s.paths.size(); ++p)
-        {
-            const Cost c = cost(s, p);
-            // a clear gain only: rounding must not move sends back and forth
-            const bool lower = c.worst < bestCost.worst - 1e-9;
-            const bool same = !lower && c.worst < bestCost.worst + 1e-9;
-            if (lower || (same && (c.strangers < bestCost.strangers ||
-                                   (c.strangers == bestCost.strangers &&
-                                    c.squares < bestCost.squares - 1e-9))))
-            {
-                best = p;
-                bestCost = c;
-            }
-        }
-        s.chosen = best;
-    };
-    for (auto& s : sends)
-    {
-        choose(s);
-        apply(s, 1);
+        placement.AddSend(s.job, s.bps, s.paths);
     }
-    for (int pass = 0; pass < 3; ++pass)
+    placement.Place();
+    for (uint32_t i = 0; i < sends.size(); ++i)
     {
-        bool moved = false;
-        for (auto& s : sends)
-        {
-            const std::size_t before = s.chosen;
-            apply(s, -1);
-            choose(s);
-            apply(s, 1);
-            moved = moved || s.chosen != before;
-        }
-        if (!moved)
-        {
-            break;
-        }
+        sends[i].chosen = placement.GetChosen(i);
     }
     // give the queue pairs their ports, and learn the new paths
     uint32_t movedCount = 0;

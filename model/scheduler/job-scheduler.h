@@ -286,10 +286,11 @@ class JobScheduler : public Object
      * of their collectives (the ECMP entropy of RoCE), so that the most
      * loaded link direction carries as few sends as the fabric allows.
      *
-     * Greedy in the given order (earlier jobs choose first, against the
-     * sends already placed), then passes that move one send at a time while
-     * that lowers its path's most loaded link (then the sum of squared
-     * loads). A send's load on a link is its NIC rate over the link's rate.
+     * The search is PathPlacement's: greedy in the given order (earlier
+     * jobs choose first, against the sends already placed), then single
+     * moves, ejection chains and a bounded search for paths within every
+     * link's capacity. A send's load on a link is its NIC rate over the
+     * link's rate.
      * Candidate paths come from PathCandidates source ports per connection;
      * the port the job has is kept on ties. Call it before the run (the queue
      * pairs must be idle); it updates what Conflict() knows.

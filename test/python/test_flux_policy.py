@@ -317,3 +317,21 @@ def test_a_late_job_ahead_does_not_outrank_the_jobs_behind(tmp_path, flux_run, s
         jct[policy] = {j["name"]: j["jct_ms"] for j in r["jobs"]}
     for name, fifo_ms in jct["fifo"].items():
         assert jct["flux"][name] <= 1.25 * fifo_ms, (name, jct["flux"][name], fifo_ms)
+
+
+@pytest.mark.parametrize("seed", [3, 5])
+def test_rings_on_a_fat_tree_get_link_disjoint_paths(tmp_path, flux_run, seed):
+    """The shipped GPT and BERT rings (8 ranks each, all 16 hosts of a
+    k = 4 fat-tree) form a permutation, which a fat-tree can route without
+    a shared link direction. On seeds where moving one send at a time left
+    one link direction under both rings, ecmp-aware, crux and flux still
+    find paths that share none, and flux then holds nobody."""
+    scenario = shipped("realistic-gpt-bert-fat-tree")
+    scenario["seed"] = seed
+    for policy in ("ecmp-aware", "crux", "flux"):
+        _, r = run_scenario(flux_run, tmp_path, scenario, policy, "--policy", policy,
+                            "--backend", "flow")
+        a, b = r["jobs"]
+        assert not set(a["links"]) & set(b["links"]), (policy, set(a["links"]) & set(b["links"]))
+        if policy == "flux":
+            assert r["scheduler"]["held"] == 0, r["scheduler"]
