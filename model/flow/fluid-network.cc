@@ -86,6 +86,8 @@ FluidNetwork::DoDispose()
     NS_LOG_FUNCTION(this);
     m_update.Cancel();
     m_next.Cancel();
+    m_updatePending = false;
+    m_nextAtNs = -1;
     for (const auto& nic : m_hosts)
     {
         if (nic->GetMessageOffload() == this)
@@ -546,12 +548,12 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
     const uint32_t index = SenderOf(qp);
     Sender& s = m_senders[index];
     const double wire = OnWire(bytes, s.mtu);
-    s.messages.push_back(Message{seq, bytes, wire, Simulator::Now()});
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    s.messages.push_back(Message{seq, bytes, wire, now});
     if (s.active)
     {
         return; // it goes after the messages before it, at the flow's rate
     }
-    const int64_t now = Simulator::Now().GetNanoSeconds();
     s.active = true;
     s.left = wire;
     s.sinceNs = now;
@@ -589,8 +591,10 @@ FluidNetwork::PriorityChanged(Ptr<RdmaQueuePair> qp)
 void
 FluidNetwork::ScheduleUpdate()
 {
-    if (m_update.IsExpired())
+    // (a flag, not m_update.IsExpired(): asking the simulator costs more)
+    if (!m_updatePending)
     {
+        m_updatePending = true;
         m_update = Simulator::ScheduleNow(&FluidNetwork::Update, this);
     }
 }
@@ -691,6 +695,7 @@ FluidNetwork::Join(uint32_t index)
 void
 FluidNetwork::Update()
 {
+    m_updatePending = false;
     if (m_dirty.empty())
     {
         return;
@@ -875,18 +880,25 @@ FluidNetwork::ScheduleNextEnd()
         std::pop_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
         m_ends.pop_back();
     }
+    // (m_nextAtNs >= 0 while m_next is pending: MessageEnd clears it)
     if (m_ends.empty())
     {
-        m_next.Cancel();
-        m_nextAtNs = -1;
+        if (m_nextAtNs >= 0)
+        {
+            m_next.Cancel();
+            m_nextAtNs = -1;
+        }
         return;
     }
     const int64_t at = m_ends.front().atNs;
-    if (at == m_nextAtNs && !m_next.IsExpired())
+    if (at == m_nextAtNs)
     {
         return;
     }
-    m_next.Cancel();
+    if (m_nextAtNs >= 0)
+    {
+        m_next.Cancel();
+    }
     m_nextAtNs = at;
     const int64_t now = Simulator::Now().GetNanoSeconds();
     m_next = Simulator::Schedule(NanoSeconds(std::max<int64_t>(0, at - now)),
@@ -956,7 +968,7 @@ FluidNetwork::FinishHead(uint32_t index)
                         index,
                         m.seq,
                         m.bytes,
-                        m.posted);
+                        m.postedNs);
     if (s.messages.empty())
     {
         s.active = false;
@@ -965,12 +977,15 @@ FluidNetwork::FinishHead(uint32_t index)
 }
 
 void
-FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, Time posted)
+FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, int64_t postedNs)
 {
     Sender& s = m_senders[index];
     ++m_messagesDelivered;
     m_bytesDelivered += bytes;
-    m_deliveredTrace(s.src, s.dst, bytes, posted);
+    if (!m_deliveredTrace.IsEmpty())
+    {
+        m_deliveredTrace(s.src, s.dst, bytes, NanoSeconds(postedNs));
+    }
     Ptr<RdmaQueuePair> peer = s.peer;
     if (s.qp->HasSendCompletionCallback())
     {

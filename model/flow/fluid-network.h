@@ -159,10 +159,10 @@ class FluidNetwork : public RdmaMessageOffload
     /// A posted message not yet sent.
     struct Message
     {
-        uint64_t seq;   //!< its sequence number on the queue pair
-        uint64_t bytes; //!< payload bytes
-        double wire;    //!< bytes on the wire
-        Time posted;    //!< when it was posted
+        uint64_t seq;     //!< its sequence number on the queue pair
+        uint64_t bytes;   //!< payload bytes
+        double wire;      //!< bytes on the wire
+        int64_t postedNs; //!< when it was posted, ns
     };
 
     /// What the rate computations read of every flow on a link, apart from
@@ -171,8 +171,8 @@ class FluidNetwork : public RdmaMessageOffload
     {
         double rateBps{0};   //!< current rate, bit/s
         double next{0};      //!< its rate in the computation that includes it, bit/s
-        uint64_t seen{0};    //!< m_visit of the last computation that included it
-        uint64_t checked{0}; //!< m_pass of the last check that met it
+        uint32_t seen{0};    //!< m_visit of the last computation that included it
+        uint32_t checked{0}; //!< m_pass of the last check that met it
         uint8_t cls{0};      //!< its class when its rate was computed
     };
 
@@ -213,9 +213,9 @@ class FluidNetwork : public RdmaMessageOffload
         double loadBps{0};    //!< sum of the rates of its flows, bit/s
         double bits{0};       //!< bits carried up to sinceNs
         int64_t sinceNs{0};   //!< when bits was last brought up to date, ns
-        uint64_t seen{0};     //!< m_pass of the last computation that crossed it
-        uint64_t changed{0};  //!< m_visit of the last computation that moved a rate on it
-        uint64_t stamp{0};    //!< m_pass of stampLoad and stampTop
+        uint32_t seen{0};     //!< m_pass of the last computation that crossed it
+        uint32_t changed{0};  //!< m_visit of the last computation that moved a rate on it
+        uint32_t stamp{0};    //!< m_pass of stampLoad and stampTop
         uint8_t stampRank{0}; //!< the class rank of stampLoad and stampTop
         double stampLoad{0};  //!< load of the classes up to stampRank, bit/s
         double stampTop{0};   //!< largest rate of class rank stampRank, bit/s
@@ -377,9 +377,9 @@ class FluidNetwork : public RdmaMessageOffload
      * \param sender the sender's index
      * \param seq the message
      * \param bytes its payload bytes
-     * \param posted when it was posted
+     * \param postedNs when it was posted, ns
      */
-    void Deliver(uint32_t sender, uint64_t seq, uint64_t bytes, Time posted);
+    void Deliver(uint32_t sender, uint64_t seq, uint64_t bytes, int64_t postedNs);
     /**
      * \brief The ACK of a delivered message reached its sender.
      * \param sender the sender's index
@@ -410,19 +410,20 @@ class FluidNetwork : public RdmaMessageOffload
     std::vector<uint32_t> m_component;              //!< the flows of one recomputation
     std::vector<MaxMinAllocator::Demand> m_demands; //!< parallel to m_component
     MaxMinAllocator m_allocator;                    //!< computes the rates
-    uint64_t m_visit{0};                            //!< rate computations so far
-    uint64_t m_pass{0};                             //!< rounds of rate computations so far
-    std::vector<uint32_t> m_touched;                //!< links of the round under way
-    std::vector<uint32_t> m_grow;                   //!< senders joining the next round
-    std::vector<End> m_ends;                        //!< min-heap of message ends
-    EventId m_update;                               //!< the pending rate computation
-    EventId m_next;                                 //!< the next message end
-    int64_t m_nextAtNs{-1};                         //!< when m_next fires (-1: none)
-    uint64_t m_messagesDelivered{0};                //!< messages delivered
-    uint64_t m_bytesDelivered{0};                   //!< payload bytes delivered
-    uint64_t m_rateUpdates{0};                      //!< rate computations
-    uint64_t m_flowsAllocated{0};                   //!< flows over all rate computations
-    uint32_t m_peakFlows{0};                        //!< most flows at once
+    uint32_t m_visit{0};             //!< rate computations so far (wraps: a stamp, not a count)
+    uint32_t m_pass{0};              //!< rounds of rate computations so far (wraps: a stamp)
+    std::vector<uint32_t> m_touched; //!< links of the round under way
+    std::vector<uint32_t> m_grow;    //!< senders joining the next round
+    std::vector<End> m_ends;         //!< min-heap of message ends
+    EventId m_update;                //!< the pending rate computation
+    bool m_updatePending{false};     //!< m_update is pending
+    EventId m_next;                  //!< the next message end
+    int64_t m_nextAtNs{-1};          //!< when m_next fires (-1: none)
+    uint64_t m_messagesDelivered{0}; //!< messages delivered
+    uint64_t m_bytesDelivered{0};    //!< payload bytes delivered
+    uint64_t m_rateUpdates{0};       //!< rate computations
+    uint64_t m_flowsAllocated{0};    //!< flows over all rate computations
+    uint32_t m_peakFlows{0};         //!< most flows at once
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_deliveredTrace; //!< delivered messages
 };
 
