@@ -100,6 +100,9 @@ FluidNetwork::DoDispose()
     m_rates.clear();
     m_senderOfQpn.clear();
     m_links.clear();
+    m_linkUp.clear();
+    m_linkDelayS.clear();
+    m_stamps.clear();
     m_ends.clear();
     m_paths = PathFunction();
     RdmaMessageOffload::DoDispose();
@@ -110,8 +113,10 @@ FluidNetwork::AddLink(DataRate rate, Time delay)
 {
     Link link;
     link.bps = static_cast<double>(rate.GetBitRate());
-    link.delayS = delay.GetSeconds();
     m_links.push_back(link);
+    m_linkUp.push_back(1);
+    m_linkDelayS.push_back(delay.GetSeconds());
+    m_stamps.emplace_back();
     m_allocator.AddLink(link.bps);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
@@ -152,11 +157,11 @@ FluidNetwork::SetLinkUp(uint32_t link, bool up)
 {
     NS_LOG_FUNCTION(this << link << up);
     Link& l = m_links.at(link);
-    if (l.up == up)
+    if ((m_linkUp[link] != 0) == up)
     {
         return;
     }
-    l.up = up;
+    m_linkUp[link] = up ? 1 : 0;
     m_allocator.SetCapacity(link, up ? l.bps : 0.0);
     for (const auto& f : l.flows)
     {
@@ -356,7 +361,7 @@ FluidNetwork::Route(Sender& s)
     s.slowestPerBitS = 0;
     for (uint32_t l : s.path)
     {
-        s.propagationS += m_links[l].delayS;
+        s.propagationS += m_linkDelayS[l];
         s.perBitS += 1.0 / m_links[l].bps;
         s.slowestPerBitS = std::max(s.slowestPerBitS, 1.0 / m_links[l].bps);
     }
@@ -442,7 +447,7 @@ FluidNetwork::JoinWithoutChange(uint32_t index)
     for (uint32_t l : s.path)
     {
         const Link& link = m_links[l];
-        rate = std::min(rate, link.up ? link.bps - link.loadBps : 0.0);
+        rate = std::min(rate, m_linkUp[l] ? link.bps - link.loadBps : 0.0);
     }
     if (!(rate > 0) || rate < 1e-9 * m_links[s.path.front()].bps)
     {
@@ -611,7 +616,8 @@ FluidNetwork::HeldAt(uint32_t link, uint32_t index)
 {
     Link& l = m_links[link];
     const uint8_t rank = m_allocator.GetRank(m_rates[index].cls);
-    if (l.stamp != m_pass || l.stampRank != rank)
+    LinkStamp& st = m_stamps[link];
+    if (st.stamp != m_pass || st.rank != rank)
     {
         // What the classes up to this one take of the link, and the
         // largest rate of this one on it.
@@ -630,13 +636,13 @@ FluidNetwork::HeldAt(uint32_t link, uint32_t index)
                 }
             }
         }
-        l.stamp = m_pass;
-        l.stampRank = rank;
-        l.stampLoad = load;
-        l.stampTop = top;
+        st.stamp = m_pass;
+        st.rank = rank;
+        st.load = load;
+        st.top = top;
     }
-    const double capacity = l.up ? l.bps : 0.0;
-    return l.stampLoad >= capacity * (1 - 2e-9) && NextRate(index) >= l.stampTop * (1 - 1e-12);
+    const double capacity = Capacity(link);
+    return st.load >= capacity * (1 - 2e-9) && NextRate(index) >= st.top * (1 - 1e-12);
 }
 
 bool
@@ -736,7 +742,7 @@ FluidNetwork::Update()
         for (uint32_t l : s.path)
         {
             const Link& link = m_links[l];
-            if (link.loadBps >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
+            if (link.loadBps >= Capacity(l) * (1 - 1e-8))
             {
                 for (const auto& f : link.flows)
                 {
@@ -775,7 +781,7 @@ FluidNetwork::Update()
                 link.seen = m_pass;
                 m_touched.push_back(l);
                 // what the flows not recomputed take of it stays theirs
-                double residual = link.up ? link.bps : 0.0;
+                double residual = Capacity(l);
                 for (const auto& f : link.flows)
                 {
                     const FlowRate& o = m_rates[f.first];
@@ -815,7 +821,7 @@ FluidNetwork::Update()
                 {
                     load += NextRate(f.first);
                 }
-                if (load >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
+                if (load >= Capacity(l) * (1 - 1e-8))
                 {
                     for (const auto& f : link.flows)
                     {

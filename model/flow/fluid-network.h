@@ -204,23 +204,29 @@ class FluidNetwork : public RdmaMessageOffload
         uint64_t routeEpoch{0};        //!< m_routeEpoch when the path was looked up
     };
 
-    /// A link direction.
-    struct Link
+    /// A link direction: what a message's start and end and a rate
+    /// computation read and write of it, in one cache line (its state,
+    /// delay and bottleneck check are apart: m_linkUp, m_linkDelayS,
+    /// m_stamps).
+    struct alignas(64) Link
     {
-        double bps{0};        //!< its rate, bit/s
-        double delayS{0};     //!< its propagation delay, s
-        bool up{true};        //!< whether it carries anything
-        double loadBps{0};    //!< sum of the rates of its flows, bit/s
-        double bits{0};       //!< bits carried up to sinceNs
-        int64_t sinceNs{0};   //!< when bits was last brought up to date, ns
-        uint32_t seen{0};     //!< m_pass of the last computation that crossed it
-        uint32_t changed{0};  //!< m_visit of the last computation that moved a rate on it
-        uint32_t stamp{0};    //!< m_pass of stampLoad and stampTop
-        uint8_t stampRank{0}; //!< the class rank of stampLoad and stampTop
-        double stampLoad{0};  //!< load of the classes up to stampRank, bit/s
-        double stampTop{0};   //!< largest rate of class rank stampRank, bit/s
+        double bps{0};       //!< its rate, bit/s
+        double loadBps{0};   //!< sum of the rates of its flows, bit/s
+        double bits{0};      //!< bits carried up to sinceNs
+        int64_t sinceNs{0};  //!< when bits was last brought up to date, ns
+        uint32_t seen{0};    //!< m_pass of the last computation that crossed it
+        uint32_t changed{0}; //!< m_visit of the last computation that moved a rate on it
         /// its active flows: (sender, hop of the link on the sender's path)
         std::vector<std::pair<uint32_t, uint32_t>> flows;
+    };
+
+    /// What a bottleneck check found on a link (HeldAt).
+    struct LinkStamp
+    {
+        double load{0};    //!< load of the classes up to rank, bit/s
+        double top{0};     //!< largest rate of class rank rank, bit/s
+        uint32_t stamp{0}; //!< m_pass of load and top
+        uint8_t rank{0};   //!< the class rank of load and top
     };
 
     /// When a flow's head message ends at its current rate.
@@ -327,6 +333,16 @@ class FluidNetwork : public RdmaMessageOffload
     /// take a bottleneck from (transitively), then schedule the next
     /// message end.
     void Update();
+
+    /**
+     * \param link a link direction
+     * \return what it can carry, bit/s (0 while it is down)
+     */
+    double Capacity(uint32_t link) const
+    {
+        return m_linkUp[link] ? m_links[link].bps : 0.0;
+    }
+
     /**
      * \param index a sender
      * \return its rate in the computation under way (its current one when
@@ -397,6 +413,9 @@ class FluidNetwork : public RdmaMessageOffload
     uint32_t m_packetOverhead;         //!< wire bytes per packet besides payload
     uint32_t m_ackBytes;               //!< wire bytes of an ACK
     std::vector<Link> m_links;         //!< the link directions
+    std::vector<uint8_t> m_linkUp;     //!< per link direction: whether it carries anything
+    std::vector<double> m_linkDelayS;  //!< per link direction: its propagation delay, s
+    std::vector<LinkStamp> m_stamps;   //!< per link direction: its last bottleneck check
     std::vector<Ptr<RdmaNic>> m_hosts; //!< NIC per host
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
