@@ -102,7 +102,6 @@ FluidNetwork::DoDispose()
     m_links.clear();
     m_linkUp.clear();
     m_linkDelayS.clear();
-    m_stamps.clear();
     m_ends.clear();
     m_paths = PathFunction();
     RdmaMessageOffload::DoDispose();
@@ -116,7 +115,6 @@ FluidNetwork::AddLink(DataRate rate, Time delay)
     m_links.push_back(link);
     m_linkUp.push_back(1);
     m_linkDelayS.push_back(delay.GetSeconds());
-    m_stamps.emplace_back();
     m_allocator.AddLink(link.bps);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
@@ -354,28 +352,39 @@ void
 FluidNetwork::Route(Sender& s)
 {
     s.routeEpoch = m_routeEpoch;
-    s.path = m_paths ? m_paths(s.src, s.dst, s.qp->GetSourcePort()) : std::vector<uint32_t>();
-    s.slot.assign(s.path.size(), 0);
+    const std::vector<uint32_t> path =
+        m_paths ? m_paths(s.src, s.dst, s.qp->GetSourcePort()) : std::vector<uint32_t>();
+    if (path.size() != s.hops)
+    {
+        // a new place in the pool (a route of another length: rare)
+        s.hops = static_cast<uint32_t>(path.size());
+        s.pathAt = static_cast<uint32_t>(m_hopPool.size());
+        m_hopPool.resize(m_hopPool.size() + 2 * path.size());
+    }
+    std::copy(path.begin(), path.end(), m_hopPool.begin() + s.pathAt);
+    std::fill_n(m_hopPool.begin() + s.pathAt + s.hops, s.hops, 0);
     s.propagationS = 0;
     s.perBitS = 0;
     s.slowestPerBitS = 0;
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
         s.propagationS += m_linkDelayS[l];
         s.perBitS += 1.0 / m_links[l].bps;
         s.slowestPerBitS = std::max(s.slowestPerBitS, 1.0 / m_links[l].bps);
     }
-    NS_LOG_LOGIC("host " << s.src << " -> " << s.dst << ": " << s.path.size() << " hops");
+    NS_LOG_LOGIC("host " << s.src << " -> " << s.dst << ": " << Path(s).size() << " hops");
 }
 
 void
 FluidNetwork::Attach(uint32_t index)
 {
     Sender& s = m_senders[index];
-    for (uint32_t h = 0; h < s.path.size(); ++h)
+    const Hops path = Path(s);
+    uint32_t* slot = Slots(s);
+    for (uint32_t h = 0; h < path.size(); ++h)
     {
-        auto& flows = m_links[s.path[h]].flows;
-        s.slot[h] = static_cast<uint32_t>(flows.size());
+        auto& flows = m_links[path[h]].flows;
+        slot[h] = static_cast<uint32_t>(flows.size());
         flows.emplace_back(index, h);
     }
 }
@@ -384,15 +393,17 @@ void
 FluidNetwork::Detach(uint32_t index)
 {
     Sender& s = m_senders[index];
-    for (uint32_t h = 0; h < s.path.size(); ++h)
+    const Hops path = Path(s);
+    const uint32_t* slot = Slots(s);
+    for (uint32_t h = 0; h < path.size(); ++h)
     {
-        auto& flows = m_links[s.path[h]].flows;
-        const uint32_t at = s.slot[h];
+        auto& flows = m_links[path[h]].flows;
+        const uint32_t at = slot[h];
         flows[at] = flows.back();
         flows.pop_back();
         if (at < flows.size())
         {
-            m_senders[flows[at].first].slot[flows[at].second] = at;
+            Slots(m_senders[flows[at].first])[flows[at].second] = at;
         }
     }
 }
@@ -438,25 +449,25 @@ bool
 FluidNetwork::JoinWithoutChange(uint32_t index)
 {
     Sender& s = m_senders[index];
-    if (s.path.empty())
+    if (Path(s).empty())
     {
         return false;
     }
     // What every link on the path has left: the most it can take alone.
     double rate = std::numeric_limits<double>::infinity();
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
         const Link& link = m_links[l];
         rate = std::min(rate, m_linkUp[l] ? link.bps - link.loadBps : 0.0);
     }
-    if (!(rate > 0) || rate < 1e-9 * m_links[s.path.front()].bps)
+    if (!(rate > 0) || rate < 1e-9 * m_links[Path(s).front()].bps)
     {
         return false; // it must take from others
     }
     // A link it fills where no flow outdoes it, all of its class, is its
     // bottleneck; every other flow keeps its own (none was on a full link
     // of the path, or nothing would be left).
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
         const Link& link = m_links[l];
         if (link.bps - link.loadBps > rate * (1 + 1e-9))
@@ -514,7 +525,7 @@ FluidNetwork::SetRate(uint32_t index, double bps, int64_t nowNs)
     const double delta = bps - r.rateBps;
     if (delta != 0)
     {
-        for (uint32_t l : s.path)
+        for (uint32_t l : Path(s))
         {
             Link& link = m_links[l];
             link.bits += link.loadBps * static_cast<double>(nowNs - link.sinceNs) * 1e-9;
@@ -616,7 +627,7 @@ FluidNetwork::HeldAt(uint32_t link, uint32_t index)
 {
     Link& l = m_links[link];
     const uint8_t rank = m_allocator.GetRank(m_rates[index].cls);
-    LinkStamp& st = m_stamps[link];
+    LinkStamp& st = l.check;
     if (st.stamp != m_pass || st.rank != rank)
     {
         // What the classes up to this one take of the link, and the
@@ -648,15 +659,24 @@ FluidNetwork::HeldAt(uint32_t link, uint32_t index)
 bool
 FluidNetwork::Bottlenecked(uint32_t index)
 {
-    const Sender& s = m_senders[index];
-    if (s.path.empty())
+    const Hops path = Path(m_senders[index]);
+    if (path.empty())
     {
         return true; // (rate 0, and no link to give it more)
     }
-    for (uint32_t l : s.path)
+    // The link that held it last time first: it usually still does. (Which
+    // link is asked first changes nothing but the work: HeldAt only caches.)
+    FlowRate& r = m_rates[index];
+    const uint32_t first = r.hint;
+    if (first < path.size() && HeldAt(path[first], index))
     {
-        if (HeldAt(l, index))
+        return true;
+    }
+    for (uint32_t h = 0; h < path.size(); ++h)
+    {
+        if (h != first && HeldAt(path[h], index))
         {
+            r.hint = static_cast<uint8_t>(std::min<uint32_t>(h, 255));
             return true;
         }
     }
@@ -677,7 +697,7 @@ FluidNetwork::Grow(uint32_t index)
 void
 FluidNetwork::MarkChanged(const Sender& s)
 {
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
         m_links[l].changed = m_visit;
     }
@@ -739,7 +759,7 @@ FluidNetwork::Update()
         {
             continue;
         }
-        for (uint32_t l : s.path)
+        for (uint32_t l : Path(s))
         {
             const Link& link = m_links[l];
             if (link.loadBps >= Capacity(l) * (1 - 1e-8))
@@ -767,11 +787,11 @@ FluidNetwork::Update()
         {
             const Sender& s = m_senders[m_component[k]];
             MaxMinAllocator::Demand& d = m_demands[k];
-            d.links = s.path.data();
-            d.hops = static_cast<uint32_t>(s.path.size());
+            d.links = Path(s).data();
+            d.hops = static_cast<uint32_t>(Path(s).size());
             d.cls = m_rates[m_component[k]].cls;
             d.weight = 1;
-            for (uint32_t l : s.path)
+            for (uint32_t l : Path(s))
             {
                 Link& link = m_links[l];
                 if (link.seen == m_pass)
@@ -813,7 +833,7 @@ FluidNetwork::Update()
                 continue;
             }
             // held back by flows not recomputed: they join
-            for (uint32_t l : m_senders[i].path)
+            for (uint32_t l : Path(m_senders[i]))
             {
                 const Link& link = m_links[l];
                 double load = 0;
@@ -943,7 +963,7 @@ FluidNetwork::MessageEnd()
         }
         // The flow ends: the full links it leaves may give others more.
         --m_activeFlows;
-        for (uint32_t l : s.path)
+        for (uint32_t l : Path(s))
         {
             LeaveLink(l, top.sender);
         }

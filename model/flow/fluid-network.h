@@ -174,6 +174,7 @@ class FluidNetwork : public RdmaMessageOffload
         uint32_t seen{0};    //!< m_visit of the last computation that included it
         uint32_t checked{0}; //!< m_pass of the last check that met it
         uint8_t cls{0};      //!< its class when its rate was computed
+        uint8_t hint{0};     //!< the hop that was its bottleneck when last checked
     };
 
     /// A sending queue pair: one fluid flow while it has messages. (The
@@ -188,8 +189,8 @@ class FluidNetwork : public RdmaMessageOffload
         bool dirty{false};             //!< listed in m_dirty
         bool gone{false};              //!< its queue pair or the peer was destroyed
         uint32_t mtu{0};               //!< payload bytes per packet of its NIC
-        std::vector<uint32_t> path;    //!< link directions, empty without a route
-        std::vector<uint32_t> slot;    //!< per hop: its place in the link's flow list
+        uint32_t pathAt{0};            //!< where its path is in m_hopPool (Path, Slots)
+        uint32_t hops{0};              //!< its path's link directions, 0 without a route
         double propagationS{0};        //!< sum of the path's propagation delays, s
         double perBitS{0};             //!< sum over the path of 1 / rate, s per bit
         double slowestPerBitS{0};      //!< 1 / the slowest rate on the path, s per bit
@@ -204,10 +205,19 @@ class FluidNetwork : public RdmaMessageOffload
         uint64_t routeEpoch{0};        //!< m_routeEpoch when the path was looked up
     };
 
+    /// What a bottleneck check found on a link (HeldAt).
+    struct LinkStamp
+    {
+        double load{0};    //!< load of the classes up to rank, bit/s
+        double top{0};     //!< largest rate of class rank rank, bit/s
+        uint32_t stamp{0}; //!< m_pass of load and top
+        uint8_t rank{0};   //!< the class rank of load and top
+    };
+
     /// A link direction: what a message's start and end and a rate
-    /// computation read and write of it, in one cache line (its state,
-    /// delay and bottleneck check are apart: m_linkUp, m_linkDelayS,
-    /// m_stamps).
+    /// computation read and write of it in its first cache line, the
+    /// bottleneck check in the second (its state and delay are apart:
+    /// m_linkUp, m_linkDelayS).
     struct alignas(64) Link
     {
         double bps{0};       //!< its rate, bit/s
@@ -218,15 +228,7 @@ class FluidNetwork : public RdmaMessageOffload
         uint32_t changed{0}; //!< m_visit of the last computation that moved a rate on it
         /// its active flows: (sender, hop of the link on the sender's path)
         std::vector<std::pair<uint32_t, uint32_t>> flows;
-    };
-
-    /// What a bottleneck check found on a link (HeldAt).
-    struct LinkStamp
-    {
-        double load{0};    //!< load of the classes up to rank, bit/s
-        double top{0};     //!< largest rate of class rank rank, bit/s
-        uint32_t stamp{0}; //!< m_pass of load and top
-        uint8_t rank{0};   //!< the class rank of load and top
+        alignas(64) LinkStamp check; //!< its last bottleneck check
     };
 
     /// When a flow's head message ends at its current rate.
@@ -245,6 +247,76 @@ class FluidNetwork : public RdmaMessageOffload
             return atNs != o.atNs ? atNs > o.atNs : sender > o.sender;
         }
     };
+
+    /// A sender's path: its link directions (a view into m_hopPool).
+    struct Hops
+    {
+        const uint32_t* first; //!< the first link direction
+        uint32_t n;            //!< how many
+
+        /** \return the first link direction */
+        const uint32_t* begin() const
+        {
+            return first;
+        }
+
+        /** \return past the last */
+        const uint32_t* end() const
+        {
+            return first + n;
+        }
+
+        /** \return the link directions */
+        const uint32_t* data() const
+        {
+            return first;
+        }
+
+        /** \return how many */
+        uint32_t size() const
+        {
+            return n;
+        }
+
+        /** \return whether there are none */
+        bool empty() const
+        {
+            return n == 0;
+        }
+
+        /** \return the first one */
+        uint32_t front() const
+        {
+            return first[0];
+        }
+
+        /**
+         * \param h a hop
+         * \return its link direction
+         */
+        uint32_t operator[](uint32_t h) const
+        {
+            return first[h];
+        }
+    };
+
+    /**
+     * \param s a sender
+     * \return its path (valid until a path is looked up again)
+     */
+    Hops Path(const Sender& s) const
+    {
+        return Hops{m_hopPool.data() + s.pathAt, s.hops};
+    }
+
+    /**
+     * \param s a sender
+     * \return per hop of its path, its place in the link's flow list
+     */
+    uint32_t* Slots(const Sender& s)
+    {
+        return m_hopPool.data() + s.pathAt + s.hops;
+    }
 
     /// No host, no sender.
     static constexpr uint32_t NONE = 0xffffffff;
@@ -415,12 +487,13 @@ class FluidNetwork : public RdmaMessageOffload
     std::vector<Link> m_links;         //!< the link directions
     std::vector<uint8_t> m_linkUp;     //!< per link direction: whether it carries anything
     std::vector<double> m_linkDelayS;  //!< per link direction: its propagation delay, s
-    std::vector<LinkStamp> m_stamps;   //!< per link direction: its last bottleneck check
     std::vector<Ptr<RdmaNic>> m_hosts; //!< NIC per host
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
     std::vector<Sender> m_senders;                          //!< every sending queue pair
-    std::vector<FlowRate> m_rates;                          //!< per sender: its rate
+    /// the senders' paths, each followed by its slots (Path, Slots)
+    std::vector<uint32_t> m_hopPool;
+    std::vector<FlowRate> m_rates; //!< per sender: its rate
     /// per host: QP number of a sending queue pair -> its sender (NONE: none yet)
     std::vector<std::vector<uint32_t>> m_senderOfQpn;
     uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
