@@ -86,6 +86,8 @@ FluidNetwork::DoDispose()
     NS_LOG_FUNCTION(this);
     m_update.Cancel();
     m_next.Cancel();
+    m_updatePending = false;
+    m_nextAtNs = -1;
     for (const auto& nic : m_hosts)
     {
         if (nic->GetMessageOffload() == this)
@@ -98,6 +100,8 @@ FluidNetwork::DoDispose()
     m_rates.clear();
     m_senderOfQpn.clear();
     m_links.clear();
+    m_linkUp.clear();
+    m_linkDelayS.clear();
     m_ends.clear();
     m_paths = PathFunction();
     RdmaMessageOffload::DoDispose();
@@ -108,8 +112,9 @@ FluidNetwork::AddLink(DataRate rate, Time delay)
 {
     Link link;
     link.bps = static_cast<double>(rate.GetBitRate());
-    link.delayS = delay.GetSeconds();
     m_links.push_back(link);
+    m_linkUp.push_back(1);
+    m_linkDelayS.push_back(delay.GetSeconds());
     m_allocator.AddLink(link.bps);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
@@ -150,11 +155,11 @@ FluidNetwork::SetLinkUp(uint32_t link, bool up)
 {
     NS_LOG_FUNCTION(this << link << up);
     Link& l = m_links.at(link);
-    if (l.up == up)
+    if ((m_linkUp[link] != 0) == up)
     {
         return;
     }
-    l.up = up;
+    m_linkUp[link] = up ? 1 : 0;
     m_allocator.SetCapacity(link, up ? l.bps : 0.0);
     for (const auto& f : l.flows)
     {
@@ -347,28 +352,39 @@ void
 FluidNetwork::Route(Sender& s)
 {
     s.routeEpoch = m_routeEpoch;
-    s.path = m_paths ? m_paths(s.src, s.dst, s.qp->GetSourcePort()) : std::vector<uint32_t>();
-    s.slot.assign(s.path.size(), 0);
+    const std::vector<uint32_t> path =
+        m_paths ? m_paths(s.src, s.dst, s.qp->GetSourcePort()) : std::vector<uint32_t>();
+    if (path.size() != s.hops)
+    {
+        // a new place in the pool (a route of another length: rare)
+        s.hops = static_cast<uint32_t>(path.size());
+        s.pathAt = static_cast<uint32_t>(m_hopPool.size());
+        m_hopPool.resize(m_hopPool.size() + 2 * path.size());
+    }
+    std::copy(path.begin(), path.end(), m_hopPool.begin() + s.pathAt);
+    std::fill_n(m_hopPool.begin() + s.pathAt + s.hops, s.hops, 0);
     s.propagationS = 0;
     s.perBitS = 0;
     s.slowestPerBitS = 0;
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
-        s.propagationS += m_links[l].delayS;
+        s.propagationS += m_linkDelayS[l];
         s.perBitS += 1.0 / m_links[l].bps;
         s.slowestPerBitS = std::max(s.slowestPerBitS, 1.0 / m_links[l].bps);
     }
-    NS_LOG_LOGIC("host " << s.src << " -> " << s.dst << ": " << s.path.size() << " hops");
+    NS_LOG_LOGIC("host " << s.src << " -> " << s.dst << ": " << Path(s).size() << " hops");
 }
 
 void
 FluidNetwork::Attach(uint32_t index)
 {
     Sender& s = m_senders[index];
-    for (uint32_t h = 0; h < s.path.size(); ++h)
+    const Hops path = Path(s);
+    uint32_t* slot = Slots(s);
+    for (uint32_t h = 0; h < path.size(); ++h)
     {
-        auto& flows = m_links[s.path[h]].flows;
-        s.slot[h] = static_cast<uint32_t>(flows.size());
+        auto& flows = m_links[path[h]].flows;
+        slot[h] = static_cast<uint32_t>(flows.size());
         flows.emplace_back(index, h);
     }
 }
@@ -377,15 +393,17 @@ void
 FluidNetwork::Detach(uint32_t index)
 {
     Sender& s = m_senders[index];
-    for (uint32_t h = 0; h < s.path.size(); ++h)
+    const Hops path = Path(s);
+    const uint32_t* slot = Slots(s);
+    for (uint32_t h = 0; h < path.size(); ++h)
     {
-        auto& flows = m_links[s.path[h]].flows;
-        const uint32_t at = s.slot[h];
+        auto& flows = m_links[path[h]].flows;
+        const uint32_t at = slot[h];
         flows[at] = flows.back();
         flows.pop_back();
         if (at < flows.size())
         {
-            m_senders[flows[at].first].slot[flows[at].second] = at;
+            Slots(m_senders[flows[at].first])[flows[at].second] = at;
         }
     }
 }
@@ -431,25 +449,25 @@ bool
 FluidNetwork::JoinWithoutChange(uint32_t index)
 {
     Sender& s = m_senders[index];
-    if (s.path.empty())
+    if (Path(s).empty())
     {
         return false;
     }
     // What every link on the path has left: the most it can take alone.
     double rate = std::numeric_limits<double>::infinity();
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
         const Link& link = m_links[l];
-        rate = std::min(rate, link.up ? link.bps - link.loadBps : 0.0);
+        rate = std::min(rate, m_linkUp[l] ? link.bps - link.loadBps : 0.0);
     }
-    if (!(rate > 0) || rate < 1e-9 * m_links[s.path.front()].bps)
+    if (!(rate > 0) || rate < 1e-9 * m_links[Path(s).front()].bps)
     {
         return false; // it must take from others
     }
     // A link it fills where no flow outdoes it, all of its class, is its
     // bottleneck; every other flow keeps its own (none was on a full link
     // of the path, or nothing would be left).
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
         const Link& link = m_links[l];
         if (link.bps - link.loadBps > rate * (1 + 1e-9))
@@ -507,7 +525,7 @@ FluidNetwork::SetRate(uint32_t index, double bps, int64_t nowNs)
     const double delta = bps - r.rateBps;
     if (delta != 0)
     {
-        for (uint32_t l : s.path)
+        for (uint32_t l : Path(s))
         {
             Link& link = m_links[l];
             link.bits += link.loadBps * static_cast<double>(nowNs - link.sinceNs) * 1e-9;
@@ -546,12 +564,12 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
     const uint32_t index = SenderOf(qp);
     Sender& s = m_senders[index];
     const double wire = OnWire(bytes, s.mtu);
-    s.messages.push_back(Message{seq, bytes, wire, Simulator::Now()});
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    s.messages.push_back(Message{seq, bytes, wire, now});
     if (s.active)
     {
         return; // it goes after the messages before it, at the flow's rate
     }
-    const int64_t now = Simulator::Now().GetNanoSeconds();
     s.active = true;
     s.left = wire;
     s.sinceNs = now;
@@ -589,8 +607,10 @@ FluidNetwork::PriorityChanged(Ptr<RdmaQueuePair> qp)
 void
 FluidNetwork::ScheduleUpdate()
 {
-    if (m_update.IsExpired())
+    // (a flag, not m_update.IsExpired(): asking the simulator costs more)
+    if (!m_updatePending)
     {
+        m_updatePending = true;
         m_update = Simulator::ScheduleNow(&FluidNetwork::Update, this);
     }
 }
@@ -607,7 +627,8 @@ FluidNetwork::HeldAt(uint32_t link, uint32_t index)
 {
     Link& l = m_links[link];
     const uint8_t rank = m_allocator.GetRank(m_rates[index].cls);
-    if (l.stamp != m_pass || l.stampRank != rank)
+    LinkStamp& st = l.check;
+    if (st.stamp != m_pass || st.rank != rank)
     {
         // What the classes up to this one take of the link, and the
         // largest rate of this one on it.
@@ -626,27 +647,36 @@ FluidNetwork::HeldAt(uint32_t link, uint32_t index)
                 }
             }
         }
-        l.stamp = m_pass;
-        l.stampRank = rank;
-        l.stampLoad = load;
-        l.stampTop = top;
+        st.stamp = m_pass;
+        st.rank = rank;
+        st.load = load;
+        st.top = top;
     }
-    const double capacity = l.up ? l.bps : 0.0;
-    return l.stampLoad >= capacity * (1 - 2e-9) && NextRate(index) >= l.stampTop * (1 - 1e-12);
+    const double capacity = Capacity(link);
+    return st.load >= capacity * (1 - 2e-9) && NextRate(index) >= st.top * (1 - 1e-12);
 }
 
 bool
 FluidNetwork::Bottlenecked(uint32_t index)
 {
-    const Sender& s = m_senders[index];
-    if (s.path.empty())
+    const Hops path = Path(m_senders[index]);
+    if (path.empty())
     {
         return true; // (rate 0, and no link to give it more)
     }
-    for (uint32_t l : s.path)
+    // The link that held it last time first: it usually still does. (Which
+    // link is asked first changes nothing but the work: HeldAt only caches.)
+    FlowRate& r = m_rates[index];
+    const uint32_t first = r.hint;
+    if (first < path.size() && HeldAt(path[first], index))
     {
-        if (HeldAt(l, index))
+        return true;
+    }
+    for (uint32_t h = 0; h < path.size(); ++h)
+    {
+        if (h != first && HeldAt(path[h], index))
         {
+            r.hint = static_cast<uint8_t>(std::min<uint32_t>(h, 255));
             return true;
         }
     }
@@ -667,7 +697,7 @@ FluidNetwork::Grow(uint32_t index)
 void
 FluidNetwork::MarkChanged(const Sender& s)
 {
-    for (uint32_t l : s.path)
+    for (uint32_t l : Path(s))
     {
         m_links[l].changed = m_visit;
     }
@@ -691,6 +721,7 @@ FluidNetwork::Join(uint32_t index)
 void
 FluidNetwork::Update()
 {
+    m_updatePending = false;
     if (m_dirty.empty())
     {
         return;
@@ -728,10 +759,10 @@ FluidNetwork::Update()
         {
             continue;
         }
-        for (uint32_t l : s.path)
+        for (uint32_t l : Path(s))
         {
             const Link& link = m_links[l];
-            if (link.loadBps >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
+            if (link.loadBps >= Capacity(l) * (1 - 1e-8))
             {
                 for (const auto& f : link.flows)
                 {
@@ -756,11 +787,11 @@ FluidNetwork::Update()
         {
             const Sender& s = m_senders[m_component[k]];
             MaxMinAllocator::Demand& d = m_demands[k];
-            d.links = s.path.data();
-            d.hops = static_cast<uint32_t>(s.path.size());
+            d.links = Path(s).data();
+            d.hops = static_cast<uint32_t>(Path(s).size());
             d.cls = m_rates[m_component[k]].cls;
             d.weight = 1;
-            for (uint32_t l : s.path)
+            for (uint32_t l : Path(s))
             {
                 Link& link = m_links[l];
                 if (link.seen == m_pass)
@@ -770,7 +801,7 @@ FluidNetwork::Update()
                 link.seen = m_pass;
                 m_touched.push_back(l);
                 // what the flows not recomputed take of it stays theirs
-                double residual = link.up ? link.bps : 0.0;
+                double residual = Capacity(l);
                 for (const auto& f : link.flows)
                 {
                     const FlowRate& o = m_rates[f.first];
@@ -802,7 +833,7 @@ FluidNetwork::Update()
                 continue;
             }
             // held back by flows not recomputed: they join
-            for (uint32_t l : m_senders[i].path)
+            for (uint32_t l : Path(m_senders[i]))
             {
                 const Link& link = m_links[l];
                 double load = 0;
@@ -810,7 +841,7 @@ FluidNetwork::Update()
                 {
                     load += NextRate(f.first);
                 }
-                if (load >= (link.up ? link.bps : 0.0) * (1 - 1e-8))
+                if (load >= Capacity(l) * (1 - 1e-8))
                 {
                     for (const auto& f : link.flows)
                     {
@@ -875,18 +906,25 @@ FluidNetwork::ScheduleNextEnd()
         std::pop_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
         m_ends.pop_back();
     }
+    // (m_nextAtNs >= 0 while m_next is pending: MessageEnd clears it)
     if (m_ends.empty())
     {
-        m_next.Cancel();
-        m_nextAtNs = -1;
+        if (m_nextAtNs >= 0)
+        {
+            m_next.Cancel();
+            m_nextAtNs = -1;
+        }
         return;
     }
     const int64_t at = m_ends.front().atNs;
-    if (at == m_nextAtNs && !m_next.IsExpired())
+    if (at == m_nextAtNs)
     {
         return;
     }
-    m_next.Cancel();
+    if (m_nextAtNs >= 0)
+    {
+        m_next.Cancel();
+    }
     m_nextAtNs = at;
     const int64_t now = Simulator::Now().GetNanoSeconds();
     m_next = Simulator::Schedule(NanoSeconds(std::max<int64_t>(0, at - now)),
@@ -925,7 +963,7 @@ FluidNetwork::MessageEnd()
         }
         // The flow ends: the full links it leaves may give others more.
         --m_activeFlows;
-        for (uint32_t l : s.path)
+        for (uint32_t l : Path(s))
         {
             LeaveLink(l, top.sender);
         }
@@ -956,7 +994,7 @@ FluidNetwork::FinishHead(uint32_t index)
                         index,
                         m.seq,
                         m.bytes,
-                        m.posted);
+                        m.postedNs);
     if (s.messages.empty())
     {
         s.active = false;
@@ -965,12 +1003,15 @@ FluidNetwork::FinishHead(uint32_t index)
 }
 
 void
-FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, Time posted)
+FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, int64_t postedNs)
 {
     Sender& s = m_senders[index];
     ++m_messagesDelivered;
     m_bytesDelivered += bytes;
-    m_deliveredTrace(s.src, s.dst, bytes, posted);
+    if (!m_deliveredTrace.IsEmpty())
+    {
+        m_deliveredTrace(s.src, s.dst, bytes, NanoSeconds(postedNs));
+    }
     Ptr<RdmaQueuePair> peer = s.peer;
     if (s.qp->HasSendCompletionCallback())
     {

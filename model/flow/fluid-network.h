@@ -159,10 +159,10 @@ class FluidNetwork : public RdmaMessageOffload
     /// A posted message not yet sent.
     struct Message
     {
-        uint64_t seq;   //!< its sequence number on the queue pair
-        uint64_t bytes; //!< payload bytes
-        double wire;    //!< bytes on the wire
-        Time posted;    //!< when it was posted
+        uint64_t seq;     //!< its sequence number on the queue pair
+        uint64_t bytes;   //!< payload bytes
+        double wire;      //!< bytes on the wire
+        int64_t postedNs; //!< when it was posted, ns
     };
 
     /// What the rate computations read of every flow on a link, apart from
@@ -171,9 +171,10 @@ class FluidNetwork : public RdmaMessageOffload
     {
         double rateBps{0};   //!< current rate, bit/s
         double next{0};      //!< its rate in the computation that includes it, bit/s
-        uint64_t seen{0};    //!< m_visit of the last computation that included it
-        uint64_t checked{0}; //!< m_pass of the last check that met it
+        uint32_t seen{0};    //!< m_visit of the last computation that included it
+        uint32_t checked{0}; //!< m_pass of the last check that met it
         uint8_t cls{0};      //!< its class when its rate was computed
+        uint8_t hint{0};     //!< the hop that was its bottleneck when last checked
     };
 
     /// A sending queue pair: one fluid flow while it has messages. (The
@@ -188,8 +189,8 @@ class FluidNetwork : public RdmaMessageOffload
         bool dirty{false};             //!< listed in m_dirty
         bool gone{false};              //!< its queue pair or the peer was destroyed
         uint32_t mtu{0};               //!< payload bytes per packet of its NIC
-        std::vector<uint32_t> path;    //!< link directions, empty without a route
-        std::vector<uint32_t> slot;    //!< per hop: its place in the link's flow list
+        uint32_t pathAt{0};            //!< where its path is in m_hopPool (Path, Slots)
+        uint32_t hops{0};              //!< its path's link directions, 0 without a route
         double propagationS{0};        //!< sum of the path's propagation delays, s
         double perBitS{0};             //!< sum over the path of 1 / rate, s per bit
         double slowestPerBitS{0};      //!< 1 / the slowest rate on the path, s per bit
@@ -204,23 +205,30 @@ class FluidNetwork : public RdmaMessageOffload
         uint64_t routeEpoch{0};        //!< m_routeEpoch when the path was looked up
     };
 
-    /// A link direction.
-    struct Link
+    /// What a bottleneck check found on a link (HeldAt).
+    struct LinkStamp
     {
-        double bps{0};        //!< its rate, bit/s
-        double delayS{0};     //!< its propagation delay, s
-        bool up{true};        //!< whether it carries anything
-        double loadBps{0};    //!< sum of the rates of its flows, bit/s
-        double bits{0};       //!< bits carried up to sinceNs
-        int64_t sinceNs{0};   //!< when bits was last brought up to date, ns
-        uint64_t seen{0};     //!< m_pass of the last computation that crossed it
-        uint64_t changed{0};  //!< m_visit of the last computation that moved a rate on it
-        uint64_t stamp{0};    //!< m_pass of stampLoad and stampTop
-        uint8_t stampRank{0}; //!< the class rank of stampLoad and stampTop
-        double stampLoad{0};  //!< load of the classes up to stampRank, bit/s
-        double stampTop{0};   //!< largest rate of class rank stampRank, bit/s
+        double load{0};    //!< load of the classes up to rank, bit/s
+        double top{0};     //!< largest rate of class rank rank, bit/s
+        uint32_t stamp{0}; //!< m_pass of load and top
+        uint8_t rank{0};   //!< the class rank of load and top
+    };
+
+    /// A link direction: what a message's start and end and a rate
+    /// computation read and write of it in its first cache line, the
+    /// bottleneck check in the second (its state and delay are apart:
+    /// m_linkUp, m_linkDelayS).
+    struct alignas(64) Link
+    {
+        double bps{0};       //!< its rate, bit/s
+        double loadBps{0};   //!< sum of the rates of its flows, bit/s
+        double bits{0};      //!< bits carried up to sinceNs
+        int64_t sinceNs{0};  //!< when bits was last brought up to date, ns
+        uint32_t seen{0};    //!< m_pass of the last computation that crossed it
+        uint32_t changed{0}; //!< m_visit of the last computation that moved a rate on it
         /// its active flows: (sender, hop of the link on the sender's path)
         std::vector<std::pair<uint32_t, uint32_t>> flows;
+        alignas(64) LinkStamp check; //!< its last bottleneck check
     };
 
     /// When a flow's head message ends at its current rate.
@@ -239,6 +247,76 @@ class FluidNetwork : public RdmaMessageOffload
             return atNs != o.atNs ? atNs > o.atNs : sender > o.sender;
         }
     };
+
+    /// A sender's path: its link directions (a view into m_hopPool).
+    struct Hops
+    {
+        const uint32_t* first; //!< the first link direction
+        uint32_t n;            //!< how many
+
+        /** \return the first link direction */
+        const uint32_t* begin() const
+        {
+            return first;
+        }
+
+        /** \return past the last */
+        const uint32_t* end() const
+        {
+            return first + n;
+        }
+
+        /** \return the link directions */
+        const uint32_t* data() const
+        {
+            return first;
+        }
+
+        /** \return how many */
+        uint32_t size() const
+        {
+            return n;
+        }
+
+        /** \return whether there are none */
+        bool empty() const
+        {
+            return n == 0;
+        }
+
+        /** \return the first one */
+        uint32_t front() const
+        {
+            return first[0];
+        }
+
+        /**
+         * \param h a hop
+         * \return its link direction
+         */
+        uint32_t operator[](uint32_t h) const
+        {
+            return first[h];
+        }
+    };
+
+    /**
+     * \param s a sender
+     * \return its path (valid until a path is looked up again)
+     */
+    Hops Path(const Sender& s) const
+    {
+        return Hops{m_hopPool.data() + s.pathAt, s.hops};
+    }
+
+    /**
+     * \param s a sender
+     * \return per hop of its path, its place in the link's flow list
+     */
+    uint32_t* Slots(const Sender& s)
+    {
+        return m_hopPool.data() + s.pathAt + s.hops;
+    }
 
     /// No host, no sender.
     static constexpr uint32_t NONE = 0xffffffff;
@@ -327,6 +405,16 @@ class FluidNetwork : public RdmaMessageOffload
     /// take a bottleneck from (transitively), then schedule the next
     /// message end.
     void Update();
+
+    /**
+     * \param link a link direction
+     * \return what it can carry, bit/s (0 while it is down)
+     */
+    double Capacity(uint32_t link) const
+    {
+        return m_linkUp[link] ? m_links[link].bps : 0.0;
+    }
+
     /**
      * \param index a sender
      * \return its rate in the computation under way (its current one when
@@ -377,9 +465,9 @@ class FluidNetwork : public RdmaMessageOffload
      * \param sender the sender's index
      * \param seq the message
      * \param bytes its payload bytes
-     * \param posted when it was posted
+     * \param postedNs when it was posted, ns
      */
-    void Deliver(uint32_t sender, uint64_t seq, uint64_t bytes, Time posted);
+    void Deliver(uint32_t sender, uint64_t seq, uint64_t bytes, int64_t postedNs);
     /**
      * \brief The ACK of a delivered message reached its sender.
      * \param sender the sender's index
@@ -397,11 +485,15 @@ class FluidNetwork : public RdmaMessageOffload
     uint32_t m_packetOverhead;         //!< wire bytes per packet besides payload
     uint32_t m_ackBytes;               //!< wire bytes of an ACK
     std::vector<Link> m_links;         //!< the link directions
+    std::vector<uint8_t> m_linkUp;     //!< per link direction: whether it carries anything
+    std::vector<double> m_linkDelayS;  //!< per link direction: its propagation delay, s
     std::vector<Ptr<RdmaNic>> m_hosts; //!< NIC per host
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
     std::vector<Sender> m_senders;                          //!< every sending queue pair
-    std::vector<FlowRate> m_rates;                          //!< per sender: its rate
+    /// the senders' paths, each followed by its slots (Path, Slots)
+    std::vector<uint32_t> m_hopPool;
+    std::vector<FlowRate> m_rates; //!< per sender: its rate
     /// per host: QP number of a sending queue pair -> its sender (NONE: none yet)
     std::vector<std::vector<uint32_t>> m_senderOfQpn;
     uint64_t m_routeEpoch{0};                       //!< bumped when the routes change
@@ -410,19 +502,20 @@ class FluidNetwork : public RdmaMessageOffload
     std::vector<uint32_t> m_component;              //!< the flows of one recomputation
     std::vector<MaxMinAllocator::Demand> m_demands; //!< parallel to m_component
     MaxMinAllocator m_allocator;                    //!< computes the rates
-    uint64_t m_visit{0};                            //!< rate computations so far
-    uint64_t m_pass{0};                             //!< rounds of rate computations so far
-    std::vector<uint32_t> m_touched;                //!< links of the round under way
-    std::vector<uint32_t> m_grow;                   //!< senders joining the next round
-    std::vector<End> m_ends;                        //!< min-heap of message ends
-    EventId m_update;                               //!< the pending rate computation
-    EventId m_next;                                 //!< the next message end
-    int64_t m_nextAtNs{-1};                         //!< when m_next fires (-1: none)
-    uint64_t m_messagesDelivered{0};                //!< messages delivered
-    uint64_t m_bytesDelivered{0};                   //!< payload bytes delivered
-    uint64_t m_rateUpdates{0};                      //!< rate computations
-    uint64_t m_flowsAllocated{0};                   //!< flows over all rate computations
-    uint32_t m_peakFlows{0};                        //!< most flows at once
+    uint32_t m_visit{0};             //!< rate computations so far (wraps: a stamp, not a count)
+    uint32_t m_pass{0};              //!< rounds of rate computations so far (wraps: a stamp)
+    std::vector<uint32_t> m_touched; //!< links of the round under way
+    std::vector<uint32_t> m_grow;    //!< senders joining the next round
+    std::vector<End> m_ends;         //!< min-heap of message ends
+    EventId m_update;                //!< the pending rate computation
+    bool m_updatePending{false};     //!< m_update is pending
+    EventId m_next;                  //!< the next message end
+    int64_t m_nextAtNs{-1};          //!< when m_next fires (-1: none)
+    uint64_t m_messagesDelivered{0}; //!< messages delivered
+    uint64_t m_bytesDelivered{0};    //!< payload bytes delivered
+    uint64_t m_rateUpdates{0};       //!< rate computations
+    uint64_t m_flowsAllocated{0};    //!< flows over all rate computations
+    uint32_t m_peakFlows{0};         //!< most flows at once
     TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_deliveredTrace; //!< delivered messages
 };
 

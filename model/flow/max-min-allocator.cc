@@ -23,48 +23,44 @@ MaxMinAllocator::MaxMinAllocator()
 void
 MaxMinAllocator::SetCapacities(const std::vector<double>& capacity)
 {
-    m_capacity = capacity;
-    const std::size_t n = capacity.size();
-    m_left.assign(n, 0);
-    m_leftCall.assign(n, 0);
-    m_weight.assign(n, 0);
-    m_linkStart.assign(n, 0);
+    m_links.assign(capacity.size(), LinkState());
+    for (std::size_t l = 0; l < capacity.size(); ++l)
+    {
+        m_links[l].capacity = capacity[l];
+    }
 }
 
 uint32_t
 MaxMinAllocator::AddLink(double capacity)
 {
-    m_capacity.push_back(std::max(0.0, capacity));
-    m_left.push_back(0);
-    m_leftCall.push_back(0);
-    m_weight.push_back(0);
-    m_linkStart.push_back(0);
-    return static_cast<uint32_t>(m_capacity.size() - 1);
+    m_links.emplace_back();
+    m_links.back().capacity = std::max(0.0, capacity);
+    return static_cast<uint32_t>(m_links.size() - 1);
 }
 
 void
 MaxMinAllocator::SetResidual(uint32_t link, double capacity)
 {
-    m_leftCall[link] = m_call + 1;
-    m_left[link] = capacity;
+    m_links[link].leftCall = m_call + 1;
+    m_links[link].left = capacity;
 }
 
 void
 MaxMinAllocator::SetCapacity(uint32_t link, double capacity)
 {
-    m_capacity.at(link) = std::max(0.0, capacity);
+    m_links.at(link).capacity = std::max(0.0, capacity);
 }
 
 uint32_t
 MaxMinAllocator::GetNLinks() const
 {
-    return static_cast<uint32_t>(m_capacity.size());
+    return static_cast<uint32_t>(m_links.size());
 }
 
 double
 MaxMinAllocator::GetCapacity(uint32_t link) const
 {
-    return m_capacity.at(link);
+    return m_links.at(link).capacity;
 }
 
 void
@@ -127,7 +123,7 @@ void
 MaxMinAllocator::Freeze(std::vector<Demand>& demands, uint32_t l, double level)
 {
     // The link is full: every flow still rising on it stops here.
-    const uint32_t start = m_linkStart[l];
+    const uint32_t start = m_links[l].start;
     const uint32_t count = m_linkFlows[start - 1];
     for (uint32_t k = 0; k < count; ++k)
     {
@@ -137,7 +133,7 @@ MaxMinAllocator::Freeze(std::vector<Demand>& demands, uint32_t l, double level)
             FreezeFlow(demands, f, level);
         }
     }
-    m_weight[l] = 0;
+    m_links[l].weight = 0;
 }
 
 void
@@ -150,10 +146,10 @@ MaxMinAllocator::FreezeFlow(std::vector<Demand>& demands, uint32_t f, double lev
     {
         const uint32_t m = d.links[h];
         Left(m) -= d.rate;
-        m_weight[m] -= d.weight;
-        if (m_weight[m] <= 1e-12)
+        m_links[m].weight -= d.weight;
+        if (m_links[m].weight <= 1e-12)
         {
-            m_weight[m] = 0;
+            m_links[m].weight = 0;
         }
     }
 }
@@ -164,18 +160,18 @@ MaxMinAllocator::Room(uint32_t l)
     // What rounding leaves of a full link is nothing: a rate of a
     // billionth of the link would end its message in centuries.
     const double left = Left(l);
-    return left > m_capacity[l] * 1e-9 ? left : 0.0;
+    return left > m_links[l].capacity * 1e-9 ? left : 0.0;
 }
 
 double&
 MaxMinAllocator::Left(uint32_t l)
 {
-    if (m_leftCall[l] != m_call)
+    if (m_links[l].leftCall != m_call)
     {
-        m_leftCall[l] = m_call;
-        m_left[l] = m_capacity[l];
+        m_links[l].leftCall = m_call;
+        m_links[l].left = m_links[l].capacity;
     }
-    return m_left[l];
+    return m_links[l].left;
 }
 
 void
@@ -211,7 +207,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         return;
     }
     // The links the class crosses, each one's rising weight and flow count
-    // (counted in m_linkStart, which is zero for every untouched link).
+    // (counted in the links' start, which is zero for every untouched link).
     m_touched.clear();
     std::size_t entries = 0;
     for (std::size_t i = begin; i < end; ++i)
@@ -226,24 +222,24 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         for (uint32_t h = 0; h < d.hops; ++h)
         {
             const uint32_t l = d.links[h];
-            if (m_linkStart[l] == 0)
+            if (m_links[l].start == 0)
             {
                 m_touched.push_back(l);
             }
-            ++m_linkStart[l];
-            m_weight[l] += d.weight;
+            ++m_links[l].start;
+            m_links[l].weight += d.weight;
         }
         entries += d.hops;
     }
     // Each touched link's flows in m_linkFlows: a slot for how many are
-    // filled in so far, then the flows (m_linkStart points past the slot).
+    // filled in so far, then the flows (a link's start points past the slot).
     m_linkFlows.resize(entries + m_touched.size());
     std::size_t offset = 0;
     for (uint32_t l : m_touched)
     {
-        const uint32_t count = m_linkStart[l];
+        const uint32_t count = m_links[l].start;
         m_linkFlows[offset] = 0;
-        m_linkStart[l] = static_cast<uint32_t>(offset + 1);
+        m_links[l].start = static_cast<uint32_t>(offset + 1);
         offset += count + 1;
     }
     for (std::size_t i = begin; i < end; ++i)
@@ -253,8 +249,8 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         for (uint32_t h = 0; h < d.hops; ++h)
         {
             const uint32_t l = d.links[h];
-            uint32_t& filled = m_linkFlows[m_linkStart[l] - 1];
-            m_linkFlows[m_linkStart[l] + filled] = f;
+            uint32_t& filled = m_linkFlows[m_links[l].start - 1];
+            m_linkFlows[m_links[l].start + filled] = f;
             ++filled;
         }
     }
@@ -274,7 +270,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         for (uint32_t h = 0; h < d.hops; ++h)
         {
             const uint32_t l = d.links[h];
-            if (m_linkFlows[m_linkStart[l] - 1] == 1)
+            if (m_linkFlows[m_links[l].start - 1] == 1)
             {
                 cap = std::min(cap, Room(l) / d.weight);
             }
@@ -287,7 +283,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
     std::sort(m_caps.begin(), m_caps.end());
     for (uint32_t l : m_touched)
     {
-        if (m_linkFlows[m_linkStart[l] - 1] > 1)
+        if (m_linkFlows[m_links[l].start - 1] > 1)
         {
             m_shared.push_back(l);
         }
@@ -315,9 +311,9 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
             double lowest = std::numeric_limits<double>::infinity();
             for (uint32_t l : m_shared)
             {
-                if (m_weight[l] > 0)
+                if (m_links[l].weight > 0)
                 {
-                    lowest = std::min(lowest, Room(l) / m_weight[l]);
+                    lowest = std::min(lowest, Room(l) / m_links[l].weight);
                 }
             }
             const double cap = lowestCap();
@@ -332,9 +328,9 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
             }
             for (uint32_t l : m_shared)
             {
-                if (m_weight[l] > 0)
+                if (m_links[l].weight > 0)
                 {
-                    const double level = Room(l) / m_weight[l];
+                    const double level = Room(l) / m_links[l].weight;
                     if (level <= lowest * (1 + 1e-12) + 1e-300)
                     {
                         Freeze(demands, l, level);
@@ -350,7 +346,7 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
         m_heap.clear();
         for (uint32_t l : m_shared)
         {
-            m_heap.emplace_back(Room(l) / m_weight[l], l);
+            m_heap.emplace_back(Room(l) / m_links[l].weight, l);
         }
         std::make_heap(m_heap.begin(), m_heap.end(), later);
         while (true)
@@ -370,11 +366,11 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
             const Entry top = m_heap.back();
             m_heap.pop_back();
             const uint32_t l = top.second;
-            if (m_weight[l] <= 0)
+            if (m_links[l].weight <= 0)
             {
                 continue; // every flow on it is frozen
             }
-            const double level = Room(l) / m_weight[l];
+            const double level = Room(l) / m_links[l].weight;
             if (level > top.first * (1 + 1e-12) + 1e-300 || level > cap)
             {
                 m_heap.emplace_back(level, l);
@@ -386,8 +382,8 @@ MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std:
     }
     for (uint32_t l : m_touched)
     {
-        m_linkStart[l] = 0;
-        m_weight[l] = 0;
+        m_links[l].start = 0;
+        m_links[l].weight = 0;
         Left(l) = Room(l);
     }
 }

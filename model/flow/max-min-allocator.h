@@ -157,12 +157,18 @@ class MaxMinAllocator
      */
     double& Left(uint32_t l);
 
-    std::vector<double> m_capacity;     //!< per link
-    std::vector<double> m_left;         //!< per link: capacity not yet given out
-    std::vector<uint64_t> m_leftCall;   //!< per link: the call m_left belongs to
+    /// What the allocator keeps of a link (together: one cache line or two).
+    struct LinkState
+    {
+        double capacity{0};   //!< its capacity
+        double left{0};       //!< capacity not yet given out
+        double weight{0};     //!< weight of its rising flows
+        uint64_t leftCall{0}; //!< the call left belongs to
+        uint32_t start{0};    //!< + 1: start of its flows in m_linkFlows (0: untouched)
+    };
+
+    std::vector<LinkState> m_links;     //!< per link
     uint64_t m_call{0};                 //!< Allocate() calls so far
-    std::vector<double> m_weight;       //!< per link: weight of its rising flows
-    std::vector<uint32_t> m_linkStart;  //!< per link + 1: start of its flows in m_linkFlows
     std::vector<uint32_t> m_linkFlows;  //!< flows of each link (indices into demands)
     std::vector<uint32_t> m_touched;    //!< links crossed by the class being filled
     std::vector<uint32_t> m_order;      //!< flow indices sorted by class precedence
