@@ -9,7 +9,9 @@
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ns3
@@ -27,14 +29,23 @@ IntStamper::GetTypeId()
             .SetParent<SwitchEgressHook>()
             .SetGroupName("Flux")
             .AddConstructor<IntStamper>()
+            .AddAttribute("FloorPackets",
+                          "The queue length stamped into INT records is the least queue "
+                          "over the last FloorPackets to 2 x FloorPackets packet times (of "
+                          "the largest INT packet sent on the port): the standing queue, "
+                          "without the packet or two that paced flows leave when their "
+                          "packets meet. Zero stamps the queue averaged over QueueAverage.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&IntStamper::m_floorPackets),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("QueueAverage",
-                          "Time constant of the queue length stamped into INT records: the "
-                          "egress queue averaged over time (an exponential moving average "
-                          "of the queue, exact between its changes; it should span several "
-                          "packet times). Zero stamps the queue a packet leaves behind it, "
-                          "which a paced flow samples without its own packets: the smaller "
-                          "a flow's share, the more of the others' queue it sees, and "
-                          "HPCC's shares drift apart with large packets.",
+                          "With FloorPackets zero, the time constant of the queue length "
+                          "stamped: the egress queue averaged over time (an exponential "
+                          "moving average of the queue, exact between its changes; it "
+                          "should span several packet times). Zero stamps the queue a "
+                          "packet leaves behind it, which a paced flow samples without its "
+                          "own packets: the smaller a flow's share, the more of the others' "
+                          "queue it sees, and HPCC's shares drift apart with large packets.",
                           TimeValue(MicroSeconds(1)),
                           MakeTimeAccessor(&IntStamper::m_average),
                           MakeTimeChecker(Seconds(0)));
@@ -42,7 +53,8 @@ IntStamper::GetTypeId()
 }
 
 IntStamper::IntStamper()
-    : m_average(MicroSeconds(1))
+    : m_floorPackets(2),
+      m_average(MicroSeconds(1))
 {
     NS_LOG_FUNCTION(this);
 }
@@ -75,7 +87,7 @@ IntStamper::Dequeued(uint32_t port,
         return;
     }
     uint64_t qlen = queueBytes;
-    if (m_average.IsStrictlyPositive())
+    if (m_floorPackets > 0 || m_average.IsStrictlyPositive())
     {
         if (m_ports.size() <= port)
         {
@@ -88,9 +100,19 @@ IntStamper::Dequeued(uint32_t port,
             q.mean = static_cast<double>(queueBytes);
             q.now = queueBytes;
             q.since = Simulator::Now().GetNanoSeconds();
+            q.epoch = q.since;
+            q.curMin = queueBytes;
+            q.prevMin = queueBytes;
+        }
+        if (m_floorPackets > 0)
+        {
+            const auto ns = static_cast<int64_t>(std::ceil(m_floorPackets * item->GetSize() * 8e9 /
+                                                           static_cast<double>(lineRateBps)));
+            q.window = std::max(q.window, ns);
         }
         Track(q, queueBytes);
-        qlen = static_cast<uint64_t>(q.mean + 0.5);
+        qlen = m_floorPackets > 0 ? std::min(q.prevMin, q.curMin)
+                                  : static_cast<uint64_t>(q.mean + 0.5);
     }
     IntHeader::StampPacket(item->GetPacket(), lineRateBps, txBytes, qlen);
 }
@@ -98,9 +120,24 @@ IntStamper::Dequeued(uint32_t port,
 void
 IntStamper::Track(PortQueue& q, uint64_t queueBytes) const
 {
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    if (m_floorPackets > 0)
+    {
+        if (q.window > 0 && now >= q.epoch + q.window)
+        {
+            // Windows ended: the queue has held q.now since its last change,
+            // so a window that ended more than one window ago saw only q.now.
+            q.prevMin = now >= q.epoch + 2 * q.window ? q.now : q.curMin;
+            q.curMin = q.now;
+            q.epoch = now - (now - q.epoch) % q.window;
+        }
+        q.curMin = std::min(q.curMin, queueBytes);
+        q.since = now;
+        q.now = queueBytes;
+        return;
+    }
     // The queue held q.now bytes since its last change: the average relaxes
     // towards it by 1 - exp(-dt / tau), exactly.
-    const int64_t now = Simulator::Now().GetNanoSeconds();
     const int64_t dt = now - q.since;
     if (dt > 0)
     {

@@ -20,14 +20,22 @@ namespace ns3
  * included, and its queue) into every data packet that carries INT (DSCP
  * bit IntHeader::DSCP_INT) as the packet leaves an egress port.
  *
- * The queue stamped is the port's egress queue averaged over time with time
- * constant QueueAverage: an exponential moving average of the queue, exact
- * between its changes. A port tracks its queue only after its first INT
- * packet, so traffic without INT pays nothing but the hook's calls. With
- * QueueAverage zero the record holds the queue the packet leaves behind it,
- * as the HPCC authors' simulator stamps it; a paced flow then samples the
- * queue without its own packets (the smaller its share, the more of the
- * others' queue it sees), and HPCC's shares drift apart with large packets.
+ * The queue stamped is the port's standing queue: the least queue over
+ * the last FloorPackets to twice FloorPackets packet times (of the largest
+ * INT packet the port has sent, at its line rate). Paced flows' packets
+ * that meet leave a queue of a packet or two that drains by itself; HPCC
+ * counts the queue stamped as utilisation, so stamping it would hold the
+ * link below eta by that much (6.7 % of B x T per 4 KB packet on 1 us
+ * links). Every flow reads the same floor, whatever its own packets'
+ * place in the queue. With FloorPackets zero the stamp is the queue
+ * averaged over time with time constant QueueAverage (an exponential
+ * moving average, exact between the queue's changes); with both zero it
+ * is the queue the packet leaves behind it, as the HPCC authors' simulator
+ * stamps it: a paced flow then samples the queue without its own packets
+ * (the smaller its share, the more of the others' queue it sees), and
+ * HPCC's shares drift apart with large packets. A port tracks its queue
+ * only after its first INT packet, so traffic without INT pays nothing but
+ * the hook's calls.
  *
  * FabricTopologyHelper installs one on every switch it builds
  * (FabricSwitch::SetEgressHook()).
@@ -52,22 +60,27 @@ class IntStamper : public SwitchEgressHook
                   const Ptr<QueueDiscItem>& item) override;
 
   private:
-    /// A port's time-averaged queue.
+    /// A port's queue over time.
     struct PortQueue
     {
-        bool seen{false}; //!< an INT packet has left: the port tracks its queue
-        double mean{0};   //!< the time-averaged queue, bytes
-        uint64_t now{0};  //!< the queue since `since`, bytes
-        int64_t since{0}; //!< time of its last change, ns
+        bool seen{false};    //!< an INT packet has left: the port tracks its queue
+        double mean{0};      //!< the time-averaged queue, bytes
+        uint64_t now{0};     //!< the queue since `since`, bytes
+        int64_t since{0};    //!< time of its last change, ns
+        int64_t window{0};   //!< FloorPackets packet times, ns
+        int64_t epoch{0};    //!< start of the current window, ns
+        uint64_t curMin{0};  //!< least queue in the current window, bytes
+        uint64_t prevMin{0}; //!< least queue in the window before it, bytes
     };
 
     /**
-     * \brief Advance a port's average to now, then note its queue.
+     * \brief Advance a port's average and floor to now, then note its queue.
      * \param q the port's state
      * \param queueBytes its queue now
      */
     void Track(PortQueue& q, uint64_t queueBytes) const;
 
+    uint32_t m_floorPackets;        //!< floor window in packet times (0: no floor)
     Time m_average;                 //!< time constant (0: the queue behind the packet)
     std::vector<PortQueue> m_ports; //!< per port, grown on demand
 };
