@@ -104,7 +104,7 @@ IntStamper::Dequeued(uint32_t port,
             q.curMin = queueBytes;
             q.prevMin = queueBytes;
         }
-        if (m_floorPackets > 0)
+        if (m_floorPackets > 0 && lineRateBps > 0)
         {
             const auto ns = static_cast<int64_t>(std::ceil(m_floorPackets * item->GetSize() * 8e9 /
                                                            static_cast<double>(lineRateBps)));
