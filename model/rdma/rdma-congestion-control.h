@@ -160,7 +160,8 @@ class RdmaCongestionControl : public Object
 
     /**
      * \return true when the queue pair's data packets must carry INT and its
-     * ACKs echo it (default false)
+     * ACKs echo it (default false); a property of the algorithm's type, not
+     * of its attributes (a NIC asks one object per type)
      */
     virtual bool UsesInt() const;
 

@@ -22,6 +22,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -231,9 +232,19 @@ RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
 {
     NS_LOG_FUNCTION(this << device << address);
     {
-        Ptr<RdmaCongestionControl> probe = m_ccFactory.Create<RdmaCongestionControl>();
-        m_intBytes = probe->UsesInt() ? IntHeader::SizeFor(m_intMaxHops) : 0;
-        probe->Dispose();
+        // Whether the algorithm reads INT is a property of its type: one
+        // probe per type, not per NIC (an algorithm object with its
+        // attributes costs as much to build as the rest of the NIC).
+        static std::map<TypeId, bool> usesInt;
+        const TypeId tid = m_ccFactory.GetTypeId();
+        auto it = usesInt.find(tid);
+        if (it == usesInt.end())
+        {
+            Ptr<RdmaCongestionControl> probe = m_ccFactory.Create<RdmaCongestionControl>();
+            it = usesInt.emplace(tid, probe->UsesInt()).first;
+            probe->Dispose();
+        }
+        m_intBytes = it->second ? IntHeader::SizeFor(m_intMaxHops) : 0;
     }
     // units of the INT counters scale with the line rate, as in HPCC
     m_intMultiplier = static_cast<uint8_t>(
