@@ -119,7 +119,8 @@ def test_replayed_chakra_traces_agree_with_the_packet_level(flux_run, tmp_path):
     its alpha-beta time."""
     jobs = []
     for k, kind in enumerate(["all_reduce", "all_gather", "reduce_scatter", "all_to_all"]):
-        jobs.append({"name": kind.replace("_", "-"), "workload": {"chakra": CHAKRA.format(kind, 16)},
+        jobs.append({"name": kind.replace("_", "-"),
+                     "workload": {"chakra": CHAKRA.format(kind, 16)},
                      "hosts": list(range(16 * k, 16 * k + 16)), "iterations": 2})
     scenario = {"seed": 1, "stop_ms": 100,
                 "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 64,
