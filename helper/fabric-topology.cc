@@ -68,7 +68,9 @@ std::vector<uint32_t>
 FabricTopology::GetPath(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort) const
 {
     std::vector<uint32_t> path;
-    if (src >= GetNHosts() || dst >= GetNHosts() || src == dst)
+    // (src == dst: up to the host's switch, which sends it back down, as
+    // it does a packet addressed to the host it came from)
+    if (src >= GetNHosts() || dst >= GetNHosts())
     {
         return path;
     }

@@ -81,8 +81,9 @@ struct FabricTopology
      * \param dst destination host
      * \param srcPort UDP source port (the flow's entropy)
      * \param dstPort UDP destination port
-     * \return indices in links, from src's uplink to dst's downlink; empty
-     *         when the flow finds no route (or src == dst)
+     * \return indices in links, from src's uplink to dst's downlink (for
+     *         src == dst, the host's link to its switch and back); empty
+     *         when the flow finds no route
      */
     std::vector<uint32_t> GetPath(uint32_t src,
                                   uint32_t dst,

@@ -83,36 +83,9 @@ namespace scenario
 void
 ScenarioRun::BuildFluid()
 {
-    // A fluid flow follows a path through the fabric; ring neighbours whose
-    // GPUs share a NIC have none (packets go out and back through the leaf).
-    for (size_t i = 0; i < m_cfg.jobs.size(); ++i)
-    {
-        const auto& job = m_cfg.jobs[i];
-        // the fluid model runs ring allreduces; other collectives and
-        // replayed workloads need the packet backend
-        if (job.workload.trace ||
-            (job.collective != "ring-allreduce" && job.collective != "all-reduce") ||
-            (job.algorithm.count("all-reduce") && job.algorithm.at("all-reduce") != "ring"))
-        {
-            throw ScenarioError("jobs[" + std::to_string(i) + "]",
-                                "the flow backend (and --bound) models ring all-reduce jobs "
-                                "only; this job needs the packet backend");
-        }
-        for (uint32_t r = 0; r < job.ranks; ++r)
-        {
-            const uint32_t next = (r + 1) % job.ranks;
-            if (job.hosts[r] == job.hosts[next])
-            {
-                throw ScenarioError(
-                    "jobs[" + std::to_string(i) + "]",
-                    "ranks " + std::to_string(r) + " and " + std::to_string(next) + " (GPUs " +
-                        std::to_string(job.gpus[r]) + " and " + std::to_string(job.gpus[next]) +
-                        ") share host " + std::to_string(job.hosts[r]) +
-                        "'s NIC: the flow backend has no path between them (use the packet "
-                        "backend, or GPUs of different NICs)");
-            }
-        }
-    }
+    // Every job runs: its collectives (or replayed workload) post RDMA
+    // messages on queue pairs, which the fluid carries on their ECMP paths;
+    // ranks of one server talk over its GPU interconnect at both levels.
     m_fluid = FluidNetworkHelper().Install(m_topo, m_nics);
     if (!m_scheduler->GetJobClasses().empty())
     {
