@@ -19,8 +19,7 @@
 #    (flux-run --bound: each job alone, lower bound, best schedule),
 #    every policy at flow level, and the best schedule replayed at packet
 #    level, into DIR/<scenario>/{bound,flow,best}/ (none for scenarios whose
-#    jobs replay workload files: neither the bound nor the flow level
-#    replays them),
+#    jobs replay workload files, though both levels and the bound run them),
 # 4. for one scenario (--variance FILE; with the default scenarios
 #    examples/scenarios/realistic-gpt-bert-fat-tree.json unless
 #    --no-variance; with --scenarios none unless asked) fifo and flux with one
