@@ -68,8 +68,6 @@ std::vector<uint32_t>
 FabricTopology::GetPath(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t dstPort) const
 {
     std::vector<uint32_t> path;
-    // (src == dst: up to the host's switch, which sends it back down, as
-    // it does a packet addressed to the host it came from)
     if (src >= GetNHosts() || dst >= GetNHosts())
     {
         return path;
@@ -87,6 +85,8 @@ FabricTopology::GetPath(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t d
     ip.SetPayloadSize(p->GetSize());
     Ptr<Ipv4QueueDiscItem> probe = Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
 
+    // (src == dst too: up to the host's switch, which sends it back down,
+    // as it does a packet addressed to the host it came from)
     path.push_back(hostUplink[src]);
     uint32_t sw = hostSwitch[src];
     // A shortest path never visits more switches than there are.

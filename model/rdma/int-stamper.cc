@@ -104,11 +104,12 @@ IntStamper::Dequeued(uint32_t port,
             q.curMin = queueBytes;
             q.prevMin = queueBytes;
         }
-        if (m_floorPackets > 0 && lineRateBps > 0)
+        if (m_floorPackets > 0 && item->GetSize() > q.largest && lineRateBps > 0)
         {
-            const auto ns = static_cast<int64_t>(std::ceil(m_floorPackets * item->GetSize() * 8e9 /
-                                                           static_cast<double>(lineRateBps)));
-            q.window = std::max(q.window, ns);
+            // the window follows the largest packet: computed when one comes
+            q.largest = item->GetSize();
+            q.window = static_cast<int64_t>(
+                std::ceil(m_floorPackets * q.largest * 8e9 / static_cast<double>(lineRateBps)));
         }
         Track(q, queueBytes);
         qlen = m_floorPackets > 0 ? std::min(q.prevMin, q.curMin)
@@ -120,24 +121,38 @@ IntStamper::Dequeued(uint32_t port,
 void
 IntStamper::Track(PortQueue& q, uint64_t queueBytes) const
 {
-    const int64_t now = Simulator::Now().GetNanoSeconds();
     if (m_floorPackets > 0)
     {
-        if (q.window > 0 && now >= q.epoch + q.window)
-        {
-            // Windows ended: the queue has held q.now since its last change,
-            // so a window that ended more than one window ago saw only q.now.
-            q.prevMin = now >= q.epoch + 2 * q.window ? q.now : q.curMin;
-            q.curMin = q.now;
-            q.epoch = now - (now - q.epoch) % q.window;
-        }
-        q.curMin = std::min(q.curMin, queueBytes);
-        q.since = now;
-        q.now = queueBytes;
-        return;
+        TrackFloor(q, queueBytes);
     }
+    else
+    {
+        TrackMean(q, queueBytes);
+    }
+}
+
+void
+IntStamper::TrackFloor(PortQueue& q, uint64_t queueBytes)
+{
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    if (q.window > 0 && now >= q.epoch + q.window)
+    {
+        // Windows ended: the queue has held q.now since its last change, so
+        // a window that ended more than one window ago saw only q.now.
+        q.prevMin = now >= q.epoch + 2 * q.window ? q.now : q.curMin;
+        q.curMin = q.now;
+        q.epoch = now - (now - q.epoch) % q.window;
+    }
+    q.curMin = std::min(q.curMin, queueBytes);
+    q.now = queueBytes;
+}
+
+void
+IntStamper::TrackMean(PortQueue& q, uint64_t queueBytes) const
+{
     // The queue held q.now bytes since its last change: the average relaxes
     // towards it by 1 - exp(-dt / tau), exactly.
+    const int64_t now = Simulator::Now().GetNanoSeconds();
     const int64_t dt = now - q.since;
     if (dt > 0)
     {

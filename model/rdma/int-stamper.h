@@ -65,20 +65,35 @@ class IntStamper : public SwitchEgressHook
     {
         bool seen{false};    //!< an INT packet has left: the port tracks its queue
         double mean{0};      //!< the time-averaged queue, bytes
-        uint64_t now{0};     //!< the queue since `since`, bytes
-        int64_t since{0};    //!< time of its last change, ns
-        int64_t window{0};   //!< FloorPackets packet times, ns
+        uint64_t now{0};     //!< the queue since its last change, bytes
+        int64_t since{0};    //!< time of the last change the average took in, ns
+        uint32_t largest{0}; //!< largest INT packet sent, bytes
+        int64_t window{0};   //!< FloorPackets times the largest's serialisation, ns
         int64_t epoch{0};    //!< start of the current window, ns
         uint64_t curMin{0};  //!< least queue in the current window, bytes
         uint64_t prevMin{0}; //!< least queue in the window before it, bytes
     };
 
     /**
-     * \brief Advance a port's average and floor to now, then note its queue.
+     * \brief Note a port's queue now: its floor, or its average.
      * \param q the port's state
      * \param queueBytes its queue now
      */
     void Track(PortQueue& q, uint64_t queueBytes) const;
+
+    /**
+     * \brief Close the floor windows that ended, then note the queue.
+     * \param q the port's state
+     * \param queueBytes its queue now
+     */
+    static void TrackFloor(PortQueue& q, uint64_t queueBytes);
+
+    /**
+     * \brief Advance the average to now, then note the queue.
+     * \param q the port's state
+     * \param queueBytes its queue now
+     */
+    void TrackMean(PortQueue& q, uint64_t queueBytes) const;
 
     uint32_t m_floorPackets;        //!< floor window in packet times (0: no floor)
     Time m_average;                 //!< time constant (0: the queue behind the packet)
