@@ -372,6 +372,23 @@ class MessageTimeTestCase : public TestCase
     }
 
   private:
+    /**
+     * \brief One message from host 0 to \p dst alone at flow level.
+     * \param dst the destination host (0: host 0 itself)
+     * \param bytes its size
+     * \return when it arrived, and the bytes the fluid delivered
+     */
+    static std::pair<Time, uint64_t> OneMessage(uint32_t dst, uint64_t bytes)
+    {
+        FluidFabric f(1, 0, 4);
+        auto qps = RdmaNic::Connect(f.nics[0], f.nics[dst], 3, 50000);
+        Time at;
+        qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&Arrived, &at));
+        qps.first->PostSend(bytes);
+        Simulator::Run();
+        return {at, f.fluid->GetBytesDelivered()};
+    }
+
     void DoRun() override
     {
         const uint64_t bytes = 1000000;
@@ -381,25 +398,15 @@ class MessageTimeTestCase : public TestCase
         // forwarded once at the leaf.
         const double latencyS = 2e-6 + (4096 + WIRE_OVERHEAD) * 8 / 100e9;
         {
-            FluidFabric f(1, 0, 4);
-            auto qps = RdmaNic::Connect(f.nics[0], f.nics[1], 3, 50000);
-            Time at;
-            qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&Arrived, &at));
-            qps.first->PostSend(bytes);
-            Simulator::Run();
+            const auto [at, delivered] = OneMessage(1, bytes);
             NS_TEST_EXPECT_MSG_EQ_TOL(at.GetSeconds(), wireS + latencyS, 2e-9, "alone");
-            NS_TEST_EXPECT_MSG_EQ(f.fluid->GetBytesDelivered(), bytes, "bytes delivered");
+            NS_TEST_EXPECT_MSG_EQ(delivered, bytes, "bytes delivered");
         }
         {
             // host 0 to itself: host -> leaf -> host, as between two hosts
-            FluidFabric f(1, 0, 4);
-            auto qps = RdmaNic::Connect(f.nics[0], f.nics[0], 3, 50000);
-            Time at;
-            qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&Arrived, &at));
-            qps.first->PostSend(bytes);
-            Simulator::Run();
+            const auto [at, delivered] = OneMessage(0, bytes);
             NS_TEST_EXPECT_MSG_EQ_TOL(at.GetSeconds(), wireS + latencyS, 2e-9, "to itself");
-            NS_TEST_EXPECT_MSG_EQ(f.fluid->GetBytesDelivered(), bytes, "to itself, delivered");
+            NS_TEST_EXPECT_MSG_EQ(delivered, bytes, "to itself, delivered");
         }
         {
             // the same at packet level
