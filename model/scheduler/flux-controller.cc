@@ -59,7 +59,7 @@ FluxController::GetTypeId()
             .AddAttribute("Hysteresis",
                           "Lead in virtual end time a waiting job needs over the job being "
                           "served to take its place.",
-                          TimeValue(MicroSeconds(300)),
+                          TimeValue(MicroSeconds(350)),
                           MakeTimeAccessor(&FluxController::m_hysteresis),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("MaxHold",
@@ -148,6 +148,7 @@ FluxController::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_periodic.Cancel();
+    m_replanEvent.Cancel();
     for (auto& g : m_gates)
     {
         g->Dispose();
@@ -454,7 +455,7 @@ FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent
     v.runStart = sent.GetSeconds();
     v.goAt = -1;
     v.backlog += perRank;
-    Replan();
+    RequestReplan();
 }
 
 void
@@ -477,7 +478,20 @@ FluxController::RunFinished(uint32_t job, uint32_t run, Time sent)
     v.run = run + 1;
     const Ptr<TrainingJob> tj = GetJobInfo(job).job;
     v.done = tj->IsFinished() || tj->HasFailed();
-    Replan();
+    RequestReplan();
+}
+
+void
+FluxController::RequestReplan()
+{
+    if (!m_replanEvent.IsExpired())
+    {
+        return;
+    }
+    // after every message of this instant: jobs that start together are
+    // planned together, and no gate acts on a plan that knows only one
+    OrderedScheduler::SetNextKey(Key(ALL_JOBS));
+    m_replanEvent = Simulator::ScheduleNow(&FluxController::Replan, this);
 }
 
 void
@@ -535,6 +549,7 @@ FluxController::Replan()
     {
         uint32_t job;
         double key;
+        double ready; //!< predicted start of its next run (idle jobs), s
     };
 
     std::vector<Task> tasks;
@@ -547,6 +562,7 @@ FluxController::Replan()
             continue;
         }
         double key;
+        double ready = -1;
         if (v.communicating)
         {
             // when its backlog empties, or emptied: a run that is late
@@ -567,12 +583,12 @@ FluxController::Replan()
         {
             // its next run, at its fair share among the backlogged jobs, from
             // when it is predicted ready (as the runs under way are keyed)
-            const double ready = std::max(t, v.lastEnd.GetSeconds() + v.gap);
+            ready = std::max(t, v.lastEnd.GetSeconds() + v.gap);
             std::vector<double> joined = backlog0;
             joined[j] = std::max(v.nextBytes, 1.0);
             key = ready + v.nextBytes / VirtualRate(j, joined);
         }
-        tasks.push_back(Task{j, key});
+        tasks.push_back(Task{j, key, ready});
     }
     // ties by job index: only exact ties, which the hysteresis then keeps
     std::stable_sort(tasks.begin(), tasks.end(), [](const Task& a, const Task& b) {
@@ -580,6 +596,7 @@ FluxController::Replan()
     });
 
     const auto& classes = GetJobClasses();
+    const double roundTrip = 2 * m_latency.GetSeconds();
     std::vector<uint32_t> level(n, 0);
     std::vector<bool> sending(n, false); // communicating and not held
     std::vector<bool> slowed(n, false);  // communicating, not held, but late
@@ -588,6 +605,7 @@ FluxController::Replan()
         const uint32_t j = tasks[i].job;
         View& v = m_view[j];
         bool hold = false;
+        bool behind = false;
         uint32_t lvl = 0;
         for (std::size_t k = 0; k < i; ++k)
         {
@@ -600,11 +618,17 @@ FluxController::Replan()
             {
                 lvl = std::max(lvl, level[ahead] + 1);
                 hold = hold || sending[ahead];
+                // both idle and due to start within a control round trip of
+                // each other: neither's start message would reach the other
+                // in time, so this one's gate waits for the answer to its own
+                behind = behind || (tasks[i].ready >= 0 && tasks[k].ready >= 0 &&
+                                    std::abs(tasks[k].ready - tasks[i].ready) <= roundTrip);
             }
         }
         if (!m_holds)
         {
             hold = false;
+            behind = false;
         }
         level[j] = lvl;
         // A job ahead holds the others only while it sends at about its rate
@@ -624,7 +648,9 @@ FluxController::Replan()
         sending[j] = v.communicating && !hold && !late;
         slowed[j] = v.communicating && !hold && late;
         const uint8_t cls = classes[std::min<std::size_t>(lvl, classes.size() - 1)];
-        if (v.planned && v.plannedRun == v.run && v.plannedHold == hold && v.plannedClass == cls)
+        // a plan that knows of the run's start answers the gate (it may wait)
+        if (v.planned && v.plannedRun == v.run && v.plannedHold == hold && v.plannedClass == cls &&
+            v.plannedBehind == behind && v.plannedStarted == v.communicating)
         {
             continue;
         }
@@ -632,10 +658,20 @@ FluxController::Replan()
         v.plannedRun = v.run;
         v.plannedHold = hold;
         v.plannedClass = cls;
+        v.plannedBehind = behind;
+        v.plannedStarted = v.communicating;
         ++m_counters.messages;
         m_planTrace(j, v.run, hold, cls);
         OrderedScheduler::SetNextKey(Key(j));
-        Simulator::Schedule(m_latency, &FluxController::DeliverPlan, this, j, v.run, hold, cls);
+        Simulator::Schedule(m_latency,
+                            &FluxController::DeliverPlan,
+                            this,
+                            j,
+                            v.run,
+                            hold,
+                            cls,
+                            behind,
+                            v.communicating);
     }
 }
 
@@ -646,10 +682,15 @@ FluxController::Key(uint32_t job)
 }
 
 void
-FluxController::DeliverPlan(uint32_t job, uint32_t run, bool hold, uint8_t cls)
+FluxController::DeliverPlan(uint32_t job,
+                            uint32_t run,
+                            bool hold,
+                            uint8_t cls,
+                            bool behind,
+                            bool started)
 {
     SetJobClass(job, cls);
-    m_gates.at(job)->ReceivePlan(run, hold);
+    m_gates.at(job)->ReceivePlan(run, hold, behind, started);
 }
 
 } // namespace ns3

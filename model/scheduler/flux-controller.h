@@ -144,6 +144,8 @@ class FluxController : public JobScheduler
         uint32_t plannedRun{0};  //!< run of the last plan sent
         bool plannedHold{false}; //!< hold of the last plan sent
         uint8_t plannedClass{0}; //!< class of the last plan sent
+        bool plannedBehind{false};  //!< the last plan sent put it behind a job
+        bool plannedStarted{false}; //!< the last plan sent knew of the run's start
     };
 
     /// A link direction the job shares with others on the hash's paths.
@@ -187,8 +189,10 @@ class FluxController : public JobScheduler
      * \param run the run it is for
      * \param hold whether the run is held
      * \param cls its class
+     * \param behind a job it contends with is ahead of it
+     * \param started the run had started when the plan was made
      */
-    void DeliverPlan(uint32_t job, uint32_t run, bool hold, uint8_t cls);
+    void DeliverPlan(uint32_t job, uint32_t run, bool hold, uint8_t cls, bool behind, bool started);
 
     /**
      * \param job a job
@@ -229,6 +233,9 @@ class FluxController : public JobScheduler
     /// Periodic re-plan while a job communicates.
     void PeriodicReplan();
 
+    /// Re-plan once every message of this instant has arrived.
+    void RequestReplan();
+
     Time m_latency;                     //!< control message latency
     Time m_replanInterval;              //!< periodic re-plan (0: events only)
     Time m_hysteresis;                  //!< lead a task needs to pass the one served
@@ -247,6 +254,7 @@ class FluxController : public JobScheduler
     Time m_virtualNow;                  //!< the virtual system is up to here
     std::vector<Ptr<FluxGate>> m_gates; //!< per job
     EventId m_periodic;                 //!< next periodic re-plan
+    EventId m_replanEvent;              //!< re-plan requested by messages
     TracedCallback<uint32_t, uint32_t, bool, uint8_t> m_planTrace; //!< plans sent
 };
 

@@ -54,6 +54,9 @@ FluxGate::FluxGate()
       m_hasPlan(false),
       m_planRun(0),
       m_hold(false),
+      m_behind(false),
+      m_awaiting(false),
+      m_awaitRun(0),
       m_decisions(0),
       m_heldCount(0)
 {
@@ -83,6 +86,10 @@ FluxGate::Setup(FluxController* controller, uint32_t job)
 bool
 FluxGate::Allowed(uint32_t run) const
 {
+    if (m_awaiting && m_awaitRun == run)
+    {
+        return false;
+    }
     return !m_hasPlan || m_planRun != run || !m_hold;
 }
 
@@ -153,12 +160,17 @@ FluxGate::ReleaseAll()
 }
 
 void
-FluxGate::ReceivePlan(uint32_t run, bool hold)
+FluxGate::ReceivePlan(uint32_t run, bool hold, bool behind, bool started)
 {
-    NS_LOG_FUNCTION(this << m_job << run << hold);
+    NS_LOG_FUNCTION(this << m_job << run << hold << behind << started);
     m_hasPlan = true;
     m_planRun = run;
     m_hold = hold;
+    m_behind = behind;
+    if (started && m_awaiting && m_awaitRun == run)
+    {
+        m_awaiting = false;
+    }
     if (m_held.empty())
     {
         return;
@@ -178,6 +190,9 @@ FluxGate::RunStarted(Ptr<Collective> collective, uint64_t bytes)
 {
     if (m_controller)
     {
+        // behind a job that may be starting too: wait for the answer
+        m_awaiting = m_hasPlan && m_behind;
+        m_awaitRun = collective->GetRun();
         m_controller->SendRunStarted(m_job, collective->GetRun(), bytes);
     }
 }

@@ -31,7 +31,12 @@ class FluxFollowerGate;
  * never waits on a clock or a prediction). A request of the planned run is
  * held while the plan says hold, and released when a plan says go, or MaxHold
  * after the request, whichever is first. A request of a run the plan does
- * not name goes at once: without a plan the gate does not hold. The gate
+ * not name goes at once: without a plan the gate does not hold, with one
+ * exception: when the last plan put the job behind another that it
+ * contends with (the other may be starting too), a new run waits for the
+ * controller's answer to its start, one control round trip, rather than
+ * going on the wire in a lower class than a job that takes the link whole
+ * (its packets would wait in the switch queues and be marked). The gate
  * tells the controller when a run starts and ends; both directions are
  * messages with the controller's ControlLatency, never shared state.
  */
@@ -62,8 +67,12 @@ class FluxGate : public CollectiveGate
      * \brief A plan arrived from the controller.
      * \param run the run it is for
      * \param hold true: that run's requests wait for a newer plan
+     * \param behind true: a job this one contends with is ahead of it in
+     *        the controller's order
+     * \param started true: the controller knew that the run had started
+     *        (it answers the gate's RunStarted message)
      */
-    void ReceivePlan(uint32_t run, bool hold);
+    void ReceivePlan(uint32_t run, bool hold, bool behind, bool started);
 
     /**
      * \brief Hold the start of another collective of the job while this
@@ -113,16 +122,19 @@ class FluxGate : public CollectiveGate
     /// Arm the MaxHold timer of the oldest held request.
     void Arm();
 
-    FluxController* m_controller;                   //!< the controller
-    uint32_t m_job;                                 //!< the job's index
-    Time m_maxHold;                                 //!< longest hold of a request (0: no limit)
-    bool m_hasPlan;                                 //!< a plan arrived
-    uint32_t m_planRun;                             //!< the run the plan is for
-    bool m_hold;                                    //!< the plan holds that run
-    Ptr<Collective> m_collective;                   //!< the collective of the held requests
-    std::vector<uint32_t> m_held;                   //!< ranks held, in request order
-    std::vector<Time> m_heldSince;                  //!< when each was held
-    EventId m_timer;                                //!< the next release
+    FluxController* m_controller;  //!< the controller
+    uint32_t m_job;                //!< the job's index
+    Time m_maxHold;                //!< longest hold of a request (0: no limit)
+    bool m_hasPlan;                //!< a plan arrived
+    uint32_t m_planRun;            //!< the run the plan is for
+    bool m_hold;                   //!< the plan holds that run
+    bool m_behind;                 //!< the plan puts the job behind another
+    bool m_awaiting;               //!< m_awaitRun waits for the answer to its start
+    uint32_t m_awaitRun;           //!< the run that waits
+    Ptr<Collective> m_collective;  //!< the collective of the held requests
+    std::vector<uint32_t> m_held;  //!< ranks held, in request order
+    std::vector<Time> m_heldSince; //!< when each was held
+    EventId m_timer;               //!< the next release
     std::vector<Ptr<FluxFollowerGate>> m_followers; //!< gates of the job's other collectives
     uint64_t m_decisions;                           //!< requests decided
     uint64_t m_heldCount;                           //!< requests held

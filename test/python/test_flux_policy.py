@@ -122,8 +122,9 @@ def test_shortest_first_and_nobody_slower_than_fair_sharing(tmp_path, flux_run, 
     flux ends them shortest first, its mean JCT beats fifo's (fair sharing)
     by 1.2x or more, and no job ends later than under fifo (the Fair
     Sojourn Protocol's guarantee), but for two control latencies per
-    hand-over at flow level and 10 % at packet level (a preempted DCQCN
-    flow takes a while to regain its rate)."""
+    hand-over and 5 % at flow level (turns lose the overlap of the steps'
+    fixed hop latencies that sharing has) and 10 % at packet level (a
+    preempted DCQCN flow takes a while to regain its rate)."""
     scenario = one_link([4000000, 1000000, 2000000])
     flux, _ = run(flux_run, tmp_path, scenario, "flux", "--policy", "flux", "--backend", backend)
     fifo, _ = run(flux_run, tmp_path, scenario, "fifo", "--backend", backend)
@@ -132,7 +133,7 @@ def test_shortest_first_and_nobody_slower_than_fair_sharing(tmp_path, flux_run, 
     mean = lambda r: sum(j["jct_ms"] for j in r["jobs"]) / len(r["jobs"])
     assert mean(fifo) / mean(flux) >= 1.2, (mean(fifo), mean(flux))
     for f, g in zip(flux["jobs"], fifo["jobs"]):
-        limit = g["jct_ms"] * 1.1 if backend == "packet" else g["jct_ms"] + 2 * 2 * LATENCY_MS
+        limit = g["jct_ms"] * (1.1 if backend == "packet" else 1.05) + 2 * 2 * LATENCY_MS
         assert f["jct_ms"] <= limit, (f["name"], f["jct_ms"], g["jct_ms"])
 
 
@@ -170,6 +171,26 @@ def test_release_on_completion_and_work_conservation(tmp_path, flux_run, name):
                 t = max(t, e)
             assert start - t <= slack, (job, k, "link idle from", t, "to", start)
     assert held > 0
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_jobs_that_start_together_take_turns_from_the_first_run(tmp_path, flux_run, seed):
+    """Two equal jobs on one link whose runs start at the same instant
+    (packet level): the one behind waits for the controller's answer to its
+    start instead of going on the wire in a lower class, so its first step
+    goes only after the other's run has ended (within two control
+    latencies), no packet is ECN-marked or paused, and the mean JCT is
+    within 3 % of cassini's (whose fixed shift needs no messages)."""
+    scenario = shipped("contended-two-equal")
+    scenario["seed"] = seed
+    r, phases = run(flux_run, tmp_path, scenario, f"s{seed}", "--policy", "flux")
+    runs = comm_intervals(phases)
+    first, second = sorted((runs["a"][0], runs["b"][0]))
+    assert first[1] - EPS <= second[0] <= first[1] + 2 * LATENCY_MS + 1e-3, (first, second)
+    assert r["network"]["ecn_marks"] == 0 and r["network"]["pfc_pauses"] == 0, r["network"]
+    cassini, _ = run(flux_run, tmp_path, scenario, f"c{seed}", "--policy", "cassini")
+    mean = lambda res: sum(j["jct_ms"] for j in res["jobs"]) / len(res["jobs"])
+    assert mean(r) <= 1.03 * mean(cassini), (mean(r), mean(cassini))
 
 
 def late_small_job(preempt):
@@ -221,8 +242,11 @@ def test_fair_sharing_reference_is_fifos_paths(tmp_path, flux_run):
     choice slows falls behind that reference and is served first. On the
     leaf-spine, where path choice pairs jobs differently from the hash, no
     job over ten seeds ends more than 25 % later than under fifo (flow
-    level)."""
+    level, with no hysteresis: the lead a waiting job needs over the one
+    served is there for the packet level's cost of preempting a step on
+    the wire, and would blur the reference this test checks)."""
     scenario = shipped("contended-leaf-spine")
+    scenario["scheduler"] = {"policy": "flux", "hysteresis_us": 0}
     worst = 0
     for seed in range(1, 11):
         flux, _ = run(flux_run, tmp_path, scenario, f"flux{seed}", "--policy", "flux",

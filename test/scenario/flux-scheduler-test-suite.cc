@@ -169,15 +169,15 @@ class GateFollowsPlanTestCase : public TestCase
         // no plan: at once
         Simulator::Schedule(MicroSeconds(1), &RecordingCollective::Ready, c, 0, 0);
         // run 0 held from 5 us; rank 1 asks at 10 us; go at 50 us
-        Simulator::Schedule(MicroSeconds(5), &FluxGate::ReceivePlan, gate, 0, true);
+        Simulator::Schedule(MicroSeconds(5), &FluxGate::ReceivePlan, gate, 0, true, false, true);
         Simulator::Schedule(MicroSeconds(10), &RecordingCollective::Ready, c, 1, 0);
-        Simulator::Schedule(MicroSeconds(50), &FluxGate::ReceivePlan, gate, 0, false);
+        Simulator::Schedule(MicroSeconds(50), &FluxGate::ReceivePlan, gate, 0, false, false, true);
         // held again at 60 us; a hold for run 1 does not hold run 0; go at 80 us
-        Simulator::Schedule(MicroSeconds(60), &FluxGate::ReceivePlan, gate, 0, true);
+        Simulator::Schedule(MicroSeconds(60), &FluxGate::ReceivePlan, gate, 0, true, false, true);
         Simulator::Schedule(MicroSeconds(70), &RecordingCollective::Ready, c, 2, 0);
-        Simulator::Schedule(MicroSeconds(80), &FluxGate::ReceivePlan, gate, 1, true);
+        Simulator::Schedule(MicroSeconds(80), &FluxGate::ReceivePlan, gate, 1, true, false, true);
         // held from 90 us and never let go: MaxHold (200 us) releases it at 300 us
-        Simulator::Schedule(MicroSeconds(90), &FluxGate::ReceivePlan, gate, 0, true);
+        Simulator::Schedule(MicroSeconds(90), &FluxGate::ReceivePlan, gate, 0, true, false, true);
         Simulator::Schedule(MicroSeconds(100), &RecordingCollective::Ready, c, 0, 1);
         Simulator::Run();
         Simulator::Destroy();
@@ -222,12 +222,12 @@ class FollowerGateTestCase : public TestCase
         Simulator::Schedule(MicroSeconds(1), &RecordingCollective::Ready, other, 0, 0);
         // run 0 held from 5 us, its rank 0 asks at 10 us: held; the other
         // collective's start at 20 us waits, its step 1 at 30 us does not
-        Simulator::Schedule(MicroSeconds(5), &FluxGate::ReceivePlan, gate, 0, true);
+        Simulator::Schedule(MicroSeconds(5), &FluxGate::ReceivePlan, gate, 0, true, false, true);
         Simulator::Schedule(MicroSeconds(10), &RecordingCollective::Ready, planned, 0, 0);
         Simulator::Schedule(MicroSeconds(20), &RecordingCollective::Ready, other, 1, 0);
         Simulator::Schedule(MicroSeconds(30), &RecordingCollective::Ready, other, 0, 1);
         // go at 50 us: both the held request and the waiting start
-        Simulator::Schedule(MicroSeconds(50), &FluxGate::ReceivePlan, gate, 0, false);
+        Simulator::Schedule(MicroSeconds(50), &FluxGate::ReceivePlan, gate, 0, false, false, true);
         Simulator::Run();
         Simulator::Destroy();
         NS_TEST_ASSERT_MSG_EQ(other->posted.size(), 3, "every request of the other went");
