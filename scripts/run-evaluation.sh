@@ -35,7 +35,10 @@
 # --doc also writes the tables to doc/evaluation-tables.rst.inc and copies the
 # plots to doc/figures/evaluation-*.png (what doc/evaluation.rst shows).
 # --report-only skips steps 1-4 and writes the report from the runs already
-# in DIR (the same arguments otherwise).
+# in DIR (the same arguments otherwise). With --policies, only those
+# policies' runs are redone: the other policies' runs in DIR stay and the
+# report covers them all (a scenario's own summary.txt and policies.txt,
+# from scripts/run-experiment.sh, cover the policies run).
 # DIR defaults to results/evaluation in the repository (git-ignored).
 # The sweeps (load, background share, control latency) are
 # scripts/run-sweeps.sh.
@@ -122,7 +125,15 @@ else
 # Runs of an earlier evaluation into the same folder would mix into the tables.
 mkdir -p "$out"
 rm -rf "$out/plots" "$out/evaluation.csv" "$out/evaluation-runs.csv" "$out/evaluation-jobs.csv" \
-    "$out/evaluation.md" "$out/variance"
+    "$out/evaluation.md"
+# a rerun of some policies keeps the others' runs
+if [ -z "$policies" ]; then
+    rm -rf "$out/variance"
+else
+    for p in $policies; do
+        rm -f "$out"/variance/*/*-"$p"-seed*.json
+    done
+fi
 
 local first=1 name step_args=() k=0
 for f in "${files[@]}"; do
@@ -132,7 +143,13 @@ for f in "${files[@]}"; do
     [ $deps = 1 ] && [ $first = 1 ] || step_args+=(--no-deps)
     [ $build_step = 1 ] && [ $first = 1 ] || step_args+=(--no-build)
     first=0
-    rm -rf "${out:?}/$name"
+    if [ -z "$policies" ]; then
+        rm -rf "${out:?}/$name"
+    else
+        for p in $policies; do
+            rm -f "$out/$name/runs/$name-$p-seed"* "$out/$name/flow/$name-$p-seed"*
+        done
+    fi
     # every registered policy, then the variants that take one part away
     local policy_args=(--with-variants)
     [ -z "$policies" ] || policy_args=(--policies "$policies")

@@ -67,6 +67,17 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
         with open(out / "plots" / png, "rb") as f:
             assert f.read(8) == b"\x89PNG\r\n\x1a\n", png
 
+    # redoing one policy keeps the others' runs: the report has both again,
+    # fifo's row unchanged and flux's run written anew
+    flux_json = out / "contended-two-equal" / "runs" / "contended-two-equal-flux-seed1.json"
+    flux_json.write_text("{}")
+    _evaluate(out, "--seeds", "1", "--policies", "flux", "--scenarios", SCENARIO)
+    again = {r["policy"]: r for r in _csv(out / "evaluation.csv")[1]}
+    assert sorted(again) == ["fifo", "flux"]
+    assert again["fifo"] == rows["fifo"]
+    assert again["flux"]["jct_mean_ms"] == rows["flux"]["jct_mean_ms"]
+    assert json.loads(flux_json.read_text())["policy"] == "flux"
+
 
 def test_evaluation_two_seeds_gap_share_as_defined(tmp_path, flux_run):  # noqa: ARG001
     """Two seeds of one scenario with a background tenant through the real
