@@ -33,8 +33,10 @@ namespace ns3
  * which the hash would pile onto one uplink take disjoint paths where the
  * fabric has them; only the jobs that still share a link contend.
  *
- * Order (Replan(), at every run start and end): the Fair Sojourn Protocol
- * (Friedman and Henderson, 2003) over the jobs that contend. The controller
+ * Order (Replan(), once all the messages of an instant have arrived after a
+ * run start or end, so that jobs starting together are planned together):
+ * the Fair Sojourn Protocol (Friedman and Henderson, 2003) over the jobs
+ * that contend. The controller
  * keeps a virtual fair-sharing system beside the real one: every run, when
  * it starts, adds its bytes per rank to its job's virtual backlog, and the
  * backlogs drain at the job's rate alone divided among the contending jobs
@@ -52,8 +54,11 @@ namespace ns3
  * ahead of it that it contends with is sending (contending: a shared link
  * would be overloaded and taking turns beats sharing, TurnsPay()) (released on
  * completion: the controller's go follows that job's end message), and
- * never because of a prediction; every job's class is one level below the
- * lowest class of the jobs ahead of it that it contends with, so that
+ * never because of a prediction, but for one control round trip: a job
+ * planned behind another that is due to start within a round trip of it
+ * waits at its start for the answer to its start message (FluxGate), rather
+ * than sending in a lower class under it; every job's class is one level
+ * below the lowest class of the jobs ahead of it that it contends with, so that
  * what overlaps (a step already on the wire, a control latency) costs the
  * job ahead nothing (strict priority at NICs and switch ports).
  *
