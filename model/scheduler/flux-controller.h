@@ -194,7 +194,8 @@ class FluxController : public JobScheduler
      * \param run the run it is for
      * \param hold whether the run is held
      * \param cls its class
-     * \param behind a job it contends with is ahead of it
+     * \param behind a job it contends with is ahead of it and due to start
+     *        within a control round trip of its next run
      * \param started the run had started when the plan was made
      */
     void DeliverPlan(uint32_t job, uint32_t run, bool hold, uint8_t cls, bool behind, bool started);

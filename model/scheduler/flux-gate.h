@@ -68,7 +68,8 @@ class FluxGate : public CollectiveGate
      * \param run the run it is for
      * \param hold true: that run's requests wait for a newer plan
      * \param behind true: a job this one contends with is ahead of it in
-     *        the controller's order
+     *        the controller's order and due to start within a control round
+     *        trip of this one's next run
      * \param started true: the controller knew that the run had started
      *        (it answers the gate's RunStarted message)
      */
