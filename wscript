@@ -16,7 +16,8 @@
 # runner flux-run and the teaching examples), all in C++17, against the ns-3
 # modules core, network, internet and traffic-control, with nlohmann-json
 # (header-only; pkg-config's nlohmann_json, else the header in the compiler's
-# search path) and Protobuf (pkg-config's protobuf, and protoc for the C++
+# search path), valijson (header-only, in the search path) and Protobuf
+# (pkg-config's protobuf, and protoc for the C++
 # code of scenario/input/chakra-et.proto). The GoogleTest tests and the Python bindings are built by the
 # standalone CMake build only.
 
@@ -65,6 +66,12 @@ def configure(conf):
                                    uselib_store='NLOHMANN_JSON',
                                    msg='Checking for nlohmann/json.hpp (flux)',
                                    mandatory=False)
+    # valijson (header-only) checks scenarios against the schema.
+    have_valijson = conf.check_cxx(header_name='valijson/validator.hpp', cxxflags=CXX17,
+                                   uselib_store='VALIJSON',
+                                   msg='Checking for valijson/validator.hpp (flux)',
+                                   mandatory=False)
+    have_json = bool(have_json) and bool(have_valijson)
     conf.env['FLUX_HAVE_JSON'] = bool(have_json)
     # Chakra traces: Protobuf's library and its compiler, protoc.
     have_protobuf = conf.check_cfg(package='protobuf', args=['--cflags', '--libs'],
@@ -75,10 +82,11 @@ def configure(conf):
     have_protobuf = bool(have_protobuf) and bool(conf.env['PROTOC'])
     if not have_json or not have_protobuf:
         conf.env['MODULES_NOT_BUILT'].append('flux')
-    conf.report_optional_feature('flux', 'flux (needs nlohmann-json and protobuf)',
+    conf.report_optional_feature('flux', 'flux (needs nlohmann-json, valijson and protobuf)',
                                  bool(have_json) and have_protobuf,
-                                 'nlohmann-json or protobuf not found (Debian: '
-                                 'nlohmann-json3-dev libprotobuf-dev protobuf-compiler)')
+                                 'nlohmann-json, valijson or protobuf not found (Debian: '
+                                 'nlohmann-json3-dev libvalijson-dev libprotobuf-dev '
+                                 'protobuf-compiler)')
 
 
 def _embed_schema(task):
@@ -119,7 +127,7 @@ def build(bld):
     module.source = selection['sources'] + [proto_cc, schema_cc]
     module.cxxflags = CXX17
     module.includes = Utils.to_list(getattr(module, 'includes', [])) + [proto_out]
-    module.use = module.use + ['NLOHMANN_JSON', 'PROTOBUF']
+    module.use = module.use + ['NLOHMANN_JSON', 'VALIJSON', 'PROTOBUF']
 
     module_test = bld.create_ns3_module_test_library('flux')
     module_test.source = selection['tests']

@@ -49,6 +49,8 @@ packages=(
     libns3-dev ns3 libgsl-dev libxml2-dev libsqlite3-dev
     # module dependencies and test frameworks
     nlohmann-json3-dev libgtest-dev libgmock-dev pybind11-dev
+    # the scenario schema's checks from C++
+    libvalijson-dev
     # Chakra execution traces (protobuf, gzip)
     libprotobuf-dev protobuf-compiler zlib1g-dev
     # python bindings, python tests and notebooks

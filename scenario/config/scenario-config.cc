@@ -201,6 +201,7 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
         expanded = ExpandHpccImport(input, cfg.baseDir, cfg.warnings);
     }
     const json& scenario = imports ? expanded : input;
+    ValidateScenario(scenario);
     ObjectReader r(scenario, "", kRootKeys);
 
     if (r.Has("description"))

@@ -40,6 +40,16 @@ namespace ns3
 namespace scenario
 {
 
+/**
+ * \brief Check a scenario against the schema (valijson): types, ranges,
+ * names, required keys and unknown keys. The first failure in document
+ * order throws ScenarioError naming the field, phrased as the readers
+ * phrase it (ToInteger, ToReal, ToOneOf); the checks that relate keys to
+ * each other are the section parsers'.
+ * \param scenario the scenario document
+ */
+void ValidateScenario(const nlohmann::json& scenario);
+
 /// \return the schema, parsed (once)
 const nlohmann::ordered_json& ScenarioSchema();
 

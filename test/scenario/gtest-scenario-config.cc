@@ -634,7 +634,7 @@ TEST(ScenarioConfigErrors, Policies)
               "scheduler.min_share: must be in [0, 0.5], got 0.6");
     s["scheduler"] = {{"policy", "flux"}, {"granularity", "packet"}};
     EXPECT_EQ(ErrorOf([&] { ParseScenario(s, "."); }),
-              "scheduler.granularity: \"packet\" is not one of step, chunk");
+              "scheduler.granularity: \"packet\" is not known (known: step, chunk)");
 }
 
 // CDF files: relative to the scenario folder, checked on load.
