@@ -34,13 +34,9 @@ void
 ParseLinksTopology(const ObjectReader& r, ScenarioConfig& cfg)
 {
     auto& t = cfg.topology;
-    t.nodes = static_cast<uint32_t>(r.Integer("nodes"));
+    t.nodes = r.Required("nodes").get<uint32_t>();
     const json& sw = r.Required("switch_nodes");
     const std::string swPath = r.Path("switch_nodes");
-    if (!sw.is_array())
-    {
-        TypeFail(swPath, "an array of node ids", sw);
-    }
     std::vector<int64_t> switchIndex(t.nodes, -1);
     for (size_t i = 0; i < sw.size(); ++i)
     {
@@ -75,10 +71,6 @@ ParseLinksTopology(const ObjectReader& r, ScenarioConfig& cfg)
 
     const json& links = r.Required("links");
     const std::string linksPath = r.Path("links");
-    if (!links.is_array())
-    {
-        TypeFail(linksPath, "an array of cables", links);
-    }
     std::vector<int64_t> hostLink(t.nodes, -1); // per host node: its cable
     std::map<std::pair<uint32_t, uint32_t>, size_t> seen;
     std::vector<uint32_t> parent(t.switchNodes.size());
@@ -89,10 +81,10 @@ ParseLinksTopology(const ObjectReader& r, ScenarioConfig& cfg)
     for (size_t i = 0; i < links.size(); ++i)
     {
         const std::string path = Index(linksPath, i);
-        ObjectReader l(links[i], path, kLinkKeys);
+        ObjectReader l(links[i], path);
         ScenarioConfig::TopologyConfig::LinkConfig link;
-        link.a = static_cast<uint32_t>(l.Integer("a"));
-        link.b = static_cast<uint32_t>(l.Integer("b"));
+        link.a = l["a"].get<uint32_t>();
+        link.b = l["b"].get<uint32_t>();
         for (const auto& [key, id] : {std::make_pair("a", link.a), std::make_pair("b", link.b)})
         {
             if (id >= t.nodes)
@@ -177,10 +169,6 @@ ParseFlowList(const ObjectReader& r, const ScenarioConfig& cfg)
     using Flow = ScenarioConfig::BackgroundConfig::FlowConfig;
     const json& flows = r.Required("flows");
     const std::string path = r.Path("flows");
-    if (!flows.is_array())
-    {
-        TypeFail(path, "an array of flows", flows);
-    }
     if (flows.empty())
     {
         Fail(path, "needs at least 1 flow");
@@ -192,10 +180,10 @@ ParseFlowList(const ObjectReader& r, const ScenarioConfig& cfg)
     double total = 0;
     for (size_t i = 0; i < flows.size(); ++i)
     {
-        ObjectReader f(flows[i], Index(path, i), kFlowKeys);
+        ObjectReader f(flows[i], Index(path, i));
         Flow flow;
-        flow.src = ToHost(f.Required("src"), f.Path("src"), hostCount);
-        flow.dst = ToHost(f.Required("dst"), f.Path("dst"), hostCount);
+        flow.src = ToHost(f["src"], f.Path("src"), hostCount);
+        flow.dst = ToHost(f["dst"], f.Path("dst"), hostCount);
         if (flow.src == flow.dst)
         {
             Fail(f.Path("dst"), "host " + std::to_string(flow.dst) + " is the sender");
@@ -206,7 +194,7 @@ ParseFlowList(const ObjectReader& r, const ScenarioConfig& cfg)
                  "no path from host " + std::to_string(flow.src) + " to host " +
                      std::to_string(flow.dst) + " (their switches are not connected)");
         }
-        flow.bytes = f.Integer("bytes");
+        flow.bytes = f["bytes"].get<uint64_t>();
         f.Read("start_ms", flow.startMs);
         if (flow.startMs >= cfg.stopMs)
         {
@@ -235,19 +223,15 @@ ParseEcnPerRate(const ObjectReader& e, ScenarioConfig& cfg)
 {
     const json& v = e["per_rate"];
     const std::string path = e.Path("per_rate");
-    if (!v.is_array())
-    {
-        TypeFail(path, "an array of {gbps, kmin_kb, kmax_kb, pmax}", v);
-    }
     auto& perRate = cfg.transport.ecn.perRate;
     for (size_t i = 0; i < v.size(); ++i)
     {
-        ObjectReader r(v[i], Index(path, i), kEcnRateKeys);
+        ObjectReader r(v[i], Index(path, i));
         ScenarioConfig::EcnConfig::RateThresholds t;
-        t.gbps = r.Number("gbps");
-        t.kminKb = r.Number("kmin_kb");
-        t.kmaxKb = r.Number("kmax_kb");
-        t.pmax = r.Number("pmax");
+        t.gbps = r["gbps"].get<double>();
+        t.kminKb = r["kmin_kb"].get<double>();
+        t.kmaxKb = r["kmax_kb"].get<double>();
+        t.pmax = r["pmax"].get<double>();
         if (t.kminKb > t.kmaxKb)
         {
             Fail(r.Path("kmax_kb"), Num(t.kmaxKb) + " is below kmin_kb " + Num(t.kminKb));

@@ -40,15 +40,10 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
     auto& d = cfg.transport.dcqcn;
     if (v)
     {
-        ObjectReader r(*v, path, kDcqcnKeys);
+        ObjectReader r(*v, path);
         if (r.Has("profile"))
         {
-            std::vector<std::string> names;
-            for (const auto& p : DcqcnProfile::All())
-            {
-                names.push_back(p.name);
-            }
-            d = *DcqcnProfile::Find(ToOneOf(r["profile"], r.Path("profile"), names));
+            d = *DcqcnProfile::Find(r["profile"].get<std::string>());
         }
         r.Read("g", d.g);
         r.Read("alpha_interval_us", d.alphaIntervalUs);
@@ -93,7 +88,7 @@ void
 ParseServers(const ObjectReader& topology, ScenarioConfig& cfg)
 {
     auto& s = cfg.topology.servers;
-    ObjectReader r(topology["servers"], topology.Path("servers"), kServersKeys);
+    ObjectReader r(topology["servers"], topology.Path("servers"));
     cfg.topology.hasServers = true;
     r.Read("gpus", s.gpus);
     r.Read("nics", s.nics);
@@ -133,9 +128,9 @@ CheckServers(const ScenarioConfig& cfg)
 void
 ParseTopology(const json& v, ScenarioConfig& cfg)
 {
-    ObjectReader r(v, "topology", kTopologyKeys);
+    ObjectReader r(v, "topology");
     auto& t = cfg.topology;
-    t.kind = ToOneOf(r.Required("kind"), r.Path("kind"), kTopologyKinds);
+    t.kind = r["kind"].get<std::string>();
     r.Read("leaves", t.leaves);
     r.Read("spines", t.spines); // one leaf and no spine is a single switch
     r.Read("hosts_per_leaf", t.hostsPerLeaf);
@@ -162,10 +157,7 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
         Fail(r.Path("spines"),
              "must be at least 1 when there are several leaves (rail_groups x servers.nics)");
     }
-    if (r.Read("k", t.k) && t.k % 2 != 0)
-    {
-        Fail(r.Path("k"), "must be even, got " + std::to_string(t.k));
-    }
+    r.Read("k", t.k);
     r.Read("host_gbps", t.hostGbps);
     r.Read("fabric_gbps", t.fabricGbps);
     r.Read("link_delay_us", t.linkDelayUs);
@@ -225,23 +217,14 @@ void
 ParseTransport(const json& v, ScenarioConfig& cfg)
 {
     // and a section per registered congestion control (transport.<name>)
-    std::vector<std::string> transportKeys = kTransportKeys;
+    std::vector<std::string> transportKeys = SchemaKeys("transport");
     for (const auto& name : GetCcSections())
     {
         transportKeys.push_back(name);
     }
     ObjectReader r(v, "transport", transportKeys);
     auto& tr = cfg.transport;
-    if (r.Has("mtu_bytes"))
-    {
-        const uint64_t mtu = r.Integer("mtu_bytes");
-        if (std::find(kMtus.begin(), kMtus.end(), mtu) == kMtus.end())
-        {
-            Fail(r.Path("mtu_bytes"),
-                 std::to_string(mtu) + " is not an allowed MTU (allowed: " + Join(kMtus) + ")");
-        }
-        tr.mtuBytes = static_cast<uint32_t>(mtu);
-    }
+    r.Read("mtu_bytes", tr.mtuBytes);
     if (r.Has("cc"))
     {
         std::vector<std::string> algorithms;
@@ -271,7 +254,7 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     r.Read("retry_cnt", tr.retryCnt);
     if (r.Has("ecn"))
     {
-        ObjectReader e(r["ecn"], r.Path("ecn"), kEcnKeys);
+        ObjectReader e(r["ecn"], r.Path("ecn"));
         e.Read("kmin_kb", tr.ecn.kminKb);
         e.Read("kmax_kb", tr.ecn.kmaxKb);
         e.Read("pmax", tr.ecn.pmax);
@@ -295,9 +278,9 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
 ScenarioConfig::FaultConfig
 ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
 {
-    ObjectReader r(v, path, kFaultKeys);
+    ObjectReader r(v, path);
     ScenarioConfig::FaultConfig f;
-    f.link = ToString(r.Required("link"), r.Path("link"));
+    f.link = r["link"].get<std::string>();
     // "a<->b" (the cable, both directions), "a->b" (one direction) or "all"
     const auto cable = f.link.find("<->");
     const auto arrow = cable == std::string::npos ? f.link.find("->") : std::string::npos;
@@ -350,7 +333,7 @@ ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
 void
 ParseTraces(const json& v, ScenarioConfig& cfg)
 {
-    ObjectReader r(v, "traces", kTracesKeys);
+    ObjectReader r(v, "traces");
     auto& t = cfg.traces;
     t.enabled = true;
     if (r.Read("interval_us", t.intervalUs))
@@ -365,14 +348,10 @@ ParseTraces(const json& v, ScenarioConfig& cfg)
     if (r.Has("links"))
     {
         const json& links = r["links"];
-        if (!links.is_array())
-        {
-            TypeFail(r.Path("links"), "an array", links);
-        }
         for (size_t i = 0; i < links.size(); ++i)
         {
             const std::string path = Index(r.Path("links"), i);
-            const std::string link = ToString(links[i], path);
+            const std::string link = links[i].get<std::string>();
             const auto arrow = link.find("->");
             if (arrow == std::string::npos || !IsNodeName(link.substr(0, arrow)) ||
                 !IsNodeName(link.substr(arrow + 2)))
@@ -387,7 +366,7 @@ ParseTraces(const json& v, ScenarioConfig& cfg)
 void
 ParsePfcWatchdog(const json& v, ScenarioConfig& cfg)
 {
-    ObjectReader r(v, "pfc_watchdog", kPfcWatchdogKeys);
+    ObjectReader r(v, "pfc_watchdog");
     auto& w = cfg.pfcWatchdog;
     w.enabled = true; // the section turns the watchdogs on unless it says otherwise
     r.Read("enabled", w.enabled);
@@ -401,10 +380,7 @@ ParsePfcWatchdog(const json& v, ScenarioConfig& cfg)
             Fail(r.Path(key), "must be at most stop_ms " + Num(cfg.stopMs) + ", got " + Num(out));
         }
     }
-    if (r.Has("action"))
-    {
-        w.action = ToOneOf(r["action"], r.Path("action"), kPfcWatchdogActions);
-    }
+    r.Read("action", w.action);
 }
 
 } // namespace scenario

@@ -82,18 +82,11 @@ CheckJobAlgorithms(const ObjectReader& r, const ScenarioConfig::JobConfig& job)
 void
 ParseJobCollective(const ObjectReader& r, ScenarioConfig::JobConfig& job)
 {
-    if (r.Has("collective"))
-    {
-        job.collective = ToOneOf(r["collective"], r.Path("collective"), kCollectives);
-    }
+    r.Read("collective", job.collective);
     if (r.Has("algorithm"))
     {
         const std::string path = r.Path("algorithm");
         const json& v = r["algorithm"];
-        if (!v.is_object())
-        {
-            Fail(path, "must be an object: collective type -> algorithm");
-        }
         for (const auto& [name, algo] : v.items())
         {
             const std::string field = path + "." + name;
@@ -133,7 +126,7 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
         }
     }
     const std::string path = r.Path("workload");
-    ObjectReader w(r["workload"], path, kJobWorkloadKeys);
+    ObjectReader w(r["workload"], path);
     if (w.Has("chakra") == w.Has("aicb"))
     {
         Fail(path,
@@ -147,10 +140,10 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
         if (w.Has("chakra"))
         {
             wc.kind = "chakra";
-            wc.path = Resolve(cfg, ToString(w["chakra"], w.Path("chakra")));
+            wc.path = Resolve(cfg, w["chakra"].get<std::string>());
             if (w.Has("comm_groups"))
             {
-                wc.commGroups = Resolve(cfg, ToString(w["comm_groups"], w.Path("comm_groups")));
+                wc.commGroups = Resolve(cfg, w["comm_groups"].get<std::string>());
             }
             trace = ReadChakraTrace(wc.path, wc.commGroups);
         }
@@ -161,9 +154,9 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
                 Fail(w.Path("comm_groups"), "only a Chakra trace has comm groups");
             }
             wc.kind = "aicb";
-            wc.path = Resolve(cfg, ToString(w["aicb"], w.Path("aicb")));
+            wc.path = Resolve(cfg, w["aicb"].get<std::string>());
             AicbOptions options;
-            options.ranks = r.Has("ranks") ? static_cast<uint32_t>(r.Integer("ranks")) : 0;
+            r.Read("ranks", options.ranks);
             trace = ReadAicbWorkload(wc.path, options);
         }
     }
@@ -172,10 +165,10 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
         // the reader names the file and the node or line
         Fail(w.Path(wc.kind), e.what());
     }
-    if (r.Has("ranks") && r.Integer("ranks") != trace.ranks)
+    if (r.Has("ranks") && r["ranks"].get<uint64_t>() != trace.ranks)
     {
         Fail(r.Path("ranks"),
-             std::to_string(r.Integer("ranks")) + " but the workload has " +
+             std::to_string(r["ranks"].get<uint64_t>()) + " but the workload has " +
                  std::to_string(trace.ranks) + " ranks");
     }
     double scale = 1;

@@ -202,16 +202,12 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
     }
     const json& scenario = imports ? expanded : input;
     ValidateScenario(scenario);
-    ObjectReader r(scenario, "", kRootKeys);
-
-    if (r.Has("description"))
-    {
-        cfg.description = ToString(r["description"], "description");
-    }
+    ObjectReader r(scenario, "");
+    r.Read("description", cfg.description);
     r.Read("seed", cfg.seed);
     if (r.Has("seeds"))
     {
-        ObjectReader seeds(r["seeds"], r.Path("seeds"), kSeedsKeys);
+        ObjectReader seeds(r["seeds"], r.Path("seeds"));
         seeds.Read("ecmp", cfg.seeds.ecmp);
         seeds.Read("background", cfg.seeds.background);
         seeds.Read("placement", cfg.seeds.placement);
@@ -222,7 +218,7 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
         Fail("stall_ms",
              "must be at most stop_ms " + Num(cfg.stopMs) + ", got " + Num(cfg.stallMs));
     }
-    ParseTopology(r.Required("topology"), cfg);
+    ParseTopology(r["topology"], cfg);
     // Parsed also when absent: the DCQCN profile sets the marking defaults.
     ParseTransport(r.Has("transport") ? r["transport"] : json::object(), cfg);
     if (r.Has("scheduler"))
@@ -243,19 +239,10 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
     }
     r.Read("completion_latency_us", cfg.completionLatencyUs);
     r.Read("hpcc_fct", cfg.hpccFct);
-    if (r.Has("event_scheduler"))
-    {
-        cfg.eventScheduler = ToOneOf(r["event_scheduler"],
-                                     "event_scheduler",
-                                     ScenarioConfig::AvailableEventSchedulers());
-    }
+    r.Read("event_scheduler", cfg.eventScheduler);
     if (r.Has("faults"))
     {
         const json& faults = r["faults"];
-        if (!faults.is_array())
-        {
-            TypeFail("faults", "an array", faults);
-        }
         for (size_t i = 0; i < faults.size(); ++i)
         {
             cfg.faults.push_back(ParseFault(faults[i], Index("faults", i), cfg));
@@ -266,10 +253,6 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
     if (r.Has("jobs"))
     {
         const json& jobs = r["jobs"];
-        if (!jobs.is_array())
-        {
-            TypeFail("jobs", "an array", jobs);
-        }
         for (size_t i = 0; i < jobs.size(); ++i)
         {
             cfg.jobs.push_back(ParseJob(jobs[i], Index("jobs", i), cfg, owners));
@@ -279,10 +262,6 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
     if (r.Has("background"))
     {
         const json& background = r["background"];
-        if (!background.is_array())
-        {
-            TypeFail("background", "an array", background);
-        }
         for (size_t i = 0; i < background.size(); ++i)
         {
             cfg.background.push_back(

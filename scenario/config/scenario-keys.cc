@@ -71,26 +71,10 @@ CollectRanges(const ojson& node, const std::string& prefix, std::map<std::string
     for (const auto& [key, p] : node["properties"].items())
     {
         const std::string name = prefix.empty() ? key : prefix + "." + key;
-        const std::string type = p.value("type", "");
-        if (type == "integer")
+        const auto type = p.find("type");
+        if (type != p.end() && (*type == "integer" || *type == "number"))
         {
-            out[name] = Int(p.value("minimum", uint64_t{0}), p.value("maximum", kU64Max));
-        }
-        else if (type == "number")
-        {
-            NumberRange r;
-            r.minOpen = p.contains("exclusiveMinimum");
-            r.min = r.minOpen ? p["exclusiveMinimum"].get<double>() : p.value("minimum", 0.0);
-            r.max = p.value("maximum", std::numeric_limits<double>::max());
-            r.interval = p.value("x-interval", false);
-            if (p.value("x-time", false))
-            {
-                r.kind = NumberRange::Kind::TIME;
-                // units are in the key names: "_ms" or "_us"
-                r.nsPerUnit =
-                    key.size() > 3 && key.compare(key.size() - 3, 3, "_ms") == 0 ? 1e6 : 1e3;
-            }
-            out[name] = r;
+            out[name] = RangeOfNode(p, key);
         }
         CollectRanges(p, name, out);
     }
@@ -110,6 +94,27 @@ NumberRanges()
 
 } // namespace
 
+NumberRange
+RangeOfNode(const nlohmann::ordered_json& p, const std::string& name)
+{
+    if (p.value("type", "") == "integer")
+    {
+        return Int(p.value("minimum", uint64_t{0}), p.value("maximum", kU64Max));
+    }
+    NumberRange r;
+    r.minOpen = p.contains("exclusiveMinimum");
+    r.min = r.minOpen ? p["exclusiveMinimum"].get<double>() : p.value("minimum", 0.0);
+    r.max = p.value("maximum", std::numeric_limits<double>::max());
+    r.interval = p.value("x-interval", false);
+    if (p.value("x-time", false))
+    {
+        r.kind = NumberRange::Kind::TIME;
+        // units are in the key names: "_ms" or "_us"
+        r.nsPerUnit = name.size() > 3 && name.compare(name.size() - 3, 3, "_ms") == 0 ? 1e6 : 1e3;
+    }
+    return r;
+}
+
 const nlohmann::ordered_json&
 ScenarioSchema()
 {
@@ -128,49 +133,28 @@ SchemaKeys(const std::string& section)
     return keys;
 }
 
+namespace
+{
+/// The keys only entries of one kind of a section have (its "x-variants").
 std::vector<std::string>
-SchemaVariantKeys(const std::string& section, const std::string& variant)
+VariantKeys(const std::string& section, const std::string& variant)
 {
     return SectionNode(section).at("x-variants").at(variant).get<std::vector<std::string>>();
 }
 
+/// The names a string key accepts (its "enum").
 std::vector<std::string>
-SchemaNames(const std::string& key)
+Names(const std::string& key)
 {
     return SectionNode(key).at("enum").get<std::vector<std::string>>();
 }
+} // namespace
 
-// ---------------------------------------------------------------------------
-// The names each key accepts and the keys of each section: the schema's.
-// ---------------------------------------------------------------------------
-
-const std::vector<std::string> kTopologyKinds = SchemaNames("topology.kind");
-const std::vector<uint64_t> kMtus =
-    SectionNode("transport.mtu_bytes").at("enum").get<std::vector<uint64_t>>();
-const std::vector<std::string> kPlacements = SchemaNames("jobs[].placement");
-const std::vector<std::string> kCollectives = SchemaNames("jobs[].collective");
-const std::vector<std::string> kPatterns = SchemaNames("background[].pattern");
-const std::vector<std::string> kPfcWatchdogActions = SchemaNames("pfc_watchdog.action");
-const std::vector<std::string> kGranularities = SchemaNames("scheduler.granularity");
-
-const std::vector<std::string> kRootKeys = SchemaKeys("");
-const std::vector<std::string> kTopologyKeys = SchemaKeys("topology");
-const std::vector<std::string> kLinkKeys = SchemaKeys("topology.links[]");
-const std::vector<std::string> kServersKeys = SchemaKeys("topology.servers");
-const std::vector<std::string> kTransportKeys = SchemaKeys("transport");
-const std::vector<std::string> kDcqcnKeys = SchemaKeys("transport.dcqcn");
-const std::vector<std::string> kFaultKeys = SchemaKeys("faults[]");
-const std::vector<std::string> kTracesKeys = SchemaKeys("traces");
-const std::vector<std::string> kPfcWatchdogKeys = SchemaKeys("pfc_watchdog");
-const std::vector<std::string> kSeedsKeys = SchemaKeys("seeds");
-const std::vector<std::string> kEcnKeys = SchemaKeys("transport.ecn");
-const std::vector<std::string> kEcnRateKeys = SchemaKeys("transport.ecn.per_rate[]");
-const std::vector<std::string> kJobKeys = SchemaKeys("jobs[]");
-const std::vector<std::string> kJobWorkloadKeys = SchemaKeys("jobs[].workload");
-const std::vector<std::string> kBackgroundCdfKeys = SchemaVariantKeys("background[]", "cdf");
-const std::vector<std::string> kBackgroundPatternKeys =
-    SchemaVariantKeys("background[]", "pattern");
-const std::vector<std::string> kFlowKeys = SchemaKeys("background[].flows[]");
+const std::vector<std::string> kPlacements = Names("jobs[].placement");
+const std::vector<std::string> kPfcWatchdogActions = Names("pfc_watchdog.action");
+const std::vector<std::string> kGranularities = Names("scheduler.granularity");
+const std::vector<std::string> kBackgroundCdfKeys = VariantKeys("background[]", "cdf");
+const std::vector<std::string> kBackgroundPatternKeys = VariantKeys("background[]", "pattern");
 const std::vector<std::string> kBackgroundCommonKeys = [] {
     std::vector<std::string> common;
     for (const auto& key : SchemaKeys("background[]"))
@@ -201,28 +185,6 @@ FindRange(const std::string& name)
 {
     const auto it = NumberRanges().find(name);
     return it == NumberRanges().end() ? nullptr : &it->second;
-}
-
-const NumberRange&
-RangeOf(const std::string& path, const std::string& key)
-{
-    // "jobs[3]" -> "jobs[]"
-    std::string section;
-    for (size_t i = 0; i < path.size(); ++i)
-    {
-        section += path[i];
-        if (path[i] == '[')
-        {
-            i = path.find(']', i) - 1;
-        }
-    }
-    const std::string name = section.empty() ? key : section + "." + key;
-    const NumberRange* range = FindRange(name);
-    if (!range)
-    {
-        throw std::logic_error("scenario key " + name + " is not a number in the schema");
-    }
-    return *range;
 }
 
 } // namespace scenario

@@ -16,16 +16,18 @@
 /*
  * The scenario schema: every key, its type, range, default, unit and
  * meaning, is scenario.schema.json (JSON Schema, draft 07) beside this file,
- * compiled into the library; editors and ns3flux read the same file. The
- * parser takes from it the keys of each section, the names a key accepts
- * and the range of every numeric key; the checks that relate keys to each
- * other (hosts within the topology, ranks within the GPUs, times before
- * stop_ms) are the section parsers'. Extensions of the schema's vocabulary:
- * "x-unit" (the unit, also in the key's name), "x-time" (a simulated time:
- * positive ones must be at least 1 ns), "x-interval" (messages give both
- * bounds), "x-limits" (the cross-key limits, in words), "x-default" (a
- * default that is not a value), "x-variants" (keys of the kinds of an
- * entry).
+ * compiled into the library; editors and ns3flux read the same file.
+ * ValidateScenario checks every scenario against it with valijson (types,
+ * ranges, names, required and unknown keys) before the section parsers read
+ * it; the checks that relate keys to each other (hosts within the topology,
+ * ranks within the GPUs, times before stop_ms) are the section parsers'.
+ * Extensions of the schema's vocabulary: "x-unit" (the unit, also in the
+ * key's name), "x-time" (a simulated time: positive ones must be at least
+ * 1 ns), "x-interval" (messages give both bounds), "x-name" (what a value or
+ * an array's elements are called in messages), "x-limits" (the cross-key
+ * limits, in words), "x-default" (a default that is not a value),
+ * "x-required" (when a key is required, in words), "x-variants" (keys of
+ * the kinds of an entry).
  */
 
 namespace ns3
@@ -60,48 +62,14 @@ const nlohmann::ordered_json& ScenarioSchema();
  */
 std::vector<std::string> SchemaKeys(const std::string& section);
 
-/**
- * \param section a section with kinds of entries ("background[]")
- * \param variant the kind ("cdf")
- * \return the keys only entries of that kind have
- */
-std::vector<std::string> SchemaVariantKeys(const std::string& section, const std::string& variant);
-
-/**
- * \param key a string key's path ("topology.kind")
- * \return the names it accepts (its "enum")
- */
-std::vector<std::string> SchemaNames(const std::string& key);
-
-/// \name The names each key accepts, and the keys of each section (the
-/// schema's)
+/// \name The names and keys the section parsers use (the schema's)
 /// @{
-extern const std::vector<std::string> kTopologyKinds;
-extern const std::vector<uint64_t> kMtus;
 extern const std::vector<std::string> kPlacements;
-extern const std::vector<std::string> kCollectives;
-extern const std::vector<std::string> kPatterns;
-extern const std::vector<std::string> kRootKeys;
-extern const std::vector<std::string> kTopologyKeys;
-extern const std::vector<std::string> kLinkKeys;
-extern const std::vector<std::string> kServersKeys;
-extern const std::vector<std::string> kTransportKeys;
-extern const std::vector<std::string> kDcqcnKeys;
-extern const std::vector<std::string> kFaultKeys;
-extern const std::vector<std::string> kTracesKeys;
-extern const std::vector<std::string> kPfcWatchdogKeys;
-extern const std::vector<std::string> kSeedsKeys;
 extern const std::vector<std::string> kPfcWatchdogActions;
-extern const std::vector<std::string> kEcnKeys;
-extern const std::vector<std::string> kEcnRateKeys;
 extern const std::vector<std::string> kGranularities;
-extern const std::vector<std::string> kJobKeys;
-/// Keys of a job's "workload".
-extern const std::vector<std::string> kJobWorkloadKeys;
 extern const std::vector<std::string> kBackgroundCommonKeys;
 extern const std::vector<std::string> kBackgroundCdfKeys;
 extern const std::vector<std::string> kBackgroundPatternKeys;
-extern const std::vector<std::string> kFlowKeys;
 /// @}
 
 constexpr uint64_t kMaxHosts = 1u << 20;                  //!< largest host count accepted
@@ -113,10 +81,10 @@ constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
 constexpr size_t kMaxNesting = 64; //!< deepest nesting of objects and arrays in a file
 constexpr uintmax_t kMaxCdfFileBytes = 16u << 20; //!< largest CDF file read
 
+/// Longest simulated time a time key may give: 10^15 ns (about 11.6 days),
+/// so that sums and small multiples of times stay far inside ns-3's int64
 /// nanoseconds (9.2 x 10^18).
 constexpr double kMaxTimeNs = 1e15;
-/// Highest seed: ns-3's MRG32k3a generator needs seeds below m1 = 4294967087.
-constexpr uint64_t kMaxSeed = 4294967086;
 /// Highest link rate, Gb/s (10 Tb/s).
 constexpr double kMaxGbps = 1e4;
 /// Lowest link rate, Gb/s (1 Mb/s).
@@ -149,9 +117,6 @@ struct NumberRange
     double nsPerUnit{1};   //!< TIME: nanoseconds per unit (1e6: ms, 1e3: us)
 };
 
-/// Longest simulated time a time key may give: 10^15 ns (about 11.6 days),
-/// so that sums and small multiples of times stay far inside ns-3's int64
-
 /**
  * \brief An integer range.
  * \param min smallest value
@@ -161,14 +126,11 @@ struct NumberRange
 NumberRange Int(uint64_t min, uint64_t max);
 
 /**
- * \brief The range of a numeric key of the object at path (from the
- * schema); a key that is not a number there is a programming error
- * (std::logic_error).
- * \param path the object's path ("jobs[3]")
- * \param key the key
+ * \param node a numeric key's schema node
+ * \param name the key's name or path (its unit: "_ms" or "_us")
  * \return its range
  */
-const NumberRange& RangeOf(const std::string& path, const std::string& key);
+NumberRange RangeOfNode(const nlohmann::ordered_json& node, const std::string& name);
 
 /**
  * \param name a key's full name ("scheduler.hysteresis_us", "jobs[].bytes")

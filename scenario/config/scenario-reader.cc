@@ -157,37 +157,56 @@ ToOneOf(const json& v, const std::string& path, const std::vector<std::string>& 
 }
 
 uint32_t
-ToHost(const json& v, const std::string& path, uint32_t hostCount)
+ToHost(const json& v, const std::string& path, uint32_t count, const std::string& what)
 {
     const uint64_t h = ToInteger(v, path, Int(0, kU64Max));
-    if (h >= hostCount)
+    if (h >= count)
     {
         Fail(path,
-             "host " + std::to_string(h) + " is out of range (the topology has " +
-                 std::to_string(hostCount) + " hosts: 0.." + std::to_string(hostCount - 1) + ")");
+             what + " " + std::to_string(h) + " is out of range (the topology has " +
+                 std::to_string(count) + " " + what + "s: 0.." + std::to_string(count - 1) + ")");
     }
     return static_cast<uint32_t>(h);
 }
 
 std::vector<uint32_t>
-ToHostList(const json& v, const std::string& path, uint32_t hostCount)
+ToHostList(const json& v, const std::string& path, uint32_t count, const std::string& what)
 {
-    if (!v.is_array())
-    {
-        TypeFail(path, "an array of host indices", v);
-    }
     std::vector<uint32_t> hosts;
     std::set<uint32_t> seen;
     for (size_t i = 0; i < v.size(); ++i)
     {
-        const uint32_t h = ToHost(v[i], Index(path, i), hostCount);
+        const uint32_t h = ToHost(v[i], Index(path, i), count, what);
         if (!seen.insert(h).second)
         {
-            Fail(Index(path, i), "host " + std::to_string(h) + " is listed twice");
+            Fail(Index(path, i), what + " " + std::to_string(h) + " is listed twice");
         }
         hosts.push_back(h);
     }
     return hosts;
+}
+
+std::string
+UnknownKeyProblem(const std::string& key, const std::vector<std::string>& keys)
+{
+    std::string best;
+    size_t bestDistance = 3;
+    for (const auto& k : keys)
+    {
+        const size_t d = EditDistance(key, k);
+        if (d < bestDistance)
+        {
+            best = k;
+            bestDistance = d;
+        }
+    }
+    return best.empty() ? "unknown key" : "unknown key (did you mean " + Quote(best) + "?)";
+}
+
+ObjectReader::ObjectReader(const json& v, std::string path)
+    : m_v(v),
+      m_path(std::move(path))
+{
 }
 
 ObjectReader::ObjectReader(const json& v,
@@ -195,12 +214,11 @@ ObjectReader::ObjectReader(const json& v,
                            const std::vector<std::string>& keys,
                            const std::vector<std::string>& otherKeys,
                            const std::string& otherNote)
-    : m_v(v),
-      m_path(std::move(path))
+    : ObjectReader(v, std::move(path))
 {
     if (!v.is_object())
     {
-        TypeFail(m_path.empty() ? "scenario" : m_path, "an object", v);
+        TypeFail(m_path, "an object", v);
     }
     for (auto it = v.begin(); it != v.end(); ++it)
     {
@@ -209,23 +227,8 @@ ObjectReader::ObjectReader(const json& v,
         {
             continue;
         }
-        if (std::find(otherKeys.begin(), otherKeys.end(), key) != otherKeys.end())
-        {
-            Fail(Path(key), "unknown key (" + otherNote + ")");
-        }
-        std::string best;
-        size_t bestDistance = 3;
-        for (const auto& k : keys)
-        {
-            const size_t d = EditDistance(key, k);
-            if (d < bestDistance)
-            {
-                best = k;
-                bestDistance = d;
-            }
-        }
-        Fail(Path(key),
-             best.empty() ? "unknown key" : "unknown key (did you mean " + Quote(best) + "?)");
+        const bool other = std::find(otherKeys.begin(), otherKeys.end(), key) != otherKeys.end();
+        Fail(Path(key), other ? "unknown key (" + otherNote + ")" : UnknownKeyProblem(key, keys));
     }
 }
 
@@ -257,55 +260,6 @@ ObjectReader::Path(const std::string& key) const
     return Child(m_path, key);
 }
 
-uint64_t
-ObjectReader::Integer(const std::string& key) const
-{
-    return ToInteger(Required(key), Path(key), RangeOf(m_path, key));
-}
-
-double
-ObjectReader::Number(const std::string& key) const
-{
-    return ToReal(Required(key), Path(key), RangeOf(m_path, key));
-}
-
-bool
-ObjectReader::Read(const std::string& key, uint64_t& out) const
-{
-    if (!Has(key))
-    {
-        return false;
-    }
-    out = Integer(key);
-    return true;
-}
-
-bool
-ObjectReader::Read(const std::string& key, uint32_t& out) const
-{
-    if (!Has(key))
-    {
-        return false;
-    }
-    if (RangeOf(m_path, key).imax > kU32Max)
-    {
-        throw std::logic_error("scenario key " + Path(key) + " is read as a uint32_t");
-    }
-    out = static_cast<uint32_t>(Integer(key));
-    return true;
-}
-
-bool
-ObjectReader::Read(const std::string& key, double& out) const
-{
-    if (!Has(key))
-    {
-        return false;
-    }
-    out = Number(key);
-    return true;
-}
-
 bool
 ObjectReader::Read(const std::string& key, std::optional<double>& out) const
 {
@@ -313,18 +267,7 @@ ObjectReader::Read(const std::string& key, std::optional<double>& out) const
     {
         return false;
     }
-    out = Number(key);
-    return true;
-}
-
-bool
-ObjectReader::Read(const std::string& key, bool& out) const
-{
-    if (!Has(key))
-    {
-        return false;
-    }
-    out = ToBool(m_v.at(key), Path(key));
+    out = m_v.at(key).get<double>();
     return true;
 }
 

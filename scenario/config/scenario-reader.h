@@ -62,34 +62,57 @@ std::string ToOneOf(const nlohmann::json& v,
                     const std::vector<std::string>& known);
 
 /**
- * \param v the value, a host index in [0, hostCount)
+ * \param v the value, a host (or GPU) index in [0, count)
  * \param path its field, for messages
- * \param hostCount hosts of the topology
+ * \param count hosts (GPUs) of the topology
+ * \param what "host" or "GPU", for messages
  * \return the value
  */
-uint32_t ToHost(const nlohmann::json& v, const std::string& path, uint32_t hostCount);
+uint32_t ToHost(const nlohmann::json& v,
+                const std::string& path,
+                uint32_t count,
+                const std::string& what = "host");
 
 /**
- * \param v the value, an array of distinct host indices
+ * \param v the value, an array of distinct host (or GPU) indices
  * \param path its field, for messages
- * \param hostCount hosts of the topology
- * \return the hosts, in the array's order
+ * \param count hosts (GPUs) of the topology
+ * \param what "host" or "GPU", for messages
+ * \return the indices, in the array's order
  */
 std::vector<uint32_t> ToHostList(const nlohmann::json& v,
                                  const std::string& path,
-                                 uint32_t hostCount);
+                                 uint32_t count,
+                                 const std::string& what = "host");
+
+/**
+ * \param key a key an object does not accept
+ * \param keys the keys it accepts
+ * \return "unknown key", with the closest accepted key when one is near
+ */
+std::string UnknownKeyProblem(const std::string& key, const std::vector<std::string>& keys);
 
 /**
  * \ingroup flux-scenario
- * The keys of one JSON object: checks the object's type and that it holds
- * only known keys, then gives access to them by name.
+ * The keys of one JSON object, by name. The scenario is checked against the
+ * schema (ValidateScenario) before it is read: types, ranges and names are
+ * right, so the reader only extracts values.
  */
 class ObjectReader
 {
   public:
     /**
-     * \param v the value that must be an object
+     * \param v the object
      * \param path its path ("" for the root)
+     */
+    ObjectReader(const nlohmann::json& v, std::string path);
+
+    /**
+     * \brief A reader that also refuses keys the schema cannot name: those
+     * of sections whose keys are registered attributes, and those of
+     * another variant of the object.
+     * \param v the object
+     * \param path its path
      * \param keys the keys it may have
      * \param otherKeys keys that belong to another variant of the object
      * \param otherNote why they are not accepted here
@@ -106,51 +129,33 @@ class ObjectReader
     /// \return the value of a key that is present
     const nlohmann::json& operator[](const std::string& key) const;
 
-    /// \return the value of a required key
+    /// \return the value of a key that the object's kind requires
     const nlohmann::json& Required(const std::string& key) const;
 
     /// \return the path of a key
     std::string Path(const std::string& key) const;
 
     /**
-     * \param key a numeric key with a range in the schema
-     * \return its value, checked (required: a missing key is an error)
-     */
-    uint64_t Integer(const std::string& key) const;
-
-    /**
-     * \param key a numeric key with a range in the schema
-     * \return its value, checked (required: a missing key is an error)
-     */
-    double Number(const std::string& key) const;
-
-    /**
-     * \brief Read a numeric key, checked against its range in the schema,
-     * when the object has it.
+     * \brief Read a key when the object has it.
      * \param key the key
      * \param out receives the value; unchanged when the key is absent
      * \return whether the object has the key
      */
-    bool Read(const std::string& key, uint64_t& out) const;
+    template <typename T>
+    bool Read(const std::string& key, T& out) const
+    {
+        if (!Has(key))
+        {
+            return false;
+        }
+        out = m_v.at(key).get<T>();
+        return true;
+    }
 
-    /// \copydoc Read(const std::string&,uint64_t&) const
-    bool Read(const std::string& key, uint32_t& out) const;
-
-    /// \copydoc Read(const std::string&,uint64_t&) const
-    bool Read(const std::string& key, double& out) const;
-
-    /// \copydoc Read(const std::string&,uint64_t&) const
+    /// \copydoc Read
     bool Read(const std::string& key, std::optional<double>& out) const;
 
-    /**
-     * \brief Read a boolean key when the object has it.
-     * \param key the key
-     * \param out receives the value; unchanged when the key is absent
-     * \return whether the object has the key
-     */
-    bool Read(const std::string& key, bool& out) const;
-
-    /// \return the path of the object
+    /// \return the object's path
     const std::string& GetPath() const;
 
   private:

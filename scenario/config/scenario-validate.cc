@@ -107,7 +107,12 @@ struct Failure
     std::string key;              //!< the property a failure is about
     std::vector<int64_t> order;   //!< its place in document order
     std::string description;      //!< valijson's words
+    bool registered{false};       //!< under a key the schema does not name
 };
+
+/// The place in document order of keys the schema does not name: after the
+/// named ones.
+constexpr int64_t kUnnamed = 1 << 20;
 
 /// The schema node of a member of an object.
 const ojson*
@@ -123,7 +128,7 @@ MemberSchema(const ojson* s, const std::string& key, int64_t& position)
         position = std::distance(props.begin(), props.find(key));
         return &props[key];
     }
-    position = 1 << 20; // after the named keys
+    position = kUnnamed;
     const auto it = s->find("additionalProperties");
     return it != s->end() && it->is_object() ? &*it : nullptr;
 }
@@ -155,6 +160,7 @@ Locate(const json& doc, const valijson::ValidationResults::Error& error)
             f.path = Child(f.path, name);
             f.value = &(*f.value)[name];
             f.schema = MemberSchema(f.schema, name, position);
+            f.registered = f.registered || position == kUnnamed;
             f.order.push_back(position);
         }
     }
@@ -176,56 +182,6 @@ Locate(const json& doc, const valijson::ValidationResults::Error& error)
     return f;
 }
 
-/// The first key of an object that its schema does not name.
-std::string
-UnknownKey(const json& v, const ojson& s, std::string& note)
-{
-    const ojson& props = s.contains("properties") ? s["properties"] : ojson::object();
-    for (auto it = v.begin(); it != v.end(); ++it)
-    {
-        const std::string& key = it.key();
-        if (props.contains(key))
-        {
-            continue;
-        }
-        std::string best;
-        size_t bestDistance = 3;
-        for (const auto& [k, p] : props.items())
-        {
-            const size_t d = EditDistance(key, k);
-            if (d < bestDistance)
-            {
-                best = k;
-                bestDistance = d;
-            }
-        }
-        note = best.empty() ? "unknown key" : "unknown key (did you mean " + Quote(best) + "?)";
-        return key;
-    }
-    return "";
-}
-
-/// The range of a numeric schema node (the key's name gives the unit).
-NumberRange
-RangeOfNode(const ojson& p, const std::string& path)
-{
-    if (p.value("type", "") == "integer")
-    {
-        return Int(p.value("minimum", uint64_t{0}), p.value("maximum", kU64Max));
-    }
-    NumberRange r;
-    r.minOpen = p.contains("exclusiveMinimum");
-    r.min = r.minOpen ? p["exclusiveMinimum"].get<double>() : p.value("minimum", 0.0);
-    r.max = p.value("maximum", std::numeric_limits<double>::max());
-    r.interval = p.value("x-interval", false);
-    if (p.value("x-time", false))
-    {
-        r.kind = NumberRange::Kind::TIME;
-        r.nsPerUnit = path.size() > 3 && path.compare(path.size() - 3, 3, "_ms") == 0 ? 1e6 : 1e3;
-    }
-    return r;
-}
-
 /**
  * Throw the runner's message for a failure, phrased from the schema node's
  * constraints; return when the value passes them (a failure the runner
@@ -235,6 +191,12 @@ void
 Explain(const Failure& f)
 {
     const json& v = *f.value;
+    if (f.registered)
+    {
+        // names of registered things (congestion controls, ns-3 attributes,
+        // algorithms): their section's reader knows them and words it
+        return;
+    }
     if (!f.key.empty())
     {
         Fail(Child(f.path, f.key), "required");
@@ -255,26 +217,44 @@ Explain(const Failure& f)
         {
             TypeFail(f.path.empty() ? "scenario" : f.path, "an object", v);
         }
-        std::string note;
-        const std::string key = UnknownKey(v, s, note);
-        if (!key.empty() && s.value("additionalProperties", json(true)) == false)
+        if (s.value("additionalProperties", json(true)) == false)
         {
-            Fail(Child(f.path, key), note);
+            std::vector<std::string> keys;
+            const ojson props = s.value("properties", ojson::object());
+            for (const auto& [key, p] : props.items())
+            {
+                keys.push_back(key);
+            }
+            for (auto it = v.begin(); it != v.end(); ++it)
+            {
+                if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+                {
+                    Fail(Child(f.path, it.key()), UnknownKeyProblem(it.key(), keys));
+                }
+            }
         }
     }
     else if (type == "array")
     {
         if (!v.is_array())
         {
-            // host indices have no upper bound but the topology
-            const bool hosts = s.contains("items") && s["items"].value("type", "") == "integer" &&
-                               !s["items"].contains("maximum");
-            TypeFail(f.path, hosts ? "an array of host indices" : "an array", v);
+            TypeFail(f.path,
+                     s.contains("x-name") ? "an array of " + s["x-name"].get<std::string>()
+                                          : "an array",
+                     v);
         }
     }
     else if (type == "integer")
     {
         const uint64_t u = ToInteger(v, f.path, RangeOfNode(s, f.path));
+        const uint64_t multiple = s.value("multipleOf", uint64_t{1});
+        if (u % multiple != 0)
+        {
+            Fail(f.path,
+                 (multiple == 2 ? "must be even"
+                                : "must be a multiple of " + std::to_string(multiple)) +
+                     ", got " + std::to_string(u));
+        }
         if (s.contains("enum"))
         {
             const auto known = s["enum"].get<std::vector<uint64_t>>();

@@ -29,41 +29,12 @@ using json = nlohmann::json;
 namespace
 {
 
-/// An array of distinct GPU ids below gpuCount.
-std::vector<uint32_t>
-ToGpuList(const json& v, const std::string& path, uint32_t gpuCount)
-{
-    if (!v.is_array())
-    {
-        TypeFail(path, "an array of GPU ids", v);
-    }
-    std::vector<uint32_t> gpus;
-    std::set<uint32_t> seen;
-    for (size_t i = 0; i < v.size(); ++i)
-    {
-        const std::string at = Index(path, i);
-        const uint64_t g = ToInteger(v[i], at, Int(0, kU64Max));
-        if (g >= gpuCount)
-        {
-            Fail(at,
-                 "GPU " + std::to_string(g) + " is out of range (the topology has " +
-                     std::to_string(gpuCount) + " GPUs: 0.." + std::to_string(gpuCount - 1) + ")");
-        }
-        if (!seen.insert(static_cast<uint32_t>(g)).second)
-        {
-            Fail(at, "GPU " + std::to_string(g) + " is listed twice");
-        }
-        gpus.push_back(static_cast<uint32_t>(g));
-    }
-    return gpus;
-}
-
 /// Check a job / tenant name and record it; names are unique across both.
 std::string
 ParseName(const ObjectReader& r, std::map<std::string, std::string>& owners)
 {
     const std::string path = r.Path("name");
-    const std::string name = ToString(r.Required("name"), path);
+    const std::string name = r["name"].get<std::string>();
     if (name.empty())
     {
         Fail(path, "must not be empty");
@@ -91,7 +62,7 @@ ParseStart(const ObjectReader& r, const ScenarioConfig& cfg)
     {
         return 0;
     }
-    const double start = r.Number("start_ms");
+    const double start = r["start_ms"].get<double>();
     if (start >= cfg.stopMs)
     {
         Fail(r.Path("start_ms"), Num(start) + " is not before stop_ms " + Num(cfg.stopMs));
@@ -115,7 +86,7 @@ ParseJob(const json& v,
          const ScenarioConfig& cfg,
          std::map<std::string, std::string>& owners)
 {
-    ObjectReader r(v, path, kJobKeys);
+    ObjectReader r(v, path);
     ScenarioConfig::JobConfig job;
     const uint32_t hostCount = cfg.HostCount();
     const bool servers = cfg.topology.hasServers;
@@ -130,7 +101,7 @@ ParseJob(const json& v,
     }
     else
     {
-        job.ranks = static_cast<uint32_t>(r.Integer("ranks"));
+        job.ranks = r["ranks"].get<uint32_t>();
     }
     if (job.ranks > slots)
     {
@@ -158,7 +129,7 @@ ParseJob(const json& v,
     }
     if (r.Has("gpus"))
     {
-        job.gpus = ToGpuList(r["gpus"], r.Path("gpus"), slots);
+        job.gpus = ToHostList(r["gpus"], r.Path("gpus"), slots, "GPU");
         if (job.gpus.size() != job.ranks)
         {
             Fail(r.Path("gpus"),
@@ -178,12 +149,12 @@ ParseJob(const json& v,
         }
         job.placement = "explicit";
     }
-    else if (r.Has("placement"))
+    else
     {
-        job.placement = ToOneOf(r["placement"], r.Path("placement"), kPlacements);
+        r.Read("placement", job.placement);
     }
     ParseJobCollective(r, job);
-    job.iterations = static_cast<uint32_t>(r.Integer("iterations"));
+    job.iterations = r["iterations"].get<uint32_t>();
     job.startMs = ParseStart(r, cfg);
     job.priority = ParsePriority(r);
     if (replay)
@@ -191,7 +162,7 @@ ParseJob(const json& v,
         CheckJobAlgorithms(r, job);
         return job;
     }
-    job.bytes = r.Integer("bytes");
+    job.bytes = r["bytes"].get<uint64_t>();
     if (job.bytes < job.ranks)
     {
         Fail(r.Path("bytes"),
@@ -246,10 +217,6 @@ ParseBackground(const json& v,
                 std::map<std::string, std::string>& owners)
 {
     using Bg = ScenarioConfig::BackgroundConfig;
-    if (!v.is_object())
-    {
-        TypeFail(path, "an object", v);
-    }
     const bool isCdf = v.contains("cdf");
     const bool isPattern = v.contains("pattern");
     if (isCdf && isPattern)
@@ -280,7 +247,7 @@ ParseBackground(const json& v,
     if (isCdf)
     {
         const std::string cdfPath = r.Path("cdf");
-        bg.cdf = ToString(r["cdf"], cdfPath);
+        bg.cdf = r["cdf"].get<std::string>();
         if (bg.cdf.find('\0') != std::string::npos)
         {
             Fail(cdfPath, "a file name cannot hold a NUL character");
@@ -329,7 +296,7 @@ ParseBackground(const json& v,
                 Fail(cdfPath, e.what());
             }
         }
-        bg.load = r.Number("load");
+        bg.load = r.Required("load").get<double>();
         if (r.Has("hosts"))
         {
             bg.hosts = ToHostList(r["hosts"], r.Path("hosts"), hostCount);
@@ -353,7 +320,7 @@ ParseBackground(const json& v,
         }
         if (r.Has("stop_ms"))
         {
-            const double stop = r.Number("stop_ms");
+            const double stop = r["stop_ms"].get<double>();
             if (!(stop > bg.startMs))
             {
                 Fail(r.Path("stop_ms"), Num(stop) + " is not after start_ms " + Num(bg.startMs));
@@ -363,7 +330,7 @@ ParseBackground(const json& v,
     }
     else
     {
-        bg.pattern = ToOneOf(r["pattern"], r.Path("pattern"), kPatterns);
+        bg.pattern = r["pattern"].get<std::string>();
         if (bg.pattern == "flows")
         {
             for (const char* key :
@@ -396,7 +363,7 @@ ParseBackground(const json& v,
                      "host " + std::to_string(bg.receiver) + " is the receiver");
             }
         }
-        bg.bytes = r.Integer("bytes");
+        bg.bytes = r.Required("bytes").get<uint64_t>();
         r.Read("repeat", bg.repeat);
         const double moved = static_cast<double>(bg.bytes) * bg.senders.size() * bg.repeat;
         if (moved > static_cast<double>(kMaxTotalBytes))
