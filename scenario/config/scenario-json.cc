@@ -150,8 +150,6 @@ Got(const json& v)
     }
     return v.dump();
 }
-
-/// Check an integer against its range; integral floats are integers (5e7).
 } // namespace scenario
 
 using scenario::Child;

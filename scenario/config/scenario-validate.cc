@@ -106,7 +106,6 @@ struct Failure
     const ojson* schema{nullptr}; //!< its schema node
     std::string key;              //!< the property a failure is about
     std::vector<int64_t> order;   //!< its place in document order
-    std::string description;      //!< valijson's words
     bool registered{false};       //!< under a key the schema does not name
 };
 
@@ -141,7 +140,6 @@ Locate(const json& doc, const valijson::ValidationResults::Error& error)
     Failure f;
     f.value = &doc;
     f.schema = &ScenarioSchema();
-    f.description = error.description;
     for (size_t i = 1; i < error.context.size(); ++i)
     {
         const std::string& c = error.context[i];
