@@ -54,47 +54,32 @@ CompiledSchema()
  * that they fail "integer" rather than wrap), NaN and infinities are null
  * (so that they fail "number").
  */
-json
-Normalized(const json& v)
+void
+Normalize(json& v)
 {
-    switch (v.type())
+    if (v.is_structured())
     {
-    case json::value_t::object: {
-        json out = json::object();
-        for (auto it = v.begin(); it != v.end(); ++it)
+        for (auto& e : v)
         {
-            out[it.key()] = Normalized(it.value());
+            Normalize(e);
         }
-        return out;
     }
-    case json::value_t::array: {
-        json out = json::array();
-        for (const auto& e : v)
-        {
-            out.push_back(Normalized(e));
-        }
-        return out;
-    }
-    case json::value_t::number_float: {
+    else if (v.is_number_float())
+    {
         const double d = v.get<double>();
         if (!std::isfinite(d))
         {
-            return nullptr;
+            v = nullptr;
         }
-        if (d == std::floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
+        else if (d == std::floor(d) && d >= -9223372036854775808.0 && d < 9223372036854775808.0)
         {
-            return static_cast<int64_t>(d);
+            v = static_cast<int64_t>(d);
         }
-        return v;
     }
-    case json::value_t::number_unsigned:
-        if (v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-        {
-            return v.get<double>();
-        }
-        return v;
-    default:
-        return v;
+    else if (v.is_number_unsigned() &&
+             v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+    {
+        v = v.get<double>();
     }
 }
 
@@ -148,7 +133,7 @@ Locate(const json& doc, const valijson::ValidationResults::Error& error)
         {
             const size_t index = std::stoul(name);
             f.path = Index(f.path, index);
-            f.value = &(*f.value)[index];
+            f.value = &f.value->at(index);
             f.schema = f.schema && f.schema->contains("items") ? &(*f.schema)["items"] : nullptr;
             f.order.push_back(static_cast<int64_t>(index));
         }
@@ -156,7 +141,7 @@ Locate(const json& doc, const valijson::ValidationResults::Error& error)
         {
             int64_t position = 0;
             f.path = Child(f.path, name);
-            f.value = &(*f.value)[name];
+            f.value = &f.value->at(name);
             f.schema = MemberSchema(f.schema, name, position);
             f.registered = f.registered || position == kUnnamed;
             f.order.push_back(position);
@@ -291,7 +276,8 @@ Explain(const Failure& f)
 void
 ValidateScenario(const json& doc)
 {
-    const json normalized = Normalized(doc);
+    json normalized = doc;
+    Normalize(normalized);
     valijson::Validator validator(valijson::Validator::kStrongTypes);
     valijson::ValidationResults results;
     if (validator.validate(CompiledSchema(),
