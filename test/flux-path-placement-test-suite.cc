@@ -214,6 +214,52 @@ class PermutationTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * A placement that cannot be found ends its search within its budget: on a
+ * k = 4 fat-tree, sixteen light sends with four paths each come before one
+ * whose only destination link is already full, so that every combination of
+ * the others' paths fails at the last; the search gives up after 200 000
+ * paths, where the combinations number 4^16, and places as well as it can.
+ */
+class SearchBudgetTestCase : public TestCase
+{
+  public:
+    SearchBudgetTestCase()
+        : TestCase("a search for a placement within capacity ends within its budget")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        FatTree fabric(4);
+        std::vector<std::vector<std::vector<uint32_t>>> paths;
+        for (uint32_t i = 0; i < 16; ++i)
+        {
+            paths.push_back(fabric.Paths(i % 4, 4 + i % 11)); // pod 0 to hosts 4..14
+        }
+        paths.push_back(fabric.Paths(0, 15));
+        const uint32_t full = paths.back().front().back(); // the link into host 15
+        PathPlacement placement(std::vector<double>(fabric.Links(), 100e9), 2);
+        placement.AddFixedLoad(full, 1.0);
+        for (uint32_t s = 0; s < 16; ++s)
+        {
+            placement.AddSend(0, 1e9, paths[s]);
+        }
+        placement.AddSend(1, 50e9, paths.back());
+        placement.Place();
+        NS_TEST_ASSERT_MSG_GT(placement.GetSearchNodes(), 0, "the search ran");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(placement.GetSearchNodes(),
+                                    200000,
+                                    "the search stopped at its budget");
+        NS_TEST_ASSERT_MSG_EQ_TOL(placement.GetOverload(),
+                                  0.5,
+                                  1e-9,
+                                  "only the full link is over capacity, by the last send");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * Load that stays (a job not placed) counts: with spine 0's uplink from
  * leaf 0 full, a send from leaf 0 takes spine 1. Two jobs whose sends can
  * avoid each other share no link direction, and a send with one path keeps it.
@@ -268,6 +314,7 @@ class FluxPathPlacementTestSuite : public TestSuite
     {
         AddTestCase(new PermutationTestCase);
         AddTestCase(new FixedLoadAndPairsTestCase);
+        AddTestCase(new SearchBudgetTestCase);
     }
 };
 

@@ -79,6 +79,12 @@ PathPlacement::GetSharingPairs() const
     return static_cast<uint64_t>(m_totals.pairs);
 }
 
+uint64_t
+PathPlacement::GetSearchNodes() const
+{
+    return m_searchNodes;
+}
+
 void
 PathPlacement::Partner(uint32_t a, uint32_t b, int32_t delta)
 {
@@ -292,15 +298,22 @@ PathPlacement::FitAll()
     }
     std::vector<double> load = m_load;
     std::vector<std::size_t> pick(n);
-    uint64_t nodes = MAX_FIT_NODES;
+    m_searchNodes = 0;
     std::function<bool(std::size_t)> fit = [&](std::size_t i) {
         if (i == n)
         {
             return true;
         }
         const Send& send = m_sends[order[i]];
-        for (std::size_t t = 0; t < send.paths.size() && nodes > 0; ++t, --nodes)
+        for (std::size_t t = 0; t < send.paths.size(); ++t)
         {
+            // (counted before the try: a count that deeper levels used up
+            // stops every level above them too)
+            if (m_searchNodes == MAX_FIT_NODES)
+            {
+                return false;
+            }
+            ++m_searchNodes;
             const std::size_t p = (send.chosen + t) % send.paths.size();
             const auto& path = send.paths[p];
             if (std::any_of(path.begin(), path.end(), [&](uint32_t l) {

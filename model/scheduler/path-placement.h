@@ -73,6 +73,12 @@ class PathPlacement
     /** \return the job pairs that share a link direction */
     uint64_t GetSharingPairs() const;
 
+    /**
+     * \return the paths the last search for a placement within capacity
+     *         tried (at most 200 000: the search gives up there)
+     */
+    uint64_t GetSearchNodes() const;
+
   private:
     /// A send to place.
     struct Send
@@ -157,6 +163,7 @@ class PathPlacement
     std::vector<int32_t> m_partners;          //!< shared link sends per job pair
     Totals m_totals;                          //!< the placement's totals
     uint64_t m_budget{0};                     //!< trials left
+    uint64_t m_searchNodes{0};                //!< paths the last FitAll() tried
     uint64_t m_random{0x9e3779b97f4a7c15ULL}; //!< generator state
     std::vector<uint32_t> m_met;              //!< scratch of PathCost()
 };
