@@ -5,6 +5,7 @@
 #include "hpcc-import.h"
 
 #include "hpcc-files.h"
+#include "scenario-json.h"
 #include "scenario-keys.h"
 
 #include "ns3/log.h"
@@ -168,13 +169,14 @@ ExpandHpccImport(const json& scenario,
     {
         if (it.key() != "config" && it.key() != "topology" && it.key() != "flows")
         {
-            throw ScenarioError("hpcc." + it.key(),
+            throw ScenarioError(Child("hpcc", it.key()),
                                 "unknown key (expected \"config\", \"topology\", \"flows\")");
         }
         if (!it->is_string() || it->get<std::string>().empty() ||
             it->get<std::string>().find('\0') != std::string::npos)
         {
-            throw ScenarioError("hpcc." + it.key(), "expected a file name, got " + Describe(*it));
+            throw ScenarioError(Child("hpcc", it.key()),
+                                "expected a file name, got " + Describe(*it));
         }
     }
     Report report;

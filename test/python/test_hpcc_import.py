@@ -257,6 +257,25 @@ def test_bad_input_exits_2_naming_file_and_line(flux_run, tmp_path, name, conten
     assert sorted(os.listdir(tmp_path)) == before
 
 
+@pytest.mark.parametrize("key,field,problem", [
+    ('"', 'hpcc["\\""]', "unknown key"),
+    ("a.b", 'hpcc["a.b"]', "unknown key"),
+    ("", 'hpcc[""]', "unknown key"),
+    ("flows", "hpcc.flows", "expected a file name"),
+])
+def test_bad_hpcc_key_is_named_as_a_path(flux_run, tmp_path, key, field, problem):
+    """A bad key of "hpcc" is named by a path that leads to it: a key that
+    would make the path ambiguous is written as a JSON string in brackets,
+    as everywhere else in the scenario."""
+    path = write_files(tmp_path)
+    path.write_text(json.dumps({"hpcc": {"config": "config.txt", key: 3 if key == "flows" else "x"}}))
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert proc.stderr.startswith(f"flux-run: {field}: {problem}"), proc.stderr
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_python_run_records_and_errors(tmp_path):
     """ns3flux.run takes the same scenario: the FCT rows as records (and
     ns3flux.hpcc.fct_text gives the file flux-run writes), the warning as a
