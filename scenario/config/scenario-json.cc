@@ -41,8 +41,14 @@ Fail(const std::string& path, const std::string& problem)
 std::string
 Quote(const std::string& s)
 {
-    // replace: a string cut inside a UTF-8 sequence still prints
-    return json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+    // replace: a string cut inside a UTF-8 sequence still prints; DEL,
+    // which JSON leaves as it is, is escaped so that the line shows it
+    std::string q = json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+    for (auto at = q.find('\x7f'); at != std::string::npos; at = q.find('\x7f', at))
+    {
+        q.replace(at, 1, "\\u007f");
+    }
+    return q;
 }
 
 std::string

@@ -91,7 +91,7 @@ JobCollectives::Make(TypeId tid, const std::vector<uint32_t>& ranks)
     const uint32_t n = c->GetNConnections(static_cast<uint32_t>(ranks.size()));
     if (n > kEndPort - kFirstPort)
     {
-        throw ScenarioError("jobs[" + m_job.name + "]",
+        throw ScenarioError(JobPath(),
                             tid.GetName() + " on " + std::to_string(ranks.size()) +
                                 " ranks needs " + std::to_string(n) +
                                 " connections, more than the " +
@@ -131,6 +131,12 @@ JobCollectives::Build()
     return job;
 }
 
+std::string
+JobCollectives::JobPath() const
+{
+    return "jobs[" + std::to_string(&m_job - m_cfg.jobs.data()) + "]";
+}
+
 Ptr<TrainingJob>
 JobCollectives::BuildReplay()
 {
@@ -143,6 +149,13 @@ JobCollectives::BuildReplay()
         [this](uint32_t src, uint32_t dst) {
             return Make(PointToPointSend::GetTypeId(), {src, dst});
         });
+    if (!replay->GetPrincipal())
+    {
+        // every collective of the workload is within one rank
+        throw ScenarioError(JobPath() + ".workload",
+                            "no communication between ranks (" + m_job.workload.path +
+                                "): every collective and send stays within one rank");
+    }
     Ptr<TrainingJob> job = CreateObjectWithAttributes<TrainingJob>(
         "Iterations",
         UintegerValue(m_job.iterations),

@@ -48,6 +48,9 @@ class JobCollectives
     Ptr<TrainingJob> BuildReplay();
 
   private:
+    /// \return the job's path in the scenario ("jobs[2]")
+    std::string JobPath() const;
+
     /**
      * \brief Make, connect and return one collective.
      * \param type its operation

@@ -156,6 +156,20 @@ def test_numbers_beyond_double_name_the_field(tmp_path, flux_run):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.json"]
 
 
+def test_key_with_a_control_character_is_escaped_in_the_path(tmp_path, flux_run):
+    """A key holding DEL (which JSON strings may hold as it is) is named in a
+    bracketed path with DEL escaped, so that the one-line message shows it."""
+    doc = json.loads(json.dumps(SMALL))
+    doc["jobs"][0]["iterati\x7fns"] = doc["jobs"][0].pop("iterations")
+    path = tmp_path / "del.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False))
+    proc = flux_run(path, "--quiet")
+    assert proc.returncode == 2
+    assert proc.stderr.startswith('flux-run: jobs[0]["iterati\\u007fns"]: unknown key'), \
+        proc.stderr
+    assert "\x7f" not in proc.stderr
+
+
 def test_memory_estimate_refuses_before_building(tmp_path, flux_run, monkeypatch):
     """A scenario whose estimated memory exceeds what is available
     (FLUX_MEMORY_LIMIT_MB here) exits 2 with one message giving both

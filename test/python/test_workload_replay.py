@@ -175,6 +175,30 @@ def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
         assert not out.exists()
 
 
+@pytest.mark.parametrize("backend", ["packet", "flow"])
+def test_workload_without_communication_is_refused(flux_run, tmp_path, backend):
+    """An AICB model whose every collective stays within one rank (groups
+    of one) gives the job nothing to send: exit 2 naming the job's
+    workload, no results written (it aborted the run before)."""
+    rows = "".join(f"layer{i}\t-1\t 1000000\tNONE\t0\t 1000000\tALLGATHER\t4096\t 1\tNONE\t0\t100\n"
+                   for i in range(2))
+    (tmp_path / "model.txt").write_text(
+        "HYBRID_TRANSFORMER_FWD_IN_BCKWD\tmodel_parallel_NPU_group: 1 checkpoints: 0 "
+        "checkpoint_initiates: 0\n2\n" + rows)
+    scenario = {"stop_ms": 2.0,
+                "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 4},
+                "jobs": [{"name": "replay", "ranks": 4, "iterations": 1,
+                          "workload": {"aicb": "model.txt", "bytes_scale": 0.0001}}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet", "--backend", backend)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("flux-run: jobs[0].workload: no communication between ranks"), \
+        proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "r.json").exists()
+
+
 def test_flow_backend_and_bound_run_workload_jobs(flux_run, tmp_path):
     """The flow backend replays every job of the microbenchmarks (their
     agreement with the packet level: test_flow_collectives.py), and the
