@@ -154,6 +154,7 @@ FabricTopology::ComputeRoutes() const
         }
     }
     const uint32_t unreached = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> group;
     for (uint32_t t = 0; t < nSwitches; ++t)
     {
         if (hostsOf[t].empty())
@@ -186,7 +187,7 @@ FabricTopology::ComputeRoutes() const
             {
                 continue;
             }
-            std::vector<uint32_t> group;
+            group.clear();
             if (dist[s] != unreached)
             {
                 for (const auto& [port, n] : adjacency[s])

@@ -15,6 +15,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/fluid-network-helper.h"
 #include "ns3/fluid-network.h"
+#include "ns3/indexed-heap.h"
 #include "ns3/max-min-allocator.h"
 #include "ns3/network-module.h"
 #include "ns3/rdma-helper.h"
@@ -24,6 +25,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 using namespace ns3;
 
@@ -227,6 +229,67 @@ class MaxMinPropertyTestCase : public TestCase
                                       true,
                                       "instance " << instance << ": flow " << f
                                                   << " has no bottleneck");
+            }
+        }
+    }
+};
+
+/**
+ * IndexedHeap against an ordered set under random moves, additions and
+ * removals: one entry per id, and the top is always the earliest (time,
+ * then id) of the entries present.
+ */
+class IndexedHeapTestCase : public TestCase
+{
+  public:
+    IndexedHeapTestCase()
+        : TestCase("IndexedHeap: the earliest entry on top through moves and removals")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        std::mt19937 rng(11);
+        IndexedHeap heap;
+        std::set<std::pair<int64_t, uint32_t>> reference;
+        std::vector<int64_t> at(64, -1); // per id: its time in the reference, -1 without
+        for (int op = 0; op < 20000; ++op)
+        {
+            const uint32_t id = std::uniform_int_distribution<uint32_t>(0, 63)(rng);
+            const int kind = std::uniform_int_distribution<int>(0, 3)(rng);
+            if (kind == 0)
+            {
+                heap.Remove(id);
+                reference.erase({at[id], id});
+                at[id] = -1;
+            }
+            else if (kind == 1 && !heap.Empty())
+            {
+                const uint32_t top = heap.Top().id;
+                heap.Pop();
+                reference.erase({at[top], top});
+                at[top] = -1;
+            }
+            else
+            {
+                // few distinct times, so that ties are common
+                const int64_t t = std::uniform_int_distribution<int64_t>(0, 40)(rng);
+                heap.Set(id, t);
+                reference.erase({at[id], id});
+                reference.insert({t, id});
+                at[id] = t;
+            }
+            NS_TEST_ASSERT_MSG_EQ(heap.Size(), reference.size(), "op " << op << ": entries");
+            NS_TEST_ASSERT_MSG_EQ(heap.Contains(id), (at[id] >= 0), "op " << op << ": id " << id);
+            if (!reference.empty())
+            {
+                NS_TEST_ASSERT_MSG_EQ(heap.Top().at,
+                                      reference.begin()->first,
+                                      "op " << op << ": top time");
+                NS_TEST_ASSERT_MSG_EQ(heap.Top().id,
+                                      reference.begin()->second,
+                                      "op " << op << ": top id");
             }
         }
     }
@@ -541,6 +604,7 @@ class FluxFlowTestSuite : public TestSuite
         AddTestCase(new StrictPriorityTestCase);
         AddTestCase(new MaxMinPropertyTestCase);
         AddTestCase(new MaxMinResidualTestCase);
+        AddTestCase(new IndexedHeapTestCase);
         AddTestCase(new MessageTimeTestCase);
         AddTestCase(new StepDependencyTestCase);
     }

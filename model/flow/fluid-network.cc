@@ -102,7 +102,7 @@ FluidNetwork::DoDispose()
     m_links.clear();
     m_linkUp.clear();
     m_linkDelayS.clear();
-    m_ends.clear();
+    m_ends.Clear();
     m_paths = PathFunction();
     RdmaMessageOffload::DoDispose();
 }
@@ -534,10 +534,14 @@ FluidNetwork::SetRate(uint32_t index, double bps, int64_t nowNs)
         }
         r.rateBps = bps;
     }
-    ++s.version; // any end scheduled before is stale
+    // its end moves with its rate
     if (bps > 0 && s.active)
     {
         PushEnd(index, nowNs);
+    }
+    else
+    {
+        m_ends.Remove(index);
     }
 }
 
@@ -548,13 +552,13 @@ FluidNetwork::PushEnd(uint32_t index, int64_t nowNs)
     const double seconds = std::max(0.0, s.left) * 8 / m_rates[index].rateBps;
     if (!(seconds < 1e6))
     {
+        m_ends.Remove(index);
         return; // (a rate too small to end the message in a run: stalled)
     }
     // At least a nanosecond ahead: an end found not quite done is retried
     // later, never again at the same instant.
     const auto ns = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(seconds * 1e9)));
-    m_ends.push_back(End{nowNs + ns, index, s.version});
-    std::push_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
+    m_ends.Set(index, nowNs + ns);
 }
 
 void
@@ -894,20 +898,8 @@ FluidNetwork::Update()
 void
 FluidNetwork::ScheduleNextEnd()
 {
-    // Drop the ends made stale by a rate change.
-    while (!m_ends.empty())
-    {
-        const End& top = m_ends.front();
-        const Sender& s = m_senders[top.sender];
-        if (top.version == s.version && s.active)
-        {
-            break;
-        }
-        std::pop_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
-        m_ends.pop_back();
-    }
     // (m_nextAtNs >= 0 while m_next is pending: MessageEnd clears it)
-    if (m_ends.empty())
+    if (m_ends.Empty())
     {
         if (m_nextAtNs >= 0)
         {
@@ -916,7 +908,7 @@ FluidNetwork::ScheduleNextEnd()
         }
         return;
     }
-    const int64_t at = m_ends.front().atNs;
+    const int64_t at = m_ends.Top().at;
     if (at == m_nextAtNs)
     {
         return;
@@ -937,38 +929,37 @@ FluidNetwork::MessageEnd()
 {
     const int64_t now = Simulator::Now().GetNanoSeconds();
     m_nextAtNs = -1;
-    while (!m_ends.empty() && m_ends.front().atNs <= now)
+    while (!m_ends.Empty() && m_ends.Top().at <= now)
     {
-        const End top = m_ends.front();
-        std::pop_heap(m_ends.begin(), m_ends.end(), std::greater<End>());
-        m_ends.pop_back();
-        Sender& s = m_senders[top.sender];
-        if (top.version != s.version || !s.active)
+        const uint32_t sender = m_ends.Top().id;
+        m_ends.Pop();
+        Sender& s = m_senders[sender];
+        if (!s.active)
         {
             continue;
         }
-        Settle(top.sender, now);
+        Settle(sender, now);
         // Done when what is left would take under half a nanosecond.
-        if (s.left * 8 > m_rates[top.sender].rateBps * 0.5e-9 + 1e-6)
+        if (s.left * 8 > m_rates[sender].rateBps * 0.5e-9 + 1e-6)
         {
-            PushEnd(top.sender, now); // (rounding): not quite yet
+            PushEnd(sender, now); // (rounding): not quite yet
             continue;
         }
-        FinishHead(top.sender);
+        FinishHead(sender);
         if (s.active)
         {
             s.left = s.messages.front().wire;
-            PushEnd(top.sender, now); // the next message, at the same rate
+            PushEnd(sender, now); // the next message, at the same rate
             continue;
         }
         // The flow ends: the full links it leaves may give others more.
         --m_activeFlows;
         for (uint32_t l : Path(s))
         {
-            LeaveLink(l, top.sender);
+            LeaveLink(l, sender);
         }
-        SetRate(top.sender, 0, now);
-        Detach(top.sender);
+        SetRate(sender, 0, now);
+        Detach(sender);
     }
     if (!m_dirty.empty())
     {

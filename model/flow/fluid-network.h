@@ -5,6 +5,7 @@
 #ifndef FLUID_NETWORK_H
 #define FLUID_NETWORK_H
 
+#include "indexed-heap.h"
 #include "max-min-allocator.h"
 
 #include "ns3/compact-fifo.h"
@@ -183,7 +184,6 @@ class FluidNetwork : public RdmaMessageOffload
     {
         double left{0};                //!< wire bytes of the head message not sent at m_since
         int64_t sinceNs{0};            //!< when left was last brought up to date, ns
-        uint32_t version{0};           //!< bumped at each rate change (stale end entries)
         uint32_t inFlight{0};          //!< messages sent whose ACK has not returned
         bool active{false};            //!< it has messages (it is on its links' lists)
         bool dirty{false};             //!< listed in m_dirty
@@ -229,23 +229,6 @@ class FluidNetwork : public RdmaMessageOffload
         /// its active flows: (sender, hop of the link on the sender's path)
         std::vector<std::pair<uint32_t, uint32_t>> flows;
         alignas(64) LinkStamp check; //!< its last bottleneck check
-    };
-
-    /// When a flow's head message ends at its current rate.
-    struct End
-    {
-        int64_t atNs;     //!< when, ns
-        uint32_t sender;  //!< the flow
-        uint32_t version; //!< its version then (stale when the rate changed since)
-
-        /**
-         * \param o another end
-         * \return whether this one comes later (for a min-heap)
-         */
-        bool operator>(const End& o) const
-        {
-            return atNs != o.atNs ? atNs > o.atNs : sender > o.sender;
-        }
     };
 
     /// A sender's path: its link directions (a view into m_hopPool).
@@ -506,7 +489,7 @@ class FluidNetwork : public RdmaMessageOffload
     uint32_t m_pass{0};              //!< rounds of rate computations so far (wraps: a stamp)
     std::vector<uint32_t> m_touched; //!< links of the round under way
     std::vector<uint32_t> m_grow;    //!< senders joining the next round
-    std::vector<End> m_ends;         //!< min-heap of message ends
+    IndexedHeap m_ends;              //!< per active sender: its head message's end, ns
     EventId m_update;                //!< the pending rate computation
     bool m_updatePending{false};     //!< m_update is pending
     EventId m_next;                  //!< the next message end

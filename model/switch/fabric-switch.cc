@@ -380,9 +380,16 @@ FabricSwitch::GetMmu() const
 uint32_t
 FabricSwitch::InternGroup(const std::vector<uint32_t>& ports)
 {
+    // (a fabric's routes are set one destination switch at a time: many
+    // hosts in a row with the same group)
+    if (m_lastGroup < m_groups.size() && m_groups[m_lastGroup].members == ports)
+    {
+        return m_lastGroup;
+    }
     auto it = m_groupOfPorts.find(ports);
     if (it != m_groupOfPorts.end())
     {
+        m_lastGroup = it->second;
         return it->second;
     }
     EcmpGroup group;
@@ -403,6 +410,7 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports)
     m_groups.push_back(group);
     const uint32_t index = m_groups.size() - 1;
     m_groupOfPorts.emplace(ports, index);
+    m_lastGroup = index;
     return index;
 }
 

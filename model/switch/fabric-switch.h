@@ -463,6 +463,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     std::vector<EcmpGroup> m_groups;      //!< the ECMP groups in use
     std::vector<uint32_t> m_memberPool;   //!< the members of all groups, group after group
     std::map<std::vector<uint32_t>, uint32_t> m_groupOfPorts; //!< members -> group index
+    uint32_t m_lastGroup{0}; //!< the group interned last (routes come in runs of one group)
 
     Stats m_stats; //!< the switch's own counters (see GetStats)
 
