@@ -99,7 +99,7 @@ ScheduledCollective::GetLinks(uint32_t n) const
             for (const auto& send : m_sends)
             {
                 const uint64_t key = (static_cast<uint64_t>(r) << 32) | send.peer;
-                if (seen.emplace(key, static_cast<uint32_t>(links.size())).second)
+                if (seen.try_emplace(key, static_cast<uint32_t>(links.size())).second)
                 {
                     links.push_back(RankChannels::Link{r, send.peer});
                 }
