@@ -169,6 +169,12 @@ IsSafeAttributeText(const std::string& type, const std::string& text)
     }
     double number = 0;
     double scale = 1;
+    // (ns-3 reads a rate or a size as one word and aborts on anything after it)
+    if ((type == "DataRateValue" || type == "QueueSizeValue") &&
+        text.find_first_of(" \t\n\v\f\r") != std::string::npos)
+    {
+        return false;
+    }
     if (type == "DataRateValue")
     {
         return LeadingNumber(text, number, scale, true) && number * scale <= kMaxGbps * 1.1e9;

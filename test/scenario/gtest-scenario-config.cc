@@ -1253,7 +1253,8 @@ TEST(ScenarioConfigRanges, Ns3DefaultsValues)
     EXPECT_NO_THROW(ParseScenario(with("ns3::RdmaNic::RetransmitTimeout", "100ms"), "."));
     EXPECT_TRUE(FailsWith(with("ns3::FluxQueueDisc::MinShare", "1e400"),
                           "ns3_defaults[\"ns3::FluxQueueDisc::MinShare\"]: \"1e400\" is not"));
-    for (const char* bad : {"99999999999999999999Gbps", "10001Gbps", "2000GBps", "1e400Gbps"})
+    for (const char* bad :
+         {"99999999999999999999Gbps", "10001Gbps", "2000GBps", "1e400Gbps", "3 2 1", "1Gbps 2"})
     {
         EXPECT_TRUE(FailsWith(with("ns3::PfcNetDevice::DataRate", bad),
                               "ns3_defaults[\"ns3::PfcNetDevice::DataRate\"]: \"" +
@@ -1261,9 +1262,13 @@ TEST(ScenarioConfigRanges, Ns3DefaultsValues)
             << bad;
     }
     EXPECT_NO_THROW(ParseScenario(with("ns3::PfcNetDevice::DataRate", "400Gbps"), "."));
-    EXPECT_TRUE(
-        FailsWith(with("ns3::FluxQueueDisc::MaxSize", "99999999999999999999p"),
-                  "ns3_defaults[\"ns3::FluxQueueDisc::MaxSize\"]: \"99999999999999999999p\""));
+    for (const char* bad : {"99999999999999999999p", "3 2 1", "100p 1"})
+    {
+        EXPECT_TRUE(FailsWith(with("ns3::FluxQueueDisc::MaxSize", bad),
+                              "ns3_defaults[\"ns3::FluxQueueDisc::MaxSize\"]: \"" +
+                                  std::string(bad) + "\" is not a valid value"))
+            << bad;
+    }
     EXPECT_TRUE(FailsWith(with("SimulatorImplementationType", "ns3::RealtimeSimulatorImpl"),
                           "ns3_defaults[\"SimulatorImplementationType\"]: is fixed by the runner"));
     EXPECT_TRUE(FailsWith(with("ns3::ClassQpArbiter::Order", "9"),
