@@ -110,8 +110,7 @@ class IndexedHeap
         {
             return; // it was the last one
         }
-        m_heap[i] = last;
-        m_position[last.id] = i;
+        Put(i, last);
         if (i > 0 && Before(m_heap[i], m_heap[(i - 1) / 2]))
         {
             Up(i);
@@ -149,6 +148,17 @@ class IndexedHeap
     }
 
     /**
+     * \brief Store an entry at a place and note where it is.
+     * \param i the place
+     * \param e the entry
+     */
+    void Put(uint32_t i, const Entry& e)
+    {
+        m_heap[i] = e;
+        m_position[e.id] = i;
+    }
+
+    /**
      * \brief Move an entry up to its place.
      * \param i where it is
      */
@@ -162,12 +172,10 @@ class IndexedHeap
             {
                 break;
             }
-            m_heap[i] = m_heap[parent];
-            m_position[m_heap[i].id] = i;
+            Put(i, m_heap[parent]);
             i = parent;
         }
-        m_heap[i] = e;
-        m_position[e.id] = i;
+        Put(i, e);
     }
 
     /**
@@ -193,12 +201,10 @@ class IndexedHeap
             {
                 break;
             }
-            m_heap[i] = m_heap[child];
-            m_position[m_heap[i].id] = i;
+            Put(i, m_heap[child]);
             i = child;
         }
-        m_heap[i] = e;
-        m_position[e.id] = i;
+        Put(i, e);
     }
 
     std::vector<Entry> m_heap;        //!< the entries, as a binary heap
