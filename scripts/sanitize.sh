@@ -13,7 +13,8 @@
 #   - every scenario of examples/scenarios/ and bench/scenarios/ through
 #     build-asan/flux-run, at packet and at flow level, each stopped after at
 #     most FLUX_SANITIZE_STOP_MS of simulated time (leak checking on); the
-#     8192-host flow-level benchmark is left out.
+#     8192-host flow-level benchmark is left out, and an HPCC simulator
+#     import runs whole (its flows start late).
 # Any sanitizer report fails the script: the first error ends the process
 # that hit it (halt_on_error), and every report of every process, also of
 # those whose exit status a test does not look at, is written to a log
@@ -166,25 +167,23 @@ if want scenarios; then
             continue
         fi
         dir=$(basename "$(dirname "$(dirname "$scenario")")")
-        short=$work/$dir-$name.json
-        /usr/bin/python3 - "$scenario" "$short" "$stop_ms" <<'PY'
+        # The scenario itself (its files are named from its folder), stopped
+        # early with --set. An HPCC simulator import runs whole: its flows
+        # start late (2 s in the shipped one), and none would run.
+        stop=$(/usr/bin/python3 - "$scenario" "$stop_ms" <<'PY'
 import json
-import os
 import sys
 
-src, dst, stop = sys.argv[1], sys.argv[2], float(sys.argv[3])
-with open(src) as f:
+with open(sys.argv[1]) as f:
     s = json.load(f)
-s["stop_ms"] = min(float(s.get("stop_ms", 1000)), stop)
-# the HPCC simulator's files it names, from the copy's folder
-for key, name in s.get("hpcc", {}).items():
-    s["hpcc"][key] = os.path.join(os.path.dirname(os.path.abspath(src)), name)
-with open(dst, "w") as f:
-    json.dump(s, f, indent=1)
+print("" if "hpcc" in s else min(float(s.get("stop_ms", 1000)), float(sys.argv[2])))
 PY
+        )
+        short=()
+        [ -z "$stop" ] || short=(--set "stop_ms=$stop")
         for backend in packet flow; do
             s0=$(date +%s)
-            if "$build_abs/flux-run" "$short" --quiet --backend $backend \
+            if "$build_abs/flux-run" "$scenario" "${short[@]}" --quiet --backend $backend \
                 --out "$work/$dir-$name-$backend-results.json"; then
                 flux_log "ok ($(flux_fmt_time "$(flux_elapsed "$s0")")): $scenario ($backend)"
             else
