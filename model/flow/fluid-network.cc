@@ -934,10 +934,8 @@ FluidNetwork::MessageEnd()
         const uint32_t sender = m_ends.Top().id;
         m_ends.Pop();
         Sender& s = m_senders[sender];
-        if (!s.active)
-        {
-            continue;
-        }
+        // (a flow leaves the heap when it stops: SetRate(0) or a stall)
+        NS_ASSERT_MSG(s.active, "FluidNetwork: an end of an idle flow");
         Settle(sender, now);
         // Done when what is left would take under half a nanosecond.
         if (s.left * 8 > m_rates[sender].rateBps * 0.5e-9 + 1e-6)
