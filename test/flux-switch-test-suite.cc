@@ -70,6 +70,7 @@ enum class IncastFabric
  * \param ring every sender also sends, per priority, a flow to the next
  *        sender: the switch ports towards the senders then carry data when
  *        they must send XOFF, the worst case for the headroom
+ * \param setup called with the fabric before the run (to connect traces)
  * \return the result
  */
 IncastResult
@@ -79,12 +80,17 @@ RunIncast(FabricTopologyHelper helper,
           uint32_t packets,
           uint32_t payload = 4000,
           std::vector<uint8_t> prios = {3},
-          bool ring = false)
+          bool ring = false,
+          const std::function<void(FabricTopology&)>& setup = {})
 {
     FabricTopology topo = fabric == IncastFabric::SINGLE_SWITCH
                               ? helper.BuildLeafSpine(1, 0, senders + 1)
                               : helper.BuildLeafSpine(3, 2, 8);
     topo.AssignStreams(100);
+    if (setup)
+    {
+        setup(topo);
+    }
     const uint32_t receiver = 0;
     Ptr<TrafficSink> sink =
         Create<TrafficSink>(topo.hostDevices[receiver], topo.hostAddresses[receiver]);
@@ -714,6 +720,102 @@ class LosslessIncastTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * FabricSwitch::WaitEcn on ports with FluxQueueDisc (a class's flows served
+ * in turn, class 5 strictly before class 3): with ECN as a step at K bytes,
+ * every data packet leaves CE-marked exactly when its class's bytes exceed
+ * K or, with WaitEcn, when the bytes the port sends in the time it waited
+ * exceed K; some packets are marked for their wait alone.
+ */
+class WaitEcnTestCase : public TestCase
+{
+  public:
+    WaitEcnTestCase()
+        : TestCase("WaitEcn: a packet is marked for its class's bytes or for its own wait")
+    {
+    }
+
+  private:
+    static constexpr uint32_t K = 300000; //!< the ECN step, bytes
+
+    /// Checks each packet leaving a port of the switch against the rule.
+    struct Marks
+    {
+        Ptr<FabricSwitch> sw;   //!< the switch
+        bool waitEcn{false};    //!< FabricSwitch::WaitEcn
+        uint64_t packets{0};    //!< ECN-capable packets dequeued
+        uint64_t marked{0};     //!< of them CE-marked
+        uint64_t forWait{0};    //!< marked while the class's bytes were at most K
+        uint64_t unexpected{0}; //!< marked or not against the rule
+
+        /**
+         * \brief Trace sink of FabricSwitch "Dequeue" (after marking).
+         * \param item the packet
+         * \param port its egress port
+         */
+        void Dequeued(Ptr<const QueueDiscItem> item, uint32_t port)
+        {
+            const auto* ip = static_cast<const Ipv4QueueDiscItem*>(PeekPointer(item));
+            const Ipv4Header::EcnType ecn = ip->GetHeader().GetEcn();
+            if (ecn == Ipv4Header::ECN_NotECT)
+            {
+                return;
+            }
+            const uint8_t prio = PfcAwareQueueDisc::GetItemPriority(item);
+            const uint64_t classBytes = sw->GetMmu()->GetEgressBytes(port, prio);
+            const double waited = (Simulator::Now() - item->GetTimeStamp()).GetSeconds();
+            const double rate = sw->GetPortDevice(port)->GetDataRate().GetBitRate();
+            const auto waitBytes = static_cast<uint64_t>(waited * rate / 8);
+            const bool marked = ecn == Ipv4Header::ECN_CE;
+            const bool expected = classBytes > K || (waitEcn && waitBytes > K);
+            ++packets;
+            marked ? ++this->marked : 0;
+            forWait += (marked && classBytes <= K) ? 1 : 0;
+            unexpected += marked != expected ? 1 : 0;
+        }
+    };
+
+    /**
+     * \param waitEcn FabricSwitch::WaitEcn
+     * \return what the dequeue trace saw
+     */
+    Marks Run(bool waitEcn)
+    {
+        RngSeedManager::SetSeed(3);
+        FabricTopologyHelper helper;
+        helper.SetEcn(K, K, 1.0);
+        helper.SetQueueDisc("ns3::FluxQueueDisc");
+        helper.SetSwitchAttribute("WaitEcn", BooleanValue(waitEcn));
+        Marks m;
+        m.waitEcn = waitEcn;
+        auto setup = [&m](FabricTopology& topo) {
+            m.sw = topo.switches[0].sw;
+            m.sw->TraceConnectWithoutContext("Dequeue", MakeCallback(&Marks::Dequeued, &m));
+        };
+        IncastResult r =
+            RunIncast(helper, IncastFabric::SINGLE_SWITCH, 2, 200, 4000, {3, 5}, false, setup);
+        NS_TEST_EXPECT_MSG_EQ(r.drops, 0, "no drop");
+        NS_TEST_EXPECT_MSG_EQ(r.receivedBytes, r.sentBytes, "every byte delivered");
+        m.sw = nullptr;
+        return m;
+    }
+
+    void DoRun() override
+    {
+        const Marks off = Run(false);
+        const Marks on = Run(true);
+        NS_TEST_ASSERT_MSG_GT(off.packets, 0, "packets dequeued");
+        NS_TEST_EXPECT_MSG_EQ(off.unexpected,
+                              0,
+                              "off: marked exactly when the class's bytes exceed K");
+        NS_TEST_EXPECT_MSG_EQ(off.forWait, 0, "off: nothing marked for its wait");
+        NS_TEST_EXPECT_MSG_EQ(on.unexpected, 0, "on: marked exactly when bytes or wait exceed K");
+        NS_TEST_EXPECT_MSG_GT(on.forWait, 0, "on: packets marked for their wait alone");
+        NS_TEST_EXPECT_MSG_GT(on.marked, off.marked, "on: more marks");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The hardest case for the PFC headroom: links without propagation delay,
  * so that the headroom is made of frames only (three 9000-byte frames: two
  * are not enough here), data in both directions of the host links (each
@@ -1156,6 +1258,7 @@ class FluxSwitchTestSuite : public TestSuite
             new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FqCoDelQueueDisc"));
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FluxQueueDisc"));
         AddTestCase(new LosslessJumboTwoClassesTestCase);
+        AddTestCase(new WaitEcnTestCase);
         AddTestCase(new LossyIncastTestCase);
         AddTestCase(new QueueDiscDropTestCase);
         AddTestCase(new PausedEgressTestCase(false));

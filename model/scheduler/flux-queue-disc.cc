@@ -293,6 +293,12 @@ FluxQueueDisc::AssignStreams(int64_t stream)
     return 1;
 }
 
+bool
+FluxQueueDisc::ServesClassInOrder() const
+{
+    return m_flowsPerClass <= 1;
+}
+
 uint32_t
 FluxQueueDisc::GetClassPackets(uint8_t cls) const
 {

@@ -65,12 +65,17 @@ class UniformRandomVariable;
  * dequeue in which the guard served a class other than the one the order
  * would have chosen (counted per class, trace source GuardActivation).
  *
- * Per-class ECN (off by default: marking then stays with the switch's
- * MMU): when a class's Kmax is not 0, an item leaving it is marked CE with
- * probability 0 while the bytes left in the class are at most Kmin,
- * Pmax × (q − Kmin) / (Kmax − Kmin) up to Kmax and 1 above Kmax (as
- * SwitchMmu does at dequeue). Only ECN-capable items are marked (and
- * counted, per class and in the QueueDisc Mark statistics). The attributes
+ * The switch's MMU marks ECN. Since a class's flows are served in turn
+ * (with more than one flow per class), a packet's wait is its own flow's
+ * backlog, not the class's: a FabricSwitch port with this queue disc
+ * judges each packet by the bytes the port sends while it waited
+ * (ServesClassInOrder() false), so flows that hold no backlog are not
+ * marked for those that do.
+ *
+ * Per-class ECN (off by default): when a class's Kmax is not 0, an item leaving it is marked CE
+ * with probability 0 while the bytes left in the class are at most Kmin, Pmax × (q − Kmin) / (Kmax
+ * − Kmin) up to Kmax and 1 above Kmax (as SwitchMmu does at dequeue). Only ECN-capable items are
+ * marked (and counted, per class and in the QueueDisc Mark statistics). The attributes
  * EcnKminBytes, EcnKmaxBytes and EcnPmax set all classes at once;
  * SetEcnThresholds() sets one.
  *
@@ -153,6 +158,9 @@ class FluxQueueDisc : public PfcAwareQueueDisc
      * \return the number of stream indices assigned (1)
      */
     int64_t AssignStreams(int64_t stream);
+
+    /// \return false with more than one flow queue per class (round robin)
+    bool ServesClassInOrder() const override;
 
     /**
      * \param cls a traffic class (0..7)

@@ -119,6 +119,15 @@ FabricSwitch::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&FabricSwitch::m_markOnDequeue),
                           MakeBooleanChecker())
+            .AddAttribute("WaitEcn",
+                          "On a port whose queue disc reorders the packets of a class "
+                          "(FluxQueueDisc's round robin among flows), also mark a packet that "
+                          "waited long: a second ECN decision, with the port's thresholds, "
+                          "from the bytes the port sends in the time the packet waited. "
+                          "Applies with MarkOnDequeue.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_waitEcn),
+                          MakeBooleanChecker())
             .AddAttribute("QueueDiscFactory",
                           "Makes the egress queue disc of each port added afterwards, e.g. "
                           "\"ns3::FifoQueueDisc[MaxSize=100000p]\".",
@@ -734,8 +743,24 @@ FabricSwitch::MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t
 {
     const auto* ipItem = static_cast<const Ipv4QueueDiscItem*>(PeekPointer(item));
     const Ipv4Header::EcnType ecn = ipItem->GetHeader().GetEcn();
-    if ((ecn == Ipv4Header::ECN_ECT0 || ecn == Ipv4Header::ECN_ECT1) &&
-        m_mmu->ShouldMarkEcn(out, prio))
+    if (ecn != Ipv4Header::ECN_ECT0 && ecn != Ipv4Header::ECN_ECT1)
+    {
+        return;
+    }
+    bool mark = m_mmu->ShouldMarkEcn(out, prio);
+    const Port& p = m_ports[out];
+    if (!mark && m_waitEcn && m_markOnDequeue && p.egress->ReordersClass())
+    {
+        // A queue disc that serves the flows of a class in turn delays a
+        // packet by its own flow's backlog and by the classes served before
+        // its own, which the class's bytes do not show: a second decision
+        // judges the queue a first-in first-out port would have made it wait
+        // behind, the bytes the port sends in the time it waited.
+        const double waited = (Simulator::Now() - item->GetTimeStamp()).GetSeconds();
+        const double bytes = waited * static_cast<double>(p.dev->GetDataRate().GetBitRate()) / 8;
+        mark = m_mmu->ShouldMarkEcn(out, prio, static_cast<uint64_t>(bytes));
+    }
+    if (mark)
     {
         item->Mark();
         ++m_stats.nEcnMarks;

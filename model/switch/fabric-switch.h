@@ -454,6 +454,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
     ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue
+    bool m_waitEcn{false};                //!< also mark from a packet's wait (attribute WaitEcn)
     Ptr<SwitchEgressHook> m_egressHook;   //!< told of every enqueue and dequeue (may be null)
     uint32_t m_ecmpSeed;                  //!< ECMP hash perturbation
     bool m_failover;                      //!< follow the ports' link state

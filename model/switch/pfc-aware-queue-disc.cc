@@ -66,6 +66,12 @@ PfcAwareQueueDisc::GetPausedMask() const
     return m_pausedMask;
 }
 
+bool
+PfcAwareQueueDisc::ServesClassInOrder() const
+{
+    return true;
+}
+
 uint8_t
 PfcAwareQueueDisc::GetItemPriority(Ptr<const QueueDiscItem> item)
 {

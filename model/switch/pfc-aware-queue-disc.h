@@ -80,6 +80,17 @@ class PfcAwareQueueDisc : public QueueDisc
      */
     static uint8_t GetItemPriority(Ptr<const QueueDiscItem> item);
 
+    /**
+     * \brief Whether the packets of a class leave in the order they came.
+     *
+     * The switch marks ECN (on dequeue) from the bytes its MMU holds for
+     * the class when they do, and from each packet's own wait when they do
+     * not (FabricSwitch, attribute MarkOnDequeue).
+     *
+     * \return true (a queue disc that reorders a class overrides it)
+     */
+    virtual bool ServesClassInOrder() const;
+
   protected:
     void DoDispose() override;
 

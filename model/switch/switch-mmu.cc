@@ -507,8 +507,14 @@ SwitchMmu::CheckXon(uint32_t inPort, uint8_t prio)
 bool
 SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t prio)
 {
+    return ShouldMarkEcn(outPort, prio, m_queues[Index(outPort, prio)].egressBytes);
+}
+
+bool
+SwitchMmu::ShouldMarkEcn(uint32_t outPort, uint8_t prio, uint64_t bytes)
+{
     const Queue& q = m_queues[Index(outPort, prio)];
-    return EcnShouldMark(q.egressBytes, q.kmin, q.kmax, q.pmax, *m_uniform);
+    return EcnShouldMark(bytes, q.kmin, q.kmax, q.pmax, *m_uniform);
 }
 
 bool

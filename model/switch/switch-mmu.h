@@ -230,6 +230,17 @@ class SwitchMmu : public Object
      */
     bool ShouldMarkEcn(uint32_t outPort, uint8_t prio);
 
+    /**
+     * \brief Draw whether to mark an ECN-capable packet, with the egress
+     * queue's thresholds, from a queue length the caller gives (the bytes
+     * the port sends while a packet waited, when its queue disc reorders).
+     * \param outPort egress port
+     * \param prio priority
+     * \param bytes the queue length to judge
+     * \return true to set CE (counted as an ECN mark)
+     */
+    bool ShouldMarkEcn(uint32_t outPort, uint8_t prio, uint64_t bytes);
+
     // State
 
     /**

@@ -101,6 +101,7 @@ SwitchPortEgress::SetQueueDisc(Ptr<QueueDisc> qdisc)
         m_qdisc->SetNetDeviceQueueInterface(m_ndqi);
     }
     m_qdisc->Initialize();
+    m_reordersClass = m_pfcAware && !m_pfcAware->ServesClassInOrder();
     m_qdisc->TraceConnectWithoutContext("Drop",
                                         MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
 }
@@ -139,6 +140,7 @@ SwitchPortEgress::UseBuiltInBands()
     m_qdisc = nullptr;
     m_pfcAware = nullptr;
     m_builtIn = true;
+    m_reordersClass = false;
 }
 
 void

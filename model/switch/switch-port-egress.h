@@ -97,6 +97,16 @@ class SwitchPortEgress : public PfcEgress
     Ptr<QueueDisc> GetQueueDisc() const;
 
     /**
+     * \return whether the port's queue disc reorders the packets of a class
+     * (PfcAwareQueueDisc::ServesClassInOrder false), so that the bytes
+     * queued in the class are not the wait of the packet leaving
+     */
+    bool ReordersClass() const
+    {
+        return m_reordersClass;
+    }
+
+    /**
      * \brief Keep the port's packets in eight built-in bands instead of a
      *        queue disc (FabricSwitch::NativeEgress).
      *
@@ -201,6 +211,7 @@ class SwitchPortEgress : public PfcEgress
     Time m_pollAt;                       //!< when the pending poll is due
     uint64_t m_polls;                    //!< polls done
     bool m_builtIn{false};               //!< built-in bands instead of the queue disc
+    bool m_reordersClass{false};         //!< the queue disc reorders a class (ReordersClass)
     uint8_t m_bandMask{0};               //!< built-in bands: bit b set when band b holds packets
     uint32_t m_bandBytes{0};             //!< built-in bands: bytes queued
     uint32_t m_bandPackets{0};           //!< built-in bands: packets queued
