@@ -65,12 +65,12 @@ class UniformRandomVariable;
  * dequeue in which the guard served a class other than the one the order
  * would have chosen (counted per class, trace source GuardActivation).
  *
- * The switch's MMU marks ECN. Since a class's flows are served in turn
- * (with more than one flow per class), a packet's wait is its own flow's
- * backlog, not the class's: a FabricSwitch port with this queue disc
- * judges each packet by the bytes the port sends while it waited
- * (ServesClassInOrder() false), so flows that hold no backlog are not
- * marked for those that do.
+ * The switch's MMU marks ECN from the bytes queued in a class. Since a
+ * class's flows are served in turn (with more than one flow per class), a
+ * packet waits for its own flow's backlog and for the classes served
+ * first, not for the class's bytes (ServesClassInOrder() false): with
+ * FabricSwitch::WaitEcn the switch also marks a packet from the bytes the
+ * port sends while it waited.
  *
  * Per-class ECN (off by default): when a class's Kmax is not 0, an item leaving it is marked CE
  * with probability 0 while the bytes left in the class are at most Kmin, Pmax × (q − Kmin) / (Kmax

@@ -83,9 +83,9 @@ class PfcAwareQueueDisc : public QueueDisc
     /**
      * \brief Whether the packets of a class leave in the order they came.
      *
-     * The switch marks ECN (on dequeue) from the bytes its MMU holds for
-     * the class when they do, and from each packet's own wait when they do
-     * not (FabricSwitch, attribute MarkOnDequeue).
+     * The switch marks ECN from the bytes its MMU holds for the class;
+     * when they do not, FabricSwitch::WaitEcn also marks a packet from its
+     * own wait.
      *
      * \return true (a queue disc that reorders a class overrides it)
      */
