@@ -765,12 +765,12 @@ class WaitEcnTestCase : public TestCase
             const double waited = (Simulator::Now() - item->GetTimeStamp()).GetSeconds();
             const double rate = sw->GetPortDevice(port)->GetDataRate().GetBitRate();
             const auto waitBytes = static_cast<uint64_t>(waited * rate / 8);
-            const bool marked = ecn == Ipv4Header::ECN_CE;
+            const bool isMarked = ecn == Ipv4Header::ECN_CE;
             const bool expected = classBytes > K || (waitEcn && waitBytes > K);
             ++packets;
-            marked ? ++this->marked : 0;
-            forWait += (marked && classBytes <= K) ? 1 : 0;
-            unexpected += marked != expected ? 1 : 0;
+            marked += isMarked ? 1 : 0;
+            forWait += (isMarked && classBytes <= K) ? 1 : 0;
+            unexpected += isMarked != expected ? 1 : 0;
         }
     };
 

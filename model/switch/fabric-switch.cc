@@ -748,9 +748,9 @@ FabricSwitch::MaybeMarkEcn(const Ptr<QueueDiscItem>& item, uint32_t out, uint8_t
         return;
     }
     bool mark = m_mmu->ShouldMarkEcn(out, prio);
-    const Port& p = m_ports[out];
-    if (!mark && m_waitEcn && m_markOnDequeue && p.egress->ReordersClass())
+    if (!mark && m_waitEcn && m_markOnDequeue && m_ports[out].egress->ReordersClass())
     {
+        const Port& p = m_ports[out];
         // A queue disc that serves the flows of a class in turn delays a
         // packet by its own flow's backlog and by the classes served before
         // its own, which the class's bytes do not show: a second decision
