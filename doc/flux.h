@@ -79,9 +79,10 @@
 /**
  * \defgroup flux-scenario Scenario application
  * \ingroup flux
- * Scenario files: reading and checking them (scenario/config/), building
- * and running the experiment they describe (scenario/run/), and writing
- * its results (scenario/results/). The programs flux-run and the Python
+ * Scenario files: reading them and the files they name (scenario/input/),
+ * checking them (scenario/config/), building and running the experiment
+ * they describe (scenario/run/), and writing its results
+ * (scenario/results/). The programs flux-run and the Python
  * module ns3flux are this application's two front ends.
  */
 

@@ -42,17 +42,26 @@ ns3core=$(ls /usr/lib/*/libns3-core.so /usr/lib/*/libns3.*-core*.so /usr/local/l
 [ -n "$ns3core" ] || flux_die "no installed ns-3 core library (Debian: libns3-dev)"
 mkdir -p "$out/include/ns3" "$out/proto"
 
-# The module's headers flattened into ns3/ as in the build; the schema's code.
-cp "$FLUX_ROOT"/scenario/input/*.h "$FLUX_ROOT"/scenario/input/scenario-error.h \
-    "$FLUX_ROOT"/model/workload/workload-trace.h "$out/include/ns3/"
+# The workload readers and ScenarioError (scenario/input/ holds other readers
+# too, which need more of the model), their headers flattened into ns3/ as
+# in the build; the schema's code.
+readers=(aicb-workload-file aicb-workload-reader chakra-trace-files chakra-trace-reader
+    workload-graph scenario-error)
+for r in "${readers[@]}"; do
+    cp "$FLUX_ROOT/scenario/input/$r.h" "$out/include/ns3/"
+done
+cp "$FLUX_ROOT"/model/workload/workload-trace.h "$out/include/ns3/"
 protoc --cpp_out="$out/proto" -I"$FLUX_ROOT/scenario/input" \
     "$FLUX_ROOT/scenario/input/chakra-et.proto"
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
     -fno-omit-frame-pointer -I"$out/include" -I"$out/proto")
 # (the compiler's own search path must stay last for /usr/include)
 [ "$ns3inc" = /usr/include ] || flags+=(-I"$ns3inc")
-common=("$FLUX_ROOT"/scenario/input/*.cc "$FLUX_ROOT/scenario/input/scenario-error.cc"
-    "$FLUX_ROOT/model/workload/workload-trace.cc" "$out/proto/chakra-et.pb.cc")
+common=()
+for r in "${readers[@]}"; do
+    common+=("$FLUX_ROOT/scenario/input/$r.cc")
+done
+common+=("$FLUX_ROOT/model/workload/workload-trace.cc" "$out/proto/chakra-et.pb.cc")
 libs=("$ns3core" -Wl,-rpath,"$(dirname "$ns3core")" -lprotobuf -lpthread)
 
 # Corpus seeds in each fuzzer's input format (see the fuzzers' heads).

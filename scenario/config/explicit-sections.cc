@@ -8,13 +8,13 @@
  * hpcc-import.h).
  */
 
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
 #include "scenario-sections.h"
 
 #include "ns3/log.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 #include <map>

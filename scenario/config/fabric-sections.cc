@@ -3,7 +3,6 @@
  */
 
 #include "scenario-cc-keys.h"
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
 #include "scenario-sections.h"
@@ -13,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/pfc-watchdog.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 #include <cctype>

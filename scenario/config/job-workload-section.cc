@@ -2,7 +2,6 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
 #include "scenario-sections.h"
@@ -10,6 +9,7 @@
 #include "ns3/aicb-workload-reader.h"
 #include "ns3/chakra-trace-reader.h"
 #include "ns3/collective-library.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 #include <cmath>

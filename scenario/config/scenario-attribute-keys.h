@@ -6,8 +6,8 @@
 #define SCENARIO_ATTRIBUTE_KEYS_H
 
 #include "scenario-attribute-values.h"
-#include "scenario-json.h"
 
+#include "ns3/scenario-json.h"
 #include "ns3/type-id.h"
 
 #include <string>

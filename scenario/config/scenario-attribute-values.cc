@@ -4,13 +4,13 @@
 
 #include "scenario-attribute-values.h"
 
-#include "scenario-json.h"
 #include "scenario-keys.h"
 
 #include "ns3/double.h"
 #include "ns3/integer.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/scenario-json.h"
 #include "ns3/uinteger.h"
 
 #include <cctype>

@@ -4,8 +4,6 @@
 
 #include "scenario-config.h"
 
-#include "hpcc-import.h"
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-placement.h"
 #include "scenario-reader.h"
@@ -14,10 +12,12 @@
 #include "ns3/boolean.h"
 #include "ns3/collective-library.h"
 #include "ns3/double.h"
+#include "ns3/hpcc-import.h"
 #include "ns3/job-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/scenario-json.h"
 #include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 

@@ -5,11 +5,10 @@
 #ifndef SCENARIO_CONFIG_H
 #define SCENARIO_CONFIG_H
 
-#include "scenario-json.h"
-
 #include "ns3/dcqcn-profile.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-json.h"
 #include "ns3/workload-trace.h"
 
 #include <cstdint>

@@ -5,7 +5,7 @@
 #ifndef SCENARIO_KEYS_H
 #define SCENARIO_KEYS_H
 
-#include "ns3/traffic-class.h"
+#include "ns3/scenario-limits.h"
 
 #include <cstdint>
 #include <limits>
@@ -72,26 +72,16 @@ extern const std::vector<std::string> kBackgroundCdfKeys;
 extern const std::vector<std::string> kBackgroundPatternKeys;
 /// @}
 
-constexpr uint64_t kMaxHosts = 1u << 20;                  //!< largest host count accepted
-constexpr uint64_t kMaxGpus = 1u << 24;                   //!< largest GPU count accepted
-constexpr uint64_t kMaxDimension = 65535;                 //!< largest switch / host count per level
-constexpr uint64_t kMaxPriority = TrafficClass::MAX_DATA; //!< highest data traffic class
+// (the limits the readers of scenario/input/ share: scenario-limits.h)
+constexpr uint64_t kMaxGpus = 1u << 24; //!< largest GPU count accepted
 constexpr uint64_t kU32Max = std::numeric_limits<uint32_t>::max();
 constexpr uint64_t kU64Max = std::numeric_limits<uint64_t>::max();
-constexpr size_t kMaxNesting = 64; //!< deepest nesting of objects and arrays in a file
 constexpr uintmax_t kMaxCdfFileBytes = 16u << 20; //!< largest CDF file read
 
 /// Longest simulated time a time key may give: 10^15 ns (about 11.6 days),
 /// so that sums and small multiples of times stay far inside ns-3's int64
 /// nanoseconds (9.2 x 10^18).
 constexpr double kMaxTimeNs = 1e15;
-/// Highest link rate, Gb/s (10 Tb/s).
-constexpr double kMaxGbps = 1e4;
-/// Lowest link rate, Gb/s (1 Mb/s).
-constexpr double kMinGbps = 1e-3;
-/// Largest byte count a workload may move in a run (2^63 - 1): counters and
-/// the products of sizes, ranks and repetitions stay inside int64/uint64.
-constexpr uint64_t kMaxTotalBytes = std::numeric_limits<int64_t>::max();
 /// Most pieces a pipelined ring step is sent in (chunk_bytes): every piece
 /// of a step is posted at once.
 constexpr uint64_t kMaxPiecesPerStep = 65536;

@@ -2,7 +2,6 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-sections.h"
 
@@ -12,6 +11,7 @@
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-watchdog.h"
+#include "ns3/scenario-json.h"
 #include "ns3/string.h"
 #include "ns3/traffic-class.h"
 #include "ns3/type-id.h"

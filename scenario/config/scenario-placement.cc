@@ -4,10 +4,10 @@
 
 #include "scenario-placement.h"
 
-#include "scenario-json.h"
 #include "scenario-keys.h"
 
 #include "ns3/log.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 

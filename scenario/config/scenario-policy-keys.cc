@@ -5,7 +5,6 @@
 #include "scenario-policy-keys.h"
 
 #include "scenario-attribute-keys.h"
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
 #include "scenario-sections.h"
@@ -16,6 +15,7 @@
 #include "ns3/job-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/scenario-json.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 

@@ -4,9 +4,8 @@
 
 #include "scenario-reader.h"
 
-#include "scenario-json.h"
-
 #include "ns3/log.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 #include <cmath>

@@ -2,11 +2,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
 
 #include "ns3/log.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 #include <cmath>

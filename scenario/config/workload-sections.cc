@@ -2,12 +2,12 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "scenario-json.h"
 #include "scenario-keys.h"
 #include "scenario-reader.h"
 #include "scenario-sections.h"
 
 #include "ns3/log.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 #include <cctype>

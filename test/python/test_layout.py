@@ -1,7 +1,7 @@
 """The module's layers, as the folders show them: model/ (the simulation
 models), helper/ (ns-3 builders on the model), scenario/ (the scenario
-application of flux-run and ns3flux: input/ (readers of the files a
-scenario names, and the error naming a bad field), config/, run/, results/). A layer
+application of flux-run and ns3flux: input/ (readers of the scenario
+file and of the files it names, and the error naming a bad field), config/, run/, results/). A layer
 includes only the layers below it (inside model/ too: MODEL_LAYERS), the
 files of the module include one another without cycles, and the scenario application's files stay small
 enough to read at once."""

@@ -4,7 +4,6 @@
 
 #include "hpcc-files.h"
 #include "hpcc-import.h"
-#include "scenario-keys.h"
 
 #include "ns3/log.h"
 #include "ns3/rdma-congestion-control.h"

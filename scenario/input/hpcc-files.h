@@ -6,10 +6,9 @@
 #define HPCC_FILES_H
 
 #include "hpcc-import.h"
+#include "scenario-error.h"
 #include "scenario-json.h"
-#include "scenario-keys.h"
-
-#include "ns3/scenario-error.h"
+#include "scenario-limits.h"
 
 #include <cstdint>
 #include <map>

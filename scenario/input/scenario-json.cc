@@ -4,10 +4,10 @@
 
 #include "scenario-json.h"
 
-#include "scenario-keys.h"
+#include "scenario-error.h"
+#include "scenario-limits.h"
 
 #include "ns3/log.h"
-#include "ns3/scenario-error.h"
 
 #include <algorithm>
 #include <cerrno>

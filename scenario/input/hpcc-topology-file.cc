@@ -4,7 +4,7 @@
 
 #include "hpcc-files.h"
 #include "hpcc-import.h"
-#include "scenario-keys.h"
+#include "scenario-limits.h"
 
 #include "ns3/log.h"
 

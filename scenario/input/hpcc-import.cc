@@ -6,7 +6,6 @@
 
 #include "hpcc-files.h"
 #include "scenario-json.h"
-#include "scenario-keys.h"
 
 #include "ns3/log.h"
 
