@@ -50,7 +50,8 @@ readers=(aicb-workload-file aicb-workload-reader chakra-trace-files chakra-trace
 for r in "${readers[@]}"; do
     cp "$FLUX_ROOT/scenario/input/$r.h" "$out/include/ns3/"
 done
-cp "$FLUX_ROOT"/model/workload/workload-trace.h "$out/include/ns3/"
+cp "$FLUX_ROOT"/model/workload/workload-trace.h "$FLUX_ROOT"/model/collective/collective-type.h \
+    "$out/include/ns3/"
 protoc --cpp_out="$out/proto" -I"$FLUX_ROOT/scenario/input" \
     "$FLUX_ROOT/scenario/input/chakra-et.proto"
 flags=(-std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
@@ -61,7 +62,7 @@ common=()
 for r in "${readers[@]}"; do
     common+=("$FLUX_ROOT/scenario/input/$r.cc")
 done
-common+=("$FLUX_ROOT/model/workload/workload-trace.cc" "$out/proto/chakra-et.pb.cc")
+common+=("$FLUX_ROOT/model/collective/collective-type.cc" "$out/proto/chakra-et.pb.cc")
 libs=("$ns3core" -Wl,-rpath,"$(dirname "$ns3core")" -lprotobuf -lpthread)
 
 # Corpus seeds in each fuzzer's input format (see the fuzzers' heads).
