@@ -121,6 +121,14 @@ FluxController::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&FluxController::m_placePaths),
                           MakeBooleanChecker())
+            .AddAttribute("GuardSlack",
+                          "Fifo guard: a job whose run ended in the shadow system (fifo's "
+                          "fair sharing, on the jobs' own timelines) longer ago than this "
+                          "fraction of the shadow's time since the job's start, and has not "
+                          "ended, goes first (negative: off).",
+                          DoubleValue(-1),
+                          MakeDoubleAccessor(&FluxController::m_guardSlack),
+                          MakeDoubleChecker<double>())
             .AddTraceSource("Plan",
                             "A plan was sent to a gate (job, run, hold, class).",
                             MakeTraceSourceAccessor(&FluxController::m_planTrace),
@@ -136,7 +144,8 @@ FluxController::FluxController()
       m_ewma(0.5),
       m_lateFactor(1.5),
       m_measuredRates(true),
-      m_placePaths(true)
+      m_placePaths(true),
+      m_guardSlack(-1)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -199,6 +208,7 @@ FluxController::Start()
     m_view.assign(n, View());
     m_gates.clear();
     m_virtualNow = Simulator::Now();
+    m_shadowNow = m_virtualNow.GetSeconds();
     for (uint32_t j = 0; j < n; ++j)
     {
         const Ptr<TrainingJob> tj = GetJobInfo(j).job;
@@ -224,6 +234,8 @@ FluxController::Start()
         v.gap = tj->GetComputeTime().GetSeconds() / tj->GetNBuckets();
         v.nextBytes = static_cast<double>(
             tj->GetCollective()->GetBytesSentPerRank(tj->GetGradientBytes() / tj->GetNBuckets()));
+        v.runs = tj->GetWorkload() ? 0 : tj->GetNIterations() * tj->GetNBuckets();
+        v.shadowNext = tj->GetStartTime().GetSeconds() + v.gap;
         SetJobClass(j, GetJobClasses().front());
     }
     OrderedScheduler::SetNextKey(Key(ALL_JOBS));
@@ -407,6 +419,65 @@ FluxController::AdvanceVirtual()
         }
     }
     m_virtualNow = now;
+    AdvanceShadow(now.GetSeconds());
+}
+
+void
+FluxController::AdvanceShadow(double until)
+{
+    if (m_guardSlack < 0)
+    {
+        return;
+    }
+    const std::size_t n = m_view.size();
+    std::vector<double> backlog(n);
+    std::vector<double> rate(n);
+    double t = m_shadowNow;
+    while (t < until)
+    {
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            View& v = m_view[j];
+            if (v.shadowBacklog <= 0 && v.shadowNext <= t && v.shadowEnds.size() < v.runs)
+            {
+                v.shadowBacklog = std::max(v.nextBytes, 1.0);
+                v.shadowNext = std::numeric_limits<double>::infinity();
+            }
+            backlog[j] = v.shadowBacklog;
+        }
+        double step = until - t;
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            const View& v = m_view[j];
+            rate[j] = backlog[j] > 0 ? VirtualRate(j, backlog) : 0;
+            if (rate[j] > 0)
+            {
+                step = std::min(step, backlog[j] / rate[j]);
+            }
+            else if (v.shadowNext > t)
+            {
+                step = std::min(step, v.shadowNext - t);
+            }
+        }
+        // a step lost to rounding ends the advance rather than loop on it
+        t = t + step > t ? t + step : until;
+        for (uint32_t j = 0; j < n; ++j)
+        {
+            View& v = m_view[j];
+            if (rate[j] <= 0)
+            {
+                continue;
+            }
+            v.shadowBacklog -= rate[j] * step;
+            if (v.shadowBacklog < 1)
+            {
+                v.shadowBacklog = 0;
+                v.shadowEnds.push_back(t);
+                v.shadowNext = t + v.gap;
+            }
+        }
+    }
+    m_shadowNow = std::max(m_shadowNow, until);
 }
 
 void
@@ -454,6 +525,7 @@ FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent
     v.runBytes = perRank;
     v.runStart = sent.GetSeconds();
     v.goAt = -1;
+    v.overdue = false;
     v.backlog += perRank;
     RequestReplan();
 }
@@ -556,7 +628,7 @@ FluxController::Replan()
     tasks.reserve(n);
     for (uint32_t j = 0; j < n; ++j)
     {
-        const View& v = m_view[j];
+        View& v = m_view[j];
         if (v.done)
         {
             continue;
@@ -572,6 +644,22 @@ FluxController::Replan()
             if (v.planned && v.plannedRun == v.run && !v.plannedHold)
             {
                 key -= m_hysteresis.GetSeconds();
+            }
+            // behind fifo's pace (its shadow ended this run, and long enough
+            // ago): first, the most overdue first
+            if (m_guardSlack >= 0 && v.run < v.shadowEnds.size())
+            {
+                const double due = v.shadowEnds[v.run];
+                const double since = GetJobInfo(j).job->GetStartTime().GetSeconds();
+                if (t > due + m_guardSlack * (due - since))
+                {
+                    key = due - OVERDUE_LEAD;
+                    if (!v.overdue)
+                    {
+                        v.overdue = true;
+                        ++m_counters.overdue;
+                    }
+                }
             }
             // per-run planning: runs let go come first, in the order they went
             if (!m_preemptRuns && v.goAt >= 0)

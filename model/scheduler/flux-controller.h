@@ -149,8 +149,13 @@ class FluxController : public JobScheduler
         uint32_t plannedRun{0};  //!< run of the last plan sent
         bool plannedHold{false}; //!< hold of the last plan sent
         uint8_t plannedClass{0}; //!< class of the last plan sent
-        bool plannedBehind{false};  //!< the last plan sent put it behind a job
-        bool plannedStarted{false}; //!< the last plan sent knew of the run's start
+        bool plannedBehind{false};      //!< the last plan sent put it behind a job
+        bool plannedStarted{false};     //!< the last plan sent knew of the run's start
+        bool overdue{false};            //!< the current run went first, late against its shadow
+        uint32_t runs{0};               //!< runs of the whole job (0: not known, no shadow)
+        double shadowBacklog{0};        //!< bytes per rank left of its shadow run
+        double shadowNext{0};           //!< when its next shadow run starts, s
+        std::vector<double> shadowEnds; //!< when each of its shadow runs ended, s
     };
 
     /// A link direction the job shares with others on the hash's paths.
@@ -227,6 +232,20 @@ class FluxController : public JobScheduler
     /// Bring the virtual system up to now.
     void AdvanceVirtual();
 
+    /**
+     * \brief Bring the shadow system up to a time.
+     *
+     * The shadow is fifo's fair sharing on the jobs' own timeline: each job's
+     * runs follow one another at its measured compute gap, whenever the real
+     * ones start, so its run ends are the deadlines fifo would meet.
+     *
+     * \param until the time, s
+     */
+    void AdvanceShadow(double until);
+
+    /// Lead of an overdue run's key over every other: it goes first, s.
+    static constexpr double OVERDUE_LEAD = 1e6;
+
     /// Key index of the controller's events that concern every job.
     static constexpr uint32_t ALL_JOBS = 0xffffff;
 
@@ -255,6 +274,8 @@ class FluxController : public JobScheduler
     double m_lateFactor;                //!< a run this late stops holding others
     bool m_measuredRates;               //!< virtual system at measured throughputs
     bool m_placePaths;                  //!< choose the jobs' paths before the run
+    double m_guardSlack;                //!< lead of the shadow that makes a job go first
+    double m_shadowNow{0};              //!< the shadow system is up to here, s
     std::vector<View> m_view;           //!< per job
     std::vector<FairShare> m_fair;      //!< per job: fifo's sharing
     Time m_virtualNow;                  //!< the virtual system is up to here

@@ -75,6 +75,7 @@ class JobScheduler : public Object
         uint64_t messages{0};     //!< control messages sent
         uint64_t classChanges{0}; //!< class changes of a job's queue pairs
         uint64_t pathsMoved{0};   //!< connections given another source port (path)
+        uint64_t overdue{0};      //!< runs a guard put first, late against fifo's pace
     };
 
     /// One class change of a job, for the results.

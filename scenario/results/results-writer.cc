@@ -178,6 +178,7 @@ ResultsWriter::ToJson(const RunResults& results)
         sched["messages"] = sc.messages;
         sched["class_changes"] = sc.classChanges;
         sched["paths_moved"] = sc.pathsMoved;
+        sched["overdue_runs"] = sc.overdue;
         out["scheduler"] = std::move(sched);
     }
 

@@ -117,6 +117,7 @@ struct RunResults
         uint64_t messages{0};          //!< control messages
         uint64_t classChanges{0};      //!< class changes of jobs' queue pairs
         uint64_t pathsMoved{0};        //!< connections given another source port
+        uint64_t overdue{0};           //!< runs a guard put first, late against fifo's pace
     };
 
     /// One finished flow (a background flow, or any message the runner reports).

@@ -176,6 +176,7 @@ ScenarioRun::Collect(double wallS) const
         r.scheduler.decisions = c.decisions;
         r.scheduler.held = c.held;
         r.scheduler.replans = c.replans;
+        r.scheduler.overdue = c.overdue;
         r.scheduler.messages = c.messages;
         r.scheduler.classChanges = c.classChanges;
         r.scheduler.pathsMoved = c.pathsMoved;
