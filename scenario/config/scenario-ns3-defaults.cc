@@ -13,6 +13,7 @@
 #include "ns3/pfc-watchdog.h"
 #include "ns3/scenario-json.h"
 #include "ns3/string.h"
+#include "ns3/time-units.h"
 #include "ns3/traffic-class.h"
 #include "ns3/type-id.h"
 
@@ -74,25 +75,6 @@ IsClassOrder(const std::string& text)
         seen |= TrafficClass::Bit(c);
     }
     return true;
-}
-
-/// Nanoseconds per unit of an ns-3 time string ("" is seconds); 0 if unknown.
-double
-TimeUnitNs(const std::string& unit)
-{
-    static const std::map<std::string, double> units = {{"", 1e9},
-                                                        {"s", 1e9},
-                                                        {"ms", 1e6},
-                                                        {"us", 1e3},
-                                                        {"ns", 1},
-                                                        {"ps", 1e-3},
-                                                        {"fs", 1e-6},
-                                                        {"min", 60e9},
-                                                        {"h", 3600e9},
-                                                        {"d", 86400e9},
-                                                        {"y", 365 * 86400e9}};
-    const auto it = units.find(unit);
-    return it == units.end() ? 0 : it->second;
 }
 
 /**

@@ -4,6 +4,7 @@
 
 #include "hpcc-files.h"
 #include "hpcc-import.h"
+#include "time-units.h"
 
 #include "ns3/log.h"
 
@@ -226,22 +227,12 @@ ParseHpccTimeNs(const std::string& text)
     {
         return std::nullopt;
     }
-    static const std::map<std::string, double> kUnits = {{"", 1e9},
-                                                         {"s", 1e9},
-                                                         {"ms", 1e6},
-                                                         {"us", 1e3},
-                                                         {"ns", 1},
-                                                         {"ps", 1e-3},
-                                                         {"fs", 1e-6},
-                                                         {"min", 60e9},
-                                                         {"h", 3600e9},
-                                                         {"d", 86400e9}};
-    const auto it = kUnits.find(unit);
-    if (it == kUnits.end())
+    const double scale = scenario::TimeUnitNs(unit);
+    if (scale == 0)
     {
         return std::nullopt;
     }
-    return number * it->second;
+    return number * scale;
 }
 
 uint32_t
