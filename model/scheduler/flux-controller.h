@@ -50,6 +50,13 @@ namespace ns3
  * unless another's virtual end is earlier by more than Hysteresis; a job
  * that is not communicating is ordered by its predicted next run.
  *
+ * Fifo guard (GuardSlack, off by default): that virtual system restarts
+ * from each real run start, so it cannot see a job fall behind fair sharing
+ * over several iterations. A second, shadow system runs each job's runs one
+ * after the other at its measured compute gap, whatever the real runs do;
+ * a run whose shadow ended more than the slack ago (as a fraction of the
+ * shadow's time since the job's start) goes first.
+ *
  * Enforcement, work-conserving: a job's run is held at its gate while a job
  * ahead of it that it contends with is sending (contending: a shared link
  * would be overloaded and taking turns beats sharing, TurnsPay()) (released on
