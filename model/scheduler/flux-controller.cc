@@ -344,6 +344,24 @@ FluxController::VirtualRate(uint32_t job, const std::vector<double>& backlog) co
     return std::min(rate, f.aloneBps / 8) * share / f.aloneBps;
 }
 
+bool
+FluxController::FairRates(const std::vector<double>& backlog,
+                          std::vector<double>& rate,
+                          double& step) const
+{
+    bool any = false;
+    for (uint32_t j = 0; j < backlog.size(); ++j)
+    {
+        rate[j] = backlog[j] > 0 ? VirtualRate(j, backlog) : 0;
+        if (rate[j] > 0)
+        {
+            any = true;
+            step = std::min(step, backlog[j] / rate[j]);
+        }
+    }
+    return any;
+}
+
 void
 FluxController::Drain(std::vector<double>& backlog,
                       double duration,
@@ -360,17 +378,7 @@ FluxController::Drain(std::vector<double>& backlog,
     {
         // until the next backlog empties, the rates stay as they are
         double step = duration - t;
-        bool any = false;
-        for (uint32_t j = 0; j < n; ++j)
-        {
-            rate[j] = backlog[j] > 0 ? VirtualRate(j, backlog) : 0;
-            if (rate[j] > 0)
-            {
-                any = true;
-                step = std::min(step, backlog[j] / rate[j]);
-            }
-        }
-        if (!any)
+        if (!FairRates(backlog, rate, step))
         {
             break;
         }
@@ -445,18 +453,14 @@ FluxController::AdvanceShadow(double until)
             }
             backlog[j] = v.shadowBacklog;
         }
+        // until a backlog empties or a run starts
         double step = until - t;
+        FairRates(backlog, rate, step);
         for (uint32_t j = 0; j < n; ++j)
         {
-            const View& v = m_view[j];
-            rate[j] = backlog[j] > 0 ? VirtualRate(j, backlog) : 0;
-            if (rate[j] > 0)
+            if (rate[j] <= 0 && m_view[j].shadowNext > t)
             {
-                step = std::min(step, backlog[j] / rate[j]);
-            }
-            else if (v.shadowNext > t)
-            {
-                step = std::min(step, v.shadowNext - t);
+                step = std::min(step, m_view[j].shadowNext - t);
             }
         }
         // a step lost to rounding ends the advance rather than loop on it

@@ -228,6 +228,17 @@ class FluxController : public JobScheduler
     double VirtualRate(uint32_t job, const std::vector<double>& backlog) const;
 
     /**
+     * \brief The rates of a fair-sharing system (virtual or shadow) now.
+     * \param backlog the jobs' backlogs, bytes per rank
+     * \param[out] rate per job: its VirtualRate(), 0 without backlog
+     * \param[in,out] step shortened to when the first backlog empties
+     * \return whether any job has backlog
+     */
+    bool FairRates(const std::vector<double>& backlog,
+                   std::vector<double>& rate,
+                   double& step) const;
+
+    /**
      * \brief Run the virtual fair-sharing system for a time.
      * \param backlog the backlogs, drained in place
      * \param duration how long, s (infinite: until every backlog is empty)

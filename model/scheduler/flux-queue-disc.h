@@ -72,12 +72,13 @@ class UniformRandomVariable;
  * FabricSwitch::WaitEcn the switch also marks a packet from the bytes the
  * port sends while it waited.
  *
- * Per-class ECN (off by default): when a class's Kmax is not 0, an item leaving it is marked CE
- * with probability 0 while the bytes left in the class are at most Kmin, Pmax × (q − Kmin) / (Kmax
- * − Kmin) up to Kmax and 1 above Kmax (as SwitchMmu does at dequeue). Only ECN-capable items are
- * marked (and counted, per class and in the QueueDisc Mark statistics). The attributes
- * EcnKminBytes, EcnKmaxBytes and EcnPmax set all classes at once;
- * SetEcnThresholds() sets one.
+ * Per-class ECN (off by default): when a class's Kmax is not 0, an item
+ * leaving it is marked CE with probability 0 while the bytes left in the
+ * class are at most Kmin, Pmax × (q − Kmin) / (Kmax − Kmin) up to Kmax and
+ * 1 above Kmax (as SwitchMmu does at dequeue). Only ECN-capable items are
+ * marked (and counted, per class and in the QueueDisc Mark statistics). The
+ * attributes EcnKminBytes, EcnKmaxBytes and EcnPmax set all classes at
+ * once; SetEcnThresholds() sets one.
  *
  * PFC: a paused class is never served; the others are. Peek() runs the
  * same selection as Dequeue() (it may advance the DRR round of the class
