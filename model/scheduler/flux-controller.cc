@@ -126,7 +126,7 @@ FluxController::GetTypeId()
                           "fair sharing, on the jobs' own timelines) longer ago than this "
                           "fraction of the shadow's time since the job's start, and has not "
                           "ended, goes first (negative: off).",
-                          DoubleValue(-1),
+                          DoubleValue(0.05),
                           MakeDoubleAccessor(&FluxController::m_guardSlack),
                           MakeDoubleChecker<double>())
             .AddTraceSource("Plan",
@@ -145,7 +145,7 @@ FluxController::FluxController()
       m_lateFactor(1.5),
       m_measuredRates(true),
       m_placePaths(true),
-      m_guardSlack(-1)
+      m_guardSlack(0.05)
 {
     NS_LOG_FUNCTION(this);
 }

@@ -50,7 +50,7 @@ namespace ns3
  * unless another's virtual end is earlier by more than Hysteresis; a job
  * that is not communicating is ordered by its predicted next run.
  *
- * Fifo guard (GuardSlack, off by default): that virtual system restarts
+ * Fifo guard (GuardSlack, 0.05 by default): that virtual system restarts
  * from each real run start, so it cannot see a job fall behind fair sharing
  * over several iterations. A second, shadow system runs each job's runs one
  * after the other at its measured compute gap, whatever the real runs do;
