@@ -40,13 +40,17 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
     keeps it at 2: flux's mean JCT is at least 1.25x better than fifo's (the
     bound is 1.5x). Also: one command writes evaluation.csv (one row per
     policy, the documented columns, fifo's ratio 1), evaluation.md, and the
-    JCT, slowdown, fairness, iteration-CDF and timeline plots."""
+    JCT, slowdown, fairness, iteration-CDF and timeline plots; a variant of
+    flux (flux-no-guard: the fifo guard never acts on two jobs that take
+    turns, so it equals flux) gets a row of the variants' table with its
+    worst job against fifo."""
     out = tmp_path / "eval"
-    _evaluate(out, "--seeds", "1", "--policies", "fifo flux", "--scenarios", SCENARIO)
+    _evaluate(out, "--seeds", "1", "--policies", "fifo flux flux-no-guard", "--scenarios", SCENARIO)
     fields, rows = _csv(out / "evaluation.csv")
     assert fields == COLUMNS
     rows = {r["policy"]: r for r in rows}
-    assert sorted(rows) == ["fifo", "flux"]
+    assert sorted(rows) == ["fifo", "flux", "flux-no-guard"]
+    assert rows["flux-no-guard"]["jct_mean_ms"] == rows["flux"]["jct_mean_ms"]
     for r in rows.values():
         assert r["scenario"] == "contended-two-equal"
         assert r["seeds"] == "1"
@@ -61,7 +65,11 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
 
     md = (out / "evaluation.md").read_text()
     assert "## contended-two-equal" in md and "| flux |" in md
-    assert len(_csv(out / "evaluation-runs.csv")[1]) == 2
+    variants = md.split("## flux's variants: the worst job and the tail")[1].split("\n## ")[0]
+    worst = float(rows["flux-no-guard"]["worst_slowdown_fifo"])
+    assert f"| contended-two-equal | flux-no-guard | {rows['flux']['jct_mean_ms'][:5]}" in variants
+    assert f"| {worst:.2f}x |" in variants
+    assert len(_csv(out / "evaluation-runs.csv")[1]) == 3
     for png in ["jct.png", "job-slowdown-cdf.png", "fairness.png", "iteration-cdf.png",
                 "timeline-contended-two-equal.png"]:
         with open(out / "plots" / png, "rb") as f:
@@ -73,7 +81,7 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
     flux_json.write_text("{}")
     _evaluate(out, "--seeds", "1", "--policies", "flux", "--scenarios", SCENARIO)
     again = {r["policy"]: r for r in _csv(out / "evaluation.csv")[1]}
-    assert sorted(again) == ["fifo", "flux"]
+    assert sorted(again) == ["fifo", "flux", "flux-no-guard"]
     assert again["fifo"] == rows["fifo"]
     assert again["flux"]["jct_mean_ms"] == rows["flux"]["jct_mean_ms"]
     assert json.loads(flux_json.read_text())["policy"] == "flux"
