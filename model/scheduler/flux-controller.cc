@@ -95,7 +95,7 @@ FluxController::GetTypeId()
             .AddAttribute("MaxWait",
                           "Starvation guard of the switch ports' FluxQueueDisc: a class whose "
                           "head packet waited this long is served first (0: off).",
-                          TimeValue(Seconds(0)),
+                          TimeValue(MicroSeconds(150)),
                           MakeTimeAccessor(&FluxController::m_maxWait),
                           MakeTimeChecker(Seconds(0)))
             .AddAttribute("MeasurementWeight",
@@ -128,7 +128,7 @@ FluxController::GetTypeId()
                           "ended, goes first (negative: off).",
                           DoubleValue(0.05),
                           MakeDoubleAccessor(&FluxController::m_guardSlack),
-                          MakeDoubleChecker<double>())
+                          MakeDoubleChecker<double>(-1))
             .AddTraceSource("Plan",
                             "A plan was sent to a gate (job, run, hold, class).",
                             MakeTraceSourceAccessor(&FluxController::m_planTrace),
