@@ -67,7 +67,9 @@ namespace ns3
  * than sending in a lower class under it; every job's class is one level
  * below the lowest class of the jobs ahead of it that it contends with, so that
  * what overlaps (a step already on the wire, a control latency) costs the
- * job ahead nothing (strict priority at NICs and switch ports).
+ * job ahead nothing (strict priority at NICs and switch ports). The ports'
+ * FluxQueueDisc serves a class whose head packet waited MaxWait first, so
+ * that what overlaps does not wait for the whole run ahead either.
  *
  * Cost per decision: a gate decides locally from its last plan in O(1); a
  * re-plan costs O(J^3) for J jobs (the virtual system), plus one control
