@@ -13,7 +13,8 @@
 #    realistic-*.json, two-workloads.json and single-job.json) at packet level with
 #    scripts/run-experiment.sh under every policy of `flux-run
 #    --list-policies` and every variant of scripts/policy-variants.txt (or
-#    --policies) and seed (default 10 seeds: 1..10),
+#    --policies) and seed (default 10 seeds: 1..10; two-workloads, whose
+#    runs take a minute each, 3 unless --seeds or --seed-list is given),
 #    FLUX_JOBS runs at a time (default 2), results into DIR/<scenario>/runs/,
 # 3. per scenario and seed (scripts/flux-evaluate companions): the bound
 #    (flux-run --bound: each job alone, lower bound, best schedule),
@@ -48,6 +49,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 main() {
 
 local out="" scenarios="" seeds="1 2 3 4 5 6 7 8 9 10" policies="" deps=0 build_step=1 doc=0 report_only=0
+# without --seeds or --seed-list, these scenarios (a minute a run) run seeds 1-3
+local few_seeds="two-workloads" seeds_given=0
     local variance=default
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -55,11 +58,13 @@ while [ $# -gt 0 ]; do
         [ $# -ge 2 ] || flux_die "--seeds needs a number"
         [[ "$2" =~ ^[1-9][0-9]*$ ]] || flux_die "--seeds: expected a positive integer, got '$2'"
         seeds=$(seq 1 "$2" | tr '\n' ' ')
+        seeds_given=1
         shift 2
         ;;
     --seed-list)
         [ $# -ge 2 ] || flux_die "--seed-list needs a list such as \"1 2 3\""
         seeds=$2
+        seeds_given=1
         shift 2
         ;;
     --variance)
@@ -151,11 +156,13 @@ for f in "${files[@]}"; do
         done
     fi
     # every registered policy, then the variants that take one part away
+    local scen_seeds=$seeds
+    [ $seeds_given = 1 ] || [[ " $few_seeds " != *" $name "* ]] || scen_seeds="1 2 3"
     local policy_args=(--with-variants)
     [ -z "$policies" ] || policy_args=(--policies "$policies")
     flux_log "[$k/${#files[@]}] $name: packet-level runs"
     "$FLUX_ROOT/scripts/run-experiment.sh" --scenario "$f" --out "$out/$name" --no-plots \
-        --seed-list "$seeds" "${policy_args[@]}" "${step_args[@]}" \
+        --seed-list "$scen_seeds" "${policy_args[@]}" "${step_args[@]}" \
         >"$out/$name.log" 2>&1 || {
         tail -n 20 "$out/$name.log" >&2
         flux_die "$name failed (log: $out/$name.log)"
@@ -163,7 +170,7 @@ for f in "${files[@]}"; do
     [ -n "$policies" ] ||
         policies="$("$build/flux-run" --list-policies | tr '\n' ' ')$(flux_policy_variants)"
     flux_log "[$k/${#files[@]}] $name: $(grep -c ' s  /' "$out/$name.log" || true) runs; bounds, flow level, best replays"
-    /usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" companions "$f" --seeds "$seeds" \
+    /usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" companions "$f" --seeds "$scen_seeds" \
         --policies "$policies" --out "$out/$name" --flux-run "$build/flux-run" ||
         flux_die "$name: companion runs failed"
     flux_log "[$k/${#files[@]}] $name done, $(flux_fmt_time "$(flux_elapsed "$t_all")") so far"
