@@ -11,12 +11,15 @@
 #include "fabric-test-traffic.h"
 
 #include "ns3/core-module.h"
+#include "ns3/fabric-queue-disc-item.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology-helper.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/network-module.h"
 #include "ns3/pfc-prio-queue-disc.h"
 #include "ns3/switch-mmu.h"
+#include "ns3/tcp-header.h"
+#include "ns3/udp-header.h"
 #include "ns3/traffic-control-module.h"
 
 #include <limits>
@@ -485,6 +488,70 @@ class SwitchMmuEcnTestCase : public TestCase
  * asks its port to poll again gets it out 10 us later, with no other
  * arrival and no pause to wake the port in between.
  */
+/**
+ * \ingroup flux-tests
+ * FabricQueueDiscItem::Hash gives Ipv4QueueDiscItem::Hash's value (which
+ * FabricTopology::GetPath's probes use) for UDP and TCP packets, a fragment
+ * (no ports) and another protocol, for several perturbations.
+ */
+class FabricItemHashTestCase : public TestCase
+{
+  public:
+    FabricItemHashTestCase()
+        : TestCase("FabricQueueDiscItem::Hash equals Ipv4QueueDiscItem::Hash")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t checked = 0;
+        for (uint8_t protocol : {17, 6, 1})
+        {
+            for (uint16_t fragment : {0, 8})
+            {
+                for (uint16_t port : {0, 4791, 49152, 65535})
+                {
+                    Ptr<Packet> p = Create<Packet>(100);
+                    if (protocol == 17)
+                    {
+                        UdpHeader udp;
+                        udp.SetSourcePort(port);
+                        udp.SetDestinationPort(4791);
+                        p->AddHeader(udp);
+                    }
+                    else if (protocol == 6)
+                    {
+                        TcpHeader tcp;
+                        tcp.SetSourcePort(port);
+                        tcp.SetDestinationPort(80);
+                        p->AddHeader(tcp);
+                    }
+                    Ipv4Header ip;
+                    ip.SetSource(Ipv4Address("10.0.1.2"));
+                    ip.SetDestination(Ipv4Address("10.0.3.4"));
+                    ip.SetProtocol(protocol);
+                    ip.SetFragmentOffset(fragment);
+                    ip.SetPayloadSize(p->GetSize());
+                    Ptr<Ipv4QueueDiscItem> reference =
+                        Create<Ipv4QueueDiscItem>(p->Copy(), Address(), 0x0800, ip);
+                    Ptr<FabricQueueDiscItem> item =
+                        Create<FabricQueueDiscItem>(p->Copy(), ip, 0, 3, 0);
+                    for (uint32_t perturbation : {0U, 1U, 0xdeadbeefU})
+                    {
+                        NS_TEST_ASSERT_MSG_EQ(item->Hash(perturbation),
+                                              reference->Hash(perturbation),
+                                              "protocol " << +protocol << ", fragment "
+                                                          << fragment << ", port " << port);
+                        ++checked;
+                    }
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(checked, 3 * 2 * 4 * 3, "every case checked");
+    }
+};
+
 class RequestPollTestCase : public TestCase
 {
   public:
@@ -1251,6 +1318,7 @@ class FluxSwitchTestSuite : public TestSuite
         AddTestCase(new SwitchMmuConfigurationTestCase);
         AddTestCase(new SwitchMmuEcnClassTestCase);
         AddTestCase(new RequestPollTestCase);
+        AddTestCase(new FabricItemHashTestCase);
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH));
         AddTestCase(new LosslessIncastTestCase(IncastFabric::LEAF_SPINE));
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FifoQueueDisc"));

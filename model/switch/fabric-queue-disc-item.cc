@@ -4,6 +4,7 @@
 
 #include "fabric-queue-disc-item.h"
 
+#include "ns3/hash.h"
 #include "ns3/log.h"
 
 namespace ns3
@@ -15,6 +16,9 @@ namespace
 {
 /// EtherType of IPv4.
 constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
+/// IP protocol numbers whose first four header bytes are the ports.
+constexpr uint8_t PROTO_TCP = 6;
+constexpr uint8_t PROTO_UDP = 17;
 } // namespace
 
 FabricQueueDiscItem::FabricQueueDiscItem(Ptr<Packet> p,
@@ -43,6 +47,39 @@ uint32_t
 FabricQueueDiscItem::GetSize() const
 {
     return m_size;
+}
+
+uint32_t
+FabricQueueDiscItem::Hash(uint32_t perturbation) const
+{
+    const Ipv4Header& ip = GetHeader();
+    const uint8_t protocol = ip.GetProtocol();
+    if (!m_portsRead)
+    {
+        // (before the queue disc adds the IPv4 header back at dequeue)
+        m_portsRead = true;
+        uint8_t ports[4] = {0, 0, 0, 0};
+        if ((protocol == PROTO_TCP || protocol == PROTO_UDP) && ip.GetFragmentOffset() == 0)
+        {
+            GetPacket()->CopyData(ports, sizeof(ports));
+        }
+        m_srcPort = static_cast<uint16_t>(ports[0] << 8 | ports[1]);
+        m_dstPort = static_cast<uint16_t>(ports[2] << 8 | ports[3]);
+    }
+    // Ipv4QueueDiscItem::Hash's 17 bytes
+    uint8_t buf[17];
+    ip.GetSource().Serialize(buf);
+    ip.GetDestination().Serialize(buf + 4);
+    buf[8] = protocol;
+    buf[9] = (m_srcPort >> 8) & 0xff;
+    buf[10] = m_srcPort & 0xff;
+    buf[11] = (m_dstPort >> 8) & 0xff;
+    buf[12] = m_dstPort & 0xff;
+    buf[13] = (perturbation >> 24) & 0xff;
+    buf[14] = (perturbation >> 16) & 0xff;
+    buf[15] = (perturbation >> 8) & 0xff;
+    buf[16] = perturbation & 0xff;
+    return Hash32(reinterpret_cast<const char*>(buf), sizeof(buf));
 }
 
 uint8_t

@@ -68,11 +68,29 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
      */
     uint32_t GetSize() const override;
 
+    /**
+     * \brief The flow hash of Ipv4QueueDiscItem::Hash, computed cheaply.
+     *
+     * The same bytes go into the same Murmur3 hash (source, destination,
+     * protocol, the TCP or UDP ports of an unfragmented packet, the
+     * perturbation), so ECMP and FabricTopology::GetPath agree, but the
+     * ports are read once from the transport header's first four bytes
+     * instead of through header objects at every call: ECMP and
+     * FluxQueueDisc hash every packet.
+     *
+     * \param perturbation hash perturbation value
+     * \return the hash of the packet's 5-tuple
+     */
+    uint32_t Hash(uint32_t perturbation) const override;
+
   private:
     uint32_t m_ingressPort;  //!< port the packet arrived on
     uint32_t m_size;         //!< IPv4 packet bytes, header included
     uint32_t m_chargedBytes; //!< bytes accounted by the buffer manager
     uint8_t m_priority;      //!< traffic class
+    mutable uint16_t m_srcPort{0};    //!< transport source port, once read
+    mutable uint16_t m_dstPort{0};    //!< transport destination port, once read
+    mutable bool m_portsRead{false}; //!< whether the ports were read
 };
 
 } // namespace ns3
