@@ -19,8 +19,8 @@
 #include "ns3/pfc-prio-queue-disc.h"
 #include "ns3/switch-mmu.h"
 #include "ns3/tcp-header.h"
-#include "ns3/udp-header.h"
 #include "ns3/traffic-control-module.h"
+#include "ns3/udp-header.h"
 
 #include <limits>
 #include <map>
@@ -541,8 +541,8 @@ class FabricItemHashTestCase : public TestCase
                     {
                         NS_TEST_ASSERT_MSG_EQ(item->Hash(perturbation),
                                               reference->Hash(perturbation),
-                                              "protocol " << +protocol << ", fragment "
-                                                          << fragment << ", port " << port);
+                                              "protocol " << +protocol << ", fragment " << fragment
+                                                          << ", port " << port);
                         ++checked;
                     }
                 }

@@ -7,6 +7,8 @@
 #include "ns3/hash.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -52,29 +54,26 @@ FabricQueueDiscItem::GetSize() const
 uint32_t
 FabricQueueDiscItem::Hash(uint32_t perturbation) const
 {
-    const Ipv4Header& ip = GetHeader();
-    const uint8_t protocol = ip.GetProtocol();
-    if (!m_portsRead)
+    if (!m_tupleRead)
     {
-        // (before the queue disc adds the IPv4 header back at dequeue)
-        m_portsRead = true;
-        uint8_t ports[4] = {0, 0, 0, 0};
+        // Ipv4QueueDiscItem::Hash's first 13 bytes, read once (before the
+        // queue disc adds the IPv4 header back at dequeue): the addresses,
+        // the protocol and the transport header's first four bytes, which
+        // are the ports of TCP and UDP
+        m_tupleRead = true;
+        const Ipv4Header& ip = GetHeader();
+        const uint8_t protocol = ip.GetProtocol();
+        ip.GetSource().Serialize(m_tuple);
+        ip.GetDestination().Serialize(m_tuple + 4);
+        m_tuple[8] = protocol;
+        std::fill(m_tuple + 9, m_tuple + TUPLE_BYTES, 0);
         if ((protocol == PROTO_TCP || protocol == PROTO_UDP) && ip.GetFragmentOffset() == 0)
         {
-            GetPacket()->CopyData(ports, sizeof(ports));
+            GetPacket()->CopyData(m_tuple + 9, 4);
         }
-        m_srcPort = static_cast<uint16_t>(ports[0] << 8 | ports[1]);
-        m_dstPort = static_cast<uint16_t>(ports[2] << 8 | ports[3]);
     }
-    // Ipv4QueueDiscItem::Hash's 17 bytes
-    uint8_t buf[17];
-    ip.GetSource().Serialize(buf);
-    ip.GetDestination().Serialize(buf + 4);
-    buf[8] = protocol;
-    buf[9] = (m_srcPort >> 8) & 0xff;
-    buf[10] = m_srcPort & 0xff;
-    buf[11] = (m_dstPort >> 8) & 0xff;
-    buf[12] = m_dstPort & 0xff;
+    uint8_t buf[TUPLE_BYTES + 4];
+    std::copy(m_tuple, m_tuple + TUPLE_BYTES, buf);
     buf[13] = (perturbation >> 24) & 0xff;
     buf[14] = (perturbation >> 16) & 0xff;
     buf[15] = (perturbation >> 8) & 0xff;

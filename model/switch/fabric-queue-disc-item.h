@@ -7,6 +7,7 @@
 
 #include "ns3/ipv4-queue-disc-item.h"
 
+#include <cstddef>
 #include <cstdint>
 
 namespace ns3
@@ -74,9 +75,9 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
      * The same bytes go into the same Murmur3 hash (source, destination,
      * protocol, the TCP or UDP ports of an unfragmented packet, the
      * perturbation), so ECMP and FabricTopology::GetPath agree, but the
-     * ports are read once from the transport header's first four bytes
-     * instead of through header objects at every call: ECMP and
-     * FluxQueueDisc hash every packet.
+     * 5-tuple is read once (the ports from the transport header's first
+     * four bytes) instead of through header objects at every call: ECMP
+     * and FluxQueueDisc hash every packet.
      *
      * \param perturbation hash perturbation value
      * \return the hash of the packet's 5-tuple
@@ -88,9 +89,10 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
     uint32_t m_size;         //!< IPv4 packet bytes, header included
     uint32_t m_chargedBytes; //!< bytes accounted by the buffer manager
     uint8_t m_priority;      //!< traffic class
-    mutable uint16_t m_srcPort{0};    //!< transport source port, once read
-    mutable uint16_t m_dstPort{0};    //!< transport destination port, once read
-    mutable bool m_portsRead{false}; //!< whether the ports were read
+    /// Bytes of the 5-tuple in the hash: addresses, protocol, ports.
+    static constexpr std::size_t TUPLE_BYTES = 13;
+    mutable uint8_t m_tuple[TUPLE_BYTES]; //!< the 5-tuple's bytes, once read
+    mutable bool m_tupleRead{false};      //!< whether m_tuple was read
 };
 
 } // namespace ns3
