@@ -6,9 +6,9 @@
 
 #include "pfc-link-helper.h"
 
+#include "ns3/fabric-queue-disc-item.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/ipv4-header.h"
-#include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -72,7 +72,8 @@ FabricTopology::GetPath(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t d
     {
         return path;
     }
-    // A probe with the flow's 5-tuple, hashed as the switches hash packets.
+    // A probe with the flow's 5-tuple, the item the switches make of a
+    // packet, so that it hashes as they do.
     Ptr<Packet> p = Create<Packet>();
     UdpHeader udp;
     udp.SetSourcePort(srcPort);
@@ -83,7 +84,7 @@ FabricTopology::GetPath(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t d
     ip.SetDestination(hostAddresses[dst]);
     ip.SetProtocol(17);
     ip.SetPayloadSize(p->GetSize());
-    Ptr<Ipv4QueueDiscItem> probe = Create<Ipv4QueueDiscItem>(p, Address(), 0x0800, ip);
+    Ptr<FabricQueueDiscItem> probe = Create<FabricQueueDiscItem>(p, ip, 0, 0, 0);
 
     // (src == dst too: up to the host's switch, which sends it back down,
     // as it does a packet addressed to the host it came from)

@@ -490,9 +490,9 @@ class SwitchMmuEcnTestCase : public TestCase
  */
 /**
  * \ingroup flux-tests
- * FabricQueueDiscItem::Hash gives Ipv4QueueDiscItem::Hash's value (which
- * FabricTopology::GetPath's probes use) for UDP and TCP packets, a fragment
- * (no ports) and another protocol, for several perturbations.
+ * FabricQueueDiscItem::Hash gives Ipv4QueueDiscItem::Hash's value (the
+ * paths ns-3's hash gives flows) for UDP and TCP packets, a fragment (no
+ * ports) and another protocol, for several perturbations.
  */
 class FabricItemHashTestCase : public TestCase
 {

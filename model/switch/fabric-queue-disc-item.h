@@ -74,7 +74,8 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
      *
      * The same bytes go into the same Murmur3 hash (source, destination,
      * protocol, the TCP or UDP ports of an unfragmented packet, the
-     * perturbation), so ECMP and FabricTopology::GetPath agree, but the
+     * perturbation), so flows take the paths ns-3's hash gives them (and
+     * FabricTopology::GetPath, whose probes are such items, agrees), but the
      * 5-tuple is read once (the ports from the transport header's first
      * four bytes) instead of through header objects at every call: ECMP
      * and FluxQueueDisc hash every packet.
