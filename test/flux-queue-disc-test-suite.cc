@@ -4,8 +4,8 @@
  * FluxQueueDisc: control class first and the controller's class order,
  * deficit round robin among the flows of a class, the starvation guard
  * (MinShare byte credit and MaxWait ageing), per-class ECN marking, PFC
- * pauses with Peek agreeing with Dequeue, the size limit, and plain IPv4 use
- * through TrafficControlHelper.
+ * pauses with Peek agreeing with Dequeue, the size limit, plain IPv4 use
+ * through TrafficControlHelper, and the direct path against ns-3's.
  */
 
 #include "fabric-test-traffic.h"
@@ -18,6 +18,7 @@
 #include "ns3/traffic-class.h"
 #include "ns3/traffic-control-module.h"
 
+#include <array>
 #include <cstdlib>
 #include <vector>
 
@@ -634,6 +635,143 @@ class FluxQueueDiscPlainIpTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * Direct path: a queue disc on PfcAwareQueueDisc's direct path (as on a
+ * switch port) serves the same items in the same order as one on ns-3's
+ * path, with the same drops, marks and guard activations, through ordering,
+ * DRR, both guards, per-class ECN, PFC pauses and a full queue; QueueDisc's
+ * own counters stay at zero on the direct path.
+ */
+class FluxQueueDiscDirectTestCase : public TestCase
+{
+  public:
+    FluxQueueDiscDirectTestCase()
+        : TestCase("FluxQueueDisc: the direct path serves as the ns-3 path does")
+    {
+    }
+
+  private:
+    /**
+     * \param direct whether to take the direct path
+     * \return an initialised queue disc with both guards, ECN on class 3, a
+     *         class order and a small size limit
+     */
+    Ptr<FluxQueueDisc> Make(bool direct)
+    {
+        Ptr<FluxQueueDisc> q = CreateObject<FluxQueueDisc>();
+        q->SetAttribute("MinShare", DoubleValue(0.1));
+        q->SetAttribute("MaxWait", TimeValue(MicroSeconds(30)));
+        q->SetAttribute("MaxSize", QueueSizeValue(QueueSize("60p")));
+        q->SetAttribute("FlowsPerClass", UintegerValue(4));
+        q->SetEcnThresholds(3, 4000, 20000, 0.5);
+        q->SetClassOrder({2, 5, 3});
+        q->AssignStreams(7);
+        if (direct)
+        {
+            NS_TEST_EXPECT_MSG_EQ(q->StartDirect(), true, "the direct path is taken");
+        }
+        q->TraceConnectWithoutContext(
+            "Drop",
+            MakeCallback(&FluxQueueDiscDirectTestCase::Dropped, this).Bind(direct));
+        q->Initialize();
+        return q;
+    }
+
+    /**
+     * \brief Count a drop.
+     * \param direct which queue disc
+     * \param item the item
+     */
+    void Dropped(bool direct, Ptr<const QueueDiscItem> item)
+    {
+        ++m_drops[direct];
+    }
+
+    /// One step: the same arrivals and dequeues at both queue discs.
+    void Step()
+    {
+        // a fixed pseudo-random sequence (a linear congruential generator)
+        auto next = [this](uint32_t n) {
+            m_state = m_state * 1103515245u + 12345u;
+            return (m_state >> 16) % n;
+        };
+        const uint32_t arrivals = next(5);
+        for (uint32_t i = 0; i < arrivals; ++i)
+        {
+            const auto cls = static_cast<uint8_t>(next(8));
+            const auto port = static_cast<uint16_t>(1000 + next(12));
+            const uint32_t size = 200 + next(4000);
+            const auto ecn = next(2) ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT;
+            m_ns3->Enqueue(MakeItem(cls, port, size, ecn, m_seq));
+            m_direct->EnqueueDirect(MakeItem(cls, port, size, ecn, m_seq));
+            ++m_seq;
+        }
+        const auto paused = static_cast<uint8_t>(next(4) == 0 ? 1u << next(8) : 0);
+        m_ns3->SetPausedMask(paused);
+        m_direct->SetPausedMask(paused);
+        const uint32_t dequeues = next(4);
+        for (uint32_t i = 0; i < dequeues; ++i)
+        {
+            Ptr<const QueueDiscItem> peeked = m_direct->Peek();
+            Ptr<QueueDiscItem> a = m_ns3->Dequeue();
+            Ptr<QueueDiscItem> b = m_direct->DequeueDirect();
+            NS_TEST_EXPECT_MSG_EQ(b, peeked, "Peek shows what the direct path returns");
+            NS_TEST_EXPECT_MSG_EQ((a == nullptr), (b == nullptr), "both serve or neither");
+            if (a && b)
+            {
+                ++m_served;
+                NS_TEST_EXPECT_MSG_EQ(SeqOf(a), SeqOf(b), "the same item");
+                const auto ecnA = DynamicCast<Ipv4QueueDiscItem>(a)->GetHeader().GetEcn();
+                const auto ecnB = DynamicCast<Ipv4QueueDiscItem>(b)->GetHeader().GetEcn();
+                NS_TEST_EXPECT_MSG_EQ(ecnA, ecnB, "the same marking");
+            }
+        }
+    }
+
+    void DoRun() override
+    {
+        m_ns3 = Make(false);
+        m_direct = Make(true);
+        for (uint32_t t = 0; t < 4000; ++t)
+        {
+            Simulator::Schedule(MicroSeconds(t), &FluxQueueDiscDirectTestCase::Step, this);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(m_served, 3000, "most steps served something");
+        NS_TEST_ASSERT_MSG_GT(m_drops[false], 0, "the size limit was reached");
+        NS_TEST_ASSERT_MSG_EQ(m_drops[true], m_drops[false], "the same drops");
+        NS_TEST_ASSERT_MSG_GT(m_ns3->GetClassMarks(3), 0, "class 3 marked");
+        NS_TEST_ASSERT_MSG_GT(m_ns3->GetGuardActivations(), 0, "the guards acted");
+        for (uint8_t c = 0; c < TrafficClass::N_CLASSES; ++c)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_direct->GetClassPackets(c), m_ns3->GetClassPackets(c), "held");
+            NS_TEST_ASSERT_MSG_EQ(m_direct->GetClassMarks(c), m_ns3->GetClassMarks(c), "marks");
+            NS_TEST_ASSERT_MSG_EQ(m_direct->GetGuardActivations(c),
+                                  m_ns3->GetGuardActivations(c),
+                                  "guard activations");
+        }
+        uint32_t held = 0;
+        for (uint8_t c = 0; c < TrafficClass::N_CLASSES; ++c)
+        {
+            held += m_ns3->GetClassPackets(c);
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_ns3->GetNPackets(), held, "the ns-3 path counts what it holds");
+        NS_TEST_ASSERT_MSG_EQ(m_direct->GetNPackets(), 0, "QueueDisc's counters stay silent");
+        NS_TEST_ASSERT_MSG_EQ(m_direct->GetNInternalQueues(), 0, "no internal queue");
+        m_ns3->Dispose();
+        m_direct->Dispose();
+        Simulator::Destroy();
+    }
+
+    Ptr<FluxQueueDisc> m_ns3;          //!< on ns-3's path
+    Ptr<FluxQueueDisc> m_direct;       //!< on the direct path
+    uint32_t m_state{1};               //!< the generator's state
+    uint16_t m_seq{0};                 //!< next identification number
+    uint32_t m_served{0};              //!< items both served
+    std::array<uint32_t, 2> m_drops{}; //!< drops, by path (direct: 1)
+};
+
+/**
+ * \ingroup flux-tests
  * The FluxQueueDisc test suite.
  */
 class FluxQueueDiscTestSuite : public TestSuite
@@ -649,6 +787,7 @@ class FluxQueueDiscTestSuite : public TestSuite
         AddTestCase(new FluxQueueDiscPfcTestCase);
         AddTestCase(new FluxQueueDiscLimitTestCase);
         AddTestCase(new FluxQueueDiscPlainIpTestCase);
+        AddTestCase(new FluxQueueDiscDirectTestCase);
     }
 };
 

@@ -5,6 +5,7 @@
 #include "flux-queue-disc.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/drop-tail-queue.h"
 #include "ns3/ecn-marking.h"
@@ -98,6 +99,14 @@ FluxQueueDisc::GetTypeId()
                           MakeDoubleAccessor(&FluxQueueDisc::SetDefaultEcnPmax,
                                              &FluxQueueDisc::GetDefaultEcnPmax),
                           MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("DirectPath",
+                          "On a switch port, take the direct path: the flows hold their "
+                          "items themselves and the port hands them past QueueDisc's "
+                          "Enqueue and Dequeue, whose counters and traces then stay silent "
+                          "(false: every item through internal queues).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluxQueueDisc::m_directPath),
+                          MakeBooleanChecker())
             .AddTraceSource("GuardActivation",
                             "The starvation guard served a class ahead of the order.",
                             MakeTraceSourceAccessor(&FluxQueueDisc::m_guardTrace),
@@ -117,6 +126,7 @@ FluxQueueDisc::FluxQueueDisc()
       m_defaultKmax(0),
       m_defaultPmax(0),
       m_nFlows(0),
+      m_directPath(true),
       m_nonEmpty(0),
       m_guardActivations(0)
 {
@@ -138,6 +148,8 @@ FluxQueueDisc::DoDispose()
         cs.packets = cs.bytes = 0;
     }
     m_nonEmpty = 0;
+    m_packets = 0;
+    m_bytes = 0;
     m_uniform = nullptr;
     PfcAwareQueueDisc::DoDispose();
 }
@@ -342,12 +354,75 @@ FluxQueueDisc::GetGuardActivations() const
 }
 
 bool
+FluxQueueDisc::StartDirect()
+{
+    NS_LOG_FUNCTION(this);
+    m_direct = m_directPath && GetNInternalQueues() == 0 && m_flows.empty();
+    return m_direct;
+}
+
+bool
+FluxQueueDisc::EnqueueDirect(Ptr<QueueDiscItem> item)
+{
+    NS_ASSERT(m_direct);
+    // what QueueDisc::Enqueue() stamps (MaxWait reads it)
+    item->SetTimeStamp(Simulator::Now());
+    return DoEnqueue(item);
+}
+
+Ptr<QueueDiscItem>
+FluxQueueDisc::DequeueDirect()
+{
+    NS_ASSERT(m_direct);
+    return DoDequeue();
+}
+
+bool
+FluxQueueDisc::PushItem(Flow& flow, Ptr<QueueDiscItem> item)
+{
+    if (m_direct)
+    {
+        flow.items.push_back(std::move(item));
+        return true;
+    }
+    return flow.queue->Enqueue(item);
+}
+
+Ptr<const QueueDiscItem>
+FluxQueueDisc::HeadItem(Flow& flow) const
+{
+    if (m_direct)
+    {
+        return flow.items.front();
+    }
+    return flow.queue->Peek();
+}
+
+Ptr<QueueDiscItem>
+FluxQueueDisc::PopItem(Flow& flow)
+{
+    if (!m_direct)
+    {
+        return flow.queue->Dequeue();
+    }
+    Ptr<QueueDiscItem> item = std::move(flow.items.front());
+    flow.items.pop_front();
+    return item;
+}
+
+bool
+FluxQueueDisc::IsFlowEmpty(const Flow& flow) const
+{
+    return m_direct ? flow.items.empty() : flow.queue->IsEmpty();
+}
+
+bool
 FluxQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
 {
     NS_LOG_FUNCTION(this << item);
     // The limit in the unit MaxSize counts, without building QueueSize objects
-    const bool full =
-        m_limitInPackets ? GetNPackets() + 1 > m_limit : GetNBytes() + item->GetSize() > m_limit;
+    const uint32_t size = item->GetSize();
+    const bool full = m_limitInPackets ? m_packets + 1 > m_limit : m_bytes + size > m_limit;
     if (full)
     {
         NS_LOG_LOGIC("Queue disc full: " << GetCurrentSize() << " of " << GetMaxSize());
@@ -358,13 +433,15 @@ FluxQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     const uint32_t index = cls * m_nFlows + item->Hash(m_perturbation) % m_nFlows;
     Flow& flow = m_flows[index];
     // A failed enqueue is reported as a drop by the internal queue itself.
-    if (!flow.queue->Enqueue(item))
+    if (!PushItem(flow, std::move(item)))
     {
         return false;
     }
     ClassState& cs = m_class[cls];
     ++cs.packets;
-    cs.bytes += item->GetSize();
+    cs.bytes += size;
+    ++m_packets;
+    m_bytes += size;
     m_nonEmpty |= TrafficClass::Bit(cls);
     if (!flow.active)
     {
@@ -396,7 +473,7 @@ FluxQueueDisc::SelectFlow(uint8_t cls)
     while (true)
     {
         Flow& flow = m_flows[cs.head];
-        Ptr<const QueueDiscItem> head = flow.queue->Peek();
+        Ptr<const QueueDiscItem> head = HeadItem(flow);
         if (flow.deficit >= static_cast<int32_t>(head->GetSize()))
         {
             return head;
@@ -478,10 +555,10 @@ FluxQueueDisc::DoDequeue()
     const uint8_t cls = static_cast<uint8_t>(selected);
     ClassState& cs = m_class[cls];
     Flow& flow = m_flows[cs.head];
-    Ptr<QueueDiscItem> item = flow.queue->Dequeue();
+    Ptr<QueueDiscItem> item = PopItem(flow);
     const uint32_t size = item->GetSize();
     flow.deficit -= static_cast<int32_t>(size);
-    if (flow.queue->IsEmpty())
+    if (IsFlowEmpty(flow))
     {
         flow.active = false;
         cs.head = flow.next;
@@ -493,6 +570,8 @@ FluxQueueDisc::DoDequeue()
     }
     --cs.packets;
     cs.bytes -= size;
+    --m_packets;
+    m_bytes -= size;
     ++cs.packetsServed;
     cs.bytesServed += size;
 
@@ -539,7 +618,7 @@ FluxQueueDisc::DoPeek()
     {
         return nullptr;
     }
-    return m_flows[m_class[cls].head].queue->Peek();
+    return HeadItem(m_flows[m_class[cls].head]);
 }
 
 bool
@@ -565,6 +644,10 @@ FluxQueueDisc::CheckConfig()
         }
     }
     const std::size_t queues = std::size_t{N_CLASSES} * m_flowsPerClass;
+    if (m_direct)
+    {
+        return GetNInternalQueues() == 0;
+    }
     if (GetNInternalQueues() == 0)
     {
         for (std::size_t i = 0; i < queues; ++i)
@@ -588,7 +671,7 @@ FluxQueueDisc::InitializeParams()
     NS_LOG_FUNCTION(this);
     // QueueDisc only asserts CheckConfig(), which release builds compile out.
     const std::size_t queues = std::size_t{N_CLASSES} * m_flowsPerClass;
-    NS_ABORT_MSG_IF(GetNInternalQueues() != queues,
+    NS_ABORT_MSG_IF(m_direct ? GetNInternalQueues() != 0 : GetNInternalQueues() != queues,
                     "FluxQueueDisc needs " << queues << " internal queues (8 x FlowsPerClass), has "
                                            << GetNInternalQueues());
     for (uint8_t c = 0; c < N_CLASSES; ++c)
@@ -608,7 +691,9 @@ FluxQueueDisc::InitializeParams()
         cs.credit = 0;
     }
     m_nonEmpty = 0;
-    for (std::size_t i = 0; i < queues; ++i)
+    m_packets = 0;
+    m_bytes = 0;
+    for (std::size_t i = 0; !m_direct && i < queues; ++i)
     {
         m_flows[i].queue = PeekPointer(GetInternalQueue(i));
         // Internal queues added by the user must start empty.

@@ -5,6 +5,7 @@
 #ifndef FLUX_QUEUE_DISC_H
 #define FLUX_QUEUE_DISC_H
 
+#include "ns3/compact-fifo.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-aware-queue-disc.h"
 #include "ns3/traced-callback.h"
@@ -93,9 +94,20 @@ class UniformRandomVariable;
  * (FlowsPerClass per class, 8 classes, created at initialisation unless
  * exactly that many are added before) have no limit of their own.
  *
+ * Direct path (attribute DirectPath, on by default): on a FabricSwitch
+ * port the queue disc takes PfcAwareQueueDisc's direct path. Its flows then
+ * hold their items in FIFOs of their own, no internal queue is created, and
+ * the port hands items in and out past QueueDisc's Enqueue() and Dequeue():
+ * QueueDisc's packet counters and its Enqueue, Dequeue, PacketsInQueue,
+ * BytesInQueue and SojournTime traces stay silent, while drops, marks, the
+ * class statistics below and the service order are those of the ns-3 path.
+ * A queue disc with internal queues added by the user, or with DirectPath
+ * false, stays on the ns-3 path.
+ *
  * Hot path: Enqueue/Dequeue/Peek do no allocation of their own (the
- * internal DropTailQueue stores items in its std::list), no string work
- * and scan at most the 8 classes; DRR visits only active flows.
+ * internal DropTailQueues store items in their std::list; the direct
+ * path's FIFOs are vectors that keep their capacity), no string work and
+ * scan at most the 8 classes; DRR visits only active flows.
  *
  * FlowsPerClass is read when the queue disc is initialised.
  */
@@ -162,6 +174,10 @@ class FluxQueueDisc : public PfcAwareQueueDisc
 
     /// \return false with more than one flow queue per class (round robin)
     bool ServesClassInOrder() const override;
+
+    bool StartDirect() override;
+    bool EnqueueDirect(Ptr<QueueDiscItem> item) override;
+    Ptr<QueueDiscItem> DequeueDirect() override;
 
     /**
      * \param cls a traffic class (0..7)
@@ -231,11 +247,38 @@ class FluxQueueDisc : public PfcAwareQueueDisc
     /// A flow queue of a class.
     struct Flow
     {
-        InternalQueue* queue{nullptr}; //!< its FIFO (owned by QueueDisc)
-        int32_t deficit{0};            //!< DRR deficit, bytes
-        uint16_t next{NO_FLOW};        //!< next active flow of the class
-        bool active{false};            //!< in its class's active ring
+        InternalQueue* queue{nullptr};         //!< its FIFO (owned by QueueDisc; ns-3 path)
+        CompactFifo<Ptr<QueueDiscItem>> items; //!< its FIFO on the direct path
+        int32_t deficit{0};                    //!< DRR deficit, bytes
+        uint16_t next{NO_FLOW};                //!< next active flow of the class
+        bool active{false};                    //!< in its class's active ring
     };
+
+    /**
+     * \brief Append an item to a flow's FIFO.
+     * \param flow the flow
+     * \param item the item
+     * \return false when the internal queue refused it (and traced the drop)
+     */
+    bool PushItem(Flow& flow, Ptr<QueueDiscItem> item);
+
+    /**
+     * \param flow a flow that holds items
+     * \return its head item
+     */
+    Ptr<const QueueDiscItem> HeadItem(Flow& flow) const;
+
+    /**
+     * \param flow a flow that holds items
+     * \return its head item, removed
+     */
+    Ptr<QueueDiscItem> PopItem(Flow& flow);
+
+    /**
+     * \param flow a flow
+     * \return whether it holds no item
+     */
+    bool IsFlowEmpty(const Flow& flow) const;
 
     /// The state of a class.
     struct ClassState
@@ -314,6 +357,10 @@ class FluxQueueDisc : public PfcAwareQueueDisc
     uint32_t m_defaultKmax;      //!< attribute EcnKmaxBytes
     double m_defaultPmax;        //!< attribute EcnPmax
     uint32_t m_nFlows;           //!< flow queues per class in use (set at initialisation)
+    bool m_directPath;           //!< attribute DirectPath
+    bool m_direct{false};        //!< on the direct path (StartDirect())
+    uint32_t m_packets{0};       //!< packets queued, all classes
+    uint64_t m_bytes{0};         //!< bytes queued, all classes
     bool m_limitInPackets{true}; //!< MaxSize counts packets (else bytes)
     uint64_t m_limit{0};         //!< MaxSize in its unit
 

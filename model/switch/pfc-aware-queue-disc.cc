@@ -4,6 +4,7 @@
 
 #include "pfc-aware-queue-disc.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/traffic-class.h"
 
@@ -70,6 +71,26 @@ bool
 PfcAwareQueueDisc::ServesClassInOrder() const
 {
     return true;
+}
+
+bool
+PfcAwareQueueDisc::StartDirect()
+{
+    return false;
+}
+
+bool
+PfcAwareQueueDisc::EnqueueDirect(Ptr<QueueDiscItem> item)
+{
+    NS_ABORT_MSG("PfcAwareQueueDisc: " << GetInstanceTypeId().GetName() << " has no direct path");
+    return false;
+}
+
+Ptr<QueueDiscItem>
+PfcAwareQueueDisc::DequeueDirect()
+{
+    NS_ABORT_MSG("PfcAwareQueueDisc: " << GetInstanceTypeId().GetName() << " has no direct path");
+    return nullptr;
 }
 
 uint8_t

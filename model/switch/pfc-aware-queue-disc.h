@@ -30,6 +30,15 @@ namespace ns3
  * then asks it again for a packet after the given delay, even when no packet
  * arrives and no pause ends in between (those wake the port as well).
  *
+ * Direct path: a queue disc that can hold its items in storage of its own
+ * accepts StartDirect(); its port then hands items in and out with
+ * EnqueueDirect() and DequeueDirect(), past QueueDisc's Enqueue() and
+ * Dequeue() and the internal queues through which ns-3 counts packets
+ * (about 1 500 instructions per packet on Debian's ns-3 3.37). QueueDisc's
+ * packet and byte counters and its Enqueue, Dequeue, PacketsInQueue,
+ * BytesInQueue and SojournTime traces then stay silent; drops and marks
+ * are counted and traced as on the ns-3 path. The port keeps its own counts.
+ *
  * Any other ns-3 QueueDisc may be installed on a FabricSwitch port as well;
  * the port then peeks at the head item and sends nothing while the head's
  * priority is paused (head-of-line blocking, as a single FIFO would have in
@@ -90,6 +99,27 @@ class PfcAwareQueueDisc : public QueueDisc
      * \return true (a queue disc that reorders a class overrides it)
      */
     virtual bool ServesClassInOrder() const;
+
+    /**
+     * \brief Switch to the direct path (see the class description), before
+     * Initialize().
+     * \return whether the queue disc takes it (the default: no)
+     */
+    virtual bool StartDirect();
+
+    /**
+     * \brief Enqueue on the direct path (after StartDirect()).
+     * \param item the item (time-stamped now)
+     * \return false when the queue disc dropped it (DropBeforeEnqueue)
+     */
+    virtual bool EnqueueDirect(Ptr<QueueDiscItem> item);
+
+    /**
+     * \brief Dequeue on the direct path (after StartDirect()), as Dequeue()
+     * would.
+     * \return the item, or null
+     */
+    virtual Ptr<QueueDiscItem> DequeueDirect();
 
   protected:
     void DoDispose() override;

@@ -92,6 +92,8 @@ SwitchPortEgress::SetQueueDisc(Ptr<QueueDisc> qdisc)
     m_builtIn = false;
     m_qdisc = qdisc;
     m_pfcAware = DynamicCast<PfcAwareQueueDisc>(qdisc);
+    // the port counts what a queue disc on the direct path holds
+    m_direct = m_pfcAware && m_pfcAware->StartDirect();
     if (m_pfcAware)
     {
         m_pfcAware->SetPollCallback(MakeCallback(&SwitchPortEgress::RequestPoll, this));
@@ -115,6 +117,17 @@ SwitchPortEgress::GetQueueDisc() const
 bool
 SwitchPortEgress::Enqueue(Ptr<QueueDiscItem> item)
 {
+    if (m_direct)
+    {
+        const uint32_t size = item->GetSize();
+        if (!m_pfcAware->EnqueueDirect(item))
+        {
+            return false;
+        }
+        m_bandBytes += size;
+        ++m_bandPackets;
+        return true;
+    }
     if (!m_builtIn)
     {
         return m_qdisc->Enqueue(item);
@@ -140,6 +153,7 @@ SwitchPortEgress::UseBuiltInBands()
     m_qdisc = nullptr;
     m_pfcAware = nullptr;
     m_builtIn = true;
+    m_direct = false;
     m_reordersClass = false;
 }
 
@@ -150,8 +164,9 @@ SwitchPortEgress::DetachQueueDisc()
     {
         return;
     }
-    NS_ABORT_MSG_IF(m_qdisc->GetNPackets() > 0,
+    NS_ABORT_MSG_IF(GetNPackets() > 0,
                     "SwitchPortEgress: cannot replace a queue disc that holds packets");
+    m_direct = false;
     m_qdisc->TraceDisconnectWithoutContext("Drop",
                                            MakeCallback(&SwitchPortEgress::QueueDiscDropped, this));
     if (m_pfcAware)
@@ -172,19 +187,35 @@ SwitchPortEgress::DequeueForFlush()
     {
         m_pfcAware->SetPausedMask(0);
     }
-    return m_qdisc ? m_qdisc->Dequeue() : nullptr;
+    return m_qdisc ? TakeFromQueueDisc() : nullptr;
+}
+
+Ptr<QueueDiscItem>
+SwitchPortEgress::TakeFromQueueDisc()
+{
+    if (!m_direct)
+    {
+        return m_qdisc->Dequeue();
+    }
+    Ptr<QueueDiscItem> item = m_pfcAware->DequeueDirect();
+    if (item)
+    {
+        m_bandBytes -= item->GetSize();
+        --m_bandPackets;
+    }
+    return item;
 }
 
 uint32_t
 SwitchPortEgress::GetNBytes() const
 {
-    return m_builtIn ? m_bandBytes : (m_qdisc ? m_qdisc->GetNBytes() : 0);
+    return m_builtIn || m_direct ? m_bandBytes : (m_qdisc ? m_qdisc->GetNBytes() : 0);
 }
 
 uint32_t
 SwitchPortEgress::GetNPackets() const
 {
-    return m_builtIn ? m_bandPackets : (m_qdisc ? m_qdisc->GetNPackets() : 0);
+    return m_builtIn || m_direct ? m_bandPackets : (m_qdisc ? m_qdisc->GetNPackets() : 0);
 }
 
 Ptr<QueueDiscItem>
@@ -224,7 +255,7 @@ SwitchPortEgress::DequeueForTransmit(uint8_t pausedMask)
     else if (m_pfcAware)
     {
         m_pfcAware->SetPausedMask(pausedMask);
-        item = m_qdisc->Dequeue();
+        item = TakeFromQueueDisc();
     }
     else
     {
@@ -261,7 +292,7 @@ SwitchPortEgress::DequeueForDiscard(uint8_t prioMask)
     else if (m_pfcAware)
     {
         m_pfcAware->SetPausedMask(static_cast<uint8_t>(~prioMask));
-        item = m_qdisc->Dequeue();
+        item = TakeFromQueueDisc();
     }
     else
     {

@@ -202,6 +202,12 @@ class SwitchPortEgress : public PfcEgress
      */
     Ptr<QueueDiscItem> TakeFromBands(uint8_t allowed);
 
+    /**
+     * \return the queue disc's next item (on the direct path when it takes
+     *         it), removed, or null
+     */
+    Ptr<QueueDiscItem> TakeFromQueueDisc();
+
     FabricSwitch* m_switch;              //!< the switch (owns this egress)
     uint32_t m_port;                     //!< port index
     Ptr<QueueDisc> m_qdisc;              //!< the queue disc
@@ -212,9 +218,11 @@ class SwitchPortEgress : public PfcEgress
     uint64_t m_polls;                    //!< polls done
     bool m_builtIn{false};               //!< built-in bands instead of the queue disc
     bool m_reordersClass{false};         //!< the queue disc reorders a class (ReordersClass)
+    bool m_direct{false};                //!< the queue disc is on its direct path
     uint8_t m_bandMask{0};               //!< built-in bands: bit b set when band b holds packets
-    uint32_t m_bandBytes{0};             //!< built-in bands: bytes queued
-    uint32_t m_bandPackets{0};           //!< built-in bands: packets queued
+    uint32_t m_bandBytes{0};   //!< bytes queued in the built-in bands or the direct-path queue disc
+    uint32_t m_bandPackets{0}; //!< packets queued in the built-in bands or the direct-path queue
+                               //!< disc
     /// built-in bands, by class
     std::array<CompactFifo<Ptr<QueueDiscItem>>, TrafficClass::N_CLASSES> m_bands;
 };
