@@ -37,7 +37,8 @@ namespace ns3
  * (about 1 500 instructions per packet on Debian's ns-3 3.37). QueueDisc's
  * packet and byte counters and its Enqueue, Dequeue, PacketsInQueue,
  * BytesInQueue and SojournTime traces then stay silent; drops and marks
- * are counted and traced as on the ns-3 path. The port keeps its own counts.
+ * are counted and traced as on the ns-3 path. The port keeps its own counts
+ * and, once the queue disc took the direct path, uses only the direct calls.
  *
  * Any other ns-3 QueueDisc may be installed on a FabricSwitch port as well;
  * the port then peeks at the head item and sends nothing while the head's
