@@ -58,11 +58,19 @@ DefaultQueueDiscFactory()
 bool
 IsDefaultQueueDisc(const ObjectFactory& factory)
 {
+    if (factory.GetTypeId() != PfcPrioQueueDisc::GetTypeId())
+    {
+        return false;
+    }
+    // (the default's text is the same every time: written once)
+    static const std::string standard = [] {
+        std::ostringstream text;
+        text << DefaultQueueDiscFactory();
+        return text.str();
+    }();
     std::ostringstream chosen;
-    std::ostringstream standard;
     chosen << factory;
-    standard << DefaultQueueDiscFactory();
-    return chosen.str() == standard.str();
+    return chosen.str() == standard;
 }
 
 /** \return a factory of PFC watchdogs with their default attributes */
@@ -144,6 +152,14 @@ FabricSwitch::GetTypeId()
                           "Any other QueueDiscFactory makes the port's queue disc either way.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&FabricSwitch::m_nativeEgress),
+                          MakeBooleanChecker())
+            .AddAttribute("RouteOnly",
+                          "Ports added afterwards get no egress (no queue disc nor built-in "
+                          "bands, no PFC watchdog): the switch routes (GetEgressPort) but "
+                          "cannot forward a packet. For the flow level, whose fluid flows "
+                          "follow the switches' routes and need no queue (cheaper to build).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricSwitch::m_routeOnly),
                           MakeBooleanChecker())
             .AddAttribute("PfcWatchdog",
                           "Give every port a PFC watchdog (PfcWatchdogFactory) that detects "
@@ -244,7 +260,10 @@ FabricSwitch::DoDispose()
     for (Port& port : m_ports)
     {
         port.dev->SetIpv4Receiver(nullptr);
-        port.egress->Dispose();
+        if (port.egress)
+        {
+            port.egress->Dispose();
+        }
     }
     m_ports.clear();
     m_egressHook = nullptr;
@@ -271,6 +290,10 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
     const uint32_t port = m_ports.size();
     Port p;
     p.dev = dev;
+    if (m_routeOnly)
+    {
+        return AddRoutePort(p);
+    }
     p.egress = CreateObject<SwitchPortEgress>();
     p.egress->SetSwitchPort(this, port);
     Ptr<NetDeviceQueueInterface> ndqi = dev->GetObject<NetDeviceQueueInterface>();
@@ -288,10 +311,23 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
     {
         p.egress->SetQueueDisc(m_queueDiscFactory.Create<QueueDisc>());
     }
+    dev->SetEgress(p.egress);
+    AddRoutePort(p);
+    if (m_pfcWatchdog)
+    {
+        InstallWatchdog(port);
+    }
+    return port;
+}
+
+uint32_t
+FabricSwitch::AddRoutePort(const Port& p)
+{
+    const uint32_t port = m_ports.size();
+    Ptr<PfcNetDevice> dev = p.dev;
     m_ports.push_back(p);
     const uint32_t mmuPort = m_mmu->AddPort();
     NS_ABORT_MSG_IF(mmuPort != port, "FabricSwitch: MMU ports out of step");
-    dev->SetEgress(p.egress);
     const uint32_t ifIndex = dev->GetIfIndex();
     if (m_portOfIfIndex.size() <= ifIndex)
     {
@@ -301,10 +337,6 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> dev)
                     "FabricSwitch::AddPort: interface " << ifIndex << " is already a port");
     m_portOfIfIndex[ifIndex] = port;
     dev->SetIpv4Receiver(this);
-    if (m_pfcWatchdog)
-    {
-        InstallWatchdog(port);
-    }
     dev->AddLinkChangeCallback(MakeBoundCallback(&FabricSwitch::LinkChanged, this, port));
     return port;
 }
@@ -320,6 +352,10 @@ FabricSwitch::SetPfcWatchdogEnabled(bool enabled)
     m_pfcWatchdog = enabled;
     for (uint32_t port = 0; port < m_ports.size(); ++port)
     {
+        if (!m_ports[port].egress)
+        {
+            continue; // (a route-only port: no queue to watch)
+        }
         if (enabled)
         {
             InstallWatchdog(port);
@@ -359,25 +395,30 @@ void
 FabricSwitch::SetQueueDisc(uint32_t port, Ptr<QueueDisc> qdisc)
 {
     NS_LOG_FUNCTION(this << port << qdisc);
+    NS_ABORT_MSG_IF(!m_ports.at(port).egress,
+                    "FabricSwitch::SetQueueDisc: port " << port << " is route-only");
     m_ports.at(port).egress->SetQueueDisc(qdisc);
 }
 
 Ptr<QueueDisc>
 FabricSwitch::GetQueueDisc(uint32_t port) const
 {
-    return m_ports.at(port).egress->GetQueueDisc();
+    const Port& p = m_ports.at(port);
+    return p.egress ? p.egress->GetQueueDisc() : nullptr;
 }
 
 uint32_t
 FabricSwitch::GetQueuedBytes(uint32_t port) const
 {
-    return m_ports.at(port).egress->GetNBytes();
+    const Port& p = m_ports.at(port);
+    return p.egress ? p.egress->GetNBytes() : 0;
 }
 
 uint32_t
 FabricSwitch::GetQueuedPackets(uint32_t port) const
 {
-    return m_ports.at(port).egress->GetNPackets();
+    const Port& p = m_ports.at(port);
+    return p.egress ? p.egress->GetNPackets() : 0;
 }
 
 Ptr<SwitchMmu>
@@ -598,7 +639,11 @@ FabricSwitch::FlushPort(uint32_t port)
 {
     NS_LOG_FUNCTION(this << port);
     // A queue disc that holds an item back (a gate) keeps it: it goes to
-    // the dead link later and is lost there.
+    // the dead link later and is lost there. (A route-only port holds none.)
+    if (!m_ports[port].egress)
+    {
+        return;
+    }
     while (Ptr<QueueDiscItem> item = m_ports[port].egress->DequeueForFlush())
     {
         Drop(item, port, DROP_LINK_DOWN);
@@ -675,6 +720,7 @@ FabricSwitch::ReceiveIpv4(Ptr<PfcNetDevice> dev, Ptr<Packet> p, Ipv4Header& ip, 
         MaybeMarkEcn(item, out, prio);
     }
     Port& egress = m_ports[out];
+    NS_ABORT_MSG_IF(!egress.egress, "FabricSwitch: a packet for route-only port " << out);
     // A refused item was reported by the queue disc's Drop trace, which
     // released its buffer space.
     if (egress.egress->Enqueue(item))

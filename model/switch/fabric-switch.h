@@ -140,7 +140,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
      * The device (already added to the switch's node, whose interface index
      * identifies the port on receive, and attached to its link) gets the switch's receive handler
      * and a SwitchPortEgress with built-in bands or a queue disc made by the QueueDiscFactory
-     * (see NativeEgress); the MMU gets a port.
+     * (see NativeEgress), unless the switch is route-only (RouteOnly); the MMU gets a port.
      *
      * \param dev the device
      * \return the port index (0, 1, ... in the order of the calls)
@@ -420,6 +420,14 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     void ItemDiscarded(uint32_t port, Ptr<const QueueDiscItem> item);
 
     /**
+     * \brief Add a port whose egress is set (none for a route-only port):
+     * the MMU's port, the receive handler and the link state.
+     * \param p the port
+     * \return its index
+     */
+    uint32_t AddRoutePort(const Port& p);
+
+    /**
      * \brief Give a port's device a watchdog from the factory.
      * \param port the port
      */
@@ -451,6 +459,7 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     Ptr<SwitchMmu> m_mmu;                 //!< the buffer manager
     ObjectFactory m_queueDiscFactory;     //!< makes the ports' queue discs
     bool m_nativeEgress{true};            //!< default-queue-disc ports get built-in bands
+    bool m_routeOnly{false};              //!< ports get no egress (attribute RouteOnly)
     bool m_pfcWatchdog;                   //!< ports have PFC watchdogs
     ObjectFactory m_watchdogFactory;      //!< makes the ports' PFC watchdogs
     bool m_markOnDequeue;                 //!< decide ECN marks at dequeue

@@ -143,6 +143,11 @@ ScenarioRun::BuildNetwork()
         helper.SetSwitchAttribute("PfcWatchdogFactory", ObjectFactoryValue(watchdog));
         helper.SetSwitchAttribute("PfcWatchdog", BooleanValue(true));
     }
+    if (m_opts.backend == "flow")
+    {
+        // Fluid flows take the switches' routes but never queue there.
+        helper.SetSwitchAttribute("RouteOnly", BooleanValue(true));
+    }
     try
     {
         if (t.kind == "leaf-spine")
