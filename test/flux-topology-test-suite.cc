@@ -617,6 +617,68 @@ class EcnClassTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * RouteOnly switches (the flow level's): their ports have no queue, and
+ * every path is the one the switches with queues give.
+ */
+class RouteOnlyTestCase : public TestCase
+{
+  public:
+    RouteOnlyTestCase()
+        : TestCase("RouteOnly switches have no egress and give the same paths")
+    {
+    }
+
+  private:
+    /**
+     * \param routeOnly whether the switches are route-only
+     * \return every host pair's path for a few source ports
+     */
+    std::vector<std::vector<uint32_t>> Paths(bool routeOnly)
+    {
+        FabricTopologyHelper helper;
+        helper.SetEcmpSeed(7);
+        helper.SetSwitchAttribute("RouteOnly", BooleanValue(routeOnly));
+        FabricTopology topo = helper.BuildFatTree(4);
+        std::vector<std::vector<uint32_t>> paths;
+        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+        {
+            for (uint32_t d = 0; d < topo.GetNHosts(); ++d)
+            {
+                for (uint16_t port = 49152; port < 49156; ++port)
+                {
+                    paths.push_back(topo.GetPath(h, d, port));
+                }
+            }
+        }
+        for (const FabricTopology::Switch& s : topo.switches)
+        {
+            for (uint32_t port = 0; port < s.sw->GetNPorts(); ++port)
+            {
+                NS_TEST_EXPECT_MSG_EQ((s.sw->GetPortDevice(port)->GetEgress() == nullptr),
+                                      routeOnly,
+                                      s.name << " port " << port << ": egress");
+                NS_TEST_EXPECT_MSG_EQ(s.sw->GetQueuedBytes(port), 0, "nothing queued");
+            }
+        }
+        Simulator::Destroy();
+        return paths;
+    }
+
+    void DoRun() override
+    {
+        const auto full = Paths(false);
+        const auto routeOnly = Paths(true);
+        NS_TEST_ASSERT_MSG_EQ(full.size(), routeOnly.size(), "as many paths");
+        for (std::size_t i = 0; i < full.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ((full[i] == routeOnly[i]), true, "path " << i);
+            NS_TEST_EXPECT_MSG_EQ(full[i].empty(), false, "path " << i << " exists");
+        }
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The topology test suite.
  */
 class FluxTopologyTestSuite : public TestSuite
@@ -671,6 +733,7 @@ class FluxTopologyTestSuite : public TestSuite
         AddTestCase(new PcapTestCase);
         AddTestCase(new QueueDiscDefaultTestCase);
         AddTestCase(new EcnClassTestCase);
+        AddTestCase(new RouteOnlyTestCase);
     }
 };
 
