@@ -755,6 +755,7 @@ class FluxQueueDiscDirectTestCase : public TestCase
             held += m_ns3->GetClassPackets(c);
         }
         NS_TEST_ASSERT_MSG_EQ(m_ns3->GetNPackets(), held, "the ns-3 path counts what it holds");
+        NS_TEST_ASSERT_MSG_EQ(m_direct->GetHeldPackets(), held, "the direct path counts it too");
         NS_TEST_ASSERT_MSG_EQ(m_direct->GetNPackets(), 0, "QueueDisc's counters stay silent");
         NS_TEST_ASSERT_MSG_EQ(m_direct->GetNInternalQueues(), 0, "no internal queue");
         m_ns3->Dispose();

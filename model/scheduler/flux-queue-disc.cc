@@ -148,8 +148,8 @@ FluxQueueDisc::DoDispose()
         cs.packets = cs.bytes = 0;
     }
     m_nonEmpty = 0;
-    m_packets = 0;
-    m_bytes = 0;
+    m_heldPackets = 0;
+    m_heldBytes = 0;
     m_uniform = nullptr;
     PfcAwareQueueDisc::DoDispose();
 }
@@ -422,7 +422,7 @@ FluxQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     NS_LOG_FUNCTION(this << item);
     // The limit in the unit MaxSize counts, without building QueueSize objects
     const uint32_t size = item->GetSize();
-    const bool full = m_limitInPackets ? m_packets + 1 > m_limit : m_bytes + size > m_limit;
+    const bool full = m_limitInPackets ? m_heldPackets + 1 > m_limit : m_heldBytes + size > m_limit;
     if (full)
     {
         NS_LOG_LOGIC("Queue disc full: " << GetCurrentSize() << " of " << GetMaxSize());
@@ -440,8 +440,8 @@ FluxQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     ClassState& cs = m_class[cls];
     ++cs.packets;
     cs.bytes += size;
-    ++m_packets;
-    m_bytes += size;
+    ++m_heldPackets;
+    m_heldBytes += size;
     m_nonEmpty |= TrafficClass::Bit(cls);
     if (!flow.active)
     {
@@ -570,8 +570,8 @@ FluxQueueDisc::DoDequeue()
     }
     --cs.packets;
     cs.bytes -= size;
-    --m_packets;
-    m_bytes -= size;
+    --m_heldPackets;
+    m_heldBytes -= size;
     ++cs.packetsServed;
     cs.bytesServed += size;
 
@@ -691,8 +691,8 @@ FluxQueueDisc::InitializeParams()
         cs.credit = 0;
     }
     m_nonEmpty = 0;
-    m_packets = 0;
-    m_bytes = 0;
+    m_heldPackets = 0;
+    m_heldBytes = 0;
     for (std::size_t i = 0; !m_direct && i < queues; ++i)
     {
         m_flows[i].queue = PeekPointer(GetInternalQueue(i));

@@ -359,8 +359,6 @@ class FluxQueueDisc : public PfcAwareQueueDisc
     uint32_t m_nFlows;           //!< flow queues per class in use (set at initialisation)
     bool m_directPath;           //!< attribute DirectPath
     bool m_direct{false};        //!< on the direct path (StartDirect())
-    uint32_t m_packets{0};       //!< packets queued, all classes
-    uint64_t m_bytes{0};         //!< bytes queued, all classes
     bool m_limitInPackets{true}; //!< MaxSize counts packets (else bytes)
     uint64_t m_limit{0};         //!< MaxSize in its unit
 

@@ -37,8 +37,9 @@ namespace ns3
  * (about 1 500 instructions per packet on Debian's ns-3 3.37). QueueDisc's
  * packet and byte counters and its Enqueue, Dequeue, PacketsInQueue,
  * BytesInQueue and SojournTime traces then stay silent; drops and marks
- * are counted and traced as on the ns-3 path. The port keeps its own counts
- * and, once the queue disc took the direct path, uses only the direct calls.
+ * are counted and traced as on the ns-3 path. Such a queue disc counts what
+ * it holds itself (GetHeldPackets(), GetHeldBytes()), and once it took the
+ * direct path its port uses only the direct calls and those counts.
  *
  * Any other ns-3 QueueDisc may be installed on a FabricSwitch port as well;
  * the port then peeks at the head item and sends nothing while the head's
@@ -122,6 +123,18 @@ class PfcAwareQueueDisc : public QueueDisc
      */
     virtual Ptr<QueueDiscItem> DequeueDirect();
 
+    /** \return the packets the queue disc holds, as a direct-path queue disc counts them */
+    uint32_t GetHeldPackets() const
+    {
+        return m_heldPackets;
+    }
+
+    /** \return the bytes the queue disc holds, as a direct-path queue disc counts them */
+    uint32_t GetHeldBytes() const
+    {
+        return m_heldBytes;
+    }
+
   protected:
     void DoDispose() override;
 
@@ -138,6 +151,10 @@ class PfcAwareQueueDisc : public QueueDisc
     void RequestPoll(Time delay);
 
     uint8_t m_pausedMask; //!< priorities paused by the link peer
+    /// packets held, counted by a queue disc that can take the direct path
+    uint32_t m_heldPackets{0};
+    /// bytes held, counted by a queue disc that can take the direct path
+    uint32_t m_heldBytes{0};
 
   private:
     PollCallback m_pollCallback; //!< serves RequestPoll()

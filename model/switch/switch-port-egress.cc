@@ -92,7 +92,6 @@ SwitchPortEgress::SetQueueDisc(Ptr<QueueDisc> qdisc)
     m_builtIn = false;
     m_qdisc = qdisc;
     m_pfcAware = DynamicCast<PfcAwareQueueDisc>(qdisc);
-    // the port counts what a queue disc on the direct path holds
     m_direct = m_pfcAware && m_pfcAware->StartDirect();
     if (m_pfcAware)
     {
@@ -119,14 +118,7 @@ SwitchPortEgress::Enqueue(Ptr<QueueDiscItem> item)
 {
     if (m_direct)
     {
-        const uint32_t size = item->GetSize();
-        if (!m_pfcAware->EnqueueDirect(item))
-        {
-            return false;
-        }
-        m_bandBytes += size;
-        ++m_bandPackets;
-        return true;
+        return m_pfcAware->EnqueueDirect(item);
     }
     if (!m_builtIn)
     {
@@ -193,29 +185,27 @@ SwitchPortEgress::DequeueForFlush()
 Ptr<QueueDiscItem>
 SwitchPortEgress::TakeFromQueueDisc()
 {
-    if (!m_direct)
-    {
-        return m_qdisc->Dequeue();
-    }
-    Ptr<QueueDiscItem> item = m_pfcAware->DequeueDirect();
-    if (item)
-    {
-        m_bandBytes -= item->GetSize();
-        --m_bandPackets;
-    }
-    return item;
+    return m_direct ? m_pfcAware->DequeueDirect() : m_qdisc->Dequeue();
 }
 
 uint32_t
 SwitchPortEgress::GetNBytes() const
 {
-    return m_builtIn || m_direct ? m_bandBytes : (m_qdisc ? m_qdisc->GetNBytes() : 0);
+    if (m_builtIn || !m_qdisc)
+    {
+        return m_bandBytes;
+    }
+    return m_direct ? m_pfcAware->GetHeldBytes() : m_qdisc->GetNBytes();
 }
 
 uint32_t
 SwitchPortEgress::GetNPackets() const
 {
-    return m_builtIn || m_direct ? m_bandPackets : (m_qdisc ? m_qdisc->GetNPackets() : 0);
+    if (m_builtIn || !m_qdisc)
+    {
+        return m_bandPackets;
+    }
+    return m_direct ? m_pfcAware->GetHeldPackets() : m_qdisc->GetNPackets();
 }
 
 Ptr<QueueDiscItem>

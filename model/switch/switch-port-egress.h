@@ -220,9 +220,8 @@ class SwitchPortEgress : public PfcEgress
     bool m_reordersClass{false};         //!< the queue disc reorders a class (ReordersClass)
     bool m_direct{false};                //!< the queue disc is on its direct path
     uint8_t m_bandMask{0};               //!< built-in bands: bit b set when band b holds packets
-    uint32_t m_bandBytes{0};   //!< bytes queued in the built-in bands or the direct-path queue disc
-    uint32_t m_bandPackets{0}; //!< packets queued in the built-in bands or the direct-path queue
-                               //!< disc
+    uint32_t m_bandBytes{0};             //!< built-in bands: bytes queued
+    uint32_t m_bandPackets{0};           //!< built-in bands: packets queued
     /// built-in bands, by class
     std::array<CompactFifo<Ptr<QueueDiscItem>>, TrafficClass::N_CLASSES> m_bands;
 };
