@@ -959,9 +959,13 @@ FluidNetwork::MessageEnd()
         SetRate(sender, 0, now);
         Detach(sender);
     }
-    if (!m_dirty.empty())
+    if (!m_dirty.empty() && !m_updatePending)
     {
-        ScheduleUpdate();
+        // every end of this instant is in: recompute now rather than in an
+        // event of its own (a pending update, of a message posted at this
+        // instant, does it with them)
+        Update();
+        return;
     }
     ScheduleNextEnd();
 }
