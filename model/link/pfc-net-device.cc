@@ -184,6 +184,7 @@ PfcNetDevice::GetTypeId()
 PfcNetDevice::PfcNetDevice()
 {
     NS_LOG_FUNCTION(this);
+    m_rxHeader.SetIpv4Sink(&m_rxIp);
 }
 
 PfcNetDevice::~PfcNetDevice() = default;
@@ -496,7 +497,7 @@ PfcNetDevice::TryTransmit()
     item->GetUint8Value(QueueItem::IP_DSFIELD, ds);
     // Ethernet, 802.1Q tag and IPv4 header in one header: one pass over the
     // buffer, one Packet::AddHeader.
-    EthernetIpv4Header header;
+    EthernetIpv4Header& header = m_txHeader;
     header.SetSourceBits(m_addressBits);
     header.SetDestinationBits(m_peerAddressBits);
     const uint8_t cls = TrafficClass::FromDsField(ds);
@@ -516,10 +517,12 @@ PfcNetDevice::TryTransmit()
     }
     else
     {
+        header.SetIpv4(nullptr);
         item->AddHeader();
         frame = item->GetPacket();
     }
     frame->AddHeader(header);
+    header.SetIpv4(nullptr); // (the item's header goes with the item)
     TransmitStart(frame, now);
 }
 
@@ -610,9 +613,10 @@ PfcNetDevice::Receive(Ptr<Packet> p)
     }
     // Ethernet and, when present, the 802.1Q tag (PCP 0 when untagged),
     // and in an IPv4 frame the IPv4 header too, in one RemoveHeader.
-    Ipv4Header ip;
-    EthernetIpv4Header eth;
-    eth.SetIpv4Sink(&ip);
+    // (reused headers: nothing keeps them past this call, and no frame
+    // reaches this device while it handles one)
+    Ipv4Header& ip = m_rxIp;
+    EthernetIpv4Header& eth = m_rxHeader;
     p->RemoveHeader(eth);
     const uint16_t type = eth.GetEtherType();
     const uint8_t prio = TrafficClass::FromPcp(eth.GetPcp());

@@ -5,6 +5,7 @@
 #ifndef PFC_NET_DEVICE_H
 #define PFC_NET_DEVICE_H
 
+#include "ethernet-ipv4-header.h"
 #include "pfc-egress.h"
 #include "pfc-ipv4-receiver.h"
 #include "pfc-watchdog.h"
@@ -372,6 +373,12 @@ class PfcNetDevice : public NetDevice
     std::array<uint64_t, N_PRIORITIES> m_txClassFrames{}; //!< IPv4 frames sent per traffic class
     CompactFifo<Ptr<Packet>> m_ctrlQueue;                 //!< PFC frames waiting for the line
     CompactFifo<Ptr<QueueDiscItem>> m_sendQueue;          //!< packets given through Send()
+    // The headers of the frame being sent and of the frame being received,
+    // reused: a Header object costs its construction and destruction per
+    // frame otherwise (each hop has one of each).
+    EthernetIpv4Header m_txHeader; //!< link (+ IPv4) header of the frame being sent
+    EthernetIpv4Header m_rxHeader; //!< link header of the frame being received
+    Ipv4Header m_rxIp;             //!< its IPv4 header (m_rxHeader's sink)
 
     Ptr<Node> m_node;                                      //!< the node
     Mac48Address m_address;                                //!< MAC address
