@@ -21,7 +21,47 @@ constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
 /// IP protocol numbers whose first four header bytes are the ports.
 constexpr uint8_t PROTO_TCP = 6;
 constexpr uint8_t PROTO_UDP = 17;
+
+/// Memory of a released item, kept for the next one.
+struct FreeItem
+{
+    FreeItem* next; //!< the next kept item
+};
+
+FreeItem* g_freeItems = nullptr; //!< the released items' memory, the last released first
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool KEEP_ITEMS = false; //!< sanitizer builds allocate every item
+#else
+constexpr bool KEEP_ITEMS = true; //!< items reuse the memory of released ones
+#endif
 } // namespace
+
+void*
+FabricQueueDiscItem::operator new(std::size_t size)
+{
+    if (KEEP_ITEMS && size == sizeof(FabricQueueDiscItem) && g_freeItems)
+    {
+        FreeItem* item = g_freeItems;
+        g_freeItems = item->next;
+        return item;
+    }
+    return ::operator new(size);
+}
+
+void
+FabricQueueDiscItem::operator delete(void* p, std::size_t size)
+{
+    // (a subclass of another size goes back to the heap)
+    if (KEEP_ITEMS && size == sizeof(FabricQueueDiscItem))
+    {
+        auto* item = static_cast<FreeItem*>(p);
+        item->next = g_freeItems;
+        g_freeItems = item;
+        return;
+    }
+    ::operator delete(p, size);
+}
 
 FabricQueueDiscItem::FabricQueueDiscItem(Ptr<Packet> p,
                                          const Ipv4Header& header,

@@ -43,6 +43,23 @@ class FabricQueueDiscItem : public Ipv4QueueDiscItem
 
     ~FabricQueueDiscItem() override;
 
+    /**
+     * \brief Memory for an item, from the items freed before when there are
+     * any: a switch makes one item per packet and hop, which would cost an
+     * allocation and a release each. (Sanitizer builds allocate every item,
+     * so that a use after release is still caught.)
+     * \param size the bytes of the item
+     * \return the memory
+     */
+    static void* operator new(std::size_t size);
+
+    /**
+     * \brief Keep an item's memory for the next item.
+     * \param p the memory
+     * \param size its bytes
+     */
+    static void operator delete(void* p, std::size_t size);
+
     // Delete default constructor, copy constructor and assignment operator to avoid misuse
     FabricQueueDiscItem() = delete;
     FabricQueueDiscItem(const FabricQueueDiscItem&) = delete;
