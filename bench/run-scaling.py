@@ -8,7 +8,7 @@ ns-3 forwarding baseline built at the same size.
                          [--hops HOPS] [--bytes B] [--sweep-bytes B,...]
                          [--sweep-size H] [--out DIR] [--write-scenarios DIR]
 
-Parts (--parts, default fabric,scenario,bytes):
+Parts (--parts, default fabric,scenario,bytes; htsim on request):
 
   fabric    build/bench/fabric-bench in flux and baseline mode, alternately,
             N times per size and topology (a permutation of paced flows,
@@ -25,6 +25,12 @@ Parts (--parts, default fabric,scenario,bytes):
             per hop to the fabric part's baseline at the same size.
   bytes     the scenario of --sweep-size hosts (fat-tree when that size is
             one, else leaf-spine) with each of --sweep-bytes.
+  htsim     fabric-bench on the k = 4 / 8 / 16 fat-trees (16, 128 and 1024
+            hosts) beside htsim: flux's CPU time per hop over the bare
+            forwarder's, measured here, times the bare forwarder's time per
+            hop measured side by side with htsim on one two-core machine
+            (HTSIM_REFERENCE), gives flux's time on that machine, which is
+            set beside htsim's, per data packet-hop and per packet-hop.
 
 With --base BUILD2 the scenario and bytes parts also run the flux-run of
 that build (e.g. an older commit), interleaved with BUILD's, check that both
@@ -62,6 +68,16 @@ LEAF_SPINE = {
     1024: (32, 16, 32, 32),
 }
 FAT_TREE_K = {16: 4, 32: 4, 64: 6, 128: 8, 256: 10, 512: 12, 1024: 16}
+
+# Per fat-tree k: the bare ns-3 forwarder's and htsim's (Broadcom csg-htsim,
+# htsim_roce: PFC, no Ethernet/IP headers, an ACK per packet) times, us per
+# packet-hop and htsim's per data packet-hop, measured side by side on one
+# two-core machine with the permutation traffic of fabric-bench.
+HTSIM_REFERENCE = {
+    4: {"bare": 0.72, "htsim_hop": 0.32, "htsim_data_hop": 0.65},
+    8: {"bare": 1.31, "htsim_hop": 0.62, "htsim_data_hop": 1.25},
+    16: {"bare": 2.61, "htsim_hop": 1.93, "htsim_data_hop": 3.86},
+}
 
 
 def shape(topology, size):
@@ -223,6 +239,31 @@ def fabric_part(args, log):
     return results
 
 
+def htsim_part(args, log):
+    """flux beside htsim on the reference machine, through the bare forwarder."""
+    sizes = {4: 16, 8: 128, 16: 1024}
+    saved = (args.topologies, args.sizes)
+    args.topologies, args.sizes = ["fat-tree"], [sizes[k] for k in sorted(HTSIM_REFERENCE)]
+    fabric = fabric_part(args, log)
+    args.topologies, args.sizes = saved
+    print("\n## flux beside htsim (us per hop on the reference machine: flux / bare here "
+          "x the bare forwarder there)\n")
+    print("| fat-tree | hosts | flux/bare per data hop | flux per data hop | htsim per data hop "
+          "| flux/htsim (data) | flux per hop | htsim per hop | flux/htsim (all frames) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    worst = 0.0
+    for k in sorted(HTSIM_REFERENCE):
+        ref = HTSIM_REFERENCE[k]
+        r = fabric[("fat-tree", sizes[k])]
+        data = r["cpu_ratio_data"] * ref["bare"]
+        hop = r["cpu_ratio_all"] * ref["bare"]
+        worst = max(worst, data / ref["htsim_data_hop"])
+        print("| k=%d | %d | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |"
+              % (k, r["hosts"], r["cpu_ratio_data"], data, ref["htsim_data_hop"],
+                 data / ref["htsim_data_hop"], hop, ref["htsim_hop"], hop / ref["htsim_hop"]))
+    print("\nlargest flux/htsim per data packet-hop: %.2f" % worst)
+
+
 def flux_run(build, path, out_json, log, meta):
     exe = os.path.join(build, "flux-run")
     env = dict(os.environ, FLUX_TIMING="1")
@@ -331,7 +372,8 @@ def main():
     ap.add_argument("-b", "--build", default=os.environ.get("FLUX_BUILD",
                                                             os.path.join(HERE, "..", "build")))
     ap.add_argument("--base", help="another build folder to compare flux-run with")
-    ap.add_argument("--parts", default="fabric,scenario,bytes")
+    ap.add_argument("--parts", default="fabric,scenario,bytes",
+                    help="fabric, scenario, bytes, htsim (comma-separated)")
     ap.add_argument("--sizes", default="16,64,256,1024")
     ap.add_argument("--topologies", default="leaf-spine,fat-tree")
     ap.add_argument("--hops", type=float, default=2e6,
@@ -352,6 +394,9 @@ def main():
     for t in args.topologies:
         if t not in ("leaf-spine", "fat-tree"):
             ap.error("--topologies: leaf-spine and/or fat-tree")
+    for p in parts:
+        if p not in ("fabric", "scenario", "bytes", "htsim"):
+            ap.error("--parts: fabric, scenario, bytes and/or htsim (got %s)" % p)
 
     if args.write_scenarios:
         os.makedirs(args.write_scenarios, exist_ok=True)
@@ -372,6 +417,8 @@ def main():
           % (args.build, (" vs base " + args.base) if args.base else "", args.n, workdir))
     with open(os.path.join(workdir, "runs.jsonl"), "a") as log:
         fabric = fabric_part(args, log) if "fabric" in parts else {}
+        if "htsim" in parts:
+            htsim_part(args, log)
         if "scenario" in parts:
             cases = [("%s %d" % (t, shape(t, s)[0]), t, s, args.bytes)
                      for t in args.topologies for s in args.sizes]
