@@ -183,15 +183,18 @@ def print_fit(label, points):
           % (label, a, b, r2, b))
 
 
-def fabric_part(args, log):
+def fabric_part(args, log, topologies=None, sizes=None):
+    """fabric-bench in both modes per topology and size (default: the arguments')."""
+    topologies = topologies or args.topologies
+    sizes = sizes or args.sizes
     print("\n## fabric-bench: flux vs bare ns-3 forwarding at the same size\n")
     bench = os.path.join(args.build, "bench", "fabric-bench")
     results = {}
     print("| topology | hosts | flux us/hop (all / data) | baseline us/hop | ratio all | ratio data "
           "| CPU ratio all / data | flux events/s | flux KB/host | baseline KB/host |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for topology in args.topologies:
-        for size in args.sizes:
+    for topology in topologies:
+        for size in sizes:
             hosts, desc, opts, _ = shape(topology, size)
             hops_per_flow = 6 if topology == "fat-tree" else 4
             packets = max(50, int(args.hops / (hosts * hops_per_flow)))
@@ -227,7 +230,7 @@ def fabric_part(args, log):
                      res["cpu_ratio_data"], f["events_per_s"] / 1e3, f["kb_per_host"],
                      b["kb_per_host"]))
             sys.stdout.flush()
-    for topology in args.topologies:
+    for topology in topologies:
         pts = [(r["hosts"], r) for (t, _), r in results.items() if t == topology]
         if len(pts) < 2:
             continue
@@ -242,10 +245,7 @@ def fabric_part(args, log):
 def htsim_part(args, log):
     """flux beside htsim on the reference machine, through the bare forwarder."""
     sizes = {4: 16, 8: 128, 16: 1024}
-    saved = (args.topologies, args.sizes)
-    args.topologies, args.sizes = ["fat-tree"], [sizes[k] for k in sorted(HTSIM_REFERENCE)]
-    fabric = fabric_part(args, log)
-    args.topologies, args.sizes = saved
+    fabric = fabric_part(args, log, ["fat-tree"], [sizes[k] for k in sorted(HTSIM_REFERENCE)])
     print("\n## flux beside htsim (us per hop on the reference machine: flux / bare here "
           "x the bare forwarder there)\n")
     print("| fat-tree | hosts | flux/bare per data hop | flux per data hop | htsim per data hop "

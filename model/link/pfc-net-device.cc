@@ -517,12 +517,12 @@ PfcNetDevice::TryTransmit()
     }
     else
     {
-        header.SetIpv4(nullptr);
         item->AddHeader();
         frame = item->GetPacket();
     }
     frame->AddHeader(header);
-    header.SetIpv4(nullptr); // (the item's header goes with the item)
+    // (between frames the header names no IPv4 header: the item's goes with it)
+    header.SetIpv4(nullptr);
     TransmitStart(frame, now);
 }
 
