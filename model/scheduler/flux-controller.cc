@@ -13,6 +13,8 @@
 #include "ns3/ordered-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/traffic-class.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -98,6 +100,14 @@ FluxController::GetTypeId()
                           TimeValue(MicroSeconds(150)),
                           MakeTimeAccessor(&FluxController::m_maxWait),
                           MakeTimeChecker(Seconds(0)))
+            .AddAttribute("FlowsPerClass",
+                          "Flow queues per class of the switch ports' FluxQueueDisc (0: one "
+                          "when no other tenant has a data class, since per-flow deficit "
+                          "round robin then only lengthens the jobs' queues; else "
+                          "FluxQueueDisc's default).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FluxController::m_flowsPerClass),
+                          MakeUintegerChecker<uint32_t>(0, 1024))
             .AddAttribute("MeasurementWeight",
                           "Weight of a new measurement in the moving average of a job's "
                           "compute gap (which predicts its next run).",
@@ -141,6 +151,7 @@ FluxController::FluxController()
       m_preemptRuns(true),
       m_holds(true),
       m_minShare(FluxQueueDisc::DEFAULT_MIN_SHARE),
+      m_flowsPerClass(0),
       m_ewma(0.5),
       m_lateFactor(1.5),
       m_measuredRates(true),
@@ -185,6 +196,14 @@ FluxController::GetQueueDiscFactory(ObjectFactory& factory) const
     factory.Set("Order", StringValue(GetClassOrderString()));
     factory.Set("MinShare", DoubleValue(m_minShare));
     factory.Set("MaxWait", TimeValue(m_maxWait));
+    if (m_flowsPerClass > 0)
+    {
+        factory.Set("FlowsPerClass", UintegerValue(m_flowsPerClass));
+    }
+    else if ((GetReservedClasses() & ~TrafficClass::Bit(TrafficClass::CONTROL)) == 0)
+    {
+        factory.Set("FlowsPerClass", UintegerValue(1));
+    }
     return true;
 }
 

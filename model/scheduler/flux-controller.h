@@ -290,6 +290,7 @@ class FluxController : public JobScheduler
     bool m_holds;                       //!< gates hold (false: classes alone)
     double m_minShare;                  //!< queue disc starvation guard
     Time m_maxWait;                     //!< queue disc ageing
+    uint32_t m_flowsPerClass;           //!< queue disc flow queues per class (0: automatic)
     double m_ewma;                      //!< weight of a new measurement
     double m_lateFactor;                //!< a run this late stops holding others
     bool m_measuredRates;               //!< virtual system at measured throughputs

@@ -252,6 +252,12 @@ JobScheduler::GetClassOrderString() const
     return TrafficClass::FormatOrder(GetClassOrder(m_reserved));
 }
 
+uint8_t
+JobScheduler::GetReservedClasses() const
+{
+    return m_reserved;
+}
+
 bool
 JobScheduler::GetQueueDiscFactory(ObjectFactory& /* factory */) const
 {

@@ -164,6 +164,9 @@ class JobScheduler : public Object
      */
     std::string GetClassOrderString() const;
 
+    /** \return the classes of other traffic given at AssignClasses(), a bit per class */
+    uint8_t GetReservedClasses() const;
+
     /**
      * \param[out] factory the queue disc switch ports must run
      * \return false when the policy leaves the switches' default
