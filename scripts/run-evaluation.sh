@@ -131,8 +131,11 @@ else
 mkdir -p "$out"
 rm -rf "$out/plots" "$out/evaluation.csv" "$out/evaluation-runs.csv" "$out/evaluation-jobs.csv" \
     "$out/evaluation.md"
-# a rerun of some policies keeps the others' runs
-if [ -z "$policies" ]; then
+# a rerun of some policies keeps the others' runs, and one without variance
+# runs keeps those of an earlier evaluation
+if [ -z "$variance" ]; then
+    :
+elif [ -z "$policies" ]; then
     rm -rf "$out/variance"
 else
     for p in $policies; do

@@ -3,17 +3,21 @@
  *
  * The scheduling policies: the gate holds and releases as the plan says and
  * never without one; flux interleaves two identical jobs on one link;
- * cassini's shifts and crux's classes match hand-computed values; one job
+ * cassini's shifts and crux's classes match hand-computed values; flux's
+ * ports have per-flow queues only beside a tenant; one job
  * alone runs alike under every policy; every policy is deterministic.
  */
 
 #include "ns3/collective.h"
 #include "ns3/core-module.h"
+#include "ns3/flux-controller.h"
 #include "ns3/flux-gate.h"
+#include "ns3/flux-queue-disc.h"
 #include "ns3/job-scheduler.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/traffic-class.h"
 
 #include <algorithm>
 #include <map>
@@ -345,6 +349,59 @@ class CruxClassesTestCase : public TestCase
 };
 
 /**
+ * flux's switch ports: one flow queue per class when no other tenant has a
+ * data class (per-flow round robin would only lengthen the jobs' queues),
+ * FluxQueueDisc's own number beside a background tenant, and the number
+ * FlowsPerClass gives whenever it gives one.
+ */
+class FluxFlowQueuesTestCase : public TestCase
+{
+  public:
+    FluxFlowQueuesTestCase()
+        : TestCase("flux: one flow queue per class without a tenant, per-flow queues beside one")
+    {
+    }
+
+  private:
+    /**
+     * \param reserved the classes of other traffic
+     * \param flowsPerClass the controller's FlowsPerClass
+     * \return FlowsPerClass of the queue disc the controller asks for (0:
+     *         it asks for none, or cannot assign its classes)
+     */
+    static uint32_t PortFlows(uint8_t reserved, uint32_t flowsPerClass)
+    {
+        Ptr<JobScheduler> flux = CreateObject<FluxController>();
+        flux->SetAttribute("FlowsPerClass", UintegerValue(flowsPerClass));
+        ObjectFactory factory;
+        if (!flux->AssignClasses(reserved).empty() || !flux->GetQueueDiscFactory(factory))
+        {
+            return 0;
+        }
+        UintegerValue flows;
+        factory.Create<QueueDisc>()->GetAttribute("FlowsPerClass", flows);
+        return static_cast<uint32_t>(flows.Get());
+    }
+
+    void DoRun() override
+    {
+        UintegerValue standard;
+        CreateObject<FluxQueueDisc>()->GetAttribute("FlowsPerClass", standard);
+        NS_TEST_ASSERT_MSG_GT(standard.Get(), 1, "FluxQueueDisc's own default is per-flow");
+        const uint8_t tenant = TrafficClass::Bit(3);
+        NS_TEST_EXPECT_MSG_EQ(PortFlows(0, 0), 1, "no tenant: one flow queue per class");
+        NS_TEST_EXPECT_MSG_EQ(PortFlows(tenant, 0),
+                              standard.Get(),
+                              "a tenant in class 3: the queue disc's per-flow queues");
+        NS_TEST_EXPECT_MSG_EQ(PortFlows(TrafficClass::Bit(5), 0),
+                              standard.Get(),
+                              "a tenant in class 5: per-flow queues too");
+        NS_TEST_EXPECT_MSG_EQ(PortFlows(0, 8), 8, "a number given is the number used");
+        NS_TEST_EXPECT_MSG_EQ(PortFlows(tenant, 2), 2, "also beside a tenant");
+    }
+};
+
+/**
  * One job alone: every policy gives fifo's JCT within 2 %, and no gate holds
  * anything (the plans are work-conserving).
  */
@@ -415,6 +472,7 @@ class FluxSchedulerTestSuite : public TestSuite
         AddTestCase(new FluxInterleavesTestCase);
         AddTestCase(new CassiniShiftTestCase);
         AddTestCase(new CruxClassesTestCase);
+        AddTestCase(new FluxFlowQueuesTestCase);
         AddTestCase(new AloneTestCase);
         AddTestCase(new SchedulerDeterminismTestCase);
     }
