@@ -367,7 +367,8 @@ def test_rings_on_a_fat_tree_get_link_disjoint_paths(tmp_path, flux_run, seed):
 
 def test_the_fifo_guard_puts_a_job_late_against_fifo_first(tmp_path, flux_run):
     """On the shipped eight-job dumbbell (seed 5), with the switch ports'
-    MaxWait off (max_wait_us 0, which also moves j6), flux without its fifo
+    MaxWait off (max_wait_us 0, which also moves j6) and their per-flow
+    queues on (flows_per_class 16, as beside a tenant), flux without its fifo
     guard (guard_slack -1) serves j6's runs behind shorter ones long enough
     that j6 ends 16 % after its fifo JCT. With the guard (the default,
     guard_slack 0.05), a run that ended in the shadow (fifo's fair sharing
@@ -377,7 +378,8 @@ def test_the_fifo_guard_puts_a_job_late_against_fifo_first(tmp_path, flux_run):
     scenario = shipped("contended-eight-jobs")
     scenario["seed"] = 5
     out = {}
-    no_wait = ["--set", "scheduler.max_wait_us=0"]  # (the guard alone)
+    no_wait = ["--set", "scheduler.max_wait_us=0",  # (the guard alone)
+               "--set", "scheduler.flows_per_class=16"]
     for name, args in (("fifo", ["--policy", "fifo"]), ("guard", ["--policy", "flux", *no_wait]),
                        ("unguarded", ["--policy", "flux", *no_wait,
                                       "--set", "scheduler.guard_slack=-1"])):

@@ -49,7 +49,8 @@ FULL = {
                           "per_rate": [{"gbps": 100, "kmin_kb": 400, "kmax_kb": 1600,
                                         "pmax": 0.2}]}},
     "scheduler": {"policy": "flux", "classes": 3, "control_latency_us": 5, "replan_us": 1000,
-                  "hysteresis_us": 50, "max_hold_us": 0, "max_wait_us": 0, "min_share": 0.05},
+                  "hysteresis_us": 50, "max_hold_us": 0, "max_wait_us": 0, "min_share": 0.05,
+                  "flows_per_class": 0},
     "jobs": [{"name": "a", "ranks": 4, "bytes": 4000000, "compute_ms": 1, "iterations": 1,
               "start_ms": 0, "chunk_bytes": 0, "buckets": 1, "priority": 3, "channels": 1}],
     "background": [
