@@ -103,8 +103,8 @@ FluxController::GetTypeId()
             .AddAttribute("FlowsPerClass",
                           "Flow queues per class of the switch ports' FluxQueueDisc (0: one "
                           "when no other tenant has a data class, since per-flow deficit "
-                          "round robin then only lengthens the jobs' queues; else "
-                          "FluxQueueDisc's default).",
+                          "round robin then only lengthens the jobs' queues, unless "
+                          "FluxQueueDisc's default was changed; else that default).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&FluxController::m_flowsPerClass),
                           MakeUintegerChecker<uint32_t>(0, 1024))
@@ -200,11 +200,22 @@ FluxController::GetQueueDiscFactory(ObjectFactory& factory) const
     {
         factory.Set("FlowsPerClass", UintegerValue(m_flowsPerClass));
     }
-    else if ((GetReservedClasses() & ~TrafficClass::Bit(TrafficClass::CONTROL)) == 0)
+    else if ((GetReservedClasses() & ~TrafficClass::Bit(TrafficClass::CONTROL)) == 0 &&
+             !FlowsPerClassDefaultChanged())
     {
         factory.Set("FlowsPerClass", UintegerValue(1));
     }
     return true;
+}
+
+bool
+FluxController::FlowsPerClassDefaultChanged()
+{
+    TypeId::AttributeInformation info;
+    FluxQueueDisc::GetTypeId().LookupAttributeByName("FlowsPerClass", &info);
+    const auto current = DynamicCast<const UintegerValue>(info.initialValue);
+    const auto original = DynamicCast<const UintegerValue>(info.originalInitialValue);
+    return current && original && current->Get() != original->Get();
 }
 
 bool

@@ -137,6 +137,13 @@ class FluxController : public JobScheduler
     bool UsesOwnClasses() const override;
 
   private:
+    /**
+     * \return whether FluxQueueDisc's FlowsPerClass default was changed
+     *         (Config::SetDefault, a scenario's ns3_defaults): FlowsPerClass
+     *         0 then keeps it
+     */
+    static bool FlowsPerClassDefaultChanged();
+
     /// The controller's view of a job.
     struct View
     {

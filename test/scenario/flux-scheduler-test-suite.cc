@@ -351,8 +351,8 @@ class CruxClassesTestCase : public TestCase
 /**
  * flux's switch ports: one flow queue per class when no other tenant has a
  * data class (per-flow round robin would only lengthen the jobs' queues),
- * FluxQueueDisc's own number beside a background tenant, and the number
- * FlowsPerClass gives whenever it gives one.
+ * FluxQueueDisc's own number beside a background tenant or when its default
+ * was changed, and the number FlowsPerClass gives whenever it gives one.
  */
 class FluxFlowQueuesTestCase : public TestCase
 {
@@ -398,6 +398,12 @@ class FluxFlowQueuesTestCase : public TestCase
                               "a tenant in class 5: per-flow queues too");
         NS_TEST_EXPECT_MSG_EQ(PortFlows(0, 8), 8, "a number given is the number used");
         NS_TEST_EXPECT_MSG_EQ(PortFlows(tenant, 2), 2, "also beside a tenant");
+        // a default set for the queue disc (ns3_defaults) is kept
+        Config::SetDefault("ns3::FluxQueueDisc::FlowsPerClass", UintegerValue(4));
+        const uint32_t chosen = PortFlows(0, 0);
+        Config::SetDefault("ns3::FluxQueueDisc::FlowsPerClass", standard);
+        NS_TEST_EXPECT_MSG_EQ(chosen, 4, "no tenant, the queue disc's default changed: kept");
+        NS_TEST_EXPECT_MSG_EQ(PortFlows(0, 0), 1, "the default back as it was: one again");
     }
 };
 
