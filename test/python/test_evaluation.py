@@ -43,7 +43,8 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
     JCT, slowdown, fairness, iteration-CDF and timeline plots; a variant of
     flux (flux-no-guard: the fifo guard never acts on two jobs that take
     turns, so it equals flux) gets a row of the variants' table with its
-    worst job against fifo."""
+    worst job against fifo; the goals table gives flux's p99 latency over
+    fifo's and both policies' pauses."""
     out = tmp_path / "eval"
     _evaluate(out, "--seeds", "1", "--policies", "fifo flux flux-no-guard", "--scenarios", SCENARIO)
     fields, rows = _csv(out / "evaluation.csv")
@@ -69,6 +70,11 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
     worst = float(rows["flux-no-guard"]["worst_slowdown_fifo"])
     assert f"| contended-two-equal | flux-no-guard | {rows['flux']['jct_mean_ms'][:5]}" in variants
     assert f"| {worst:.2f}x |" in variants
+    # the goals table sets flux's p99 latency and pauses beside fifo's
+    goals = md.split("## flux against its goals")[1].split("\n## ")[0]
+    latency = float(rows["flux"]["latency_p99_us"]) / float(rows["fifo"]["latency_p99_us"])
+    pauses = [float(rows[p]["pfc_pauses"]) for p in ("flux", "fifo")]
+    assert f"| {latency:.2f}x | {pauses[0]:.0f}, {pauses[1]:.0f} |" in goals, goals
     assert len(_csv(out / "evaluation-runs.csv")[1]) == 3
     for png in ["jct.png", "job-slowdown-cdf.png", "fairness.png", "iteration-cdf.png",
                 "timeline-contended-two-equal.png"]:
