@@ -33,7 +33,11 @@ FlowTraffic::GetTypeId()
             .AddTraceSource("Flow",
                             "A flow finished (source host, destination host, bytes, FCT).",
                             MakeTraceSourceAccessor(&FlowTraffic::m_flowTrace),
-                            "ns3::FlowTraffic::FlowTracedCallback");
+                            "ns3::FlowTraffic::FlowTracedCallback")
+            .AddTraceSource("FlowStart",
+                            "A flow started: its queue pairs (sender's, receiver's).",
+                            MakeTraceSourceAccessor(&FlowTraffic::m_flowStartTrace),
+                            "ns3::FlowTraffic::FlowStartTracedCallback");
     return tid;
 }
 
@@ -171,6 +175,7 @@ FlowTraffic::StartFlow(uint32_t src, uint32_t dst, uint64_t bytes)
     qps.first->SetSendCompletionCallback(MakeBoundCallback(&FlowTraffic::Acked, this, id));
     qps.first->SetErrorCallback(MakeBoundCallback(&FlowTraffic::Failed, this, id));
     m_flows.push_back(Flow{src, dst, bytes, Simulator::Now(), port, qps.first, qps.second, false});
+    m_flowStartTrace(qps.first, qps.second);
     ++m_started;
     m_bytesStarted += bytes;
     // Under MPI every process runs the tenant (the same arrivals from the

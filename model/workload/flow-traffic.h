@@ -125,6 +125,13 @@ class FlowTraffic : public Object
      */
     typedef void (*FlowTracedCallback)(uint32_t src, uint32_t dst, uint64_t bytes, Time fct);
 
+    /**
+     * TracedCallback signature for started flows.
+     * \param [in] tx the sender's queue pair
+     * \param [in] rx the receiver's queue pair
+     */
+    typedef void (*FlowStartTracedCallback)(Ptr<RdmaQueuePair> tx, Ptr<RdmaQueuePair> rx);
+
   protected:
     void DoDispose() override;
 
@@ -215,7 +222,8 @@ class FlowTraffic : public Object
     uint64_t m_bytesStarted;                   //!< bytes started
     FlowCallback m_flowCallback;               //!< per-flow report
     FlowCallback m_ackedCallback;              //!< per flow acknowledged in full
-    TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowTrace; //!< finished flows
+    TracedCallback<uint32_t, uint32_t, uint64_t, Time> m_flowTrace;          //!< finished flows
+    TracedCallback<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>> m_flowStartTrace; //!< started flows
 };
 
 } // namespace ns3

@@ -121,11 +121,21 @@ _JOB_COLUMNS = {
     "phase_max_ms": "float64",
     "retransmissions": "int64",
     "retransmissions_spurious": "int64",
+    "latency_us_p50": "float64",
+    "latency_us_p99": "float64",
+    "latency_us_max": "float64",
 }
 
 
+def _latency(entry):
+    """p50, p99 and max of an entry's ``packet_latency_us`` (NaN without)."""
+    lat = entry.get("packet_latency_us", {})
+    return [_num(lat.get("p50")), _num(lat.get("p99")), _num(lat.get("max"))]
+
+
 def jobs(results):
-    """One row per job: completion, JCT, iteration and phase statistics."""
+    """One row per job: completion, JCT, iteration and phase statistics,
+    the latency of the data packets it received (NaN at flow level)."""
     rows = []
     for j in results.get("jobs", []):
         its = [x for x in j.get("iteration_ms", []) if x is not None]
@@ -144,6 +154,7 @@ def jobs(results):
             _num(ph.get("max")),
             j.get("retransmissions", 0),
             j.get("retransmissions_spurious", 0),
+            *_latency(j),
         ])
     dtypes = dict(_JOB_COLUMNS)
     limits = set(results.get("backend_limits", []))
@@ -151,7 +162,7 @@ def jobs(results):
         if "jobs[]." + key in limits:  # unknown at flow level: <NA>, never 0
             dtypes[key] = "Int64"
             for row in rows:
-                row[-2 + k] = None
+                row[-5 + k] = None
     return _frame(results, list(_JOB_COLUMNS), rows, dtypes)
 
 
@@ -226,17 +237,21 @@ _TENANT_COLUMNS = {
     "fct_slowdown_p50": "float64",
     "fct_slowdown_p99": "float64",
     "fct_slowdown_p999": "float64",
+    "latency_us_p50": "float64",
+    "latency_us_p99": "float64",
+    "latency_us_max": "float64",
 }
 
 
 def tenants(results):
     """One row per tenant with finished flows: count and FCT slowdown
-    percentiles (``flows.tenants``)."""
+    percentiles (``flows.tenants``), the latency of the data packets it
+    received (NaN at flow level)."""
     rows = []
     for name, t in results.get("flows", {}).get("tenants", {}).items():
         s = t.get("fct_slowdown", {})
         rows.append([name, t.get("count", 0), _num(s.get("p50")), _num(s.get("p99")),
-                     _num(s.get("p999"))])
+                     _num(s.get("p999")), *_latency(t)])
     return _frame(results, list(_TENANT_COLUMNS), rows, _TENANT_COLUMNS)
 
 

@@ -95,6 +95,23 @@ WriteNewFile(const std::string& path, const std::string& content)
     }
 }
 
+/**
+ * \param l statistics of packet latencies
+ * \return their count, mean, p50, p99, p999 and max, us
+ */
+ojson
+LatencyJson(const RunResults::LatencyStats& l)
+{
+    ojson lat = ojson::object();
+    lat["count"] = l.count;
+    lat["mean"] = Number(l.mean, kUsDigits);
+    lat["p50"] = Number(l.p50, kUsDigits);
+    lat["p99"] = Number(l.p99, kUsDigits);
+    lat["p999"] = Number(l.p999, kUsDigits);
+    lat["max"] = Number(l.max, kUsDigits);
+    return lat;
+}
+
 /// Add a job's or tenant's transport counters to its JSON object.
 void
 AddTransport(ojson& j, const RunResults::TransportCounters& t)
@@ -234,6 +251,7 @@ ResultsWriter::ToJson(const RunResults& results)
             j["workload"] = std::move(w);
         }
         AddTransport(j, job.transport);
+        j["packet_latency_us"] = LatencyJson(job.packetLatencyUs);
         jobs.push_back(std::move(j));
     }
     out["jobs"] = std::move(jobs);
@@ -268,6 +286,7 @@ ResultsWriter::ToJson(const RunResults& results)
                 t["started"] = tr.started;
                 t["failed"] = tr.failed;
                 AddTransport(t, tr.transport);
+                t["packet_latency_us"] = LatencyJson(tr.packetLatencyUs);
             }
         }
         perTenant[name] = std::move(t);
@@ -275,15 +294,7 @@ ResultsWriter::ToJson(const RunResults& results)
     flows["tenants"] = std::move(perTenant);
     out["flows"] = std::move(flows);
 
-    const SampleSummary& latency = results.packetLatencyUs;
-    ojson lat = ojson::object();
-    lat["count"] = latency.Count();
-    lat["mean"] = Number(latency.Mean(), kUsDigits);
-    lat["p50"] = Number(latency.P50(), kUsDigits);
-    lat["p99"] = Number(latency.P99(), kUsDigits);
-    lat["p999"] = Number(latency.P999(), kUsDigits);
-    lat["max"] = Number(latency.Max(), kUsDigits);
-    out["packet_latency_us"] = std::move(lat);
+    out["packet_latency_us"] = LatencyJson(RunResults::LatencyStats::Of(results.packetLatencyUs));
 
     const auto& n = results.network;
     ojson network = ojson::object();

@@ -7,6 +7,7 @@
 
 #include "ns3/sample-summary.h"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -50,6 +51,40 @@ struct RunResults
         uint64_t errorCompletions{0}; //!< messages completed in error (retries exhausted)
     };
 
+    /// Statistics of one-way packet latencies, us (NaN where there are none).
+    struct LatencyStats
+    {
+        uint64_t count{0}; //!< data packets
+        double mean{NAN};  //!< mean, us
+        double p50{NAN};   //!< median, us
+        double p99{NAN};   //!< 99th percentile, us
+        double p999{NAN};  //!< 99.9th percentile, us
+        double max{NAN};   //!< largest, us
+
+        /**
+         * \param s samples
+         * \return their statistics
+         */
+        static LatencyStats Of(const SampleSummary& s)
+        {
+            LatencyStats l;
+            l.count = s.Count();
+            // summed in sorted order, as SampleSummary::Canonicalize does: the
+            // same whatever order the samples came in
+            double sum = 0;
+            for (double x : s.Sorted())
+            {
+                sum += x;
+            }
+            l.mean = l.count > 0 ? sum / static_cast<double>(l.count) : NAN;
+            l.p50 = s.P50();
+            l.p99 = s.P99();
+            l.p999 = s.P999();
+            l.max = s.Max();
+            return l;
+        }
+    };
+
     /// One training job.
     struct JobResult
     {
@@ -87,7 +122,8 @@ struct RunResults
         std::vector<Operations> operations; //!< replay: per kind with operations
         double computeMs{0};                //!< replay: compute time per rank (mean over ranks), ms
         double commMs{0};                   //!< replay: communication in flight per rank (mean), ms
-        double exposedCommMs{0}; //!< replay: of it, while the GPU did not compute (mean), ms
+        double exposedCommMs{0};      //!< replay: of it, while the GPU did not compute (mean), ms
+        LatencyStats packetLatencyUs; //!< one-way latency of the data packets it received
     };
 
     /// The seed each random source ran with (ScenarioConfig::seeds, else the seed).
@@ -135,10 +171,11 @@ struct RunResults
     /// One background tenant.
     struct TenantResult
     {
-        std::string name;            //!< the tenant's name in the scenario
-        uint64_t started{0};         //!< flows started
-        uint64_t failed{0};          //!< flows whose queue pair exhausted its retries
-        TransportCounters transport; //!< the tenant's queue pairs
+        std::string name;             //!< the tenant's name in the scenario
+        uint64_t started{0};          //!< flows started
+        uint64_t failed{0};           //!< flows whose queue pair exhausted its retries
+        TransportCounters transport;  //!< the tenant's queue pairs
+        LatencyStats packetLatencyUs; //!< one-way latency of the data packets it received
     };
 
     /// Fabric-wide counters over the run.

@@ -38,6 +38,16 @@ Quantile(const std::vector<double>& sorted, double q)
     return sorted[std::min(sorted.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
+/**
+ * \param l a job's or tenant's packet latencies
+ * \return their p99, us, or "-" without packets
+ */
+std::string
+LatencyP99(const RunResults::LatencyStats& l)
+{
+    return l.count > 0 ? Fixed(l.p99, 2) : "-";
+}
+
 /// Rows of cells printed as left-aligned columns two spaces apart.
 std::string
 Columns(const std::vector<std::vector<std::string>>& rows)
@@ -96,6 +106,11 @@ FormatRunSummary(const RunResults& r)
         {
             rows.back().insert(rows.back().end(), {"compute ms", "exposed comm ms"});
         }
+        const bool latency = known("jobs[].packet_latency_us");
+        if (latency)
+        {
+            rows.back().push_back("packet p99 us");
+        }
         for (const auto& j : r.jobs)
         {
             std::vector<double> it(j.iterationMs);
@@ -117,6 +132,10 @@ FormatRunSummary(const RunResults& r)
                 rows.back().push_back(j.replay ? Fixed(j.computeMs, 3) : "-");
                 rows.back().push_back(j.replay ? Fixed(j.exposedCommMs, 3) : "-");
             }
+            if (latency)
+            {
+                rows.back().push_back(LatencyP99(j.packetLatencyUs));
+            }
         }
         out << Columns(rows);
     }
@@ -133,6 +152,11 @@ FormatRunSummary(const RunResults& r)
         }
         std::vector<std::vector<std::string>> rows;
         rows.push_back({"tenant", "flows", "finished", "FCT slowdown p50", "p99"});
+        const bool latency = known("flows.tenants[].packet_latency_us");
+        if (latency)
+        {
+            rows.back().push_back("packet p99 us");
+        }
         for (const auto& t : r.tenants)
         {
             auto& s = slowdowns[t.name];
@@ -142,6 +166,10 @@ FormatRunSummary(const RunResults& r)
                             std::to_string(s.size()),
                             s.empty() ? "-" : Fixed(Quantile(s, 0.5), 2),
                             s.empty() ? "-" : Fixed(Quantile(s, 0.99), 2)});
+            if (latency)
+            {
+                rows.back().push_back(LatencyP99(t.packetLatencyUs));
+            }
         }
         out << Columns(rows);
     }

@@ -202,7 +202,14 @@ ScenarioRun::BuildNetwork()
     {
         Ptr<RdmaNic> nic =
             rdma.Install(m_topo.hosts.Get(h), m_topo.hostDevices[h], m_topo.hostAddresses[h]);
-        nic->TraceConnectWithoutContext("DataRx", MakeCallback(&ScenarioRun::PacketLatency, this));
+        nic->TraceConnectWithoutContext(
+            "DataRx",
+            MakeBoundCallback(
+                +[](ScenarioRun* self, uint32_t host, uint32_t qpn, uint32_t, Time latency) {
+                    self->PacketLatency(host, qpn, latency);
+                },
+                this,
+                h));
         m_nics.push_back(nic);
     }
     if (m_opts.backend == "flow")
@@ -304,6 +311,13 @@ ScenarioRun::BuildJobs()
         m_jobs.push_back(job);
     }
     m_jobsLeft = static_cast<uint32_t>(m_jobs.size());
+    for (uint32_t j = 0; j < m_jobs.size(); ++j)
+    {
+        for (const auto& qp : m_jobs[j]->GetQueuePairs())
+        {
+            SetQpOwner(qp, j);
+        }
+    }
 }
 
 void
@@ -383,9 +397,23 @@ ScenarioRun::BuildBackground()
             +[](ScenarioRun* self, uint32_t index, uint64_t id) { self->FlowFailed(index, id); },
             this,
             i));
+        tenant->TraceConnectWithoutContext("FlowStart",
+                                           MakeBoundCallback(
+                                               +[](ScenarioRun* self,
+                                                   uint32_t owner,
+                                                   Ptr<RdmaQueuePair> tx,
+                                                   Ptr<RdmaQueuePair> rx) {
+                                                   self->SetQpOwner(tx, owner);
+                                                   self->SetQpOwner(rx, owner);
+                                               },
+                                               this,
+                                               static_cast<uint32_t>(m_jobs.size() + i)));
         m_tenants.push_back(tenant);
         m_tenantOpenEnded.push_back(openEnded);
     }
+    // per job, per tenant, and the packets of queue pairs neither owns
+    m_latencyUs.resize(m_jobs.size() + m_tenants.size() + 1);
+    m_qpOwner.resize(m_nics.size());
 }
 
 } // namespace scenario

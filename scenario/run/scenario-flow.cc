@@ -43,11 +43,13 @@ FlowBackendLimits()
         "jobs[].retransmissions_spurious",
         "jobs[].timeouts",
         "jobs[].error_completions",
+        "jobs[].packet_latency_us",
         "flows.tenants[].retransmissions",
         "flows.tenants[].retransmissions_repair",
         "flows.tenants[].retransmissions_spurious",
         "flows.tenants[].timeouts",
         "flows.tenants[].error_completions",
+        "flows.tenants[].packet_latency_us",
         "traces",
     };
     return limits;

@@ -187,8 +187,11 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     records = FabricRanks::GatherToRoot(records);
     // (one process has them all already: no copy of what may be millions)
     const bool split = FabricRanks::GetNRanks() > 1;
-    const std::vector<double> latencies =
-        split ? FabricRanks::GatherToRoot(m_latencyUs.Sorted()) : std::vector<double>();
+    std::vector<SampleSummary> latencies(split ? m_latencyUs.size() : 0);
+    for (std::size_t o = 0; o < latencies.size(); ++o)
+    {
+        latencies[o].AddAll(FabricRanks::GatherToRoot(m_latencyUs[o].Sorted()));
+    }
     rates = FabricRanks::GatherToRoot(rates);
     queues = FabricRanks::GatherToRoot(queues);
     if (!root)
@@ -307,7 +310,19 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     if (split)
     {
         r.packetLatencyUs.Clear();
-        r.packetLatencyUs.AddAll(latencies);
+        for (std::size_t o = 0; o < latencies.size(); ++o)
+        {
+            const auto stats = RunResults::LatencyStats::Of(latencies[o]);
+            if (o < r.jobs.size())
+            {
+                r.jobs[o].packetLatencyUs = stats;
+            }
+            else if (o - r.jobs.size() < r.tenants.size())
+            {
+                r.tenants[o - r.jobs.size()].packetLatencyUs = stats;
+            }
+            r.packetLatencyUs.Merge(latencies[o]);
+        }
     }
     r.packetLatencyUs.Canonicalize();
 

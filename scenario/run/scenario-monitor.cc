@@ -295,10 +295,29 @@ ScenarioRun::FlowFailed(uint32_t tenant, uint64_t id)
 }
 
 void
-ScenarioRun::PacketLatency(uint32_t /* qpn */, uint32_t /* payload */, Time latency)
+ScenarioRun::PacketLatency(uint32_t host, uint32_t qpn, Time latency)
 {
     ++m_dataPacketsRx;
-    m_latencyUs.Add(latency.GetNanoSeconds() / 1000.0);
+    const auto& owners = m_qpOwner[host];
+    const uint32_t owner = qpn < owners.size() ? owners[qpn] : NO_OWNER;
+    m_latencyUs[std::min<std::size_t>(owner, m_latencyUs.size() - 1)].Add(latency.GetNanoSeconds() /
+                                                                          1000.0);
+}
+
+void
+ScenarioRun::SetQpOwner(const Ptr<RdmaQueuePair>& qp, uint32_t owner)
+{
+    const uint32_t host = HostOf(qp->GetNic());
+    if (host >= m_qpOwner.size())
+    {
+        m_qpOwner.resize(m_nics.size());
+    }
+    auto& owners = m_qpOwner[host];
+    if (qp->GetQpn() >= owners.size())
+    {
+        owners.resize(qp->GetQpn() + 1, NO_OWNER);
+    }
+    owners[qp->GetQpn()] = owner;
 }
 
 void

@@ -263,11 +263,17 @@ class ScenarioRun
     void Stalled();
     /**
      * \brief A data packet arrived at a NIC.
+     * \param host the NIC's host
      * \param qpn queue pair
-     * \param payload payload bytes
      * \param latency one-way latency
      */
-    void PacketLatency(uint32_t qpn, uint32_t payload, Time latency);
+    void PacketLatency(uint32_t host, uint32_t qpn, Time latency);
+    /**
+     * \brief Count the data packets a queue pair receives as its owner's.
+     * \param qp the queue pair
+     * \param owner a job's index, or the number of jobs plus a tenant's index
+     */
+    void SetQpOwner(const Ptr<RdmaQueuePair>& qp, uint32_t owner);
     /// Stop when every job and every flow is done.
     void CheckDone();
     /**
@@ -376,7 +382,12 @@ class ScenarioRun
     std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
     /// flows acknowledged in full, as lines of the HPCC FCT file (hpcc_fct)
     std::vector<RunResults::HpccFctRecord> m_hpccFct;
-    SampleSummary m_latencyUs;                   //!< one-way packet latency, us
+    /// per owner (jobs, then tenants, then packets of no owner): the one-way
+    /// latency of the data packets it received, us
+    std::vector<SampleSummary> m_latencyUs;
+    static constexpr uint32_t NO_OWNER = 0xffffffff; //!< a queue pair no job or tenant owns
+    /// per host, per QP number: the queue pair's owner (NO_OWNER: none)
+    std::vector<std::vector<uint32_t>> m_qpOwner;
     uint32_t m_jobsLeft;                         //!< jobs neither finished nor failed
     uint32_t m_jobsFailed{0};                    //!< jobs failed
     std::vector<uint32_t> m_traceLinks;          //!< traced link directions (indices)

@@ -133,3 +133,43 @@ def test_cache(small, tmp_path):
     assert again == first  # including sim.wall_s: not run again
     ns3flux.run(small, seed=2, cache=cache)
     assert len(cache) == 2
+
+
+def test_packet_latency_per_job_and_tenant():
+    """Each job and tenant has the latency of the data packets it received:
+    a 4-rank ring allreducing 3 packets per rank per step sends
+    2 x (4 - 1) steps x 4 ranks x 3 packets per iteration, a flows tenant
+    ceil(bytes / MTU) packets per flow (PFC loses none); their counts add
+    up to the run's, and each one's percentiles lie within the run's. At
+    flow level, which has no packets, the fields are absent and listed in
+    backend_limits."""
+    mtu = 4096
+    scenario = {
+        "topology": {"kind": "dumbbell", "hosts_per_side": 3},
+        "transport": {"mtu_bytes": mtu},
+        "jobs": [{"name": "ring", "ranks": 4, "hosts": [0, 1, 3, 4],
+                  "bytes": 4 * 3 * mtu, "compute_ms": 0.01, "iterations": 2}],
+        "background": [{"name": "bulk", "pattern": "flows", "flows": [
+            {"src": 2, "dst": 5, "bytes": 10 * mtu + 1, "start_ms": 0},
+            {"src": 5, "dst": 2, "bytes": 3 * mtu, "start_ms": 0.01}]}],
+    }
+    r = ns3flux.run(scenario)
+    job = r["jobs"][0]["packet_latency_us"]
+    tenant = r["flows"]["tenants"]["bulk"]["packet_latency_us"]
+    assert r["network"]["retransmissions"] == 0
+    assert job["count"] == 2 * 2 * (4 - 1) * 4 * 3
+    assert tenant["count"] == 11 + 3
+    run = r["packet_latency_us"]
+    assert run["count"] == job["count"] + tenant["count"]
+    for own in (job, tenant):
+        assert 0 < own["p50"] <= own["p99"] <= own["p999"] <= own["max"] <= run["max"]
+    assert max(job["max"], tenant["max"]) == run["max"]
+    frames = ns3flux.frames
+    assert frames.jobs(r)["latency_us_p99"].tolist() == [job["p99"]]
+    assert frames.tenants(r)["latency_us_max"].tolist() == [tenant["max"]]
+
+    fluid = ns3flux.run(scenario, backend="flow")
+    assert "packet_latency_us" not in fluid["jobs"][0]
+    assert "packet_latency_us" not in fluid["flows"]["tenants"]["bulk"]
+    for field in ("jobs[].packet_latency_us", "flows.tenants[].packet_latency_us"):
+        assert field in fluid["backend_limits"]
