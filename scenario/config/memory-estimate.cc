@@ -103,7 +103,8 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
              << " cables";
         parts.push_back(Part{"topology",
                              what.str(),
-                             kBaseBytes + kCableBytes * cables + kRouteBytes * switches * hosts});
+                             kBaseBytes + kCableBytes * cables + kHostBytes * hosts +
+                                 kRouteBytes * switches * hosts});
     }
 
     const double hostBps = t.hostGbps * 1e9;

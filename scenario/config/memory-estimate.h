@@ -23,7 +23,8 @@ namespace ns3
  * test/python/test_memory_estimate.py):
  *  - the process itself (ns-3 and the module loaded): kBaseBytes;
  *  - the fabric: kCableBytes per cable (its two devices and channel, the
- *    switch port and, for a host cable, the host's node and NIC) and
+ *    switch port and, for a host cable, the host's node and NIC),
+ *    kHostBytes per host (the runner's per-host packet accounting) and
  *    kRouteBytes per switch and host (ECMP routes);
  *  - the jobs: kStepRecordBytes per rank and ring step run (the per-step
  *    records behind the phases), for as many iterations as can run before
@@ -50,6 +51,7 @@ class MemoryEstimate
 
     static constexpr double kBaseBytes = 21e6;     //!< the process, ns-3 loaded
     static constexpr double kCableBytes = 6e3;     //!< per cable (devices, channel, port, host)
+    static constexpr double kHostBytes = 150;      //!< per host (latency callback, QP owners)
     static constexpr double kRouteBytes = 8;       //!< per switch and host (EcmpRouteTable slot)
     static constexpr double kStepRecordBytes = 80; //!< per rank and ring step run
     static constexpr double kQueuePairBytes = 2e3; //!< per queue pair of a job

@@ -298,6 +298,24 @@ struct RunResults
     /// what the scenario's imported files hold that has no counterpart here
     /// (ScenarioConfig::warnings; not written to the results file)
     std::vector<std::string> warnings;
+
+    /**
+     * \brief Set the packet latency of a job or a tenant.
+     * \param owner a job's index, or the number of jobs plus a tenant's
+     *        index (others: nobody's, ignored)
+     * \param samples the latencies of the data packets it received, us
+     */
+    void SetPacketLatency(std::size_t owner, const SampleSummary& samples)
+    {
+        if (owner < jobs.size())
+        {
+            jobs[owner].packetLatencyUs = LatencyStats::Of(samples);
+        }
+        else if (owner - jobs.size() < tenants.size())
+        {
+            tenants[owner - jobs.size()].packetLatencyUs = LatencyStats::Of(samples);
+        }
+    }
 };
 
 } // namespace ns3

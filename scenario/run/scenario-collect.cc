@@ -231,15 +231,7 @@ ScenarioRun::Collect(double wallS) const
     r.packetLatencyUs.Clear();
     for (std::size_t o = 0; o < m_latencyUs.size(); ++o)
     {
-        if (o < r.jobs.size())
-        {
-            r.jobs[o].packetLatencyUs = RunResults::LatencyStats::Of(m_latencyUs[o]);
-        }
-        else if (o - r.jobs.size() < r.tenants.size())
-        {
-            r.tenants[o - r.jobs.size()].packetLatencyUs =
-                RunResults::LatencyStats::Of(m_latencyUs[o]);
-        }
+        r.SetPacketLatency(o, m_latencyUs[o]);
         r.packetLatencyUs.Merge(m_latencyUs[o]);
     }
 

@@ -312,15 +312,7 @@ ScenarioRun::MergeProcesses(RunResults& r) const
         r.packetLatencyUs.Clear();
         for (std::size_t o = 0; o < latencies.size(); ++o)
         {
-            const auto stats = RunResults::LatencyStats::Of(latencies[o]);
-            if (o < r.jobs.size())
-            {
-                r.jobs[o].packetLatencyUs = stats;
-            }
-            else if (o - r.jobs.size() < r.tenants.size())
-            {
-                r.tenants[o - r.jobs.size()].packetLatencyUs = stats;
-            }
+            r.SetPacketLatency(o, latencies[o]);
             r.packetLatencyUs.Merge(latencies[o]);
         }
     }
