@@ -300,8 +300,9 @@ ScenarioRun::PacketLatency(uint32_t host, uint32_t qpn, Time latency)
     ++m_dataPacketsRx;
     const auto& owners = m_qpOwner[host];
     const uint32_t owner = qpn < owners.size() ? owners[qpn] : NO_OWNER;
-    m_latencyUs[std::min<std::size_t>(owner, m_latencyUs.size() - 1)].Add(latency.GetNanoSeconds() /
-                                                                          1000.0);
+    // (the last summary holds the packets of queue pairs nobody owns)
+    const std::size_t index = std::min<std::size_t>(owner, m_latencyUs.size() - 1);
+    m_latencyUs[index].Add(latency.GetNanoSeconds() / 1000.0);
 }
 
 void
