@@ -61,6 +61,7 @@ TEST(SampleSummary, EmptyAndNan)
     SampleSummary s;
     EXPECT_EQ(s.Count(), 0u);
     EXPECT_TRUE(std::isnan(s.Mean()));
+    EXPECT_TRUE(std::isnan(s.CanonicalMean()));
     EXPECT_TRUE(std::isnan(s.P50()));
     EXPECT_TRUE(std::isnan(s.Max()));
     s.Add(std::nan(""));
@@ -90,4 +91,17 @@ TEST(SampleSummary, AddAfterQueryAndMerge)
     EXPECT_DOUBLE_EQ(a.Mean(), (5 + 6 + 7 + 1 + 100 + 0) / 6.0);
     const auto& sorted = a.Sorted();
     EXPECT_TRUE(std::is_sorted(sorted.begin(), sorted.end()));
+
+    // The canonical mean does not depend on the order of the samples (which
+    // the plain sum does in floating point), and is Mean() after
+    // Canonicalize().
+    const std::vector<double> values = {1e16, 1.0, -1e16, 3.0, 0.5, 2.5};
+    SampleSummary forward;
+    SampleSummary backward;
+    forward.AddAll(values);
+    backward.AddAll({values.rbegin(), values.rend()});
+    EXPECT_EQ(forward.CanonicalMean(), backward.CanonicalMean());
+    const double canonical = forward.CanonicalMean();
+    forward.Canonicalize();
+    EXPECT_EQ(forward.Mean(), canonical);
 }

@@ -49,12 +49,25 @@ SampleSummary::Merge(const SampleSummary& other)
 void
 SampleSummary::Canonicalize()
 {
+    m_sum = SortedSum();
+}
+
+double
+SampleSummary::SortedSum() const
+{
     Sort();
-    m_sum = 0.0;
+    double sum = 0.0;
     for (double v : m_values)
     {
-        m_sum += v;
+        sum += v;
     }
+    return sum;
+}
+
+double
+SampleSummary::CanonicalMean() const
+{
+    return m_values.empty() ? NAN : SortedSum() / static_cast<double>(m_values.size());
 }
 
 void

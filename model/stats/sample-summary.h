@@ -64,6 +64,13 @@ class SampleSummary
     /// \return the arithmetic mean of the samples (NaN when empty)
     double Mean() const;
 
+    /**
+     * \return the mean with the samples summed in sorted order, the same
+     *         whatever order they came in (NaN when empty): Mean() after
+     *         Canonicalize(), without changing the summary
+     */
+    double CanonicalMean() const;
+
     /// \return the smallest sample (NaN when empty)
     double Min() const;
 
@@ -92,6 +99,9 @@ class SampleSummary
   private:
     /// Sort m_values if samples were added since the last sort.
     void Sort() const;
+
+    /// \return the sum of the samples in sorted order
+    double SortedSum() const;
 
     mutable std::vector<double> m_values; //!< the samples, sorted when m_sorted
     mutable bool m_sorted{true};          //!< whether m_values is sorted

@@ -158,11 +158,12 @@ def jobs(results):
         ])
     dtypes = dict(_JOB_COLUMNS)
     limits = set(results.get("backend_limits", []))
-    for k, key in enumerate(("retransmissions", "retransmissions_spurious")):
+    for key in ("retransmissions", "retransmissions_spurious"):
         if "jobs[]." + key in limits:  # unknown at flow level: <NA>, never 0
             dtypes[key] = "Int64"
+            column = list(_JOB_COLUMNS).index(key)
             for row in rows:
-                row[-5 + k] = None
+                row[column] = None
     return _frame(results, list(_JOB_COLUMNS), rows, dtypes)
 
 

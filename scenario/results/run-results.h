@@ -69,14 +69,7 @@ struct RunResults
         {
             LatencyStats l;
             l.count = s.Count();
-            // summed in sorted order, as SampleSummary::Canonicalize does: the
-            // same whatever order the samples came in
-            double sum = 0;
-            for (double x : s.Sorted())
-            {
-                sum += x;
-            }
-            l.mean = l.count > 0 ? sum / static_cast<double>(l.count) : NAN;
+            l.mean = s.CanonicalMean(); // (the same on any number of processes)
             l.p50 = s.P50();
             l.p99 = s.P99();
             l.p999 = s.P999();

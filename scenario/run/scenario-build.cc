@@ -212,6 +212,7 @@ ScenarioRun::BuildNetwork()
                 h));
         m_nics.push_back(nic);
     }
+    m_qpOwner.resize(m_nics.size());
     if (m_opts.backend == "flow")
     {
         BuildFluid();
@@ -413,7 +414,6 @@ ScenarioRun::BuildBackground()
     }
     // per job, per tenant, and the packets of queue pairs neither owns
     m_latencyUs.resize(m_jobs.size() + m_tenants.size() + 1);
-    m_qpOwner.resize(m_nics.size());
 }
 
 } // namespace scenario

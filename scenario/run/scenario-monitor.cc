@@ -308,12 +308,7 @@ ScenarioRun::PacketLatency(uint32_t host, uint32_t qpn, Time latency)
 void
 ScenarioRun::SetQpOwner(const Ptr<RdmaQueuePair>& qp, uint32_t owner)
 {
-    const uint32_t host = HostOf(qp->GetNic());
-    if (host >= m_qpOwner.size())
-    {
-        m_qpOwner.resize(m_nics.size());
-    }
-    auto& owners = m_qpOwner[host];
+    auto& owners = m_qpOwner[HostOf(qp->GetNic())];
     if (qp->GetQpn() >= owners.size())
     {
         owners.resize(qp->GetQpn() + 1, NO_OWNER);
