@@ -192,3 +192,38 @@ def test_evaluation_background_common_window(tmp_path, flux_run):  # noqa: ARG00
             assert seeds[source] == int(f.name[-6])
             assert all(v == 1 for k, v in seeds.items() if k != source)
     assert "## Variance attribution: contended-fat-tree" in (out / "evaluation.md").read_text()
+
+
+def test_every_variant_runs_as_written(tmp_path, flux_run):
+    """Every line of scripts/policy-variants.txt is a policy with scenario
+    keys that flux-run accepts (a mistyped key or value exits 2 there and
+    would only show as a missing row of the evaluation): each runs one
+    iteration of one job to completion, under its policy, with the job's
+    JCT the same as under its base policy (one job alone is identical under
+    every policy and variant)."""
+    variants = {}
+    with open(os.path.join(REPO, "scripts", "policy-variants.txt")) as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) >= 2 and not line.startswith("#"):
+                variants[parts[0]] = (parts[1], parts[2:])
+    assert "flux-one-class" in variants and "flux-class-ecn" in variants
+    scen = os.path.join(REPO, "examples", "scenarios", "single-job.json")
+
+    def run(name, policy, settings):
+        out = tmp_path / f"{name}.json"
+        args = [scen, "--quiet", "--out", out, "--policy", policy, "--set", "jobs.0.iterations=1"]
+        for kv in settings:
+            args += ["--set", kv]
+        proc = flux_run(*args)
+        assert proc.returncode == 0, f"{name}: {proc.stderr[-500:]}"
+        return json.loads(out.read_text())
+
+    base = {}
+    for name, (policy, settings) in variants.items():
+        if policy not in base:
+            base[policy] = run(policy, policy, [])["jobs"][0]["jct_ms"]
+        r = run(name, policy, settings)
+        assert r["policy"] == policy
+        assert r["jobs"][0]["status"] == "completed"
+        assert r["jobs"][0]["jct_ms"] == base[policy], name
