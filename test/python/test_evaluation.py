@@ -207,7 +207,7 @@ def test_every_variant_runs_as_written(tmp_path, flux_run):
             parts = line.split()
             if len(parts) >= 2 and not line.startswith("#"):
                 variants[parts[0]] = (parts[1], parts[2:])
-    assert "flux-one-class" in variants and "flux-class-ecn" in variants
+    assert {"flux-one-class", "flux-class-ecn", "flux-one-class-ecn"} <= set(variants)
     scen = os.path.join(REPO, "examples", "scenarios", "single-job.json")
 
     def run(name, policy, settings):
