@@ -194,36 +194,41 @@ def test_evaluation_background_common_window(tmp_path, flux_run):  # noqa: ARG00
     assert "## Variance attribution: contended-fat-tree" in (out / "evaluation.md").read_text()
 
 
+def _lib(call):
+    """The words a function of scripts/lib.sh prints (what the evaluation's
+    scripts run)."""
+    proc = subprocess.run(["bash", "-c", f'source "{REPO}/scripts/lib.sh"; {call}'],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.split()
+
+
 def test_every_variant_runs_as_written(tmp_path, flux_run):
-    """Every line of scripts/policy-variants.txt is a policy with scenario
-    keys that flux-run accepts (a mistyped key or value exits 2 there and
-    would only show as a missing row of the evaluation): each runs one
-    iteration of one job to completion, under its policy, with the job's
-    JCT the same as under its base policy (one job alone is identical under
-    every policy and variant)."""
-    variants = {}
-    with open(os.path.join(REPO, "scripts", "policy-variants.txt")) as f:
-        for line in f:
-            parts = line.split()
-            if len(parts) >= 2 and not line.startswith("#"):
-                variants[parts[0]] = (parts[1], parts[2:])
+    """Every variant of scripts/policy-variants.txt, with the flux-run
+    arguments the evaluation's scripts give it (scripts/lib.sh), is a policy
+    with scenario keys that flux-run accepts (a mistyped key or value exits
+    2 there and would only show as a missing row of the evaluation): each
+    runs one iteration of one job to completion, under its policy, with the
+    job's JCT the same as under its base policy (one job alone is identical
+    under every policy and variant)."""
+    variants = _lib("flux_policy_variants")
     assert {"flux-one-class", "flux-class-ecn", "flux-one-class-ecn"} <= set(variants)
     scen = os.path.join(REPO, "examples", "scenarios", "single-job.json")
 
-    def run(name, policy, settings):
+    def run(name, args):
         out = tmp_path / f"{name}.json"
-        args = [scen, "--quiet", "--out", out, "--policy", policy, "--set", "jobs.0.iterations=1"]
-        for kv in settings:
-            args += ["--set", kv]
-        proc = flux_run(*args)
+        proc = flux_run(scen, "--quiet", "--out", out, "--set", "jobs.0.iterations=1", *args)
         assert proc.returncode == 0, f"{name}: {proc.stderr[-500:]}"
         return json.loads(out.read_text())
 
     base = {}
-    for name, (policy, settings) in variants.items():
+    for name in variants:
+        args = _lib(f"flux_policy_args {name}")
+        assert args[0] == "--policy" and len(args) > 2, args
+        policy = args[1]
         if policy not in base:
-            base[policy] = run(policy, policy, [])["jobs"][0]["jct_ms"]
-        r = run(name, policy, settings)
+            base[policy] = run(policy, ["--policy", policy])["jobs"][0]["jct_ms"]
+        r = run(name, args)
         assert r["policy"] == policy
         assert r["jobs"][0]["status"] == "completed"
         assert r["jobs"][0]["jct_ms"] == base[policy], name
