@@ -51,7 +51,8 @@
  *   scenario's folder, written whole or not at all; no CSV files. --policy
  *   and --seed act as for a run; --pcap and --backend packet do not apply.
  *   Progress lines (`flux-run: bound: schedule 12/120, best mean JCT ...`)
- *   go to stderr once it has lasted 2 s.
+ *   go to stderr once it has lasted 2 s; once the bound is written, its
+ *   summary goes to stdout (FormatBoundSummary; --quiet silences both).
  * - --list-cc prints the registered congestion controls (transport.cc), one
  *   per line; with --verbose, each with its transport.<name> keys;
  *   --describe-cc NAME prints one's keys.
@@ -614,13 +615,6 @@ class Progress
 };
 
 /**
- * \brief flux-run --bound: compute the bound and write it.
- * \param cfg the scenario
- * \param outPath the bound file
- * \param quiet no progress output
- * \return the exit status
- */
-/**
  * \brief Check --pcap-hosts, --pcap-snaplen and --pcap-window into opts
  * (before the pcap folder is made), and tell what the capture may cost.
  * \param args the command line
@@ -689,6 +683,14 @@ ReadPcapOptions(const Args& args, const ScenarioConfig& cfg, RunOptions& opts)
     }
 }
 
+/**
+ * \brief flux-run --bound: compute the bound, write it and, unless
+ * quiet, print its summary (FormatBoundSummary) on stdout.
+ * \param cfg the scenario
+ * \param outPath the bound file
+ * \param quiet no progress nor summary
+ * \return the exit status
+ */
 int
 Bound(const ScenarioConfig& cfg, const std::string& outPath, bool quiet)
 {
@@ -739,6 +741,7 @@ Bound(const ScenarioConfig& cfg, const std::string& outPath, bool quiet)
     if (!quiet)
     {
         std::cerr << "flux-run: bound written to " << outPath << std::endl;
+        std::cout << FormatBoundSummary(bound) << std::flush;
     }
     return 0;
 }

@@ -4,6 +4,8 @@
 
 #include "run-summary.h"
 
+#include "bound-writer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -206,6 +208,73 @@ FormatRunSummary(const RunResults& r)
         }
         out << '\n';
     }
+    return out.str();
+}
+
+std::string
+FormatBoundSummary(const BoundResult& b)
+{
+    // a time, or "-" when a run did not complete (NaN)
+    const auto ms = [](double v) { return std::isfinite(v) ? Fixed(v, 3) : std::string("-"); };
+    std::ostringstream out;
+    out << "bound, seed " << b.seed << ", flow level: " << b.runs << " runs in "
+        << Fixed(b.wallS, 1) << " s\n";
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"job", "start ms", "alone JCT ms", "alone iteration ms shortest", "longest"});
+    for (const auto& j : b.jobs)
+    {
+        rows.push_back({j.name,
+                        Fixed(j.startMs, 3),
+                        ms(j.jctMs),
+                        ms(j.bestIterationMs),
+                        ms(j.worstIterationMs)});
+    }
+    out << Columns(rows);
+
+    const auto share = [&b](double meanJctMs) {
+        const double s = BoundWriter::GapShare(b.fifo.meanJctMs, meanJctMs, b.best.meanJctMs);
+        return std::isfinite(s) ? Fixed(s, 2) : std::string("-");
+    };
+    rows.clear();
+    rows.push_back({"schedule", "mean JCT ms", "worst iteration ms", "share of fifo->best gap"});
+    rows.push_back(
+        {"lower bound", Fixed(b.lowerMeanJctMs, 3), Fixed(b.lowerWorstIterationMs, 3), "-"});
+    rows.push_back({"best found",
+                    ms(b.best.meanJctMs),
+                    ms(b.best.worstIterationMs),
+                    share(b.best.meanJctMs)});
+    rows.push_back(
+        {"fifo", ms(b.fifo.meanJctMs), ms(b.fifo.worstIterationMs), share(b.fifo.meanJctMs)});
+    if (!b.policy.empty() && b.policy != "fifo")
+    {
+        rows.push_back({b.policy,
+                        ms(b.policyOutcome.meanJctMs),
+                        ms(b.policyOutcome.worstIterationMs),
+                        share(b.policyOutcome.meanJctMs)});
+    }
+    out << Columns(rows);
+
+    out << "lower bound on the mean JCT: the larger of the mean alone JCT ("
+        << Fixed(b.meanAloneJctMs, 3) << " ms) and SRPT";
+    if (!b.srptLink.empty())
+    {
+        out << " on " << b.srptLink;
+    }
+    out << " (" << Fixed(b.srptMeanJctMs, 3) << " ms)\n";
+    out << "best schedule: " << b.best.schedule;
+    if (!b.best.order.empty())
+    {
+        out << ", ";
+        for (std::size_t g = 0; g < b.best.order.size(); ++g)
+        {
+            out << (g ? " > " : "");
+            for (std::size_t k = 0; k < b.best.order[g].size(); ++k)
+            {
+                out << (k ? " = " : "") << b.best.order[g][k];
+            }
+        }
+    }
+    out << " (" << b.best.schedulesTried << " schedules tried, " << b.best.search << ")\n";
     return out.str();
 }
 

@@ -5,6 +5,7 @@
 #ifndef RUN_SUMMARY_H
 #define RUN_SUMMARY_H
 
+#include "bound-result.h"
 #include "run-results.h"
 
 #include <string>
@@ -27,6 +28,20 @@ namespace ns3
  * \return the summary, lines ending in '\n'
  */
 std::string FormatRunSummary(const RunResults& results);
+
+/**
+ * \ingroup flux-scenario
+ * \brief A bound on one screen (flux-run --bound prints it after writing the
+ * bound JSON): the flow-level runs made, one line per job alone (start,
+ * JCT, shortest and longest iteration), then the mean JCT and the worst
+ * iteration of the lower bound, the best schedule found, fifo and the
+ * scenario's policy, each with its share of the fifo -> best gap in mean
+ * JCT, and the best schedule's order.
+ *
+ * \param bound a computed bound
+ * \return the summary, lines ending in '\n'
+ */
+std::string FormatBoundSummary(const BoundResult& bound);
 
 } // namespace ns3
 

@@ -238,6 +238,45 @@ def test_seed_and_policy_combine_with_bound(tmp_path, flux_run):
     assert not (tmp_path / "two-results.json").exists()
 
 
+def test_summary_shows_the_bound_as_its_file_says(tmp_path, flux_run):
+    """Without --quiet, --bound ends with a summary on stdout: one line per
+    job alone and one per schedule (lower bound, best found, fifo, the
+    policy) whose figures and gap shares are the bound file's; with --quiet,
+    nothing."""
+    scenario_path = tmp_path / "mixed.json"
+    scenario_path.write_text(json.dumps(shipped("contended-mixed-ratios")))
+    out = tmp_path / "b.json"
+    proc = flux_run(scenario_path, "--bound", "--policy", "flux", "--out", out)
+    assert proc.returncode == 0, proc.stderr
+    bound = json.loads(out.read_text())
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(f"bound, seed 1, flow level: {bound['sim']['runs']} runs in ")
+    rows = {}
+    for line in lines[1:]:
+        if line.startswith("  "):
+            cells = line.split("  ")
+            cells = [c.strip() for c in cells if c.strip()]
+            rows[cells[0]] = cells[1:]
+    for job in bound["jobs"]:
+        assert [float(x) for x in rows[job["name"]]] == pytest.approx(
+            [job["start_ms"], job["alone_jct_ms"], job["alone_best_iteration_ms"],
+             job["alone_worst_iteration_ms"]], abs=6e-4)
+    lower = bound["lower_bound"]
+    assert [float(x) for x in rows["lower bound"][:2]] == pytest.approx(
+        [lower["mean_jct_ms"], lower["worst_iteration_ms"]], abs=6e-4)
+    for label, outcome in [("best found", bound["best"]), ("fifo", bound["fifo"]),
+                           ("flux", bound["policy"])]:
+        mean, worst, share = rows[label]
+        assert float(mean) == pytest.approx(outcome["mean_jct_ms"], abs=6e-4)
+        assert float(worst) == pytest.approx(outcome["worst_iteration_ms"], abs=6e-4)
+    assert rows["best found"][2] == "1.00" and rows["fifo"][2] == "0.00"
+    assert float(rows["flux"][2]) == pytest.approx(bound["policy"]["gap_share"], abs=0.006)
+    order = " > ".join(" = ".join(group) for group in bound["best"]["order"])
+    assert any(line.startswith("best schedule: ") and order in line for line in lines)
+    quiet = flux_run(scenario_path, "--bound", "--out", tmp_path / "q.json", "--quiet")
+    assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""
+
+
 def _no_jobs(s):
     s["jobs"] = []
     s["background"] = [{"name": "rpc", "cdf": "websearch", "load": 0.2, "hosts": [0, 2]}]
