@@ -239,10 +239,8 @@ FormatBoundSummary(const BoundResult& b)
     rows.push_back({"schedule", "mean JCT ms", "worst iteration ms", "share of fifo->best gap"});
     rows.push_back(
         {"lower bound", Fixed(b.lowerMeanJctMs, 3), Fixed(b.lowerWorstIterationMs, 3), "-"});
-    rows.push_back({"best found",
-                    ms(b.best.meanJctMs),
-                    ms(b.best.worstIterationMs),
-                    share(b.best.meanJctMs)});
+    rows.push_back(
+        {"best found", ms(b.best.meanJctMs), ms(b.best.worstIterationMs), share(b.best.meanJctMs)});
     rows.push_back(
         {"fifo", ms(b.fifo.meanJctMs), ms(b.fifo.worstIterationMs), share(b.fifo.meanJctMs)});
     if (!b.policy.empty() && b.policy != "fifo")
