@@ -4,7 +4,7 @@
 #
 #   scripts/run-experiment.sh [--seeds N | --seed-list "1 2 3"] [--out DIR]
 #                             [--scenario FILE] [--policies "fifo ..."] [--with-variants]
-#                             [--no-deps] [--no-build] [--no-plots]
+#                             [--bound] [--no-deps] [--no-build] [--no-plots]
 #
 # 1. installs the Debian dependencies (scripts/install-deps.sh; skip with
 #    --no-deps),
@@ -22,7 +22,12 @@
 #    over the seeds: mean and p99 JCT, p99 iteration and phase time, gate
 #    wait summed over jobs, background p99 FCT slowdown, ECN marks, PFC
 #    pauses, and fifo's mean JCT and p99 iteration time over the policy's)
-#    and saves it as DIR/policies.txt and DIR/policies.csv,
+#    and saves it as DIR/policies.txt and DIR/policies.csv; with --bound,
+#    first runs per seed the bound, every policy at flow level and the best
+#    schedule at packet level (scripts/flux-evaluate companions, into
+#    DIR/bound, DIR/flow and DIR/best), and the table gains each policy's
+#    share of the fifo -> best gap and a line with the lower bound and the
+#    best (doc/bound.rst),
 # 6. plots everything with scripts/flux-plot into DIR/plots (--no-plots: not).
 #
 # DIR defaults to results/ in the repository (git-ignored); results files go
@@ -34,7 +39,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 # editing the file while it runs cannot change what a running copy does.
 main() {
 
-local deps=1 build_step=1 plots=1 out="" scenario="" policies="" seeds="1 2" variants=0
+local deps=1 build_step=1 plots=1 out="" scenario="" policies="" seeds="1 2" variants=0 bound=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --seeds)
@@ -59,6 +64,7 @@ while [ $# -gt 0 ]; do
         shift 2
         ;;
     --with-variants) variants=1; shift ;;
+    --bound) bound=1; shift ;;
     --policies)
         [ $# -ge 2 ] || flux_die "--policies needs a list such as \"fifo\""
         policies=$2
@@ -68,7 +74,7 @@ while [ $# -gt 0 ]; do
     --no-build) build_step=0; shift ;;
     --no-plots) plots=0; shift ;;
     -h | --help)
-        sed -n '2,30p' "$0"
+        sed -n '2,35p' "$0"
         exit 0
         ;;
     *) flux_die "unknown argument: $1 (see --help)" ;;
@@ -237,8 +243,17 @@ with open(f"{out}/summary.csv", "w", newline="") as fh:
         w.writerow(["" if c is None else c for c in row])
 PYEOF
 
+if [ $bound = 1 ]; then
+    flux_section "bound, flow level and best schedule (scripts/flux-evaluate companions)"
+    /usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" companions "$scenario" --seeds "$seeds" \
+        --policies "$policies" --out "$out" --flux-run "$flux_run" ||
+        flux_die "the bound's runs failed"
+fi
+
 flux_section "policies (means over seeds ${seeds% })"
-/usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" table "${files[@]}" \
+local table_args=()
+[ $bound = 0 ] || table_args=(--bound)
+/usr/bin/python3 "$FLUX_ROOT/scripts/flux-evaluate" table "${files[@]}" "${table_args[@]}" \
     --csv "$out/policies.csv" | tee "$out/policies.txt"
 
 if [ $plots = 1 ]; then

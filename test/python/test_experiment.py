@@ -1,0 +1,61 @@
+"""scripts/run-experiment.sh, the study a researcher runs on a scenario of
+their own: with --bound its policy table measures every policy against the
+bound's best schedule."""
+
+import csv
+import json
+import math
+import os
+import subprocess
+
+from conftest import _flux_run_path
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCENARIO = os.path.join(REPO, "examples", "scenarios", "contended-mixed-ratios.json")
+NAME = "contended-mixed-ratios"
+
+
+def _experiment(out, *args):
+    env = dict(os.environ, FLUX_BUILD_DIR=os.path.dirname(os.path.abspath(_flux_run_path())),
+               FLUX_JOBS="2")
+    proc = subprocess.run(
+        [os.path.join(REPO, "scripts", "run-experiment.sh"), "--no-deps", "--no-build",
+         "--no-plots", "--scenario", SCENARIO, "--seed-list", "1", "--policies", "fifo flux",
+         "--out", str(out), *args], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return proc
+
+
+def _mean_jct(path):
+    jobs = json.loads(path.read_text())["jobs"]
+    return sum(j["jct_ms"] for j in jobs) / len(jobs)
+
+
+def test_bound_adds_each_policys_gap_share(tmp_path, flux_run):  # noqa: ARG001
+    """With --bound the study runs the bound, the flow-level runs and the
+    best schedule's replay beside its runs, and its policy table (printed
+    and policies.csv) gives each policy's share of the fifo -> best gap as
+    (fifo - policy) / (fifo - best) of the files it ran (fifo: 0), and the
+    lower bound; without --bound it runs none of them and shows no share."""
+    plain = _experiment(tmp_path / "plain")
+    assert "gap share" not in plain.stdout
+    assert not (tmp_path / "plain" / "bound").exists()
+
+    out = tmp_path / "bounded"
+    proc = _experiment(out, "--bound")
+    bound = json.loads((out / "bound" / f"{NAME}-seed1-bound.json").read_text())
+    fifo = _mean_jct(out / "runs" / f"{NAME}-fifo-seed1.json")
+    flux = _mean_jct(out / "runs" / f"{NAME}-flux-seed1.json")
+    assert bound["best"]["schedule"] != "scenario"  # a replay exists to measure against
+    best = _mean_jct(out / "best" / f"{NAME}-best-seed1.json")
+    assert fifo - best > 1e-2 * fifo
+    with open(out / "policies.csv", newline="") as f:
+        rows = {r["policy"]: r for r in csv.DictReader(f)}
+    assert float(rows["fifo"]["gap_share"]) == 0
+    assert math.isclose(float(rows["flux"]["gap_share"]), (fifo - flux) / (fifo - best))
+    policies = proc.stdout[proc.stdout.index("== policies"):]
+    header = next(line for line in policies.splitlines() if line.startswith("policy "))
+    assert "gap share" in header and "gap share (flow)" in header
+    flux_row = next(line for line in policies.splitlines() if line.startswith("flux "))
+    assert f"{(fifo - flux) / (fifo - best):.2f}" in flux_row
+    assert f"{bound['lower_bound']['mean_jct_ms']:.2f}" in policies
