@@ -56,6 +56,14 @@ def _flux_run_path():
     return os.path.join(build, "flux-run")
 
 
+def script_env():
+    """The environment for the repository's scripts (run-experiment.sh,
+    run-evaluation.sh): the build that holds the tests' flux-run, two runs
+    at a time."""
+    return dict(os.environ, FLUX_BUILD_DIR=os.path.dirname(os.path.abspath(_flux_run_path())),
+                FLUX_JOBS="2")
+
+
 @pytest.fixture(scope="session")
 def flux_run():
     """A function running build/flux-run with arguments; returns the

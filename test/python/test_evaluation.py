@@ -7,7 +7,7 @@ import math
 import os
 import subprocess
 
-from conftest import _flux_run_path
+from conftest import script_env
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIO = os.path.join(REPO, "examples", "scenarios", "contended-two-equal.json")
@@ -20,11 +20,9 @@ COLUMNS = ["scenario", "policy", "seeds"] + [c for m in METRICS for c in (m, m +
 
 
 def _evaluate(out, *args, timeout=400):
-    env = dict(os.environ, FLUX_BUILD_DIR=os.path.dirname(os.path.abspath(_flux_run_path())),
-               FLUX_JOBS="2")
     proc = subprocess.run(
         [os.path.join(REPO, "scripts", "run-evaluation.sh"), "--no-build", "--out", str(out),
-         *args], capture_output=True, text=True, timeout=timeout, env=env)
+         *args], capture_output=True, text=True, timeout=timeout, env=script_env())
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return proc
 

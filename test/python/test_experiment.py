@@ -8,7 +8,7 @@ import math
 import os
 import subprocess
 
-from conftest import _flux_run_path
+from conftest import script_env
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIO = os.path.join(REPO, "examples", "scenarios", "contended-mixed-ratios.json")
@@ -16,12 +16,10 @@ NAME = "contended-mixed-ratios"
 
 
 def _experiment(out, *args):
-    env = dict(os.environ, FLUX_BUILD_DIR=os.path.dirname(os.path.abspath(_flux_run_path())),
-               FLUX_JOBS="2")
     proc = subprocess.run(
         [os.path.join(REPO, "scripts", "run-experiment.sh"), "--no-deps", "--no-build",
          "--no-plots", "--scenario", SCENARIO, "--seed-list", "1", "--policies", "fifo flux",
-         "--out", str(out), *args], capture_output=True, text=True, timeout=300, env=env)
+         "--out", str(out), *args], capture_output=True, text=True, timeout=300, env=script_env())
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     return proc
 
