@@ -592,6 +592,105 @@ class StepDependencyTestCase : public TestCase
 };
 
 /**
+ * The rates FluidNetwork keeps by recomputing only what a change reaches
+ * are the max-min fair rates of all flows computed from scratch, at every
+ * instant checked: two rings and random messages between random hosts in
+ * two classes on a leaf-spine whose ECMP paths collide, with class changes
+ * and a spine link going down and up during the run.
+ */
+class IncrementalRatesTestCase : public TestCase
+{
+  public:
+    IncrementalRatesTestCase()
+        : TestCase("the incremental rates are max-min fair from scratch at every instant")
+    {
+    }
+
+  private:
+    /// Compare the rates now, and again later until the run ends.
+    void Check()
+    {
+        const double error = m_fluid->GetRateError();
+        if (error >= 0)
+        {
+            ++m_checked;
+            m_worst = std::max(m_worst, error);
+        }
+        Simulator::Schedule(NanoSeconds(97), &IncrementalRatesTestCase::Check, this);
+    }
+
+    void DoRun() override
+    {
+        FluidFabric f(3, 2, 4);
+        m_fluid = f.fluid;
+        std::mt19937 rng(5);
+        std::vector<Ptr<TrainingJob>> jobs;
+        for (uint32_t j = 0; j < 2; ++j)
+        {
+            std::vector<Ptr<RdmaNic>> nics;
+            for (uint32_t r = 0; r < 4; ++r)
+            {
+                nics.push_back(f.nics[(r % 3) * 4 + (r / 3) * 2 + j]);
+            }
+            TrainingJobHelper helper;
+            helper.SetJobAttribute("Iterations", UintegerValue(6));
+            helper.SetJobAttribute("GradientBytes", UintegerValue(600000 + 300000 * j));
+            helper.SetJobAttribute("ComputeTime", TimeValue(MicroSeconds(20 + 15 * j)));
+            jobs.push_back(helper.Install("j" + std::to_string(j), nics, 3, 50000 + 10 * j));
+            jobs.back()->Start();
+        }
+        // messages between random hosts, some in class 4 (served first)
+        std::vector<Ptr<RdmaQueuePair>> senders;
+        for (uint32_t q = 0; q < 16; ++q)
+        {
+            const uint32_t a = std::uniform_int_distribution<uint32_t>(0, 11)(rng);
+            const uint32_t b = std::uniform_int_distribution<uint32_t>(0, 11)(rng);
+            auto qps = RdmaNic::Connect(f.nics[a], f.nics[b], q % 3 == 0 ? 4 : 3, 51000 + q);
+            senders.push_back(qps.first);
+            for (uint32_t m = 0; m < 100; ++m)
+            {
+                const Time at = NanoSeconds(std::uniform_int_distribution<int>(0, 600000)(rng));
+                const uint64_t bytes = std::uniform_int_distribution<uint64_t>(1, 60000)(rng);
+                Simulator::Schedule(at, [qp = qps.first, bytes]() { qp->PostSend(bytes); });
+            }
+        }
+        // classes change during the run
+        for (uint32_t q = 0; q < senders.size(); q += 2)
+        {
+            const Time at = NanoSeconds(std::uniform_int_distribution<int>(0, 600000)(rng));
+            Simulator::Schedule(at, [qp = senders[q]]() {
+                qp->SetPriority(qp->GetPriority() == 3 ? 4 : 3);
+            });
+        }
+        // a leaf's first uplink goes down for 30 us: what crosses it stops
+        uint32_t uplink = 0;
+        while (f.topo.links[uplink].name != "leaf0->spine0")
+        {
+            ++uplink;
+        }
+        Simulator::Schedule(MicroSeconds(50),
+                            [&f, uplink]() { f.fluid->SetLinkUp(uplink, false); });
+        Simulator::Schedule(MicroSeconds(80), [&f, uplink]() { f.fluid->SetLinkUp(uplink, true); });
+        Simulator::Schedule(NanoSeconds(1), &IncrementalRatesTestCase::Check, this);
+        Simulator::Stop(MilliSeconds(20));
+        Simulator::Run();
+        for (const auto& job : jobs)
+        {
+            NS_TEST_EXPECT_MSG_EQ(job->IsFinished(), true, "the job finished");
+            job->Dispose();
+        }
+        NS_TEST_EXPECT_MSG_GT(f.fluid->GetRateUpdates(), 500u, "the rates were recomputed");
+        NS_TEST_EXPECT_MSG_GT(m_checked, 2000u, "instants checked");
+        NS_TEST_EXPECT_MSG_LT(m_worst, 1e-9, "largest difference from max-min from scratch");
+        m_fluid = nullptr;
+    }
+
+    Ptr<FluidNetwork> m_fluid; //!< the network under test
+    uint64_t m_checked{0};     //!< instants compared
+    double m_worst{0};         //!< largest difference found
+};
+
+/**
  * The flow-level suite.
  */
 class FluxFlowTestSuite : public TestSuite
@@ -607,6 +706,7 @@ class FluxFlowTestSuite : public TestSuite
         AddTestCase(new IndexedHeapTestCase);
         AddTestCase(new MessageTimeTestCase);
         AddTestCase(new StepDependencyTestCase);
+        AddTestCase(new IncrementalRatesTestCase);
     }
 };
 

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 
 namespace ns3
 {
@@ -219,6 +220,53 @@ uint32_t
 FluidNetwork::GetPeakFlows() const
 {
     return m_peakFlows;
+}
+
+double
+FluidNetwork::GetRateError() const
+{
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    if (m_updatePending || !m_dirty.empty() || (!m_ends.Empty() && m_ends.Top().at <= now))
+    {
+        return -1;
+    }
+    MaxMinAllocator fresh;
+    std::vector<double> capacity(m_links.size());
+    for (uint32_t l = 0; l < m_links.size(); ++l)
+    {
+        capacity[l] = Capacity(l);
+    }
+    fresh.SetCapacities(capacity);
+    std::vector<uint8_t> order(TrafficClass::N_CLASSES);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [this](uint8_t a, uint8_t b) {
+        return m_allocator.GetRank(a) < m_allocator.GetRank(b);
+    });
+    fresh.SetClassOrder(order);
+    std::vector<uint32_t> flows;
+    std::vector<MaxMinAllocator::Demand> demands;
+    for (uint32_t i = 0; i < m_senders.size(); ++i)
+    {
+        const Sender& s = m_senders[i];
+        if (s.active)
+        {
+            flows.push_back(i);
+            MaxMinAllocator::Demand d;
+            d.links = Path(s).data();
+            d.hops = s.hops;
+            d.cls = s.qp->GetPriority();
+            demands.push_back(d);
+        }
+    }
+    fresh.Allocate(demands);
+    double worst = 0;
+    for (std::size_t k = 0; k < flows.size(); ++k)
+    {
+        const Sender& s = m_senders[flows[k]];
+        const double scale = s.hops == 0 ? 1.0 : m_links[Path(s).front()].bps;
+        worst = std::max(worst, std::abs(demands[k].rate - m_rates[flows[k]].rateBps) / scale);
+    }
+    return worst;
 }
 
 double

@@ -136,6 +136,16 @@ class FluidNetwork : public RdmaMessageOffload
     uint32_t GetPeakFlows() const;
 
     /**
+     * \brief Compare every flow's rate with the max-min fair allocation
+     * computed from scratch (every active flow, its queue pair's class,
+     * the links' capacities now): the check of the incremental
+     * computations, for tests.
+     * \return the largest difference, as a share of the flow's first link
+     *         rate; -1 at an instant whose changes are not computed yet
+     */
+    double GetRateError() const;
+
+    /**
      * \param link a link direction
      * \return bits it has carried so far (wire bits, headers included)
      */
