@@ -103,6 +103,7 @@ FluidNetwork::DoDispose()
     m_links.clear();
     m_linkUp.clear();
     m_linkDelayS.clear();
+    m_residual.clear();
     m_ends.Clear();
     m_paths = PathFunction();
     RdmaMessageOffload::DoDispose();
@@ -116,6 +117,7 @@ FluidNetwork::AddLink(DataRate rate, Time delay)
     m_links.push_back(link);
     m_linkUp.push_back(1);
     m_linkDelayS.push_back(delay.GetSeconds());
+    m_residual.push_back(0);
     m_allocator.AddLink(link.bps);
     return static_cast<uint32_t>(m_links.size() - 1);
 }
@@ -449,6 +451,10 @@ FluidNetwork::Detach(uint32_t index)
         const uint32_t at = slot[h];
         flows[at] = flows.back();
         flows.pop_back();
+        if (flows.empty())
+        {
+            m_links[path[h]].loadBps = 0; // (what rounding left of the rates that left)
+        }
         if (at < flows.size())
         {
             Slots(m_senders[flows[at].first])[flows[at].second] = at;
@@ -843,27 +849,24 @@ FluidNetwork::Update()
             d.hops = static_cast<uint32_t>(Path(s).size());
             d.cls = m_rates[m_component[k]].cls;
             d.weight = 1;
+            // what the flows not recomputed take of a link stays theirs:
+            // all its load but the recomputed flows' rates
+            const double rate = m_rates[m_component[k]].rateBps;
             for (uint32_t l : Path(s))
             {
                 Link& link = m_links[l];
-                if (link.seen == m_pass)
+                if (link.seen != m_pass)
                 {
-                    continue;
+                    link.seen = m_pass;
+                    m_touched.push_back(l);
+                    m_residual[l] = Capacity(l) - link.loadBps;
                 }
-                link.seen = m_pass;
-                m_touched.push_back(l);
-                // what the flows not recomputed take of it stays theirs
-                double residual = Capacity(l);
-                for (const auto& f : link.flows)
-                {
-                    const FlowRate& o = m_rates[f.first];
-                    if (o.seen != m_visit)
-                    {
-                        residual -= o.rateBps;
-                    }
-                }
-                m_allocator.SetResidual(l, std::max(0.0, residual));
+                m_residual[l] += rate;
             }
+        }
+        for (uint32_t l : m_touched)
+        {
+            m_allocator.SetResidual(l, std::max(0.0, m_residual[l]));
         }
         m_allocator.Allocate(m_demands);
         for (std::size_t k = 0; k < m_component.size(); ++k)

@@ -480,6 +480,7 @@ class FluidNetwork : public RdmaMessageOffload
     std::vector<Link> m_links;         //!< the link directions
     std::vector<uint8_t> m_linkUp;     //!< per link direction: whether it carries anything
     std::vector<double> m_linkDelayS;  //!< per link direction: its propagation delay, s
+    std::vector<double> m_residual;    //!< per link direction: what a computation may give out
     std::vector<Ptr<RdmaNic>> m_hosts; //!< NIC per host
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice

@@ -90,6 +90,11 @@ MaxMinAllocator::Allocate(std::vector<Demand>& demands)
 {
     const std::size_t n = demands.size();
     ++m_call;
+    if (n == 1)
+    {
+        FillAlone(demands[0]); // (a class of one flow, however ranked)
+        return;
+    }
     // The flows sorted by the precedence of their class (a counting sort).
     std::fill(m_classCount.begin(), m_classCount.end(), 0);
     for (const Demand& d : demands)
@@ -199,11 +204,81 @@ MaxMinAllocator::FillAlone(Demand& d)
 }
 
 void
+MaxMinAllocator::FillFew(std::vector<Demand>& demands, std::size_t begin, std::size_t end)
+{
+    // The links and their rising weights (start marks a link listed).
+    m_touched.clear();
+    for (std::size_t i = begin; i < end; ++i)
+    {
+        Demand& d = demands[m_order[i]];
+        d.rate = 0;
+        m_frozen[m_order[i]] = d.hops == 0 ? 1 : 0;
+        for (uint32_t h = 0; h < d.hops; ++h)
+        {
+            LinkState& link = m_links[d.links[h]];
+            if (link.start == 0)
+            {
+                link.start = 1;
+                m_touched.push_back(d.links[h]);
+            }
+            link.weight += d.weight;
+        }
+    }
+    while (true)
+    {
+        double lowest = std::numeric_limits<double>::infinity();
+        for (uint32_t l : m_touched)
+        {
+            if (m_links[l].weight > 0)
+            {
+                lowest = std::min(lowest, Room(l) / m_links[l].weight);
+            }
+        }
+        if (lowest == std::numeric_limits<double>::infinity())
+        {
+            break;
+        }
+        // every flow on a link at the lowest level stops there (freezing
+        // one leaves the level of its links as it was)
+        const double at = lowest * (1 + 1e-12) + 1e-300;
+        for (std::size_t i = begin; i < end; ++i)
+        {
+            const uint32_t f = m_order[i];
+            if (m_frozen[f])
+            {
+                continue;
+            }
+            const Demand& d = demands[f];
+            for (uint32_t h = 0; h < d.hops; ++h)
+            {
+                const uint32_t l = d.links[h];
+                if (m_links[l].weight > 0 && Room(l) / m_links[l].weight <= at)
+                {
+                    FreezeFlow(demands, f, lowest);
+                    break;
+                }
+            }
+        }
+    }
+    for (uint32_t l : m_touched)
+    {
+        m_links[l].start = 0;
+        m_links[l].weight = 0;
+        Left(l) = Room(l);
+    }
+}
+
+void
 MaxMinAllocator::FillClass(std::vector<Demand>& demands, std::size_t begin, std::size_t end)
 {
     if (end - begin == 1)
     {
         FillAlone(demands[m_order[begin]]);
+        return;
+    }
+    if (end - begin <= FEW_FLOWS)
+    {
+        FillFew(demands, begin, end);
         return;
     }
     // The links the class crosses, each one's rising weight and flow count

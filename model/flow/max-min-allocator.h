@@ -124,6 +124,15 @@ class MaxMinAllocator
      * \param d the flow
      */
     void FillAlone(Demand& d);
+    /**
+     * \brief Water-filling for a class of a few flows (at most FEW_FLOWS):
+     * rounds that freeze the flows of the links at the lowest level, found
+     * by scanning, without the link lists FillClass builds.
+     * \param demands the flows
+     * \param begin the class's first place in m_order
+     * \param end past its last
+     */
+    void FillFew(std::vector<Demand>& demands, std::size_t begin, std::size_t end);
 
     /**
      * \brief A link is full: freeze every flow still rising on it.
@@ -143,6 +152,8 @@ class MaxMinAllocator
 
     /// Up to this many shared links per class, the smallest share is found by scans, not a heap.
     static constexpr std::size_t SCAN_LINKS = 128;
+    /// Classes of at most this many flows are filled by FillFew.
+    static constexpr std::size_t FEW_FLOWS = 4;
 
     /**
      * \param l a link
