@@ -51,6 +51,8 @@ packages=(
     nlohmann-json3-dev libgtest-dev libgmock-dev pybind11-dev
     # the scenario schema's checks from C++
     libvalijson-dev
+    # the allocator flux-run links (FLUX_TCMALLOC)
+    libtcmalloc-minimal4
     # Chakra execution traces (protobuf, gzip)
     libprotobuf-dev protobuf-compiler zlib1g-dev
     # python bindings, python tests and notebooks

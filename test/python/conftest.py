@@ -67,7 +67,7 @@ def script_env():
 @pytest.fixture(scope="session")
 def flux_run():
     """A function running build/flux-run with arguments; returns the
-    CompletedProcess (text output)."""
+    CompletedProcess (text output). Its path is the function's .path."""
     path = _flux_run_path()
     if not os.access(path, os.X_OK):
         pytest.fail(f"flux-run not found at {path} (set FLUX_RUN)")
@@ -76,6 +76,7 @@ def flux_run():
         return subprocess.run([path, *map(str, args)], capture_output=True, text=True,
                               timeout=600)
 
+    call.path = path
     return call
 
 

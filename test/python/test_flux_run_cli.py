@@ -4,11 +4,12 @@ messages, overrides, quiet mode, reproducibility and the results fields."""
 import copy
 import json
 import os
+import subprocess
 
 import pytest
 
 import ns3flux
-from conftest import SMALL, strip_wall
+from conftest import SMALL, shipped, strip_wall
 
 CSV_SUFFIXES = ("-iterations.csv", "-phases.csv", "-flows.csv")
 
@@ -421,3 +422,41 @@ def test_same_seed_same_results(small_file, tmp_path, flux_run):
     for suffix in CSV_SUFFIXES:
         assert (tmp_path / ("run0" + suffix)).read_bytes() == \
             (tmp_path / ("run1" + suffix)).read_bytes()
+
+
+def _cmake_cache(build):
+    """The CMake cache of a build folder as a dict (empty without one)."""
+    entries = {}
+    path = os.path.join(build, "CMakeCache.txt")
+    if os.path.isfile(path):
+        with open(path) as f:
+            for line in f:
+                if ":" in line and "=" in line and not line.startswith(("#", "//")):
+                    key, value = line.rstrip("\n").split("=", 1)
+                    entries[key.split(":")[0]] = value
+    return entries
+
+
+@pytest.mark.parametrize("backend", ["packet", "flow"])
+def test_allocator_changes_no_result(backend, tmp_path, flux_run):
+    """flux-run is linked with tcmalloc exactly when its build found it,
+    and what it writes is what the same scenario gives in this Python
+    process, which allocates with the C library: no result depends on the
+    allocator (two contending jobs, each backend)."""
+    exe = flux_run.path
+    cache = _cmake_cache(os.path.dirname(exe))
+    if not cache:
+        pytest.skip("flux-run is not in a standalone build folder")
+    found = cache.get("FLUX_TCMALLOC_LIBRARY", "").endswith((".so", ".so.4"))
+    linked = subprocess.run(["ldd", exe], capture_output=True, text=True, check=True).stdout
+    assert ("libtcmalloc_minimal" in linked) == found, linked
+    scenario = shipped("contended-two-equal")
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(scenario))
+    out = tmp_path / "out.json"
+    proc = flux_run(path, "--backend", backend, "--out", out, "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    with open(out) as f:
+        from_file = json.load(f)
+    here = ns3flux.run(path, backend=backend)
+    assert strip_wall({k: v for k, v in here.items() if k != "records"}) == strip_wall(from_file)
