@@ -117,6 +117,11 @@
 #include <string>
 #include <unistd.h>
 
+#ifdef FLUX_TCMALLOC
+/// gperftools' C interface (malloc_extension_c.h) of the allocator linked in.
+extern "C" int MallocExtension_SetNumericProperty(const char* property, size_t value);
+#endif
+
 using namespace ns3;
 
 namespace
@@ -985,6 +990,15 @@ Main(int argc, char** argv)
     opts.pcapDir = args.pcapDir;
     opts.quiet = args.quiet;
     opts.backend = args.backend;
+#ifdef FLUX_TCMALLOC
+    if (opts.backend == "packet")
+    {
+        // tcmalloc gives freed pages back to the system at once: frames and
+        // packets of many sizes come and go, and the peak memory stays the
+        // C library's (the flow level frees little until the end).
+        MallocExtension_SetNumericProperty("tcmalloc.aggressive_memory_decommit", 1);
+    }
+#endif
     opts.progress = [&progress](double simMs, double wallS, double etaS) {
         progress.Update(simMs, wallS, etaS);
     };
