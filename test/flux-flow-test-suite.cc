@@ -410,6 +410,37 @@ struct FluidFabric
     }
 };
 
+/**
+ * \brief A 4-rank ring job whose ranks alternate over the leaves (every
+ * step crosses the spines), on hosts 2 apart so that jobs interleave.
+ * \param f the fabric (4 hosts per leaf)
+ * \param j the job's number (its first host, its name, its ports)
+ * \param leaves the leaves to spread over
+ * \param iterations its iterations
+ * \param bytes its gradient bytes
+ * \param compute its compute time per iteration
+ * \return the job, not started
+ */
+Ptr<TrainingJob>
+RingJob(FluidFabric& f,
+        uint32_t j,
+        uint32_t leaves,
+        uint32_t iterations,
+        uint64_t bytes,
+        Time compute)
+{
+    std::vector<Ptr<RdmaNic>> nics;
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        nics.push_back(f.nics[(r % leaves) * 4 + (r / leaves) * 2 + j]);
+    }
+    TrainingJobHelper helper;
+    helper.SetJobAttribute("Iterations", UintegerValue(iterations));
+    helper.SetJobAttribute("GradientBytes", UintegerValue(bytes));
+    helper.SetJobAttribute("ComputeTime", TimeValue(compute));
+    return helper.Install("j" + std::to_string(j), nics, 3, 50000 + 10 * j);
+}
+
 /// Receive completion sink: when the message arrived.
 void
 Arrived(Time* at, Ptr<RdmaQueuePair> /* qp */, uint64_t /* seq */, uint64_t /* bytes */)
@@ -532,17 +563,7 @@ class StepDependencyTestCase : public TestCase
         std::vector<Ptr<TrainingJob>> jobs;
         for (uint32_t j = 0; j < 2; ++j)
         {
-            // ranks alternate between the leaves: every step crosses the spine
-            std::vector<Ptr<RdmaNic>> nics;
-            for (uint32_t r = 0; r < 4; ++r)
-            {
-                nics.push_back(f.nics[(r % 2) * 4 + (r / 2) * 2 + j]);
-            }
-            TrainingJobHelper helper;
-            helper.SetJobAttribute("Iterations", UintegerValue(2));
-            helper.SetJobAttribute("GradientBytes", UintegerValue(4000000));
-            helper.SetJobAttribute("ComputeTime", TimeValue(MicroSeconds(100 + 50 * j)));
-            jobs.push_back(helper.Install("j" + std::to_string(j), nics, 3, 50000 + 10 * j));
+            jobs.push_back(RingJob(f, j, 2, 2, 4000000, MicroSeconds(100 + 50 * j)));
         }
         for (const auto& job : jobs)
         {
@@ -627,16 +648,7 @@ class IncrementalRatesTestCase : public TestCase
         std::vector<Ptr<TrainingJob>> jobs;
         for (uint32_t j = 0; j < 2; ++j)
         {
-            std::vector<Ptr<RdmaNic>> nics;
-            for (uint32_t r = 0; r < 4; ++r)
-            {
-                nics.push_back(f.nics[(r % 3) * 4 + (r / 3) * 2 + j]);
-            }
-            TrainingJobHelper helper;
-            helper.SetJobAttribute("Iterations", UintegerValue(6));
-            helper.SetJobAttribute("GradientBytes", UintegerValue(600000 + 300000 * j));
-            helper.SetJobAttribute("ComputeTime", TimeValue(MicroSeconds(20 + 15 * j)));
-            jobs.push_back(helper.Install("j" + std::to_string(j), nics, 3, 50000 + 10 * j));
+            jobs.push_back(RingJob(f, j, 3, 6, 600000 + 300000 * j, MicroSeconds(20 + 15 * j)));
             jobs.back()->Start();
         }
         // messages between random hosts, some in class 4 (served first)
