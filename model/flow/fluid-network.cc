@@ -15,7 +15,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <numeric>
 
 namespace ns3
 {
@@ -232,19 +231,14 @@ FluidNetwork::GetRateError() const
     {
         return -1;
     }
-    MaxMinAllocator fresh;
+    // the allocator's class order, with the links' capacities as they are
+    MaxMinAllocator fresh = m_allocator;
     std::vector<double> capacity(m_links.size());
     for (uint32_t l = 0; l < m_links.size(); ++l)
     {
         capacity[l] = Capacity(l);
     }
     fresh.SetCapacities(capacity);
-    std::vector<uint8_t> order(TrafficClass::N_CLASSES);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [this](uint8_t a, uint8_t b) {
-        return m_allocator.GetRank(a) < m_allocator.GetRank(b);
-    });
-    fresh.SetClassOrder(order);
     std::vector<uint32_t> flows;
     std::vector<MaxMinAllocator::Demand> demands;
     for (uint32_t i = 0; i < m_senders.size(); ++i)
