@@ -10,9 +10,9 @@
 #   maxrss_mb     peak resident memory of the process, MB (/usr/bin/time)
 #   jct_ms        mean JCT over the jobs
 #
-# then the speed-up (packet wall_s / flow wall_s, from the medians) and the
-# flow level's mean-JCT difference. Scenarios too large for packet level
-# run at flow level only (--flow-only).
+# then the speed-up (packet wall_s / flow wall_s, from the medians, and of
+# each pair of runs side by side) and the flow level's mean-JCT difference.
+# Scenarios too large for packet level run at flow level only (--flow-only).
 #
 #   bench/run-flow-bench.sh [-n N] [-b BUILD_DIR] [--flow-only] [SCENARIO.json]
 #
@@ -68,6 +68,7 @@ import sys
 
 scenario, work, runs, levels = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 med = {}
+walls = {}
 for level in levels:
     rows = []
     for i in range(1, runs + 1):
@@ -81,6 +82,7 @@ for level in levels:
                      "events": r["sim"]["events"], "maxrss_mb": rss / 1e3,
                      "jct_ms": sum(jcts) / len(jcts) if jcts else float("nan")})
     med[level] = {k: statistics.median(row[k] for row in rows) for k in rows[0]}
+    walls[level] = [row["wall_s"] for row in rows]
 print(f"scenario {scenario}, {runs} run(s) per level, medians")
 print(f"{'level':8} {'wall_s':>9} {'build_s':>8} {'run_s':>9} {'events':>11} {'maxrss_mb':>10} "
       f"{'jct_ms':>10}")
@@ -91,4 +93,8 @@ if "packet" in med and "flow" in med:
     p, f = med["packet"], med["flow"]
     print(f"speed-up (packet wall / flow wall): {p['wall_s'] / f['wall_s']:.1f}x; "
           f"flow-level mean JCT {100 * (f['jct_ms'] / p['jct_ms'] - 1):+.1f} % against packet level")
+    # (run i of each level ran one after the other: the spread of these
+    # is the machine's drift)
+    pairs = " ".join(f"{a / b:.1f}x" for a, b in zip(walls["packet"], walls["flow"]))
+    print(f"speed-up per pair of runs: {pairs}")
 PY

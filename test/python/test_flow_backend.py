@@ -11,6 +11,7 @@ import csv
 import json
 import math
 import os
+import subprocess
 
 import pandas as pd
 import pytest
@@ -454,3 +455,29 @@ def test_checks_made_while_building_refuse_alike(flux_run, tmp_path, backend):
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"flux-run: {field}:"), lines
         assert not out.exists()
+
+
+def test_flow_bench_reports_each_pair_beside_the_medians(flux_run, tmp_path):
+    """bench/run-flow-bench.sh gives the speed-up from the medians and of
+    every pair of runs side by side. With two runs each, a median is the
+    mean of the two walls, so the medians' ratio lies between the two
+    pairs' ratios (each its own packet wall over its own flow wall)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    scenario = tmp_path / "small.json"
+    scenario.write_text(json.dumps(SMALL))
+    proc = subprocess.run(
+        ["bash", os.path.join(root, "bench", "run-flow-bench.sh"), "-n", "2", "-b",
+         os.path.dirname(flux_run.path), str(scenario)],
+        capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    rows = {line.split()[0]: float(line.split()[1])
+            for line in lines if line.split()[:1] in (["packet"], ["flow"])}
+    assert set(rows) == {"packet", "flow"}, proc.stdout
+    median = [line for line in lines if line.startswith("speed-up (packet")]
+    pairs = [line for line in lines if line.startswith("speed-up per pair of runs:")]
+    assert len(median) == 1 and len(pairs) == 1, proc.stdout
+    ratio = float(median[0].split(":")[1].split("x")[0])
+    each = [float(x.rstrip("x")) for x in pairs[0].split(":")[1].split()]
+    assert len(each) == 2 and all(x > 0 for x in each), pairs
+    assert min(each) <= ratio * 1.01 + 0.05 and ratio <= max(each) * 1.01 + 0.05, (each, ratio)
