@@ -161,7 +161,8 @@ ReserveHugePages(double bytes)
     {
         return; // (no transparent huge pages in this kernel)
     }
-    // (one huge page more, for the alignment of the block's start)
+    // (two huge pages more: the rest of bytes, and the alignment of the
+    // block's start; tcmalloc_minimal reports no large allocation)
     const auto size = (static_cast<std::size_t>(bytes) / huge + 2) * huge;
     void* block = std::malloc(size);
     if (!block)
