@@ -175,6 +175,30 @@ ReserveHugePages(double bytes)
     madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
     std::free(block);
 }
+
+/**
+ * \brief Set tcmalloc up for the level a run simulates.
+ * \param fluid whether the run (or the bound) is at flow level
+ * \param cfg the scenario, for its memory estimate
+ *
+ * At packet level tcmalloc gives freed pages back to the system at once:
+ * frames and packets of many sizes come and go, and the peak memory stays
+ * the C library's (huge pages, which that splits, would cost memory and
+ * gain nothing there). The flow level frees little until the end: its
+ * heap gets huge pages (ReserveHugePages).
+ */
+void
+TuneAllocator(bool fluid, const ScenarioConfig& cfg)
+{
+    if (fluid)
+    {
+        ReserveHugePages(MemoryEstimate::Bytes(cfg) - MemoryEstimate::kBaseBytes);
+    }
+    else
+    {
+        MallocExtension_SetNumericProperty("tcmalloc.aggressive_memory_decommit", 1);
+    }
+}
 #endif
 
 const char* const kUsage =
@@ -1024,12 +1048,7 @@ Main(int argc, char** argv)
     std::signal(SIGINT, OnSignal);
     std::signal(SIGTERM, OnSignal);
 #ifdef FLUX_TCMALLOC
-    if (args.bound || args.backend == "flow")
-    {
-        // (at packet level tcmalloc gives freed pages back at once, which
-        // splits huge pages: there they cost memory and gain nothing)
-        ReserveHugePages(MemoryEstimate::Bytes(cfg) - MemoryEstimate::kBaseBytes);
-    }
+    TuneAllocator(args.bound || args.backend == "flow", cfg);
 #endif
     if (args.bound)
     {
@@ -1046,15 +1065,6 @@ Main(int argc, char** argv)
     opts.pcapDir = args.pcapDir;
     opts.quiet = args.quiet;
     opts.backend = args.backend;
-#ifdef FLUX_TCMALLOC
-    if (opts.backend == "packet")
-    {
-        // tcmalloc gives freed pages back to the system at once: frames and
-        // packets of many sizes come and go, and the peak memory stays the
-        // C library's (the flow level frees little until the end).
-        MallocExtension_SetNumericProperty("tcmalloc.aggressive_memory_decommit", 1);
-    }
-#endif
     opts.progress = [&progress](double simMs, double wallS, double etaS) {
         progress.Update(simMs, wallS, etaS);
     };

@@ -462,11 +462,10 @@ def test_flow_bench_reports_each_pair_beside_the_medians(flux_run, tmp_path):
     every pair of runs side by side. With two runs each, a median is the
     mean of the two walls, so the medians' ratio lies between the two
     pairs' ratios (each its own packet wall over its own flow wall)."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     scenario = tmp_path / "small.json"
     scenario.write_text(json.dumps(SMALL))
     proc = subprocess.run(
-        ["bash", os.path.join(root, "bench", "run-flow-bench.sh"), "-n", "2", "-b",
+        ["bash", os.path.join(ROOT, "bench", "run-flow-bench.sh"), "-n", "2", "-b",
          os.path.dirname(flux_run.path), str(scenario)],
         capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr

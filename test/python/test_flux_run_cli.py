@@ -11,6 +11,8 @@ import pytest
 import ns3flux
 from conftest import SMALL, shipped, strip_wall
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 CSV_SUFFIXES = ("-iterations.csv", "-phases.csv", "-flows.csv")
 
 
@@ -492,8 +494,7 @@ def test_huge_pages_cut_page_faults_not_results(tmp_path, flux_run):
         # ("never": none to be had; "always": the run without the mark
         # gets them too)
         pytest.skip("transparent huge pages are not given on request here")
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    scenario = os.path.join(root, "bench", "scenarios", "fat-tree-1024-8-tenants.json")
+    scenario = os.path.join(ROOT, "bench", "scenarios", "fat-tree-1024-8-tenants.json")
     faults = {}
     for huge in ("0", "1"):
         env = dict(os.environ, FLUX_HUGE_PAGES=huge)
