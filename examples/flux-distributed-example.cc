@@ -190,7 +190,7 @@ main(int argc, char* argv[])
     rpc->SetAttribute("Priority", UintegerValue(3));
     rpc->Setup("rpc", nics);
     rpc->AssignStreams(200);
-    rpc->SetFlowCallback(MakeBoundCallback(&FlowFinished, 0));
+    rpc->SetFlowCallback(MakeBoundCallback(&FlowFinished, uint32_t{0}));
     rpc->Start();
     Ptr<IncastTraffic> incast = CreateObject<IncastTraffic>();
     incast->Configure(remote, 0, 1000000);
@@ -200,7 +200,7 @@ main(int argc, char* argv[])
     incast->SetAttribute("Priority", UintegerValue(3));
     incast->Setup("incast", nics);
     incast->AssignStreams(300);
-    incast->SetFlowCallback(MakeBoundCallback(&FlowFinished, 1));
+    incast->SetFlowCallback(MakeBoundCallback(&FlowFinished, uint32_t{1}));
     if (incasts > 0)
     {
         incast->Start();

@@ -56,6 +56,27 @@ def _flux_run_path():
     return os.path.join(build, "flux-run")
 
 
+def cmake_entry(build, key):
+    """A CMake cache entry's value in a build folder ("" when the cache has
+    no such entry, None when there is no cache)."""
+    path = os.path.join(build, "CMakeCache.txt")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            if line.startswith(key + ":"):
+                return line.rstrip("\n").split("=", 1)[1]
+    return ""
+
+
+def sanitized_build():
+    """Whether the tests' flux-run is built with sanitizers
+    (scripts/sanitize.sh), whose shadow memory and slower code make its
+    memory and time no measure of a normal build's."""
+    flags = cmake_entry(os.path.dirname(os.path.abspath(_flux_run_path())), "CMAKE_CXX_FLAGS")
+    return bool(flags) and "-fsanitize" in flags
+
+
 def script_env():
     """The environment for the repository's scripts (run-experiment.sh,
     run-evaluation.sh): the build that holds the tests' flux-run, two runs

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 import ns3flux
-from conftest import SMALL, shipped, strip_wall
+from conftest import SMALL, cmake_entry, shipped, strip_wall
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -426,19 +426,6 @@ def test_same_seed_same_results(small_file, tmp_path, flux_run):
             (tmp_path / ("run1" + suffix)).read_bytes()
 
 
-def _cmake_entry(build, key):
-    """A CMake cache entry's value in a build folder ("" when the cache has
-    no such entry, None when there is no cache)."""
-    path = os.path.join(build, "CMakeCache.txt")
-    if not os.path.isfile(path):
-        return None
-    with open(path) as f:
-        for line in f:
-            if line.startswith(key + ":"):
-                return line.rstrip("\n").split("=", 1)[1]
-    return ""
-
-
 @pytest.mark.parametrize("backend", ["packet", "flow"])
 def test_allocator_changes_no_result(backend, tmp_path, flux_run):
     """flux-run is linked with tcmalloc exactly when its build found it,
@@ -446,7 +433,7 @@ def test_allocator_changes_no_result(backend, tmp_path, flux_run):
     process, which allocates with the C library: no result depends on the
     allocator (two contending jobs, each backend)."""
     exe = flux_run.path
-    library = _cmake_entry(os.path.dirname(exe), "FLUX_TCMALLOC_LIBRARY")
+    library = cmake_entry(os.path.dirname(exe), "FLUX_TCMALLOC_LIBRARY")
     if library is None:
         pytest.skip("flux-run is not in a standalone build folder")
     found = library.endswith((".so", ".so.4"))
@@ -482,7 +469,7 @@ def test_huge_pages_cut_page_faults_not_results(tmp_path, flux_run):
     with FLUX_HUGE_PAGES=0 (a count, not a time), and writes the same
     results."""
     exe = flux_run.path
-    library = _cmake_entry(os.path.dirname(exe), "FLUX_TCMALLOC_LIBRARY")
+    library = cmake_entry(os.path.dirname(exe), "FLUX_TCMALLOC_LIBRARY")
     if library is None or not library.endswith((".so", ".so.4")):
         pytest.skip("flux-run is not linked with tcmalloc")
     try:
