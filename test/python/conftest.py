@@ -32,6 +32,10 @@ SMALL = {
 }
 
 
+#: The repository's root folder.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 @pytest.fixture
 def small():
     """A fresh copy of the small scenario dict."""
@@ -111,8 +115,7 @@ def strip_wall(results):
 
 def shipped(name):
     """The scenario dict of examples/scenarios/<name>.json."""
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    with open(os.path.join(root, "examples", "scenarios", name + ".json")) as f:
+    with open(os.path.join(ROOT, "examples", "scenarios", name + ".json")) as f:
         return json.load(f)
 
 

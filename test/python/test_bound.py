@@ -13,9 +13,8 @@ import os
 import pytest
 
 import ns3flux
-from conftest import run_scenario, shipped, strip_wall
+from conftest import ROOT, run_scenario, shipped, strip_wall
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
 # Contended scenarios: two equal jobs, three unequal ones, four jobs and a
 # web-search tenant on an oversubscribed leaf-spine.

@@ -29,8 +29,8 @@ import sys
 import tempfile
 
 import pytest
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "doc")
 
 UNIT = (r"(?:ms|µs|us|ns|s|seconds?|minutes?|hours?|[KMGT]i?B(?:/s)?|[kMGT]b/s|"

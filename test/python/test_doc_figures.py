@@ -7,8 +7,7 @@ import shutil
 import subprocess
 
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from conftest import ROOT
 
 
 def test_diagrams_match_their_sources():

@@ -13,9 +13,7 @@ import subprocess
 
 import pytest
 
-from conftest import _flux_run_path
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from conftest import ROOT, _flux_run_path
 
 
 def _examples():

@@ -17,9 +17,8 @@ import pandas as pd
 import pytest
 
 import ns3flux
-from conftest import SMALL, strip_wall
+from conftest import ROOT, SMALL, strip_wall
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
 
 # Wire bytes of a data packet besides its payload: Ethernet with its 802.1Q

@@ -12,8 +12,8 @@ import math
 import os
 
 import pytest
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WORKLOADS = os.path.join(ROOT, "test", "data", "workloads")
 CHAKRA = os.path.join(WORKLOADS, "chakra-microbenchmarks", "{0}", "{1}npus_1MB", "{0}")
 LLAMA = os.path.join(WORKLOADS, "aicb", "model_workload",

@@ -9,9 +9,8 @@ import subprocess
 import pytest
 
 import ns3flux
-from conftest import SMALL, cmake_entry, shipped, strip_wall
+from conftest import ROOT, SMALL, cmake_entry, shipped, strip_wall
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 CSV_SUFFIXES = ("-iterations.csv", "-phases.csv", "-flows.csv")
 
@@ -426,6 +425,13 @@ def test_same_seed_same_results(small_file, tmp_path, flux_run):
             (tmp_path / ("run1" + suffix)).read_bytes()
 
 
+def _tcmalloc_found(exe):
+    """Whether the build of flux-run exe found tcmalloc to link (None: exe
+    is not in a standalone build folder)."""
+    library = cmake_entry(os.path.dirname(exe), "FLUX_TCMALLOC_LIBRARY")
+    return None if library is None else library.endswith((".so", ".so.4"))
+
+
 @pytest.mark.parametrize("backend", ["packet", "flow"])
 def test_allocator_changes_no_result(backend, tmp_path, flux_run):
     """flux-run is linked with tcmalloc exactly when its build found it,
@@ -433,10 +439,9 @@ def test_allocator_changes_no_result(backend, tmp_path, flux_run):
     process, which allocates with the C library: no result depends on the
     allocator (two contending jobs, each backend)."""
     exe = flux_run.path
-    library = cmake_entry(os.path.dirname(exe), "FLUX_TCMALLOC_LIBRARY")
-    if library is None:
+    found = _tcmalloc_found(exe)
+    if found is None:
         pytest.skip("flux-run is not in a standalone build folder")
-    found = library.endswith((".so", ".so.4"))
     linked = subprocess.run(["ldd", exe], capture_output=True, text=True, check=True).stdout
     assert ("libtcmalloc_minimal" in linked) == found, linked
     scenario = shipped("contended-two-equal")
@@ -469,8 +474,7 @@ def test_huge_pages_cut_page_faults_not_results(tmp_path, flux_run):
     with FLUX_HUGE_PAGES=0 (a count, not a time), and writes the same
     results."""
     exe = flux_run.path
-    library = cmake_entry(os.path.dirname(exe), "FLUX_TCMALLOC_LIBRARY")
-    if library is None or not library.endswith((".so", ".so.4")):
+    if not _tcmalloc_found(exe):
         pytest.skip("flux-run is not linked with tcmalloc")
     try:
         with open("/sys/kernel/mm/transparent_hugepage/enabled") as f:

@@ -8,9 +8,8 @@ import subprocess
 
 import pytest
 
-from conftest import _flux_run_path
+from conftest import ROOT, _flux_run_path
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 FUZZ = os.path.join(ROOT, "scripts", "flux-fuzz")
 
 

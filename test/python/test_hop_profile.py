@@ -6,8 +6,8 @@ import importlib.util
 import os
 import subprocess
 import sys
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "bench", "hop-profile.py")
 _spec = importlib.util.spec_from_file_location("hop_profile", SCRIPT)
 hop_profile = importlib.util.module_from_spec(_spec)

@@ -7,8 +7,8 @@ across seeds."""
 import importlib.util
 import os
 import sys
+from conftest import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.join(ROOT, "examples", "hpcc")
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "scripts"))

@@ -11,7 +11,8 @@ import re
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from conftest import ROOT
+
 INCLUDE = re.compile(r'^\s*#\s*include\s*"(?:ns3/)?([^"/]+\.h)"', re.M)
 FOLDERS = ["model", "helper", "scenario"]
 # What each folder may include besides itself (and ns-3), and model/'s own

@@ -21,9 +21,8 @@ import pytest
 
 import ns3flux
 
-from conftest import SMALL
+from conftest import ROOT, SMALL
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCHEMA_FILE = os.path.join(ROOT, "scenario", "config", "scenario.schema.json")
 
 # A scenario that reads every section: servers, DCQCN and ECN overrides,

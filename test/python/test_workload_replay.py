@@ -8,11 +8,10 @@ import json
 import os
 
 import pytest
-from conftest import strip_wall
+from conftest import ROOT, strip_wall
 
 import ns3flux
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
 WORKLOADS = os.path.join(ROOT, "test", "data", "workloads")
 CHAKRA = os.path.join(WORKLOADS, "chakra-microbenchmarks")
