@@ -637,7 +637,7 @@ Collective::BeginRun(uint32_t nRanks, uint32_t nSteps)
     {
         for (uint32_t r = 0; r < nRanks; ++r)
         {
-            m_records[m_runBase + s * nRanks + r] = StepRecord{m_run, s, r, Time(), Time(), Time()};
+            m_records[m_runBase + s * nRanks + r] = StepRecord{Time(), Time(), Time(), m_run, s, r};
         }
     }
     m_stepFinished.assign(nSteps, 0);

@@ -69,12 +69,13 @@ class Collective : public Object
     /// When one rank started and finished one step.
     struct StepRecord
     {
-        uint32_t run;     //!< which Start() of this collective, from 0
-        uint32_t step;    //!< step index
-        uint32_t rank;    //!< rank
+        // (the times first: 40 bytes rather than 48, one per rank and step)
         Time ready;       //!< the rank's first send of the step could go (its data was there)
         Time start;       //!< the rank posted its first send of the step (the gate released it)
         Time end;         //!< the rank received all its data of the step (only sent: posted it)
+        uint32_t run;     //!< which Start() of this collective, from 0
+        uint32_t step;    //!< step index
+        uint32_t rank;    //!< rank
         bool idle{false}; //!< the rank has no part in the step (times are zero)
     };
 

@@ -36,6 +36,7 @@ ScheduledCollective::GetTypeId()
 
 ScheduledCollective::ScheduledCollective()
     : m_pipelineBytes(0),
+      m_nLinks(0),
       m_bytes(0),
       m_pieces(1),
       m_steps(0),
@@ -117,7 +118,7 @@ ScheduledCollective::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, 
     CheckRanks(n);
     const std::vector<RankChannels::Link> links = GetLinks(n);
     m_linksFrom.assign(n, {});
-    m_linkSteps.assign(links.size(), {});
+    m_nLinks = static_cast<uint32_t>(links.size());
     for (uint32_t i = 0; i < links.size(); ++i)
     {
         m_linksFrom[links[i].src].emplace_back(links[i].dst, i);
@@ -127,6 +128,8 @@ ScheduledCollective::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, 
         std::sort(from.begin(), from.end());
     }
     const uint32_t steps = GetNStepsFor(n);
+    std::vector<std::vector<uint32_t>> perLink(links.size());
+    std::size_t most = 0;
     for (uint32_t s = 0; s < steps; ++s)
     {
         for (uint32_t r = 0; r < n; ++r)
@@ -134,8 +137,18 @@ ScheduledCollective::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, 
             GetSends(n, r, s, 0, m_sends);
             for (const auto& send : m_sends)
             {
-                m_linkSteps[LinkOf(r, send.peer)].push_back(s);
+                auto& list = perLink[LinkOf(r, send.peer)];
+                list.push_back(s);
+                most = std::max(most, list.size());
             }
+        }
+    }
+    m_linkSteps.assign(most * links.size(), 0);
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        for (std::size_t k = 0; k < perLink[l].size(); ++k)
+        {
+            m_linkSteps[k * links.size() + l] = perLink[l][k];
         }
     }
     m_bytesPosted.assign(n, 0);
@@ -170,12 +183,12 @@ ScheduledCollective::Start(uint64_t bytes, DoneCallback done)
     m_done = done;
     m_steps = GetNSteps();
     m_pieces = GetPieces(bytes);
-    m_recvCount.assign(static_cast<std::size_t>(n) * m_steps * m_pieces, 0);
+    m_recvCount.assign(static_cast<std::size_t>(m_steps) * n * m_pieces, 0);
     m_recvCursor.assign(static_cast<std::size_t>(n) * m_pieces, 0);
-    m_stepPieces.assign(static_cast<std::size_t>(n) * m_steps, 0);
+    m_stepPieces.assign(static_cast<std::size_t>(m_steps) * n, 0);
     m_postStep.assign(n, 0);
     m_postPiece.assign(n, 0);
-    m_linkArrived.assign(m_linkSteps.size(), 0);
+    m_linkArrived.assign(m_nLinks, 0);
     BeginRun(n, m_steps);
     NotifyRunStarted(bytes);
     const uint32_t run = m_run;
@@ -271,7 +284,7 @@ ScheduledCollective::AdvanceReceives(uint32_t rank, uint32_t piece)
     uint32_t& cursor = m_recvCursor[rank * m_pieces + piece];
     const uint32_t from = cursor;
     while (cursor < m_steps &&
-           m_recvCount[(static_cast<std::size_t>(rank) * m_steps + cursor) * m_pieces + piece] ==
+           m_recvCount[(static_cast<std::size_t>(cursor) * n + rank) * m_pieces + piece] ==
                GetNReceives(n, rank, cursor))
     {
         ++cursor;
@@ -285,7 +298,7 @@ ScheduledCollective::AdvanceReceives(uint32_t rank, uint32_t piece)
     const uint32_t to = cursor;
     for (uint32_t s = from; s < to && m_run == run; ++s)
     {
-        if (++m_stepPieces[static_cast<std::size_t>(rank) * m_steps + s] < m_pieces)
+        if (++m_stepPieces[static_cast<std::size_t>(s) * n + rank] < m_pieces)
         {
             continue;
         }
@@ -310,10 +323,12 @@ ScheduledCollective::MessageReceived(uint32_t link)
 {
     const RankChannels::Link& ends = GetChannels()->GetLink(link);
     const uint64_t m = m_linkArrived[link]++;
-    const uint32_t step = m_linkSteps[link][m / m_pieces];
-    const auto piece = static_cast<uint32_t>(m % m_pieces);
+    // (whole messages, the usual case, need no division)
+    const uint64_t k = m_pieces == 1 ? m : m / m_pieces;
+    const auto piece = static_cast<uint32_t>(m - k * m_pieces);
+    const uint32_t step = m_linkSteps[k * m_nLinks + link];
     const uint32_t rank = ends.dst;
-    ++m_recvCount[(static_cast<std::size_t>(rank) * m_steps + step) * m_pieces + piece];
+    ++m_recvCount[(static_cast<std::size_t>(step) * GetNRanks() + rank) * m_pieces + piece];
     if (m_recvCursor[rank * m_pieces + piece] == step)
     {
         AdvanceReceives(rank, piece);

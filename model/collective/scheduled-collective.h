@@ -145,13 +145,19 @@ class ScheduledCollective : public Collective
      */
     uint32_t LinkOf(uint32_t rank, uint32_t peer) const;
 
-    uint64_t m_pipelineBytes;                       //!< piece size, 0 = whole messages
-    std::vector<std::vector<uint32_t>> m_linkSteps; //!< per link: the steps that use it
+    uint64_t m_pipelineBytes; //!< piece size, 0 = whole messages
+    /// (k, link): the step of the link's k-th message of a run, k-major so
+    /// that the links' lookups at one instant fall close together
+    std::vector<uint32_t> m_linkSteps;
+    uint32_t m_nLinks; //!< links between the ranks
     /// per rank: (peer, link) of its outgoing links, by peer
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> m_linksFrom;
-    std::vector<uint16_t> m_recvCount;   //!< (rank, step, piece): arrived
+    // (step, rank) arrays are step-major: the ranks of a collective are at
+    // about the same step at any one time, so what they touch is a few
+    // cache lines rather than a line per rank.
+    std::vector<uint16_t> m_recvCount;   //!< (step, rank, piece): arrived
     std::vector<uint32_t> m_recvCursor;  //!< (rank, piece): first incomplete step
-    std::vector<uint32_t> m_stepPieces;  //!< (rank, step): pieces through
+    std::vector<uint32_t> m_stepPieces;  //!< (step, rank): pieces through
     std::vector<uint32_t> m_postStep;    //!< rank: step it posts next
     std::vector<uint32_t> m_postPiece;   //!< rank: piece it posts next
     std::vector<uint64_t> m_linkArrived; //!< link: messages arrived this run

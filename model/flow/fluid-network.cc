@@ -344,6 +344,7 @@ FluidNetwork::SenderOf(RdmaQueuePair* qp)
         m_senders.back().peerAddress = peerAddress;
     }
     Sender& s = m_senders[index];
+    s.cls = qp->GetPriority(); // (PriorityChanged keeps it while the pair lives)
     if (!s.qp)
     {
         s.qp = qp;
@@ -617,11 +618,15 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
     Sender& s = m_senders[index];
     const double wire = OnWire(bytes, s.mtu);
     const int64_t now = Simulator::Now().GetNanoSeconds();
-    s.messages.push_back(Message{seq, bytes, wire, now});
     if (s.active)
     {
-        return; // it goes after the messages before it, at the flow's rate
+        // it goes after the messages before it, at the flow's rate
+        s.waiting.push_back(Message{seq, bytes, wire, now});
+        return;
     }
+    // (the head message lives in the sender, which the flow's start and
+    // end touch anyway: no other memory per message in the common case)
+    s.head = Message{seq, bytes, wire, now};
     s.active = true;
     s.left = wire;
     s.sinceNs = now;
@@ -649,6 +654,10 @@ FluidNetwork::PriorityChanged(Ptr<RdmaQueuePair> qp)
         return;
     }
     const uint32_t index = FindSender(src, qp->GetQpn());
+    if (index != NONE && PeekPointer(m_senders[index].qp) == PeekPointer(qp))
+    {
+        m_senders[index].cls = qp->GetPriority();
+    }
     if (index != NONE && m_senders[index].active)
     {
         MarkDirty(index);
@@ -761,7 +770,8 @@ FluidNetwork::Join(uint32_t index)
     const Sender& s = m_senders[index];
     FlowRate& r = m_rates[index];
     r.seen = m_visit;
-    const uint8_t cls = s.qp->GetPriority();
+    const uint8_t cls = s.cls;
+    NS_ASSERT(cls == s.qp->GetPriority());
     if (cls != r.cls)
     {
         r.cls = cls;
@@ -991,7 +1001,7 @@ FluidNetwork::MessageEnd()
         FinishHead(sender);
         if (s.active)
         {
-            s.left = s.messages.front().wire;
+            s.left = s.head.wire;
             PushEnd(sender, now); // the next message, at the same rate
             continue;
         }
@@ -1019,8 +1029,7 @@ void
 FluidNetwork::FinishHead(uint32_t index)
 {
     Sender& s = m_senders[index];
-    const Message m = s.messages.front();
-    s.messages.pop_front();
+    const Message m = s.head;
     // The first packet's store-and-forward time on every hop but the
     // slowest, whose time the fluid has already counted.
     const double firstBits = 8.0 * (std::min<uint64_t>(m.bytes, s.mtu) + m_packetOverhead);
@@ -1033,10 +1042,15 @@ FluidNetwork::FinishHead(uint32_t index)
                         m.seq,
                         m.bytes,
                         m.postedNs);
-    if (s.messages.empty())
+    if (s.waiting.empty())
     {
         s.active = false;
         s.left = 0;
+    }
+    else
+    {
+        s.head = s.waiting.front();
+        s.waiting.pop_front();
     }
 }
 

@@ -192,27 +192,29 @@ class FluidNetwork : public RdmaMessageOffload
     /// fields of the message in progress first; its rate is in m_rates.)
     struct Sender
     {
-        double left{0};                //!< wire bytes of the head message not sent at m_since
-        int64_t sinceNs{0};            //!< when left was last brought up to date, ns
-        uint32_t inFlight{0};          //!< messages sent whose ACK has not returned
-        bool active{false};            //!< it has messages (it is on its links' lists)
-        bool dirty{false};             //!< listed in m_dirty
-        bool gone{false};              //!< its queue pair or the peer was destroyed
-        uint32_t mtu{0};               //!< payload bytes per packet of its NIC
-        uint32_t pathAt{0};            //!< where its path is in m_hopPool (Path, Slots)
-        uint32_t hops{0};              //!< its path's link directions, 0 without a route
-        double propagationS{0};        //!< sum of the path's propagation delays, s
-        double perBitS{0};             //!< sum over the path of 1 / rate, s per bit
-        double slowestPerBitS{0};      //!< 1 / the slowest rate on the path, s per bit
-        CompactFifo<Message> messages; //!< posted, head first
-        Ptr<RdmaQueuePair> qp;         //!< the queue pair
-        Ptr<RdmaQueuePair> peer;       //!< the receiving queue pair
-        uint32_t src{0};               //!< sending host
-        uint32_t dst{0};               //!< receiving host
-        uint32_t qpn{0};               //!< the queue pair's number
-        uint32_t peerQpn{0};           //!< its peer's QP number
-        uint32_t peerAddress{0};       //!< its peer's address
-        uint64_t routeEpoch{0};        //!< m_routeEpoch when the path was looked up
+        double left{0};               //!< wire bytes of the head message not sent at m_since
+        int64_t sinceNs{0};           //!< when left was last brought up to date, ns
+        uint32_t inFlight{0};         //!< messages sent whose ACK has not returned
+        bool active{false};           //!< it has messages (it is on its links' lists)
+        bool dirty{false};            //!< listed in m_dirty
+        bool gone{false};             //!< its queue pair or the peer was destroyed
+        uint8_t cls{0};               //!< its queue pair's class (PriorityChanged keeps it)
+        uint32_t mtu{0};              //!< payload bytes per packet of its NIC
+        uint32_t pathAt{0};           //!< where its path is in m_hopPool (Path, Slots)
+        uint32_t hops{0};             //!< its path's link directions, 0 without a route
+        double propagationS{0};       //!< sum of the path's propagation delays, s
+        double perBitS{0};            //!< sum over the path of 1 / rate, s per bit
+        double slowestPerBitS{0};     //!< 1 / the slowest rate on the path, s per bit
+        Message head{};               //!< the message it sends (while active)
+        CompactFifo<Message> waiting; //!< posted behind the head, oldest first
+        Ptr<RdmaQueuePair> qp;        //!< the queue pair
+        Ptr<RdmaQueuePair> peer;      //!< the receiving queue pair
+        uint32_t src{0};              //!< sending host
+        uint32_t dst{0};              //!< receiving host
+        uint32_t qpn{0};              //!< the queue pair's number
+        uint32_t peerQpn{0};          //!< its peer's QP number
+        uint32_t peerAddress{0};      //!< its peer's address
+        uint64_t routeEpoch{0};       //!< m_routeEpoch when the path was looked up
     };
 
     /// What a bottleneck check found on a link (HeldAt).
