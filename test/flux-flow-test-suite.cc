@@ -448,6 +448,13 @@ Arrived(Time* at, Ptr<RdmaQueuePair> /* qp */, uint64_t /* seq */, uint64_t /* b
     *at = Simulator::Now();
 }
 
+/// Receive completion sink: every arrival, in order.
+void
+ArrivedEach(std::vector<Time>* at, Ptr<RdmaQueuePair> /* qp */, uint64_t, uint64_t)
+{
+    at->push_back(Simulator::Now());
+}
+
 /**
  * A message alone takes its ideal time: its wire bytes at the line rate
  * plus the propagation and one packet's store-and-forward per extra hop;
@@ -455,7 +462,8 @@ Arrived(Time* at, Ptr<RdmaQueuePair> /* qp */, uint64_t /* seq */, uint64_t /* b
  * packets do at packet level, within 1 %: there its ACKs share the data's
  * links, 0.54 % of their time); two messages started together
  * on one link take twice as long, and the bytes delivered equal the bytes
- * posted.
+ * posted; messages posted together on one queue pair follow one another
+ * at the line rate, the k-th arriving k wire times after the start.
  */
 class MessageTimeTestCase : public TestCase
 {
@@ -536,6 +544,28 @@ class MessageTimeTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(a.first->GetBytesPosted() + b.first->GetBytesPosted(),
                                   a.second->GetBytesReceived() + b.second->GetBytesReceived(),
                                   "bytes posted = bytes received");
+        }
+        {
+            // three messages on one queue pair: the second and third wait
+            // behind the first and go at the same rate, in order
+            FluidFabric f(1, 0, 4);
+            auto qps = RdmaNic::Connect(f.nics[0], f.nics[1], 3, 50000);
+            std::vector<Time> at;
+            qps.second->SetReceiveCompletionCallback(MakeBoundCallback(&ArrivedEach, &at));
+            for (int k = 0; k < 3; ++k)
+            {
+                qps.first->PostSend(bytes);
+            }
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(at.size(), 3, "three messages arrived");
+            for (std::size_t k = 0; k < at.size(); ++k)
+            {
+                NS_TEST_EXPECT_MSG_EQ_TOL(at[k].GetSeconds(),
+                                          (k + 1) * wireS + latencyS,
+                                          3e-9,
+                                          "message " << k << " behind the ones before it");
+            }
+            NS_TEST_EXPECT_MSG_EQ(f.fluid->GetBytesDelivered(), 3 * bytes, "bytes delivered");
         }
     }
 };
