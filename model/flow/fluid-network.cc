@@ -633,7 +633,7 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
     m_rates[index].rateBps = 0;
     ++m_activeFlows;
     m_peakFlows = std::max(m_peakFlows, m_activeFlows);
-    m_rates[index].cls = qp->GetPriority();
+    m_rates[index].cls = s.cls;
     Attach(index);
     if (JoinWithoutChange(index))
     {
@@ -654,11 +654,16 @@ FluidNetwork::PriorityChanged(Ptr<RdmaQueuePair> qp)
         return;
     }
     const uint32_t index = FindSender(src, qp->GetQpn());
-    if (index != NONE && PeekPointer(m_senders[index].qp) == PeekPointer(qp))
+    if (index == NONE)
     {
-        m_senders[index].cls = qp->GetPriority();
+        return; // (its first message reads the class)
     }
-    if (index != NONE && m_senders[index].active)
+    Sender& s = m_senders[index];
+    if (s.qp == qp)
+    {
+        s.cls = qp->GetPriority();
+    }
+    if (s.active)
     {
         MarkDirty(index);
         ScheduleUpdate();

@@ -23,12 +23,12 @@ the diagrams drawn from a doc/figures/<name>.dot source."""
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
 import pytest
+
 from conftest import ROOT
 
 DOC = os.path.join(ROOT, "doc")

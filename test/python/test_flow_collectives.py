@@ -12,6 +12,7 @@ import math
 import os
 
 import pytest
+
 from conftest import ROOT
 
 WORKLOADS = os.path.join(ROOT, "test", "data", "workloads")

@@ -6,6 +6,7 @@ import importlib.util
 import os
 import subprocess
 import sys
+
 from conftest import ROOT
 
 SCRIPT = os.path.join(ROOT, "bench", "hop-profile.py")

@@ -7,6 +7,7 @@ across seeds."""
 import importlib.util
 import os
 import sys
+
 from conftest import ROOT
 
 HERE = os.path.join(ROOT, "examples", "hpcc")
