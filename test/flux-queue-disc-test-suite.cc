@@ -3,9 +3,10 @@
  *
  * FluxQueueDisc: control class first and the controller's class order,
  * deficit round robin among the flows of a class, the starvation guard
- * (MinShare byte credit and MaxWait ageing), per-class ECN marking, PFC
- * pauses with Peek agreeing with Dequeue, the size limit, plain IPv4 use
- * through TrafficControlHelper, and the direct path against ns-3's.
+ * (MinShare byte credit and MaxWait ageing), per-class and per-flow ECN
+ * marking, PFC pauses with Peek agreeing with Dequeue, the size limit,
+ * plain IPv4 use through TrafficControlHelper, and the direct path against
+ * ns-3's.
  */
 
 #include "fabric-test-traffic.h"
@@ -48,6 +49,16 @@ PortOf(Ptr<const QueueDiscItem> item)
     UdpHeader udp;
     item->GetPacket()->PeekHeader(udp);
     return udp.GetSourcePort();
+}
+
+/**
+ * \param item an item made by MakeItem
+ * \return whether it is marked CE
+ */
+bool
+IsCe(Ptr<const QueueDiscItem> item)
+{
+    return DynamicCast<const Ipv4QueueDiscItem>(item)->GetHeader().GetEcn() == Ipv4Header::ECN_CE;
 }
 
 /**
@@ -387,16 +398,6 @@ class FluxQueueDiscEcnTestCase : public TestCase
     }
 
   private:
-    /**
-     * \param item an item made by MakeItem
-     * \return whether it is marked CE
-     */
-    static bool IsCe(Ptr<const QueueDiscItem> item)
-    {
-        return DynamicCast<const Ipv4QueueDiscItem>(item)->GetHeader().GetEcn() ==
-               Ipv4Header::ECN_CE;
-    }
-
     void DoRun() override
     {
         Ptr<FluxQueueDisc> q = MakeQueueDisc();
@@ -458,6 +459,97 @@ class FluxQueueDiscEcnTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(IsCe(q->Dequeue()), e, "marked while the class holds bytes");
         }
         q->Dispose();
+    }
+};
+
+/**
+ * \ingroup flux-tests
+ * Per-flow ECN at dequeue: an ECN-capable item is marked CE exactly when
+ * its flow queue still holds FlowEcnBytes and FlowEcnShare times the mean
+ * of the class's active flow queues (computed here from what each flow was
+ * given and has sent); a flow under the threshold is never marked however
+ * full its class; a flow alone in its class is not marked with a share
+ * above 1; non-ECT items are never marked; the marks are counted per class
+ * apart from the per-class marking's.
+ */
+class FluxQueueDiscFlowEcnTestCase : public TestCase
+{
+  public:
+    FluxQueueDiscFlowEcnTestCase()
+        : TestCase("FluxQueueDisc: per-flow ECN marking at dequeue")
+    {
+    }
+
+  private:
+    /**
+     * \brief Queue two flows of one class, dequeue everything and check
+     * every item's mark against the rule.
+     * \param share attribute FlowEcnShare
+     * \param heavy items of the first flow
+     * \param light items of the second flow (0: the first is alone)
+     * \param ecn the items' ECN codepoint
+     * \return the items marked
+     */
+    uint64_t Drain(double share, uint32_t heavy, uint32_t light, Ipv4Header::EcnType ecn)
+    {
+        const uint32_t kBytes = 3000;
+        const uint32_t size = 1000;
+        Ptr<FluxQueueDisc> q = CreateObject<FluxQueueDisc>();
+        q->SetAttribute("FlowEcnBytes", UintegerValue(kBytes));
+        q->SetAttribute("FlowEcnShare", DoubleValue(share));
+        q->SetAttribute("Quantum", UintegerValue(size));
+        q->Initialize();
+        const std::vector<uint16_t> ports = DistinctFlowPorts(16, 2);
+        uint32_t left[2] = {heavy, light};
+        for (uint32_t i = 0; i < std::max(heavy, light); ++i)
+        {
+            for (uint32_t f = 0; f < 2; ++f)
+            {
+                if (i < left[f])
+                {
+                    q->Enqueue(MakeItem(4, ports[f], size, ecn));
+                }
+            }
+        }
+        uint64_t marked = 0;
+        while (Ptr<QueueDiscItem> item = q->Dequeue())
+        {
+            const uint32_t f = PortOf(item) == ports[0] ? 0 : 1;
+            --left[f];
+            // the flow still counts among the active ones as its item leaves
+            const uint32_t active = 1 + (left[1 - f] > 0 ? 1 : 0);
+            const double flowBytes = static_cast<double>(left[f]) * size;
+            const bool due = ecn != Ipv4Header::ECN_NotECT && flowBytes >= kBytes &&
+                             flowBytes * active >= share * q->GetClassBytes(4);
+            NS_TEST_EXPECT_MSG_EQ(IsCe(item), due, "marked exactly when the flow rule says so");
+            if (left[f] * size < kBytes)
+            {
+                NS_TEST_EXPECT_MSG_EQ(IsCe(item), false, "a flow under FlowEcnBytes: never");
+            }
+            marked += IsCe(item) ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(q->GetFlowMarks(4), marked, "per-flow marks counted per class");
+        NS_TEST_EXPECT_MSG_EQ(q->GetClassMarks(4), 0, "no per-class marking configured");
+        NS_TEST_EXPECT_MSG_EQ(q->GetStats().GetNMarkedPackets(FluxQueueDisc::FLOW_ECN_MARK),
+                              marked,
+                              "QueueDisc Mark statistics, by reason");
+        q->Dispose();
+        return marked;
+    }
+
+    void DoRun() override
+    {
+        // heavy 12 items, light 2: the heavy flow is marked while it holds
+        // 3 KB or more (its items 1..9 leave 11..3 KB behind them), the
+        // light one never
+        NS_TEST_ASSERT_MSG_EQ(Drain(0, 12, 2, Ipv4Header::ECN_ECT0), 9, "nine marks");
+        // share 1.5: the heavy flow only while it holds 1.5x the mean
+        const uint64_t shared = Drain(1.5, 12, 6, Ipv4Header::ECN_ECT1);
+        NS_TEST_ASSERT_MSG_GT(shared, 0, "the heavy flow is marked");
+        NS_TEST_ASSERT_MSG_LT(shared, 9, "fewer than by the bytes alone");
+        NS_TEST_ASSERT_MSG_EQ(Drain(1.5, 12, 0, Ipv4Header::ECN_ECT0), 0, "a lone flow: never");
+        NS_TEST_ASSERT_MSG_EQ(Drain(1, 12, 0, Ipv4Header::ECN_ECT0), 9, "share 1: alone too");
+        NS_TEST_ASSERT_MSG_EQ(Drain(0, 12, 2, Ipv4Header::ECN_NotECT), 0, "non-ECT: never");
     }
 };
 
@@ -785,6 +877,7 @@ class FluxQueueDiscTestSuite : public TestSuite
         AddTestCase(new FluxQueueDiscDrrTestCase);
         AddTestCase(new FluxQueueDiscGuardTestCase);
         AddTestCase(new FluxQueueDiscEcnTestCase);
+        AddTestCase(new FluxQueueDiscFlowEcnTestCase);
         AddTestCase(new FluxQueueDiscPfcTestCase);
         AddTestCase(new FluxQueueDiscLimitTestCase);
         AddTestCase(new FluxQueueDiscPlainIpTestCase);

@@ -99,6 +99,19 @@ FluxQueueDisc::GetTypeId()
                           MakeDoubleAccessor(&FluxQueueDisc::SetDefaultEcnPmax,
                                              &FluxQueueDisc::GetDefaultEcnPmax),
                           MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("FlowEcnBytes",
+                          "Per-flow ECN: an item leaving a flow queue that still holds at "
+                          "least this many bytes is marked CE (0: no per-flow marking).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FluxQueueDisc::m_flowEcnBytes),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FlowEcnShare",
+                          "Per-flow ECN: and at least this many times the mean of the "
+                          "class's active flow queues (above 1: a flow queue alone in "
+                          "its class is never marked; 0: the bytes alone decide).",
+                          DoubleValue(0),
+                          MakeDoubleAccessor(&FluxQueueDisc::m_flowEcnShare),
+                          MakeDoubleChecker<double>(0, 1000))
             .AddAttribute("DirectPath",
                           "On a switch port, take the direct path: the flows hold their "
                           "items themselves and the port hands them past QueueDisc's "
@@ -145,7 +158,7 @@ FluxQueueDisc::DoDispose()
     for (ClassState& cs : m_class)
     {
         cs.head = cs.tail = NO_FLOW;
-        cs.packets = cs.bytes = 0;
+        cs.packets = cs.bytes = cs.flows = 0;
     }
     m_nonEmpty = 0;
     m_heldPackets = 0;
@@ -342,6 +355,12 @@ FluxQueueDisc::GetClassMarks(uint8_t cls) const
 }
 
 uint64_t
+FluxQueueDisc::GetFlowMarks(uint8_t cls) const
+{
+    return cls < N_CLASSES ? m_class[cls].flowMarks : 0;
+}
+
+uint64_t
 FluxQueueDisc::GetGuardActivations(uint8_t cls) const
 {
     return cls < N_CLASSES ? m_class[cls].guardServed : 0;
@@ -438,6 +457,7 @@ FluxQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
         return false;
     }
     ClassState& cs = m_class[cls];
+    flow.bytes += size;
     ++cs.packets;
     cs.bytes += size;
     ++m_heldPackets;
@@ -447,6 +467,7 @@ FluxQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     {
         // A flow joins at the tail of its class's ring with a full quantum.
         flow.active = true;
+        ++cs.flows;
         flow.deficit = static_cast<int32_t>(m_quantum);
         flow.next = NO_FLOW;
         const uint16_t f = static_cast<uint16_t>(index);
@@ -540,6 +561,16 @@ FluxQueueDisc::SelectClass(bool& guard)
     return m_order[first];
 }
 
+bool
+FluxQueueDisc::FlowEcnDue(const Flow& flow, const ClassState& cs, uint32_t classBytes) const
+{
+    // A flow queue well above its class's mean is one whose senders send
+    // faster than the round robin serves them: marking it slows them, and
+    // not the class's other flows, as the class's bytes would.
+    return m_flowEcnBytes != 0 && flow.bytes >= m_flowEcnBytes &&
+           static_cast<double>(flow.bytes) * cs.flows >= m_flowEcnShare * classBytes;
+}
+
 Ptr<QueueDiscItem>
 FluxQueueDisc::DoDequeue()
 {
@@ -558,9 +589,13 @@ FluxQueueDisc::DoDequeue()
     Ptr<QueueDiscItem> item = PopItem(flow);
     const uint32_t size = item->GetSize();
     flow.deficit -= static_cast<int32_t>(size);
+    flow.bytes -= size;
+    // (judged before the flow may leave the active ring: cs.flows counts it)
+    const bool flowMark = FlowEcnDue(flow, cs, cs.bytes - size);
     if (IsFlowEmpty(flow))
     {
         flow.active = false;
+        --cs.flows;
         cs.head = flow.next;
         flow.next = NO_FLOW;
         if (cs.head == NO_FLOW)
@@ -604,6 +639,10 @@ FluxQueueDisc::DoDequeue()
         Mark(item, CLASS_ECN_MARK))
     {
         ++cs.marks;
+    }
+    else if (flowMark && Mark(item, FLOW_ECN_MARK))
+    {
+        ++cs.flowMarks;
     }
     return item;
 }
@@ -687,7 +726,7 @@ FluxQueueDisc::InitializeParams()
     for (ClassState& cs : m_class)
     {
         cs.head = cs.tail = NO_FLOW;
-        cs.packets = cs.bytes = 0;
+        cs.packets = cs.bytes = cs.flows = 0;
         cs.credit = 0;
     }
     m_nonEmpty = 0;

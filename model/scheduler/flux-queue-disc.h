@@ -81,6 +81,16 @@ class UniformRandomVariable;
  * attributes EcnKminBytes, EcnKmaxBytes and EcnPmax set all classes at
  * once; SetEcnThresholds() sets one.
  *
+ * Per-flow ECN (off by default): when FlowEcnBytes is not 0, an item
+ * leaving a flow queue that still holds at least FlowEcnBytes, and at
+ * least FlowEcnShare times the mean backlog of its class's active flow
+ * queues, is marked CE (reason FLOW_ECN_MARK; an item the per-class
+ * marking marked is not marked twice). Round robin serves every flow of a
+ * class alike, so a flow queue grows only when its senders send faster
+ * than their turn: the mark slows them, and not the class's other flows.
+ * With FlowEcnShare above 1 a flow queue alone in its class is never
+ * marked. Counted per class (GetFlowMarks()).
+ *
  * PFC: a paused class is never served; the others are. Peek() runs the
  * same selection as Dequeue() (it may advance the DRR round of the class
  * it picks, which Dequeue() would do the same way) and shows the item
@@ -126,6 +136,8 @@ class FluxQueueDisc : public PfcAwareQueueDisc
     static constexpr const char* LIMIT_EXCEEDED_DROP = "Overlimit drop";
     /// Mark reason: the class's queue exceeded its ECN threshold.
     static constexpr const char* CLASS_ECN_MARK = "Class ECN mark";
+    /// Mark reason: the item's flow queue exceeded FlowEcnBytes (and FlowEcnShare).
+    static constexpr const char* FLOW_ECN_MARK = "Flow ECN mark";
 
     /**
      * \brief Get the type ID.
@@ -217,6 +229,12 @@ class FluxQueueDisc : public PfcAwareQueueDisc
 
     /**
      * \param cls the class
+     * \return the items the per-flow ECN marking marked in it
+     */
+    uint64_t GetFlowMarks(uint8_t cls) const;
+
+    /**
+     * \param cls the class
      * \return the dequeues in which the starvation guard served it ahead of
      *         the order
      */
@@ -250,6 +268,7 @@ class FluxQueueDisc : public PfcAwareQueueDisc
         InternalQueue* queue{nullptr};         //!< its FIFO (owned by QueueDisc; ns-3 path)
         CompactFifo<Ptr<QueueDiscItem>> items; //!< its FIFO on the direct path
         int32_t deficit{0};                    //!< DRR deficit, bytes
+        uint32_t bytes{0};                     //!< bytes queued
         uint16_t next{NO_FLOW};                //!< next active flow of the class
         bool active{false};                    //!< in its class's active ring
     };
@@ -287,15 +306,26 @@ class FluxQueueDisc : public PfcAwareQueueDisc
         uint16_t tail{NO_FLOW};    //!< last active flow
         uint32_t packets{0};       //!< packets queued
         uint32_t bytes{0};         //!< bytes queued
+        uint32_t flows{0};         //!< active flows
         uint64_t packetsServed{0}; //!< packets sent
         uint64_t bytesServed{0};   //!< bytes sent
-        uint64_t marks{0};         //!< ECN marks
+        uint64_t marks{0};         //!< per-class ECN marks
+        uint64_t flowMarks{0};     //!< per-flow ECN marks
         uint64_t guardServed{0};   //!< guard activations
         double credit{0};          //!< MinShare byte credit
         uint32_t kmin{0};          //!< ECN Kmin, bytes
         uint32_t kmax{0};          //!< ECN Kmax, bytes (0: no marking)
         double pmax{0};            //!< ECN Pmax
     };
+
+    /**
+     * \brief Per-flow ECN: whether an item leaving a flow queue is marked.
+     * \param flow the flow queue, its bytes without the item
+     * \param cs its class, its active flows still counting the flow
+     * \param classBytes the bytes left in the class without the item
+     * \return whether FlowEcnBytes and FlowEcnShare call for a mark
+     */
+    bool FlowEcnDue(const Flow& flow, const ClassState& cs, uint32_t classBytes) const;
 
     /**
      * \brief Choose the class to serve and make its next flow the head of
@@ -350,6 +380,8 @@ class FluxQueueDisc : public PfcAwareQueueDisc
     uint32_t m_nClasses;         //!< attribute Classes (K)
     uint32_t m_flowsPerClass;    //!< attribute FlowsPerClass
     uint32_t m_quantum;          //!< attribute Quantum, bytes
+    uint32_t m_flowEcnBytes{0};  //!< attribute FlowEcnBytes (0: off)
+    double m_flowEcnShare{0};    //!< attribute FlowEcnShare
     uint32_t m_perturbation;     //!< attribute Perturbation (flow hash)
     double m_minShare;           //!< attribute MinShare
     Time m_maxWait;              //!< attribute MaxWait
