@@ -976,6 +976,64 @@ class WaitEcnTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * The switch counts every CE mark it makes: with FluxQueueDisc marking per
+ * flow at its ports, the ECN-capable packets that leave the switch CE-marked
+ * number exactly the MMU's marks plus the queue discs' (Stats::nEcnMarks +
+ * nQueueDiscMarks), both kinds occur, and no packet is marked twice.
+ */
+class QueueDiscMarksTestCase : public TestCase
+{
+  public:
+    QueueDiscMarksTestCase()
+        : TestCase("the switch's counters hold the MMU's and its queue discs' ECN marks")
+    {
+    }
+
+  private:
+    /// Counts the CE-marked packets leaving the switch.
+    struct Seen
+    {
+        uint64_t ce{0}; //!< CE-marked data packets dequeued
+
+        /**
+         * \brief Trace sink of FabricSwitch "Dequeue" (after marking).
+         * \param item the packet
+         */
+        void Dequeued(Ptr<const QueueDiscItem> item, uint32_t /* port */)
+        {
+            const auto* ip = static_cast<const Ipv4QueueDiscItem*>(PeekPointer(item));
+            ce += ip->GetHeader().GetEcn() == Ipv4Header::ECN_CE ? 1 : 0;
+        }
+    };
+
+    void DoRun() override
+    {
+        RngSeedManager::SetSeed(5);
+        FabricTopologyHelper helper;
+        helper.SetEcn(400000, 400000, 1.0);
+        helper.SetQueueDisc("ns3::FluxQueueDisc", "FlowEcnBytes", UintegerValue(100000));
+        Seen seen;
+        FabricSwitch::Stats st;
+        auto setup = [&seen, &st](FabricTopology& topo) {
+            Ptr<FabricSwitch> sw = topo.switches[0].sw;
+            sw->TraceConnectWithoutContext("Dequeue", MakeCallback(&Seen::Dequeued, &seen));
+            // (read before the run's end disposes of the switch)
+            Simulator::Schedule(MilliSeconds(999), [sw, &st]() { st = sw->GetStats(); });
+        };
+        IncastResult r =
+            RunIncast(helper, IncastFabric::SINGLE_SWITCH, 8, 200, 4000, {3}, false, setup);
+        NS_TEST_EXPECT_MSG_EQ(r.drops, 0, "no drop");
+        NS_TEST_EXPECT_MSG_EQ(r.receivedBytes, r.sentBytes, "every byte delivered");
+        NS_TEST_EXPECT_MSG_GT(st.nEcnMarks, 0, "the MMU marked");
+        NS_TEST_EXPECT_MSG_GT(st.nQueueDiscMarks, 0, "the queue discs marked");
+        NS_TEST_EXPECT_MSG_EQ(seen.ce,
+                              st.nEcnMarks + st.nQueueDiscMarks,
+                              "every CE packet counted once");
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The hardest case for the PFC headroom: links without propagation delay,
  * so that the headroom is made of frames only (three 9000-byte frames: two
  * are not enough here), data in both directions of the host links (each
@@ -1419,6 +1477,7 @@ class FluxSwitchTestSuite : public TestSuite
         AddTestCase(
             new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FqCoDelQueueDisc"));
         AddTestCase(new LosslessIncastTestCase(IncastFabric::SINGLE_SWITCH, "ns3::FluxQueueDisc"));
+        AddTestCase(new QueueDiscMarksTestCase);
         AddTestCase(new LosslessJumboTwoClassesTestCase);
         AddTestCase(new WaitEcnTestCase);
         AddTestCase(new LossyIncastTestCase);

@@ -192,7 +192,8 @@ FabricSwitch::GetTypeId()
                             MakeTraceSourceAccessor(&FabricSwitch::m_dequeueTrace),
                             "ns3::FabricSwitch::PortItemTracedCallback")
             .AddTraceSource("EcnMark",
-                            "A packet was marked CE at enqueue (egress port).",
+                            "The MMU had a packet marked CE (egress port; at dequeue "
+                            "with MarkOnDequeue, else at enqueue).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_ecnMarkTrace),
                             "ns3::FabricSwitch::PortItemTracedCallback")
             .AddTraceSource("Drop",
@@ -865,6 +866,7 @@ FabricSwitch::Stats::operator+=(const Stats& o)
         nDroppedPackets[r] += o.nDroppedPackets[r];
     }
     nEcnMarks += o.nEcnMarks;
+    nQueueDiscMarks += o.nQueueDiscMarks;
     nPfcPauses += o.nPfcPauses;
     nPfcResumes += o.nPfcResumes;
     nPfcPauseFramesSent += o.nPfcPauseFramesSent;
@@ -885,6 +887,11 @@ FabricSwitch::GetStats() const
         if (Ptr<PfcWatchdog> wd = p.dev->GetWatchdog())
         {
             stats.watchdog += wd->GetCounters();
+        }
+        if (Ptr<QueueDisc> q = p.egress->GetQueueDisc())
+        {
+            // (QueueDisc counts marks on the direct path too)
+            stats.nQueueDiscMarks += q->GetStats().nTotalMarkedPackets;
         }
     }
     return stats;

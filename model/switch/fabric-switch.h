@@ -269,14 +269,15 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
 
     /**
      * \brief The switch's counters, in one place (as ns-3's QueueDisc::Stats):
-     * its own, its MMU's PFC decisions and its ports' pause frames and
-     * watchdogs.
+     * its own, its MMU's PFC decisions, its ports' pause frames and
+     * watchdogs, and the marks of its ports' queue discs.
      */
     struct Stats
     {
         uint64_t nRxPackets{0};                                 //!< packets received
         std::array<uint64_t, N_DROP_REASONS> nDroppedPackets{}; //!< drops per reason
         uint64_t nEcnMarks{0};           //!< packets marked CE (marks the MMU decided)
+        uint64_t nQueueDiscMarks{0};     //!< packets the ports' queue discs marked CE
         uint64_t nPfcPauses{0};          //!< PFC pause decisions (XOFF) of all ports
         uint64_t nPfcResumes{0};         //!< PFC resume decisions (XON) of all ports
         uint64_t nPfcPauseFramesSent{0}; //!< PFC pause frames sent, refreshes included

@@ -311,7 +311,8 @@ ScenarioRun::Collect(double wallS) const
             }
         }
     }
-    r.network.ecnMarks = fabric.nEcnMarks;
+    // the MMU's marks and the queue discs' (per-class and per-flow ECN)
+    r.network.ecnMarks = fabric.nEcnMarks + fabric.nQueueDiscMarks;
     for (const auto& s : m_topo.switches)
     {
         r.network.pfcWatchdog = r.network.pfcWatchdog || s.sw->GetPfcWatchdogEnabled();
