@@ -888,7 +888,7 @@ FabricSwitch::GetStats() const
         {
             stats.watchdog += wd->GetCounters();
         }
-        if (Ptr<QueueDisc> q = p.egress->GetQueueDisc())
+        if (Ptr<QueueDisc> q = p.egress ? p.egress->GetQueueDisc() : nullptr)
         {
             // (QueueDisc counts marks on the direct path too)
             stats.nQueueDiscMarks += q->GetStats().nTotalMarkedPackets;
