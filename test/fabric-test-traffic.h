@@ -73,6 +73,16 @@ ClassOf(Ptr<const QueueDiscItem> item)
 }
 
 /**
+ * \param item an IPv4 item (MakeItem's, or a fabric's data packet)
+ * \return its ECN codepoint
+ */
+inline Ipv4Header::EcnType
+EcnOf(Ptr<const QueueDiscItem> item)
+{
+    return static_cast<const Ipv4QueueDiscItem*>(PeekPointer(item))->GetHeader().GetEcn();
+}
+
+/**
  * A host egress that sends IPv4/UDP packets to port 4791, round robin over
  * its flows, whenever the line is free and the flow's priority is not
  * paused. Each packet's IPv4 identification is its sequence number within

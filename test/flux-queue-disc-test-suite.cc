@@ -58,7 +58,7 @@ PortOf(Ptr<const QueueDiscItem> item)
 bool
 IsCe(Ptr<const QueueDiscItem> item)
 {
-    return DynamicCast<const Ipv4QueueDiscItem>(item)->GetHeader().GetEcn() == Ipv4Header::ECN_CE;
+    return EcnOf(item) == Ipv4Header::ECN_CE;
 }
 
 /**
@@ -812,9 +812,7 @@ class FluxQueueDiscDirectTestCase : public TestCase
             {
                 ++m_served;
                 NS_TEST_EXPECT_MSG_EQ(SeqOf(a), SeqOf(b), "the same item");
-                const auto ecnA = DynamicCast<Ipv4QueueDiscItem>(a)->GetHeader().GetEcn();
-                const auto ecnB = DynamicCast<Ipv4QueueDiscItem>(b)->GetHeader().GetEcn();
-                NS_TEST_EXPECT_MSG_EQ(ecnA, ecnB, "the same marking");
+                NS_TEST_EXPECT_MSG_EQ(EcnOf(a), EcnOf(b), "the same marking");
             }
         }
     }

@@ -914,8 +914,7 @@ class WaitEcnTestCase : public TestCase
          */
         void Dequeued(Ptr<const QueueDiscItem> item, uint32_t port)
         {
-            const auto* ip = static_cast<const Ipv4QueueDiscItem*>(PeekPointer(item));
-            const Ipv4Header::EcnType ecn = ip->GetHeader().GetEcn();
+            const Ipv4Header::EcnType ecn = EcnOf(item);
             if (ecn == Ipv4Header::ECN_NotECT)
             {
                 return;
@@ -1001,8 +1000,7 @@ class QueueDiscMarksTestCase : public TestCase
          */
         void Dequeued(Ptr<const QueueDiscItem> item, uint32_t /* port */)
         {
-            const auto* ip = static_cast<const Ipv4QueueDiscItem*>(PeekPointer(item));
-            ce += ip->GetHeader().GetEcn() == Ipv4Header::ECN_CE ? 1 : 0;
+            ce += EcnOf(item) == Ipv4Header::ECN_CE ? 1 : 0;
         }
     };
 
