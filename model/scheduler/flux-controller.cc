@@ -139,6 +139,13 @@ FluxController::GetTypeId()
                           DoubleValue(0.05),
                           MakeDoubleAccessor(&FluxController::m_guardSlack),
                           MakeDoubleChecker<double>(-1))
+            .AddAttribute("RemainingWork",
+                          "Order the runs under way by their remaining work at their rate "
+                          "alone (shortest first; the gates report each ring step's start) "
+                          "rather than by when fair sharing would end them.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FluxController::m_remainingWork),
+                          MakeBooleanChecker())
             .AddTraceSource("Plan",
                             "A plan was sent to a gate (job, run, hold, class).",
                             MakeTraceSourceAccessor(&FluxController::m_planTrace),
@@ -156,7 +163,8 @@ FluxController::FluxController()
       m_lateFactor(1.5),
       m_measuredRates(true),
       m_placePaths(true),
-      m_guardSlack(0.05)
+      m_guardSlack(0.05),
+      m_remainingWork(false)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -537,6 +545,30 @@ FluxController::SendRunFinished(uint32_t job, uint32_t run)
 }
 
 void
+FluxController::SendRunProgress(uint32_t job, uint32_t run, uint32_t step)
+{
+    ++m_counters.messages;
+    OrderedScheduler::SetNextKey(Key(job));
+    Simulator::Schedule(m_latency, &FluxController::RunProgress, this, job, run, step);
+}
+
+bool
+FluxController::UsesProgress() const
+{
+    return m_remainingWork;
+}
+
+void
+FluxController::RunProgress(uint32_t job, uint32_t run, uint32_t step)
+{
+    View& v = m_view.at(job);
+    if (v.communicating && v.run == run)
+    {
+        v.stepsBegun = std::max(v.stepsBegun, step + 1);
+    }
+}
+
+void
 FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent)
 {
     NS_LOG_FUNCTION(this << job << run << bytes << sent);
@@ -558,6 +590,7 @@ FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent
     v.nextBytes = perRank > 0 ? perRank : v.nextBytes;
     v.runBytes = perRank;
     v.runStart = sent.GetSeconds();
+    v.stepsBegun = 0;
     v.goAt = -1;
     v.overdue = false;
     v.backlog += perRank;
@@ -674,6 +707,16 @@ FluxController::Replan()
             // when its backlog empties, or emptied: a run that is late
             // against fair sharing goes first, the latest-due last
             key = v.backlog > 0 && std::isfinite(ends[j]) ? t + ends[j] : v.virtualEnd;
+            const Ptr<Collective> collective = GetJobInfo(j).job->GetCollective();
+            if (m_remainingWork && collective && collective->GetNSteps() > 0)
+            {
+                // what is left of the run at its rate alone: the steps
+                // before the latest one a rank has begun count as done
+                const uint32_t steps = collective->GetNSteps();
+                const uint32_t done = std::min(steps, v.stepsBegun > 0 ? v.stepsBegun - 1 : 0);
+                const double left = static_cast<double>(steps - done) / steps;
+                key = t + v.runBytes * left / Rate(j);
+            }
             // the job served keeps its place against small leads
             if (v.planned && v.plannedRun == v.run && !v.plannedHold)
             {

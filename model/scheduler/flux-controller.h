@@ -109,6 +109,19 @@ class FluxController : public JobScheduler
     void SendRunFinished(uint32_t job, uint32_t run);
 
     /**
+     * \brief A gate's message: the first rank of a job asked for a ring
+     * step of the run (arrives after ControlLatency; sent only when the
+     * controller orders by remaining work, see UsesProgress).
+     * \param job the job
+     * \param run the run
+     * \param step the step
+     */
+    void SendRunProgress(uint32_t job, uint32_t run, uint32_t step);
+
+    /** \return whether the gates must report their runs' steps (SendRunProgress) */
+    bool UsesProgress() const;
+
+    /**
      * \brief A gate decided a request.
      * \param held whether it held it
      */
@@ -158,6 +171,7 @@ class FluxController : public JobScheduler
         double virtualEnd{0};      //!< when its backlog last emptied there, s
         double runBytes{0};        //!< bytes each rank sends in the current run
         double runStart{0};        //!< when the current run started, s
+        uint32_t stepsBegun{0};    //!< ring steps of the current run some rank asked for
         double rate{0};            //!< measured throughput of a rank once let go, bytes/s
         bool alone{false};       //!< the current run was neither held nor below a job since let go
         double goAt{-1};         //!< when a plan first let the current run go, s (-1: not yet)
@@ -208,6 +222,14 @@ class FluxController : public JobScheduler
      * \param sent when the gate sent it
      */
     void RunFinished(uint32_t job, uint32_t run, Time sent);
+
+    /**
+     * \brief The message of SendRunProgress arrives.
+     * \param job the job
+     * \param run the run
+     * \param step the step
+     */
+    void RunProgress(uint32_t job, uint32_t run, uint32_t step);
 
     /**
      * \brief A plan message arrives at a job's gate.
@@ -303,6 +325,7 @@ class FluxController : public JobScheduler
     bool m_measuredRates;               //!< virtual system at measured throughputs
     bool m_placePaths;                  //!< choose the jobs' paths before the run
     double m_guardSlack;                //!< lead of the shadow that makes a job go first
+    bool m_remainingWork;               //!< order runs under way by their remaining work
     double m_shadowNow{0};              //!< the shadow system is up to here, s
     std::vector<View> m_view;           //!< per job
     std::vector<FairShare> m_fair;      //!< per job: fifo's sharing

@@ -101,6 +101,19 @@ FluxGate::Ask(Ptr<Collective> collective, const Request& req)
     if (m_controller)
     {
         m_controller->CountDecision(!allowed);
+        if (m_controller->UsesProgress())
+        {
+            if (req.run != m_progressRun)
+            {
+                m_progressRun = req.run;
+                m_progressStep = 1; // (the run's start message stands for step 0)
+            }
+            if (req.step + 1 > m_progressStep)
+            {
+                m_progressStep = req.step + 1;
+                m_controller->SendRunProgress(m_job, req.run, req.step);
+            }
+        }
     }
     if (allowed)
     {

@@ -138,6 +138,34 @@ def test_shortest_first_and_nobody_slower_than_fair_sharing(tmp_path, flux_run, 
         assert f["jct_ms"] <= limit, (f["name"], f["jct_ms"], g["jct_ms"])
 
 
+def test_remaining_work_orders_runs_by_what_they_have_left(tmp_path, flux_run):
+    """At flow level on one link: j0 (40 MB) starts, j1 (20 MB) arrives
+    and is served first, holding j0; j2 (30 MB) arrives while j1 runs. The Fair
+    Sojourn order (the default) serves j0 next, since fair sharing would
+    have drained j0's backlog while j0 was held; with remaining_work the
+    controller orders by the work left at the rate alone, which the gates'
+    step reports keep (j0 has sent little of its 40 MB), so j2 goes before
+    j0. Either way j1 ends first and every job before fifo's last end, and the
+    shorter-first order gives the lower mean JCT."""
+    scenario = one_link([40000000, 20000000, 30000000])
+    for job, start in zip(scenario["jobs"], (0, 0.5, 1.5)):
+        job["start_ms"] = start
+    out = {}
+    for name, args in (("fifo", ["--policy", "fifo"]), ("fsp", ["--policy", "flux"]),
+                       ("rw", ["--policy", "flux", "--set", "scheduler.remaining_work=true"])):
+        out[name], _ = run(flux_run, tmp_path, scenario, name, "--backend", "flow", *args)
+    ends = {k: {j["name"]: j["jct_ms"] + s for j, s in zip(r["jobs"], (0, 0.5, 1.5))}
+            for k, r in out.items()}
+    assert ends["fsp"]["j1"] < ends["fsp"]["j0"] < ends["fsp"]["j2"], ends["fsp"]
+    assert ends["rw"]["j1"] < ends["rw"]["j2"] < ends["rw"]["j0"], ends["rw"]
+    last = max(ends["fifo"].values())
+    assert max(ends["rw"].values()) <= last * 1.05 and max(ends["fsp"].values()) <= last * 1.05
+    mean = {k: sum(j["jct_ms"] for j in r["jobs"]) / 3 for k, r in out.items()}
+    assert mean["rw"] < mean["fsp"] < mean["fifo"], mean
+    # the gates report the runs' steps: more control messages than without
+    assert out["rw"]["scheduler"]["messages"] > out["fsp"]["scheduler"]["messages"]
+
+
 @pytest.mark.parametrize("name", ["contended-mixed-ratios", "contended-eight-jobs",
                                   "contended-two-equal"])
 def test_release_on_completion_and_work_conservation(tmp_path, flux_run, name):
