@@ -564,7 +564,7 @@ FluxController::RunProgress(uint32_t job, uint32_t run, uint32_t step)
     View& v = m_view.at(job);
     if (v.communicating && v.run == run)
     {
-        v.stepsBegun = std::max(v.stepsBegun, step + 1);
+        v.latestStep = std::max(v.latestStep, step);
     }
 }
 
@@ -590,7 +590,7 @@ FluxController::RunStarted(uint32_t job, uint32_t run, uint64_t bytes, Time sent
     v.nextBytes = perRank > 0 ? perRank : v.nextBytes;
     v.runBytes = perRank;
     v.runStart = sent.GetSeconds();
-    v.stepsBegun = 0;
+    v.latestStep = 0;
     v.goAt = -1;
     v.overdue = false;
     v.backlog += perRank;
@@ -706,16 +706,19 @@ FluxController::Replan()
         {
             // when its backlog empties, or emptied: a run that is late
             // against fair sharing goes first, the latest-due last
-            key = v.backlog > 0 && std::isfinite(ends[j]) ? t + ends[j] : v.virtualEnd;
-            const Ptr<Collective> collective = GetJobInfo(j).job->GetCollective();
-            if (m_remainingWork && collective && collective->GetNSteps() > 0)
+            const uint32_t steps =
+                m_remainingWork ? GetJobInfo(j).job->GetCollective()->GetNSteps() : 0;
+            if (steps > 0)
             {
                 // what is left of the run at its rate alone: the steps
                 // before the latest one a rank has begun count as done
-                const uint32_t steps = collective->GetNSteps();
-                const uint32_t done = std::min(steps, v.stepsBegun > 0 ? v.stepsBegun - 1 : 0);
+                const uint32_t done = std::min(steps, v.latestStep);
                 const double left = static_cast<double>(steps - done) / steps;
                 key = t + v.runBytes * left / Rate(j);
+            }
+            else
+            {
+                key = v.backlog > 0 && std::isfinite(ends[j]) ? t + ends[j] : v.virtualEnd;
             }
             // the job served keeps its place against small leads
             if (v.planned && v.plannedRun == v.run && !v.plannedHold)

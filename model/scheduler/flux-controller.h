@@ -171,7 +171,7 @@ class FluxController : public JobScheduler
         double virtualEnd{0};      //!< when its backlog last emptied there, s
         double runBytes{0};        //!< bytes each rank sends in the current run
         double runStart{0};        //!< when the current run started, s
-        uint32_t stepsBegun{0};    //!< ring steps of the current run some rank asked for
+        uint32_t latestStep{0};    //!< latest ring step of the current run a rank asked for
         double rate{0};            //!< measured throughput of a rank once let go, bytes/s
         bool alone{false};       //!< the current run was neither held nor below a job since let go
         double goAt{-1};         //!< when a plan first let the current run go, s (-1: not yet)

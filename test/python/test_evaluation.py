@@ -210,7 +210,8 @@ def test_every_variant_runs_as_written(tmp_path, flux_run):
     job's JCT the same as under its base policy (one job alone is identical
     under every policy and variant)."""
     variants = _lib("flux_policy_variants")
-    assert {"flux-one-class", "flux-class-ecn", "flux-one-class-ecn", "flux-flow-ecn"} <= set(variants)
+    assert {"flux-one-class", "flux-class-ecn", "flux-one-class-ecn", "flux-flow-ecn",
+            "flux-remaining-work"} <= set(variants)
     scen = os.path.join(REPO, "examples", "scenarios", "single-job.json")
 
     def run(name, args):
