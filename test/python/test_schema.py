@@ -8,12 +8,14 @@ for every numeric key the runner reads, a value just outside the schema's
 range is refused by the runner with a message naming that key, and flagged
 by jsonschema at the same path; an unknown key and a name outside a key's list are refused by both; the
 fuzzer's keys and the manual's table of keys are the schema's; the
-shipped scenarios name the schema (for editors)."""
+shipped scenarios name the schema (for editors); the defaults the schema
+states are the runner's (a scenario runs alike with them written out)."""
 
 import copy
 import glob
 import json
 import os
+import re
 import subprocess
 
 import jsonschema
@@ -21,7 +23,7 @@ import pytest
 
 import ns3flux
 
-from conftest import ROOT, SMALL
+from conftest import ROOT, SMALL, strip_wall
 
 SCHEMA_FILE = os.path.join(ROOT, "scenario", "config", "scenario.schema.json")
 
@@ -245,3 +247,97 @@ def test_the_fuzzer_mutates_the_schemas_keys():
 
     walk(_schema())
     assert keys <= set(fuzz.SCENARIO_KEYS)
+
+
+def _write_defaults(data, node, path, added):
+    """Write into data every key whose schema states a default and that data
+    leaves out, inside the objects data has (an object left out keeps its
+    meaning); added maps each written key's field to (its object, the key)."""
+    if isinstance(data, dict) and isinstance(node.get("properties"), dict):
+        variants = node.get("x-variants", {})
+        other = {k for kind, keys in variants.items() if kind not in data for k in keys}
+        for key, sub in node["properties"].items():
+            where = f"{path}.{key}" if path else key
+            if key in data:
+                _write_defaults(data[key], sub, where, added)
+            elif "default" in sub and key not in other:
+                data[key] = copy.deepcopy(sub["default"])
+                added[where] = (data, key)
+    elif isinstance(data, list) and isinstance(node.get("items"), dict):
+        for i, item in enumerate(data):
+            _write_defaults(item, node["items"], f"{path}[{i}]", added)
+
+
+def _run_with_defaults(data, backend):
+    """(results of data, results of data with the schema's defaults written
+    out, the fields written). A default that the scenario's other keys
+    exclude (placement beside a job's hosts, compute beside a replayed
+    workload) is refused by the runner naming it: it is taken out again,
+    in every entry alike."""
+    folder = os.path.join(ROOT, "examples", "scenarios")
+    plain = strip_wall(ns3flux.run(data, base_dir=folder, backend=backend, records=False))
+    full = copy.deepcopy(data)
+    added = {}
+    _write_defaults(full, _schema(), "", added)
+    for _ in range(len(added) + 1):
+        try:
+            return plain, strip_wall(ns3flux.run(full, base_dir=folder, backend=backend,
+                                                 records=False)), sorted(added)
+        except ns3flux.ScenarioError as err:
+            field = str(err).split(": ", 1)[0]
+            assert field in added, f"refused, not for a written default: {err}"
+            kind = re.sub(r"\[\d+\]", "[]", field)
+            for where in [w for w in added if re.sub(r"\[\d+\]", "[]", w) == kind]:
+                obj, key = added.pop(where)
+                del obj[key]
+    raise AssertionError("defaults still refused")
+
+
+# (an imported HPCC configuration supplies its own defaults: its stop time)
+DEFAULTS_SCENARIOS = sorted(
+    os.path.basename(p)[:-5] for p in glob.glob(os.path.join(ROOT, "examples", "scenarios", "*.json"))
+    if "hpcc" not in json.load(open(p, encoding="utf-8")))
+
+
+# Scenarios that leave out all they may, with every optional object
+# present and empty, so that the defaults inside them are written too.
+BARE_JOB = {"name": "a", "ranks": 4, "bytes": 2000000, "iterations": 2}
+BARE = {
+    "bare-leaf-spine": {
+        "topology": {"kind": "leaf-spine", "servers": {}},
+        "transport": {"dcqcn": {}, "ecn": {}},
+        "traces": {}, "pfc_watchdog": {},
+        "jobs": [BARE_JOB],
+        "background": [{"name": "rpc", "cdf": "websearch", "load": 0.3},
+                       {"name": "burst", "pattern": "incast", "senders": [9, 10, 11],
+                        "receiver": 8, "bytes": 200000}],
+    },
+    "bare-fat-tree": {"topology": {"kind": "fat-tree"}, "jobs": [BARE_JOB]},
+    "bare-dumbbell": {"topology": {"kind": "dumbbell"}, "jobs": [BARE_JOB]},
+    "bare-ring": {"topology": {"kind": "ring"}, "jobs": [BARE_JOB]},
+    "bare-rail-optimized": {"topology": {"kind": "rail-optimized", "servers": {"nics": 2, "gpus": 2}},
+                            "jobs": [BARE_JOB]},
+}
+
+
+@pytest.mark.parametrize("name", DEFAULTS_SCENARIOS + sorted(BARE))
+def test_the_schemas_defaults_are_the_runners(name):
+    """Every default the schema states (and so the manual's table of keys)
+    is the one the runner takes: a scenario with all of them written out
+    gives the same results as without, at flow level (the whole run) and at
+    packet level (until half a millisecond after the last start): every
+    shipped scenario, and bare ones that leave out all they may."""
+    if name in BARE:
+        data = copy.deepcopy(BARE[name])
+    else:
+        with open(os.path.join(ROOT, "examples", "scenarios", name + ".json"),
+                  encoding="utf-8") as f:
+            data = json.load(f)
+    plain, full, added = _run_with_defaults(data, "flow")
+    assert added, "no default written"
+    assert full == plain, added
+    starts = [e.get("start_ms", 0) for e in data.get("jobs", []) + data.get("background", [])]
+    starts.append(data.get("pfc_watchdog", {}).get("detection_ms", 0))
+    data["stop_ms"] = max(starts) + 0.5
+    plain, full, added = _run_with_defaults(data, "packet")
+    assert full == plain, added
