@@ -295,7 +295,8 @@ def _run_with_defaults(data, backend):
 
 # (an imported HPCC configuration supplies its own defaults: its stop time)
 DEFAULTS_SCENARIOS = sorted(
-    os.path.basename(p)[:-5] for p in glob.glob(os.path.join(ROOT, "examples", "scenarios", "*.json"))
+    os.path.basename(p)[:-5]
+    for p in glob.glob(os.path.join(ROOT, "examples", "scenarios", "*.json"))
     if "hpcc" not in json.load(open(p, encoding="utf-8")))
 
 
@@ -315,8 +316,10 @@ BARE = {
     "bare-fat-tree": {"topology": {"kind": "fat-tree"}, "jobs": [BARE_JOB]},
     "bare-dumbbell": {"topology": {"kind": "dumbbell"}, "jobs": [BARE_JOB]},
     "bare-ring": {"topology": {"kind": "ring"}, "jobs": [BARE_JOB]},
-    "bare-rail-optimized": {"topology": {"kind": "rail-optimized", "servers": {"nics": 2, "gpus": 2}},
-                            "jobs": [BARE_JOB]},
+    "bare-rail-optimized": {
+        "topology": {"kind": "rail-optimized", "servers": {"nics": 2, "gpus": 2}},
+        "jobs": [BARE_JOB],
+    },
 }
 
 
