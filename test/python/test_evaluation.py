@@ -46,7 +46,9 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
     fifo's and both policies' pauses; the worst job's p99 is the largest of
     the run's per-job p99s, and the run-wide p99 is at most that (no tenant
     here: every packet is a job's, and a union of samples has no more than
-    1 % above the largest of their p99s)."""
+    1 % above the largest of their p99s); the table of the worst job
+    against fifo names flux's job run slowest against fifo, the fabric links
+    it shares with the other job under each policy and its time held."""
     out = tmp_path / "eval"
     _evaluate(out, "--seeds", "1", "--policies", "fifo flux flux-no-guard", "--scenarios", SCENARIO)
     fields, rows = _csv(out / "evaluation.csv")
@@ -83,6 +85,27 @@ def test_evaluation_two_equal_jobs_flux_beats_fifo(tmp_path, flux_run):  # noqa:
     assert math.isclose(float(rows["fifo"]["latency_p99_jobs_us"]), job_p99)
     assert float(rows["fifo"]["latency_p99_us"]) <= job_p99
     assert rows["fifo"]["latency_p99_bg_us"] == ""
+    # the worst job against fifo: flux's job slowest against fifo, the
+    # fabric link directions (between switches) it shares with the other job
+    # under each policy's paths, and its time held at its gates
+    jobs = {}
+    for p in ("fifo", "flux"):
+        path = out / "contended-two-equal" / "runs" / f"contended-two-equal-{p}-seed1.json"
+        with open(path) as f:
+            jobs[p] = {j["name"]: j for j in json.load(f)["jobs"]}
+    name = max(jobs["flux"], key=lambda n: jobs["flux"][n]["jct_ms"] / jobs["fifo"][n]["jct_ms"])
+    other = next(n for n in jobs["flux"] if n != name)
+
+    def fabric(job):
+        return {x for x in job["links"] if not any(e.startswith("host") for e in x.split("->"))}
+
+    shared = [len(fabric(jobs[p][name]) & fabric(jobs[p][other])) for p in ("fifo", "flux")]
+    assert shared[1] > 0  # the two rings meet on the one link
+    ratio = jobs["flux"][name]["jct_ms"] / jobs["fifo"][name]["jct_ms"]
+    held = jobs["flux"][name]["gate_wait_ms"]
+    table = md.split("## The worst job against fifo")[1].split("\n## ")[0]
+    assert (f"| contended-two-equal | {name} (1) | {ratio:.2f}x | {len(fabric(jobs['flux'][name]))}"
+            f" | {other} {shared[0]} | {other} {shared[1]} | {held:.2f} |") in table, table
     assert len(_csv(out / "evaluation-runs.csv")[1]) == 3
     for png in ["jct.png", "job-slowdown-cdf.png", "fairness.png", "iteration-cdf.png",
                 "timeline-contended-two-equal.png"]:
