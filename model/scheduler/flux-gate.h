@@ -10,6 +10,7 @@
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -123,21 +124,24 @@ class FluxGate : public CollectiveGate
     /// Arm the MaxHold timer of the oldest held request.
     void Arm();
 
-    FluxController* m_controller;       //!< the controller
-    uint32_t m_job;                     //!< the job's index
-    uint32_t m_progressRun{0xffffffff}; //!< run of m_progressStep (none yet)
-    uint32_t m_progressStep{0};         //!< ring steps of that run asked for so far
-    Time m_maxHold;                     //!< longest hold of a request (0: no limit)
-    bool m_hasPlan;                     //!< a plan arrived
-    uint32_t m_planRun;                 //!< the run the plan is for
-    bool m_hold;                        //!< the plan holds that run
-    bool m_behind;                      //!< the plan puts the job behind another
-    bool m_awaiting;                    //!< m_awaitRun waits for the answer to its start
-    uint32_t m_awaitRun;                //!< the run that waits
-    Ptr<Collective> m_collective;       //!< the collective of the held requests
-    std::vector<uint32_t> m_held;       //!< ranks held, in request order
-    std::vector<Time> m_heldSince;      //!< when each was held
-    EventId m_timer;                    //!< the next release
+    /// No run (m_progressRun before the first report).
+    static constexpr uint32_t NO_RUN = std::numeric_limits<uint32_t>::max();
+
+    FluxController* m_controller;   //!< the controller
+    uint32_t m_job;                 //!< the job's index
+    uint32_t m_progressRun{NO_RUN}; //!< run of m_progressStep (none yet)
+    uint32_t m_progressStep{0};     //!< ring steps of that run asked for so far
+    Time m_maxHold;                 //!< longest hold of a request (0: no limit)
+    bool m_hasPlan;                 //!< a plan arrived
+    uint32_t m_planRun;             //!< the run the plan is for
+    bool m_hold;                    //!< the plan holds that run
+    bool m_behind;                  //!< the plan puts the job behind another
+    bool m_awaiting;                //!< m_awaitRun waits for the answer to its start
+    uint32_t m_awaitRun;            //!< the run that waits
+    Ptr<Collective> m_collective;   //!< the collective of the held requests
+    std::vector<uint32_t> m_held;   //!< ranks held, in request order
+    std::vector<Time> m_heldSince;  //!< when each was held
+    EventId m_timer;                //!< the next release
     std::vector<Ptr<FluxFollowerGate>> m_followers; //!< gates of the job's other collectives
     uint64_t m_decisions;                           //!< requests decided
     uint64_t m_heldCount;                           //!< requests held
