@@ -17,6 +17,7 @@
 #include "ring-reduce-scatter.h"
 
 #include "ns3/abort.h"
+#include "ns3/object-factory.h"
 
 #include <sstream>
 
@@ -107,18 +108,8 @@ CollectiveLibrary::GetDefault(CollectiveType type)
 std::string
 CollectiveLibrary::CheckRanks(CollectiveType type, const std::string& algorithm, uint32_t nRanks)
 {
-    std::ostringstream why;
-    if (nRanks < 2)
-    {
-        why << CollectiveTypeName(type) << " \"" << algorithm << "\" needs at least two ranks, not "
-            << nRanks;
-    }
-    else if (algorithm == "halving-doubling" && (nRanks & (nRanks - 1)) != 0)
-    {
-        why << CollectiveTypeName(type) << " \"halving-doubling\" needs a power-of-two number "
-            << "of ranks, not " << nRanks;
-    }
-    return why.str();
+    ObjectFactory factory(GetTypeId(type, algorithm).GetName());
+    return factory.Create<Collective>()->GetRanksProblem(nRanks);
 }
 
 } // namespace ns3

@@ -62,8 +62,9 @@ class CollectiveLibrary
      * \param algorithm one of its algorithms
      * \param nRanks ranks of a group
      * \return why the algorithm cannot run on that many ranks (empty: it
-     *         can; "hierarchical" also needs servers of equal size, which
-     *         its Setup() checks)
+     *         can), as the collective's GetRanksProblem() says with every
+     *         rank a server of its own ("hierarchical" also needs servers
+     *         of equal size: ask the collective once its servers are set)
      */
     static std::string CheckRanks(CollectiveType type,
                                   const std::string& algorithm,

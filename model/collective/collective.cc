@@ -139,6 +139,12 @@ Collective::GetServers() const
     return m_servers;
 }
 
+std::string
+Collective::GetRanksProblem(uint32_t nRanks) const
+{
+    return nRanks < 2 ? "a collective needs at least two ranks" : "";
+}
+
 std::vector<RankChannels::Link>
 Collective::GetLinks(uint32_t /* nRanks */) const
 {

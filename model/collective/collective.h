@@ -136,6 +136,14 @@ class Collective : public Object
      */
     uint32_t GetNConnections(uint32_t nRanks) const;
 
+    /**
+     * \brief Why the collective cannot run on nRanks ranks with the servers
+     * set so far (Setup() aborts with it; a scenario asks first).
+     * \param nRanks ranks
+     * \return the problem in one sentence, or empty when it can run
+     */
+    virtual std::string GetRanksProblem(uint32_t nRanks) const;
+
     /** \return which collective operation this is */
     CollectiveType GetCollectiveType() const;
 

@@ -93,13 +93,15 @@ HalvingDoublingAllreduce::DoublingSend(uint32_t p,
     return SegmentBytes(bytes, p, rank & ~(d - 1), d);
 }
 
-void
-HalvingDoublingAllreduce::CheckRanks(uint32_t n) const
+std::string
+HalvingDoublingAllreduce::GetRanksProblem(uint32_t nRanks) const
 {
-    NS_ABORT_MSG_IF(n < 2 || (n & (n - 1)) != 0,
-                    "HalvingDoublingAllreduce: " << n
-                                                 << " ranks is not a power of two (at least 2); "
-                                                    "use the ring all-reduce");
+    if (nRanks < 2 || (nRanks & (nRanks - 1)) != 0)
+    {
+        return std::to_string(nRanks) +
+               " ranks is not a power of two (at least 2); use the ring all-reduce";
+    }
+    return "";
 }
 
 uint32_t

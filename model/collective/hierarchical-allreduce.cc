@@ -176,12 +176,11 @@ HierarchicalAllreduce::GetGrid(uint32_t n) const
     return m_grid;
 }
 
-void
-HierarchicalAllreduce::CheckRanks(uint32_t n) const
+std::string
+HierarchicalAllreduce::GetRanksProblem(uint32_t nRanks) const
 {
-    ScheduledCollective::CheckRanks(n);
-    const Grid& grid = GetGrid(n);
-    NS_ABORT_MSG_IF(!grid.error.empty(), "HierarchicalAllreduce: " << grid.error);
+    const std::string problem = ScheduledCollective::GetRanksProblem(nRanks);
+    return problem.empty() ? GetGrid(nRanks).error : problem;
 }
 
 uint32_t

@@ -32,10 +32,10 @@ PointToPointSend::PointToPointSend()
 
 PointToPointSend::~PointToPointSend() = default;
 
-void
-PointToPointSend::CheckRanks(uint32_t n) const
+std::string
+PointToPointSend::GetRanksProblem(uint32_t nRanks) const
 {
-    NS_ABORT_MSG_IF(n != 2, "PointToPointSend: a send joins two ranks, not " << n);
+    return nRanks != 2 ? "a send joins two ranks, not " + std::to_string(nRanks) : "";
 }
 
 uint32_t

@@ -34,12 +34,14 @@ RecursiveExchange::RecursiveExchange(bool halving)
 
 RecursiveExchange::~RecursiveExchange() = default;
 
-void
-RecursiveExchange::CheckRanks(uint32_t n) const
+std::string
+RecursiveExchange::GetRanksProblem(uint32_t nRanks) const
 {
-    NS_ABORT_MSG_IF(n < 2 || (n & (n - 1)) != 0,
-                    GetInstanceTypeId().GetName()
-                        << ": " << n << " ranks is not a power of two (at least 2); use the ring");
+    if (nRanks < 2 || (nRanks & (nRanks - 1)) != 0)
+    {
+        return std::to_string(nRanks) + " ranks is not a power of two (at least 2); use the ring";
+    }
+    return "";
 }
 
 uint32_t

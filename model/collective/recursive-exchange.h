@@ -36,9 +36,9 @@ class RecursiveExchange : public ScheduledCollective
 
     uint64_t GetBytesSentPerRank(uint64_t bytes) const override;
     JobStepTag::Phase GetPhase(uint32_t step) const override;
+    std::string GetRanksProblem(uint32_t nRanks) const override;
 
   protected:
-    void CheckRanks(uint32_t n) const override;
     uint32_t GetNStepsFor(uint32_t n) const override;
     void GetSends(uint32_t n,
                   uint32_t rank,

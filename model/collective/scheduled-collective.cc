@@ -55,13 +55,6 @@ ScheduledCollective::DoDispose()
     Collective::DoDispose();
 }
 
-void
-ScheduledCollective::CheckRanks(uint32_t n) const
-{
-    NS_ABORT_MSG_IF(n < 2,
-                    GetInstanceTypeId().GetName() << ": a collective needs at least two ranks");
-}
-
 uint64_t
 ScheduledCollective::GetPipelineBytes() const
 {
@@ -115,7 +108,8 @@ ScheduledCollective::Setup(const std::vector<Ptr<RdmaNic>>& nics, uint8_t prio, 
 {
     NS_LOG_FUNCTION(this << nics.size() << +prio << srcPorts);
     const auto n = static_cast<uint32_t>(nics.size());
-    CheckRanks(n);
+    const std::string problem = GetRanksProblem(n);
+    NS_ABORT_MSG_IF(!problem.empty(), GetInstanceTypeId().GetName() << ": " << problem);
     const std::vector<RankChannels::Link> links = GetLinks(n);
     m_linksFrom.assign(n, {});
     m_nLinks = static_cast<uint32_t>(links.size());

@@ -93,13 +93,6 @@ class ScheduledCollective : public Collective
     virtual uint32_t GetNStepsFor(uint32_t n) const = 0;
 
     /**
-     * \brief Abort with a clear message if the algorithm cannot run on n
-     * ranks (called by Setup()); the default accepts any n >= 2.
-     * \param n ranks
-     */
-    virtual void CheckRanks(uint32_t n) const;
-
-    /**
      * \param bytes buffer bytes of the run
      * \return how many pieces each message is cut into (PipelineBytes over
      *         the buffer's 1/N share, at least 1; 1 without PipelineBytes)

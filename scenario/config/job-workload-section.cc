@@ -102,8 +102,9 @@ ParseJobCollective(const ObjectReader& r, ScenarioConfig::JobConfig& job)
             }
             job.algorithm[name] = ToOneOf(algo, field, CollectiveLibrary::GetAlgorithms(type));
         }
-        if (job.collective == "ring-allreduce" && job.algorithm.count("all-reduce") &&
-            job.algorithm["all-reduce"] != "ring")
+        // (a replayed job's collectives are the workload's: any algorithm)
+        if (!r.Has("workload") && job.collective == "ring-allreduce" &&
+            job.algorithm.count("all-reduce") && job.algorithm["all-reduce"] != "ring")
         {
             Fail(path + ".all-reduce",
                  "the collective \"ring-allreduce\" is a ring; write \"collective\": "

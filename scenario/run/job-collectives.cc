@@ -88,6 +88,15 @@ JobCollectives::Make(TypeId tid, const std::vector<uint32_t>& ranks)
         servers.push_back(m_job.servers.empty() ? m_job.hosts[r] : m_job.servers[r]);
     }
     c->SetServers(servers);
+    const std::string problem = c->GetRanksProblem(static_cast<uint32_t>(ranks.size()));
+    if (!problem.empty())
+    {
+        // (e.g. "hierarchical" on servers holding different numbers of ranks)
+        const std::string type = CollectiveTypeName(c->GetCollectiveType());
+        throw ScenarioError(
+            m_job.algorithm.count(type) ? JobPath() + ".algorithm." + type : JobPath(),
+            tid.GetName() + " on " + std::to_string(ranks.size()) + " ranks: " + problem);
+    }
     const uint32_t n = c->GetNConnections(static_cast<uint32_t>(ranks.size()));
     if (n > kEndPort - kFirstPort)
     {

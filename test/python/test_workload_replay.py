@@ -175,6 +175,53 @@ def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
 
 
 @pytest.mark.parametrize("backend", ["packet", "flow"])
+def test_hierarchical_on_unequal_servers_is_refused(flux_run, tmp_path, backend):
+    """Six ranks packed on servers of four GPUs (4 + 2): the hierarchical
+    all-reduce needs servers of equal size. Exit 2 naming the job's
+    algorithm, one line, no results (it aborted the process before)."""
+    scenario = {"stop_ms": 10,
+                "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 2,
+                             "servers": {"gpus": 4, "nics": 1}},
+                "jobs": [{"name": "h", "ranks": 6, "bytes": 1 << 20, "iterations": 1,
+                          "collective": "all-reduce",
+                          "algorithm": {"all-reduce": "hierarchical"}}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet", "--backend", backend)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("flux-run: jobs[0].algorithm.all-reduce: "), proc.stderr
+    assert "server of rank 4 has 2 ranks" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "r.json").exists()
+    with pytest.raises(ns3flux.ScenarioError, match="jobs\\[0\\].algorithm.all-reduce"):
+        ns3flux.run(scenario, backend=backend)
+
+
+def test_replayed_all_reduce_takes_the_chosen_algorithm():
+    """jobs[].algorithm applies to a replayed trace's all-reduces: the
+    Chakra 8-rank all-reduce by halving-doubling takes 2 log2 8 = 6 steps
+    in place of the ring's 14 for the same bytes: 8 step latencies less."""
+    prefix = os.path.join(CHAKRA, "all_reduce", "8npus_1MB", "all_reduce")
+
+    def comm_ms(algorithm):
+        job = {"name": "j", "workload": {"chakra": prefix}, "iterations": 1}
+        if algorithm:
+            job["algorithm"] = {"all-reduce": algorithm}
+        scenario = {"topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0,
+                                 "hosts_per_leaf": 8, "link_delay_us": 1},
+                    "jobs": [job]}
+        result = ns3flux.run(scenario)["jobs"][0]
+        assert result["status"] == "completed", algorithm
+        return result["workload"]["comm_ms"]
+
+    ring = comm_ms(None)
+    assert comm_ms("ring") == ring
+    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
+    saved = (14 - 6) * (2 * DELAY_S + frame) * 1e3
+    assert ring - comm_ms("halving-doubling") == pytest.approx(saved, rel=0.1)
+
+
+@pytest.mark.parametrize("backend", ["packet", "flow"])
 def test_workload_without_communication_is_refused(flux_run, tmp_path, backend):
     """An AICB model whose every collective stays within one rank (groups
     of one) gives the job nothing to send: exit 2 naming the job's
