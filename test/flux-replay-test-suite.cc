@@ -3,8 +3,8 @@
  *
  * Replayed workloads (WorkloadReplay): the order a workload graph's nodes
  * run in, one compute node at a time per GPU, communicators that run their
- * operations in order, and the compute / communication / exposed time each
- * rank reports.
+ * operations in order, the compute / communication / exposed time each
+ * rank reports, and workloads whose ranks wait for each other.
  */
 
 #include "ns3/core-module.h"
@@ -295,6 +295,116 @@ class ReplayOverlapTestCase : public TestCase
     }
 };
 
+/**
+ * \param trace a graph
+ * \return what FindDeadlock() says of it (no network: the collectives are
+ *         made but never connected)
+ */
+std::string
+Deadlock(const WorkloadTrace& trace)
+{
+    Ptr<WorkloadReplay> replay = CreateObject<WorkloadReplay>();
+    replay->Setup(
+        std::make_shared<WorkloadTrace>(trace),
+        [](CollectiveType, const std::vector<uint32_t>&) {
+            return Ptr<Collective>(CreateObject<RingAllreduce>());
+        },
+        [](uint32_t, uint32_t) { return Ptr<Collective>(CreateObject<RingAllreduce>()); });
+    return replay->FindDeadlock();
+}
+
+/**
+ * \param name its name
+ * \param kind SEND or RECV
+ * \param peer the other rank
+ * \param deps its dependencies
+ * \return a transfer node of 1000 bytes, tag 0
+ */
+WorkloadNode
+Transfer(const std::string& name,
+         WorkloadNode::Kind kind,
+         uint32_t peer,
+         std::vector<uint32_t> deps = {})
+{
+    WorkloadNode n;
+    n.name = name;
+    n.kind = kind;
+    n.peer = peer;
+    n.bytes = 1000;
+    n.deps = std::move(deps);
+    return n;
+}
+
+/**
+ * A workload whose ranks wait for each other is found before it runs
+ * (WorkloadReplay::FindDeadlock): receives that wait for each other's
+ * sends, and two groups whose collectives the ranks reach in opposite
+ * orders; the same graphs in a consistent order are not.
+ */
+class ReplayDeadlockTestCase : public TestCase
+{
+  public:
+    ReplayDeadlockTestCase()
+        : TestCase("a workload whose ranks wait for each other is found before it runs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        using Kind = WorkloadNode::Kind;
+        // rank 0 sends, then receives; rank 1 receives, then sends (or,
+        // crossed, both receive first)
+        for (const bool crossed : {false, true})
+        {
+            WorkloadTrace t;
+            t.ranks = 2;
+            t.nodes.resize(2);
+            t.nodes[0] = {
+                Transfer(crossed ? "r0" : "s0", crossed ? Kind::RECV : Kind::SEND, 1),
+                Transfer(crossed ? "s0" : "r0", crossed ? Kind::SEND : Kind::RECV, 1, {0})};
+            t.nodes[1] = {Transfer("r1", Kind::RECV, 0), Transfer("s1", Kind::SEND, 0, {0})};
+            for (auto& nodes : t.nodes)
+            {
+                nodes[1].id = 1;
+            }
+            const std::string why = Deadlock(t);
+            if (!crossed)
+            {
+                NS_TEST_EXPECT_MSG_EQ(why, "", "a send meets a posted receive");
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(why,
+                                  "the workload deadlocks: rank 0's node 0 \"r0\" waits for "
+                                  "rank 1 (rank 1's node 1 \"s1\"), which waits at its node 0 "
+                                  "\"r1\"",
+                                  "both receive first");
+        }
+        // two groups of both ranks, reached in the same or opposite orders
+        for (const bool opposite : {false, true})
+        {
+            GraphBuilder g(2);
+            g.trace.groups.push_back(g.trace.groups[0]);
+            g.AllReduce("a", 1000);
+            g.AllReduce("b", 1000, {0});
+            for (uint32_t r = 0; r < 2; ++r)
+            {
+                const bool aFirst = !opposite || r == 0;
+                g.trace.nodes[r][0].group = aFirst ? 0 : 1;
+                g.trace.nodes[r][1].group = aFirst ? 1 : 0;
+            }
+            const std::string why = Deadlock(g.trace);
+            NS_TEST_EXPECT_MSG_EQ(why.empty(), !opposite, "groups in opposite orders: " << why);
+        }
+        // a group's second collective waits for its first (not a deadlock)
+        GraphBuilder g(2);
+        g.AllReduce("ar1", 1000);
+        g.AllReduce("ar2", 1000);
+        g.Compute("after", 10, {0, 1});
+        NS_TEST_EXPECT_MSG_EQ(Deadlock(g.trace), "", "a group runs its operations in order");
+    }
+};
+
 } // namespace
 
 /// Replayed workloads.
@@ -306,6 +416,7 @@ class FluxReplayTestSuite : public TestSuite
     {
         AddTestCase(new ReplayOrderTestCase);
         AddTestCase(new ReplayOverlapTestCase);
+        AddTestCase(new ReplayDeadlockTestCase);
     }
 };
 

@@ -225,6 +225,126 @@ WorkloadReplay::BuildComms()
     }
 }
 
+std::string
+WorkloadReplay::FindDeadlock() const
+{
+    NS_LOG_FUNCTION(this);
+    const WorkloadTrace& t = *m_trace;
+
+    enum State : uint8_t
+    {
+        WAITING,
+        ARRIVED,
+        DONE
+    };
+
+    std::vector<std::vector<State>> state(t.ranks);
+    std::vector<std::vector<uint32_t>> deps(t.ranks);
+    std::vector<std::pair<uint32_t, uint32_t>> ready; // (rank, node)
+    std::size_t total = 0;
+    for (uint32_t r = 0; r < t.ranks; ++r)
+    {
+        const auto& nodes = t.nodes[r];
+        total += nodes.size();
+        state[r].assign(nodes.size(), WAITING);
+        deps[r].resize(nodes.size());
+        for (uint32_t i = 0; i < nodes.size(); ++i)
+        {
+            deps[r][i] = static_cast<uint32_t>(nodes[i].deps.size());
+            if (deps[r][i] == 0)
+            {
+                ready.emplace_back(r, i);
+            }
+        }
+    }
+    std::vector<std::vector<uint32_t>> arrived(m_comms.size());
+    std::vector<uint32_t> next(m_comms.size(), 0);
+    for (std::size_t c = 0; c < m_comms.size(); ++c)
+    {
+        arrived[c].assign(m_comms[c].members.size(), 0);
+    }
+    std::size_t done = 0;
+    const auto finish = [&](uint32_t r, uint32_t i) {
+        state[r][i] = DONE;
+        ++done;
+        for (uint32_t d : m_dependents[r][i])
+        {
+            if (--deps[r][d] == 0)
+            {
+                ready.emplace_back(r, d);
+            }
+        }
+    };
+    while (!ready.empty())
+    {
+        const auto [r, i] = ready.back();
+        ready.pop_back();
+        const WorkloadNode::Kind kind = t.nodes[r][i].kind;
+        if (kind == WorkloadNode::Kind::COMPUTE || kind == WorkloadNode::Kind::MEMORY)
+        {
+            finish(r, i);
+            continue;
+        }
+        state[r][i] = ARRIVED;
+        const NodeComm& nc = m_nodeComm[r][i];
+        ++arrived[nc.comm][nc.op];
+        const auto& ops = m_comms[nc.comm].members;
+        uint32_t& k = next[nc.comm];
+        while (k < ops.size() && 2 * arrived[nc.comm][k] == ops[k].size())
+        {
+            for (std::size_t m = 0; m + 1 < ops[k].size(); m += 2)
+            {
+                finish(ops[k][m], ops[k][m + 1]);
+            }
+            ++k;
+        }
+    }
+    if (done == total)
+    {
+        return "";
+    }
+    // A node that reached its operation, and a member of the operation it
+    // waits behind (its own, or the earlier one of its group or pair) that
+    // has not: where that member is stuck itself.
+    const auto name = [&t](uint32_t r, uint32_t i) {
+        return "rank " + std::to_string(r) + "'s node " + std::to_string(t.nodes[r][i].id) + " \"" +
+               t.nodes[r][i].name + "\"";
+    };
+    for (uint32_t r = 0; r < t.ranks; ++r)
+    {
+        for (uint32_t i = 0; i < state[r].size(); ++i)
+        {
+            if (state[r][i] != ARRIVED)
+            {
+                continue;
+            }
+            const uint32_t c = m_nodeComm[r][i].comm;
+            const auto& op = m_comms[c].members[next[c]];
+            for (std::size_t m = 0; m + 1 < op.size(); m += 2)
+            {
+                const uint32_t q = op[m];
+                if (state[q][op[m + 1]] != WAITING)
+                {
+                    continue;
+                }
+                std::string why = "the workload deadlocks: " + name(r, i) + " waits for rank " +
+                                  std::to_string(q) + " (" + name(q, op[m + 1]) + ")";
+                for (uint32_t j = 0; j < state[q].size(); ++j)
+                {
+                    if (state[q][j] == ARRIVED)
+                    {
+                        return why + ", which waits at its node " +
+                               std::to_string(t.nodes[q][j].id) + " \"" + t.nodes[q][j].name + "\"";
+                    }
+                }
+                return why + ", which never gets there";
+            }
+        }
+    }
+    return "the workload deadlocks: " + std::to_string(total - done) + " of its " +
+           std::to_string(total) + " nodes never run";
+}
+
 void
 WorkloadReplay::Run(uint32_t iteration, Callback<void> done)
 {

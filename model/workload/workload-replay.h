@@ -128,6 +128,16 @@ class WorkloadReplay : public Object
                PeerFactory peers);
 
     /**
+     * \brief Play the workload set up without time, as Run() plays it: a
+     * node goes once the nodes it depends on are done, an operation of a
+     * group or rank pair once every member reached it and the operation
+     * before it there is over.
+     * \return empty if every node ends; else one sentence naming a node
+     *         that waits forever and the rank it waits for
+     */
+    std::string FindDeadlock() const;
+
+    /**
      * \brief Run the workload once.
      * \param iteration the job's iteration (packets' JobStepTag)
      * \param done called once every node of every rank has finished

@@ -158,6 +158,11 @@ JobCollectives::BuildReplay()
         [this](uint32_t src, uint32_t dst) {
             return Make(PointToPointSend::GetTypeId(), {src, dst});
         });
+    const std::string deadlock = replay->FindDeadlock();
+    if (!deadlock.empty())
+    {
+        throw ScenarioError(JobPath() + ".workload", deadlock + " (" + m_job.workload.path + ")");
+    }
     if (!replay->GetPrincipal())
     {
         // every collective of the workload is within one rank
