@@ -296,6 +296,38 @@ class ReplayOverlapTestCase : public TestCase
 };
 
 /**
+ * A collective of a group of one rank moves nothing: it ends as soon as its
+ * rank reaches it, with no collective made for it (as AICB's reader leaves
+ * such collectives out).
+ */
+class ReplayOneRankGroupTestCase : public TestCase
+{
+  public:
+    ReplayOneRankGroupTestCase()
+        : TestCase("a collective of a one-rank group ends at once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        GraphBuilder g(2);
+        g.trace.groups.push_back({0});
+        g.trace.groups.push_back({1});
+        g.AllReduce("solo", 1000000);    // 0: each rank's group of itself
+        g.AllReduce("ar", 1000000, {0}); // 1: both ranks
+        for (uint32_t r = 0; r < 2; ++r)
+        {
+            g.trace.nodes[r][0].group = 1 + r;
+        }
+        const ReplayRun run = Replay(g.trace, 1);
+        NS_TEST_ASSERT_MSG_EQ(run.iterations.size(), 1, "the iteration ends");
+        NS_TEST_EXPECT_MSG_EQ(Find(run, "solo").end, Time(0), "the one-rank collective at once");
+        NS_TEST_EXPECT_MSG_GT(Find(run, "ar").end, MicroSeconds(80), "the two-rank one moves 1 MB");
+    }
+};
+
+/**
  * \param trace a graph
  * \return what FindDeadlock() says of it (no network: the collectives are
  *         made but never connected)
@@ -416,6 +448,7 @@ class FluxReplayTestSuite : public TestSuite
     {
         AddTestCase(new ReplayOrderTestCase);
         AddTestCase(new ReplayOverlapTestCase);
+        AddTestCase(new ReplayOneRankGroupTestCase);
         AddTestCase(new ReplayDeadlockTestCase);
     }
 };

@@ -94,6 +94,10 @@ WorkloadReplay::Setup(std::shared_ptr<const WorkloadTrace> trace,
         {
             const WorkloadNode& n = m_trace->nodes[op[0]][op[1]];
             Ptr<Collective> coll;
+            if (n.kind == WorkloadNode::Kind::COLLECTIVE && c.ranks.size() < 2)
+            {
+                continue; // a group of one rank: nothing to move (TryStart)
+            }
             if (n.kind == WorkloadNode::Kind::COLLECTIVE)
             {
                 auto& slot = c.byType[static_cast<uint8_t>(n.collective)];
@@ -506,8 +510,8 @@ WorkloadReplay::TryStart(uint32_t comm)
     const WorkloadNode& n = m_trace->nodes[op[0]][op[1]];
     c.busy = true;
     c.started = Simulator::Now();
-    if (n.bytes == 0 && n.kind == WorkloadNode::Kind::COLLECTIVE &&
-        n.collective != CollectiveType::BARRIER)
+    if (n.kind == WorkloadNode::Kind::COLLECTIVE &&
+        ((n.bytes == 0 && n.collective != CollectiveType::BARRIER) || c.ranks.size() < 2))
     {
         // nothing to move: the operation is over as soon as all are there
         KeyNextEvent();

@@ -35,7 +35,8 @@ namespace ns3
  * - a group's collectives run on one communicator, one at a time and in
  *   order (as NCCL serialises the operations of a communicator): the k-th
  *   collective of a group starts once every member has reached it and the
- *   (k-1)-th has finished; it finishes for all members at once;
+ *   (k-1)-th has finished; it finishes for all members at once (at once
+ *   when it moves nothing: no bytes, or a group of one rank);
  * - a SEND and its RECV (same ranks and tag, in order) form one transfer
  *   that starts once both sides have reached it, one transfer at a time per
  *   ordered rank pair.

@@ -51,7 +51,8 @@ CheckJobAlgorithms(const ObjectReader& r, const ScenarioConfig::JobConfig& job)
         {
             for (const auto& n : nodes)
             {
-                if (n.kind == WorkloadNode::Kind::COLLECTIVE)
+                // (a group of one rank moves nothing: no algorithm runs)
+                if (n.kind == WorkloadNode::Kind::COLLECTIVE && t.groups[n.group].size() > 1)
                 {
                     used.emplace(n.collective, static_cast<uint32_t>(t.groups[n.group].size()));
                 }
