@@ -135,6 +135,10 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
              "give one of \"chakra\" (DIR/PREFIX of <PREFIX>.<rank>.et files) or "
              "\"aicb\" (a model file)");
     }
+    if (w.Has("aicb") && w.Has("comm_groups"))
+    {
+        Fail(w.Path("comm_groups"), "only a Chakra trace has comm groups");
+    }
     auto& wc = job.workload;
     WorkloadTrace trace;
     try
@@ -151,10 +155,6 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
         }
         else
         {
-            if (w.Has("comm_groups"))
-            {
-                Fail(w.Path("comm_groups"), "only a Chakra trace has comm groups");
-            }
             wc.kind = "aicb";
             wc.path = Resolve(cfg, w["aicb"].get<std::string>());
             AicbOptions options;
@@ -165,7 +165,8 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
     catch (const ScenarioError& e)
     {
         // the reader names the file and the node or line
-        Fail(w.Path(wc.kind), e.what());
+        const bool groups = !wc.commGroups.empty() && e.GetField().rfind(wc.commGroups, 0) == 0;
+        Fail(w.Path(groups ? "comm_groups" : wc.kind), e.what());
     }
     if (r.Has("ranks") && r["ranks"].get<uint64_t>() != trace.ranks)
     {

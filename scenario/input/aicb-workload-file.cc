@@ -9,6 +9,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -247,6 +248,11 @@ File
 ParseFile(const std::string& file)
 {
     NS_LOG_FUNCTION(file);
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+    {
+        throw ScenarioError(file, "is a folder, not an AICB workload file");
+    }
     std::ifstream in(file);
     if (!in)
     {
@@ -303,7 +309,11 @@ ParseFile(const std::string& file)
     {
         parser.Fail(2, "no layer count");
     }
-    if (layers.size() != declared || declared == 0)
+    if (declared == 0)
+    {
+        parser.Fail(declaredLine, "declares no layers: a workload has at least one");
+    }
+    if (layers.size() != declared)
     {
         parser.Fail(declaredLine,
                     "declares " + std::to_string(declared) + " layers, the file lists " +

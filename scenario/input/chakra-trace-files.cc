@@ -6,12 +6,10 @@
 
 #include "ns3/log.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 namespace ns3
@@ -100,20 +98,7 @@ ListChakraRankFiles(const std::string& prefix)
 std::map<std::string, std::vector<uint32_t>>
 ReadChakraCommGroups(const std::string& file, uint32_t ranks)
 {
-    std::ifstream in(file);
-    if (!in)
-    {
-        throw ScenarioError(file, "cannot be read: " + std::string(std::strerror(errno)));
-    }
-    nlohmann::json doc;
-    try
-    {
-        doc = nlohmann::json::parse(in);
-    }
-    catch (const nlohmann::json::exception& e)
-    {
-        throw ScenarioError(file, e.what());
-    }
+    const nlohmann::json doc = ReadScenarioJson(file); // (a folder, a syntax error: named)
     if (!doc.is_object())
     {
         throw ScenarioError(file, "must be an object {\"<pg_name>\": [ranks...], ...}");

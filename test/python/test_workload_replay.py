@@ -163,6 +163,14 @@ def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
         ({"name": "j", "ranks": 6, "bytes": 1000000, "iterations": 1,
           "collective": "all-reduce", "algorithm": {"all-reduce": "halving-doubling"}},
          "jobs[0].algorithm.all-reduce"),
+        ({"name": "j", "workload": {"chakra": prefix, "comm_groups": "/nonexistent.json"},
+          "iterations": 1}, "jobs[0].workload.comm_groups"),
+        ({"name": "j", "workload": {"chakra": prefix, "comm_groups": str(tmp_path)},
+          "iterations": 1}, "jobs[0].workload.comm_groups"),
+        ({"name": "j", "workload": {"aicb": LLAMA, "comm_groups": "groups.json"},
+          "iterations": 1}, "jobs[0].workload.comm_groups"),
+        ({"name": "j", "workload": {"aicb": str(tmp_path)}, "iterations": 1},
+         "jobs[0].workload.aicb"),
     ]
     for job, field in cases:
         path = tmp_path / "s.json"
@@ -170,7 +178,8 @@ def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
         path.write_text(json.dumps(dict(base, jobs=[job])))
         p = flux_run(str(path), "--out", str(out), "--quiet")
         assert p.returncode == 2, (job, p.stderr)
-        assert field in p.stderr, (field, p.stderr)
+        assert p.stderr.startswith(f"flux-run: {field}: "), (field, p.stderr)
+        assert len(p.stderr.splitlines()) == 1, p.stderr
         assert not out.exists()
 
 

@@ -352,12 +352,14 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
     bad("HYBRID_TRANSFORMER tp 2\n1\n" + row, {"line 1", "\"tp\""});
     bad(head + "x\n" + row, {"line 2", "layer count"});
     bad(head, {"line 2", "no layer count"});
+    bad(head + "0\n", {"line 2", "declares no layers"});
     bad(head + "1\na -1 10 ALLREDUCE 1e3 20 NONE 0 30 ALLREDUCE 300 5\n", {"line 3", "1e3"});
     bad(head + "1\na -1 10 ALLREDUCE 99999999999999999999 20 NONE 0 30 ALLREDUCE 300 5\n",
         {"line 3", "larger than"});
     bad(std::string("HYBRID_TRANSFORMER\0 x\n1\n", 24) + row, {"line 1", "NUL"});
     ExpectScenarioError([] { ReadAicbWorkload("/nonexistent/w.txt"); },
                         {"/nonexistent/w.txt", "cannot be read"});
+    ExpectScenarioError([] { ReadAicbWorkload(kData); }, {"is a folder"});
     // A public file whose line 2 announces 839 layers but lists 32.
     ExpectScenarioError(
         [] {
