@@ -145,8 +145,10 @@ FormatRunSummary(const RunResults& r)
     if (!r.tenants.empty())
     {
         std::map<std::string, std::vector<double>> slowdowns;
+        std::map<std::string, std::size_t> finished;
         for (const auto& f : r.flows)
         {
+            ++finished[f.tenant];
             if (f.idealFctUs > 0)
             {
                 slowdowns[f.tenant].push_back(std::max(1.0, f.fctUs / f.idealFctUs));
@@ -165,7 +167,7 @@ FormatRunSummary(const RunResults& r)
             std::sort(s.begin(), s.end());
             rows.push_back({t.name,
                             std::to_string(t.started),
-                            std::to_string(s.size()),
+                            std::to_string(finished[t.name]),
                             s.empty() ? "-" : Fixed(Quantile(s, 0.5), 2),
                             s.empty() ? "-" : Fixed(Quantile(s, 0.99), 2)});
             if (latency)

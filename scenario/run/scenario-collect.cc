@@ -117,16 +117,17 @@ ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
 }
 
 RunResults::FlowResult
-ScenarioRun::ToFlowResult(uint32_t tenant, const FlowTraffic::FlowRecord& rec) const
+ScenarioRun::ToFlowResult(const FinishedFlow& flow) const
 {
+    const FlowTraffic::FlowRecord& rec = flow.rec;
     RunResults::FlowResult fr;
-    fr.tenant = m_tenants[tenant]->GetName();
+    fr.tenant = m_tenants[flow.tenant]->GetName();
     fr.src = rec.src;
     fr.dst = rec.dst;
     fr.sizeBytes = rec.bytes;
     fr.startMs = rec.start.GetSeconds() * 1e3;
     fr.fctUs = rec.fct.GetSeconds() * 1e6;
-    fr.idealFctUs = IdealFct(rec).GetSeconds() * 1e6;
+    fr.idealFctUs = flow.idealFctUs;
     return fr;
 }
 
@@ -215,9 +216,9 @@ ScenarioRun::Collect(double wallS) const
         r.jobs.push_back(jr);
     }
     CollectJobPaths(r);
-    for (const auto& [tenant, rec] : m_flows)
+    for (const auto& flow : m_flows)
     {
-        r.flows.push_back(ToFlowResult(tenant, rec));
+        r.flows.push_back(ToFlowResult(flow));
     }
     for (const auto& t : m_tenants)
     {

@@ -25,7 +25,7 @@ namespace
 {
 
 /// Words per gathered row of each kind.
-constexpr std::size_t FLOW_WORDS = 7;
+constexpr std::size_t FLOW_WORDS = 8;
 constexpr std::size_t RECORD_WORDS = 7;
 constexpr std::size_t RATE_WORDS = 10;
 constexpr std::size_t QUEUE_WORDS = 4;
@@ -126,7 +126,7 @@ ScenarioRun::MergeProcesses(RunResults& r) const
     // Rows: finished flows (at their receiver's process), the step records
     // of this process's ranks, per-packet latencies, sampled rates and queues.
     std::vector<double> flows;
-    for (const auto& [tenant, rec] : m_flows)
+    for (const auto& [tenant, rec, idealFctUs] : m_flows)
     {
         flows.insert(flows.end(),
                      {static_cast<double>(tenant),
@@ -135,7 +135,8 @@ ScenarioRun::MergeProcesses(RunResults& r) const
                       static_cast<double>(rec.bytes),
                       static_cast<double>(rec.start.GetNanoSeconds()),
                       static_cast<double>(rec.fct.GetNanoSeconds()),
-                      static_cast<double>(rec.srcPort)});
+                      static_cast<double>(rec.srcPort),
+                      idealFctUs});
     }
     std::vector<double> records;
     for (uint32_t j = 0; j < m_jobs.size(); ++j)
@@ -247,7 +248,7 @@ ScenarioRun::MergeProcesses(RunResults& r) const
                                           Ns(row[4]),
                                           Ns(row[5]),
                                           static_cast<uint16_t>(row[6])};
-        r.flows.push_back(ToFlowResult(static_cast<uint32_t>(row[0]), rec));
+        r.flows.push_back(ToFlowResult(FinishedFlow{static_cast<uint32_t>(row[0]), rec, row[7]}));
     }
 
     // Phases and gate waits from every rank's step records, as one process

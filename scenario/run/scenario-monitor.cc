@@ -283,7 +283,7 @@ ScenarioRun::JobFinished(Ptr<TrainingJob> /* job */)
 void
 ScenarioRun::FlowFinished(uint32_t tenant, const FlowTraffic::FlowRecord& rec)
 {
-    m_flows.emplace_back(tenant, rec);
+    m_flows.push_back(FinishedFlow{tenant, rec, IdealFct(rec).GetSeconds() * 1e6});
     m_tenantFlowBytes[tenant] += rec.bytes;
     FlowEnded(tenant, rec.id);
 }

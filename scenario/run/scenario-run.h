@@ -291,17 +291,27 @@ class ScenarioRun
     /// Periodic progress report and cancellation check.
     void Progress();
     /**
-     * \brief FCT of a flow alone on the idle fabric.
+     * \brief FCT of a flow alone on the idle fabric, on the path its
+     * packets take now (called when it finishes: a link that fails later
+     * changes nothing).
      * \param rec the flow
      * \return the ideal FCT
      */
     Time IdealFct(const FlowTraffic::FlowRecord& rec) const;
+
+    /// A finished flow.
+    struct FinishedFlow
+    {
+        uint32_t tenant;             //!< its tenant's index
+        FlowTraffic::FlowRecord rec; //!< the flow
+        double idealFctUs;           //!< IdealFct() when it finished, us
+    };
+
     /**
-     * \param tenant the tenant's index
-     * \param rec a finished flow
+     * \param flow a finished flow
      * \return its results entry
      */
-    RunResults::FlowResult ToFlowResult(uint32_t tenant, const FlowTraffic::FlowRecord& rec) const;
+    RunResults::FlowResult ToFlowResult(const FinishedFlow& flow) const;
     /**
      * \param bits per link direction: bits on the wire
      * \param simS simulated seconds
@@ -379,7 +389,7 @@ class ScenarioRun
     Ptr<JobScheduler> m_scheduler;                   //!< the policy
     std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
     std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
-    std::vector<std::pair<uint32_t, FlowTraffic::FlowRecord>> m_flows; //!< finished flows
+    std::vector<FinishedFlow> m_flows;               //!< finished flows
     /// flows acknowledged in full, as lines of the HPCC FCT file (hpcc_fct)
     std::vector<RunResults::HpccFctRecord> m_hpccFct;
     /// per owner (jobs, then tenants, then packets of no owner): the one-way

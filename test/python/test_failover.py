@@ -120,3 +120,35 @@ def test_failover_off_keeps_hashing_onto_the_dead_cable(flux_run, tmp_path):
     down = [v for t, v in u.items()
             if (DOWN_MS + CONVERGENCE_MS) * 1e3 + INTERVAL_US <= t <= UP_MS * 1e3]
     assert max(down) > 0.1, down
+
+
+def test_a_later_failure_leaves_earlier_flows_ideal_fct(flux_run, tmp_path):
+    """The ideal FCT of a background flow is taken on the path its packets
+    took when it finished: a host link that fails after the flow is over
+    leaves its ideal (and its slowdown) as without the failure, at both
+    levels (it was 0, and the flow left out of the percentiles, when taken
+    after the run)."""
+    scenario = {
+        "seed": 1, "stop_ms": 100,
+        "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 4},
+        "transport": {"ack_timeout": 8},
+        "jobs": [{"name": "a", "ranks": 2, "hosts": [4, 5], "bytes": 1000000,
+                  "compute_ms": 1, "iterations": 20}],
+        "background": [{"name": "rpc", "cdf": "websearch", "load": 0.1,
+                        "hosts": [0, 1, 2, 3, 6, 7], "stop_ms": 10}],
+    }
+    failing = copy.deepcopy(scenario)
+    failing["faults"] = [{"link": "host0<->leaf0", "down_ms": 15}]
+    for backend in ("packet", "flow"):
+        ideal = {}
+        for name, s in (("intact", scenario), ("failing", failing)):
+            out, results = run_scenario(flux_run, tmp_path, s, f"{backend}-{name}",
+                                        "--backend", backend)
+            with open(str(out)[:-len(".json")] + "-flows.csv", newline="") as f:
+                ideal[name] = {(r["src"], r["dst"], r["start_ms"]): float(r["ideal_fct_us"])
+                               for r in csv.DictReader(f)}
+        assert results["jobs"][0]["jct_ms"] > 15, backend  # the link fails during the run
+        to_host0 = [k for k in ideal["failing"] if k[1] == "0"]
+        assert to_host0, backend
+        assert all(ideal["failing"][k] > 0 for k in ideal["failing"]), backend
+        assert ideal["failing"] == ideal["intact"], backend
