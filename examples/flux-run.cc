@@ -934,8 +934,7 @@ Main(int argc, char** argv)
                     args.seed.size() > 19)
                 {
                     throw ScenarioError("--seed",
-                                        "expected a non-negative integer, got \"" + args.seed +
-                                            "\"");
+                                        "expected a positive integer, got \"" + args.seed + "\"");
                 }
                 scenario["seed"] = std::stoull(args.seed);
             }
@@ -949,7 +948,7 @@ Main(int argc, char** argv)
                     value.size() > 19)
                 {
                     throw ScenarioError("--seed-" + source,
-                                        "expected a non-negative integer, got \"" + value + "\"");
+                                        "expected a positive integer, got \"" + value + "\"");
                 }
                 auto& seeds = scenario["seeds"];
                 if (seeds.is_null())

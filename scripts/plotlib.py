@@ -87,8 +87,10 @@ def save(fig, out_dir, name, written, dpi):
     with WRITE_DATA, its figure_data() as JSON beside it)."""
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, name)
-    fig.tight_layout()
-    fig.savefig(path, dpi=dpi)
+    if not fig.legends:
+        fig.tight_layout()
+    # (tight: a legend placed below the panels is kept in the file)
+    fig.savefig(path, dpi=dpi, bbox_inches="tight" if fig.legends else None)
     if WRITE_DATA:
         with open(os.path.splitext(path)[0] + ".json", "w") as f:
             json.dump(figure_data(fig), f, indent=1)

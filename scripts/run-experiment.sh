@@ -50,6 +50,8 @@ while [ $# -gt 0 ]; do
         ;;
     --seed-list)
         [ $# -ge 2 ] || flux_die "--seed-list needs a list such as \"1 2 3\""
+        [[ "$2" =~ ^\ *[1-9][0-9]*(\ +[1-9][0-9]*)*\ *$ ]] ||
+            flux_die "--seed-list: expected positive integers separated by spaces, such as \"1 2 3\", got '$2'"
         seeds=$2
         shift 2
         ;;

@@ -57,3 +57,18 @@ def test_bound_adds_each_policys_gap_share(tmp_path, flux_run):  # noqa: ARG001
     flux_row = next(line for line in policies.splitlines() if line.startswith("flux "))
     assert f"{(fifo - flux) / (fifo - best):.2f}" in flux_row
     assert f"{bound['lower_bound']['mean_jct_ms']:.2f}" in policies
+
+
+def test_a_bad_seed_list_is_refused_before_any_run(tmp_path):
+    """--seed-list takes positive integers separated by spaces: a comma, an
+    empty list or a zero is refused naming the option, before any run (a
+    list such as "1,2" ran one failing run as --seed 1,2)."""
+    for bad in ("1,2", "", "0", "1 x"):
+        out = tmp_path / "out"
+        proc = subprocess.run(
+            [os.path.join(REPO, "scripts", "run-experiment.sh"), "--no-deps", "--no-build",
+             "--scenario", SCENARIO, "--seed-list", bad, "--out", str(out)],
+            capture_output=True, text=True, timeout=60, env=script_env())
+        assert proc.returncode != 0, bad
+        assert "--seed-list: expected positive integers" in proc.stdout + proc.stderr, bad
+        assert not out.exists(), bad

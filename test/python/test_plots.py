@@ -131,12 +131,18 @@ def test_no_flows_no_fct_plot(tmp_path, flux_run):
 
 
 def test_unreadable_results_file(tmp_path):
-    """A results file that is missing or not JSON makes flux-plot exit 2
-    with a message naming the file, and write no PNG."""
+    """A results file that is missing, not JSON, or JSON of another kind (a
+    --bound or --timeline file) makes flux-plot exit 2 with a message naming
+    the file (and, for those two, what draws them), and write no PNG."""
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
-    for path in (bad, tmp_path / "missing.json"):
+    bound = tmp_path / "bound.json"
+    bound.write_text(json.dumps({"policy": {"name": "fifo"}, "jobs": [], "lower_bound": {}}))
+    timeline = tmp_path / "timeline.json"
+    timeline.write_text(json.dumps({"traceEvents": []}))
+    for path, hint in ((bad, ""), (tmp_path / "missing.json", ""),
+                       (bound, "run-experiment.sh --bound"), (timeline, "flux-plot timeline")):
         p = _plot(path, "-o", tmp_path / "out")
         assert p.returncode == 2
-        assert str(path) in p.stderr
+        assert str(path) in p.stderr and hint in p.stderr, p.stderr
     assert not (tmp_path / "out").exists()
