@@ -172,9 +172,11 @@ BoundSearch::Search()
     auto& best = m_bound.best;
     if (m_free.empty())
     {
-        // every data class at or above the background's: nothing to order
-        m_total = 1;
+        // every data class at or above the background's: nothing to order,
+        // but the paths may still be chosen
+        m_total = 3;
         Record(scenarioClasses, "scenario", m_bound.fifo);
+        Try(scenarioClasses, "scenario", true);
         best.search = "scenario classes only";
         return;
     }

@@ -122,6 +122,21 @@ def test_search_beyond_five_jobs_keeps_background_classes_free(tmp_path, flux_ru
         assert sum(len(group) for group in best["order"]) == 8
 
 
+def test_with_the_background_in_class_0_the_search_still_chooses_paths(tmp_path, flux_run):
+    """A tenant in class 0 leaves no class below it: the search keeps the
+    scenario's classes but still tries the chosen paths, so its best is no
+    worse than ecmp-aware's flow-level run (it was fifo's, above it)."""
+    scenario = shipped("multi-tenant")
+    scenario["background"][0]["priority"] = 0
+    bound = compute_bound(flux_run, tmp_path, scenario, "class0")
+    assert bound["best"]["search"] == "scenario classes only"
+    scenario["scheduler"] = {"policy": "ecmp-aware"}
+    _, placed = run_scenario(flux_run, tmp_path, scenario, "placed", "--backend", "flow")
+    placed_mean = sum(j["jct_ms"] for j in placed["jobs"]) / len(placed["jobs"])
+    assert placed_mean < bound["fifo"]["mean_jct_ms"] - EPS
+    assert bound["best"]["mean_jct_ms"] <= placed_mean + EPS
+
+
 def test_job_alone_is_its_own_bound_and_best(tmp_path, flux_run):
     """A scenario of one job: the lower bound, the job's alone JCT, the
     best schedule and the fifo run are one and the same JCT."""
