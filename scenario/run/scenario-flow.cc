@@ -106,6 +106,14 @@ ScenarioRun::CollectFluid(RunResults& r) const
     {
         r.backendLimits.push_back(limit); // what the policy does that a fluid cannot
     }
+    for (std::size_t i = 0; i < m_cfg.faults.size(); ++i)
+    {
+        if (m_cfg.faults[i].lossRate > 0)
+        {
+            // a fluid loses nothing (and so retransmits nothing)
+            r.backendLimits.push_back("faults[" + std::to_string(i) + "].loss_rate");
+        }
+    }
     r.sim.rateUpdates = m_fluid->GetRateUpdates();
     r.sim.flowsAllocated = m_fluid->GetFlowsAllocated();
     r.traces = false; // (r.links: Collect took the fluid's link bits)

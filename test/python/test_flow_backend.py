@@ -290,6 +290,21 @@ def test_flow_results_lack_exactly_the_backend_limits(flux_run, tmp_path):
         assert not os.path.exists(str(out_f)[:-5] + suffix)
 
 
+def test_an_input_the_fluid_cannot_act_on_is_listed(flux_run, tmp_path):
+    """A fault's loss_rate has no effect on a fluid (it loses nothing): the
+    results are those without it and backend_limits lists the input by its
+    path, so a failure study does not take the flow level's figures for
+    ones with losses. Packet level lists nothing."""
+    lossy = copy.deepcopy(SMALL)
+    lossy["faults"] = [{"link": "leaf0<->spine0", "loss_rate": 0.01}]
+    _, clean = run_level(flux_run, tmp_path, SMALL, "clean", "flow")
+    _, flow = run_level(flux_run, tmp_path, lossy, "lossy", "flow")
+    assert flow["backend_limits"] == clean["backend_limits"] + ["faults[0].loss_rate"]
+    assert [j["jct_ms"] for j in flow["jobs"]] == [j["jct_ms"] for j in clean["jobs"]]
+    _, packet = run_level(flux_run, tmp_path, lossy, "lossy", "packet")
+    assert packet["backend_limits"] == [] and packet["network"]["link_losses"] > 0
+
+
 # ----------------------------------------------------------------- (e)
 
 
