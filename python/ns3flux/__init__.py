@@ -6,7 +6,7 @@ multi-tenant training jobs) from Python.
     ns3flux.frames.jobs(results)                          # pandas DataFrame
     df = ns3flux.sweep(scenario, seeds=[1, 2, 3])         # every policy
     b = ns3flux.bound("examples/scenarios/x.json")        # lower bound, best schedule
-    ns3flux.gap_share(results, b)                         # share of the fifo -> best gap
+    ns3flux.gap_share(flow_results, b)                    # share of the fifo -> best gap
 
 run() returns the results of flux-run's results file as a dict; sweep()
 runs scenarios x policies x seeds in worker processes or on a Dask cluster

@@ -4,7 +4,8 @@ policy's share of the gap between fifo and that best.
     import ns3flux
     b = ns3flux.bound("examples/scenarios/contended-two-equal.json")
     b["lower_bound"]["mean_jct_ms"], b["best"]["mean_jct_ms"], b["fifo"]["mean_jct_ms"]
-    r = ns3flux.run("examples/scenarios/contended-two-equal.json", policy="flux")
+    r = ns3flux.run("examples/scenarios/contended-two-equal.json", policy="flux",
+                    backend="flow")
     ns3flux.gap_share(r, b)          # 0: no better than fifo, 1: as good as the best
 
 What is computed and why the lower bound holds: doc/bound.rst.
@@ -77,12 +78,19 @@ def gap_share(results, bound, fifo=None):
     better than it, negative for worse than fifo. None when a job did not
     complete or the gap is below a millionth of fifo's mean JCT (no gap to
     share). Raises ValueError when the results and the bound name different
-    jobs.
+    jobs, or when the results and the fifo run measured from are of
+    different levels (their "backend": a packet-level run against the
+    bound's flow-level fifo mixes two models).
     """
     names = [job["name"] for job in results["jobs"]]
     if names != [job["name"] for job in bound["jobs"]]:
         raise ValueError(f"the results' jobs {names} are not the bound's "
                          f"{[job['name'] for job in bound['jobs']]}")
+    level = results.get("backend")
+    base_level = fifo.get("backend") if fifo is not None else bound.get("backend", "flow")
+    if level is not None and base_level is not None and level != base_level:
+        raise ValueError(f"the results are {level}-level but the fifo run measured from is "
+                         f"{base_level}-level: pass fifo=, the {level}-level fifo run")
     policy = mean_jct(results)
     base = mean_jct(fifo) if fifo is not None else bound["fifo"]["mean_jct_ms"]
     best = bound["best"]["mean_jct_ms"]

@@ -229,6 +229,12 @@ def test_deterministic_and_same_from_python(tmp_path, flux_run):
     assert ns3flux.gap_share(unfinished, bound) is None
     with pytest.raises(ValueError):
         ns3flux.gap_share({"jobs": [{"name": "x", "jct_ms": 1.0}]}, bound)
+    # a packet-level run against the bound's flow-level fifo mixes models
+    packet = dict(best, backend="packet")
+    with pytest.raises(ValueError, match="fifo="):
+        ns3flux.gap_share(packet, bound)
+    assert ns3flux.gap_share(packet, bound, fifo=dict(fifo, backend="packet")) == \
+        pytest.approx(1.0)
 
 
 def test_seed_and_policy_combine_with_bound(tmp_path, flux_run):
