@@ -7,6 +7,9 @@
 #include "ns3/object-factory.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-json.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -33,7 +36,19 @@ CreateScheduler(const ScenarioConfig& cfg)
         }
     }
     Ptr<JobScheduler> scheduler = factory.Create<JobScheduler>();
-    const std::string err = scheduler->AssignClasses(cfg.BackgroundClasses());
+    std::string err = scheduler->AssignClasses(cfg.BackgroundClasses());
+    const bool asked = std::any_of(cfg.scheduler.settings.begin(),
+                                   cfg.scheduler.settings.end(),
+                                   [](const auto& s) { return s.key == "classes"; });
+    UintegerValue classes;
+    scheduler->GetAttribute("Classes", classes);
+    // Unless the scenario asks for a number, a background tenant in a low
+    // class leaves the jobs the classes it leaves (at least one).
+    for (uint64_t k = classes.Get(); !asked && !err.empty() && k > 1; --k)
+    {
+        scheduler->SetAttribute("Classes", UintegerValue(k - 1));
+        err = scheduler->AssignClasses(cfg.BackgroundClasses());
+    }
     if (!err.empty())
     {
         throw ScenarioError("scheduler.classes",

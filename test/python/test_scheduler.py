@@ -93,6 +93,26 @@ def test_job_classes_around_the_background(flux_run, tmp_path):
             assert all(j["class"] in classes for j in r["jobs"]), (policy, first)
 
 
+def test_a_low_background_leaves_the_jobs_the_classes_it_leaves(flux_run, tmp_path):
+    """With the tenant in class 1, crux and flux take the two classes left
+    (1, 0) rather than refuse the default three; with background_first,
+    the one (0); asked for three explicitly, they refuse naming
+    scheduler.classes."""
+    for policy in ("crux", "flux"):
+        for first, classes in ((False, [1, 0]), (True, [0])):
+            s = copy.deepcopy(SMALL)
+            s["background"][0]["priority"] = 1
+            s["scheduler"] = {"policy": policy, "background_first": first}
+            _, r = run_scenario(flux_run, tmp_path, s, f"low-{policy}-{first}")
+            assert r["scheduler"]["classes"] == classes, (policy, first)
+        s["scheduler"] = {"policy": policy, "classes": 3}
+        path = tmp_path / "asked.json"
+        path.write_text(json.dumps(s))
+        proc = flux_run(path, "--out", tmp_path / "asked-results.json", "--quiet")
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith("flux-run: scheduler.classes: "), proc.stderr
+
+
 def test_scenario_chooses_queue_disc_and_arbiter(flux_run, tmp_path):
     """A queue disc and an arbiter chosen in ns3_defaults (object factories,
     checked before the run) are what the fabric runs, whatever the policy:
