@@ -229,6 +229,20 @@ WorkloadReplay::BuildComms()
     }
 }
 
+std::vector<std::vector<uint32_t>>
+WorkloadReplay::DependencyCounts() const
+{
+    std::vector<std::vector<uint32_t>> counts(m_trace->ranks);
+    for (uint32_t r = 0; r < m_trace->ranks; ++r)
+    {
+        for (const auto& n : m_trace->nodes[r])
+        {
+            counts[r].push_back(static_cast<uint32_t>(n.deps.size()));
+        }
+    }
+    return counts;
+}
+
 std::string
 WorkloadReplay::FindDeadlock() const
 {
@@ -243,18 +257,15 @@ WorkloadReplay::FindDeadlock() const
     };
 
     std::vector<std::vector<State>> state(t.ranks);
-    std::vector<std::vector<uint32_t>> deps(t.ranks);
+    std::vector<std::vector<uint32_t>> deps = DependencyCounts();
     std::vector<std::pair<uint32_t, uint32_t>> ready; // (rank, node)
     std::size_t total = 0;
     for (uint32_t r = 0; r < t.ranks; ++r)
     {
-        const auto& nodes = t.nodes[r];
-        total += nodes.size();
-        state[r].assign(nodes.size(), WAITING);
-        deps[r].resize(nodes.size());
-        for (uint32_t i = 0; i < nodes.size(); ++i)
+        total += deps[r].size();
+        state[r].assign(deps[r].size(), WAITING);
+        for (uint32_t i = 0; i < deps[r].size(); ++i)
         {
-            deps[r][i] = static_cast<uint32_t>(nodes[i].deps.size());
             if (deps[r][i] == 0)
             {
                 ready.emplace_back(r, i);
@@ -370,7 +381,7 @@ WorkloadReplay::Run(uint32_t iteration, Callback<void> done)
         c.next = 0;
         c.busy = false;
     }
-    m_waiting.assign(t.ranks, {});
+    m_waiting = DependencyCounts();
     m_readyAt.assign(t.ranks, {});
     m_gpuQueue.assign(t.ranks, {});
     m_gpuHead.assign(t.ranks, 0);
@@ -380,10 +391,6 @@ WorkloadReplay::Run(uint32_t iteration, Callback<void> done)
     for (uint32_t r = 0; r < t.ranks; ++r)
     {
         m_readyAt[r].assign(t.nodes[r].size(), Time());
-        for (const auto& n : t.nodes[r])
-        {
-            m_waiting[r].push_back(static_cast<uint32_t>(n.deps.size()));
-        }
         m_left += t.nodes[r].size();
     }
     if (m_left == 0)

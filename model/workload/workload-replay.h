@@ -218,6 +218,9 @@ class WorkloadReplay : public Object
     /// Build the communicators from the trace.
     void BuildComms();
 
+    /** \return per rank and node: how many nodes it waits for */
+    std::vector<std::vector<uint32_t>> DependencyCounts() const;
+
     /**
      * \brief A node's dependencies are met.
      * \param rank the rank

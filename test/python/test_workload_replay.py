@@ -24,12 +24,15 @@ GBPS = 100
 DELAY_S = 1e-6
 
 
+#: a step's latency on one switch (doc/collectives.rst): two link delays and
+#: one frame's store-and-forward
+ALPHA_S = 2 * DELAY_S + (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
+
+
 def alpha_beta_ms(kind, n, size):
     """alpha-beta time of one collective of `size` bytes on n ranks of one
     100 Gb/s switch (doc/collectives.rst): alpha = two link delays and one
     frame's store-and-forward per step, beta = line rate times goodput."""
-    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
-    alpha = 2 * DELAY_S + frame
     b_eff = GBPS * 1e9 / 8 * MTU / (MTU + WIRE_OVERHEAD)
     steps, sent = {
         "all-reduce": (2 * (n - 1), 2 * (n - 1) / n * size),
@@ -37,7 +40,7 @@ def alpha_beta_ms(kind, n, size):
         "reduce-scatter": (n - 1, (n - 1) / n * size),
         "all-to-all": (1, (n - 1) / n * size),
     }[kind]
-    return 1e3 * (steps * alpha + sent / b_eff)
+    return 1e3 * (steps * ALPHA_S + sent / b_eff)
 
 
 @pytest.fixture(scope="module")
@@ -225,8 +228,7 @@ def test_replayed_all_reduce_takes_the_chosen_algorithm():
 
     ring = comm_ms(None)
     assert comm_ms("ring") == ring
-    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
-    saved = (14 - 6) * (2 * DELAY_S + frame) * 1e3
+    saved = (14 - 6) * ALPHA_S * 1e3
     assert ring - comm_ms("halving-doubling") == pytest.approx(saved, rel=0.1)
 
 
@@ -323,8 +325,7 @@ def test_halving_doubling_chosen_per_collective_type(kind):
     job = ns3flux.run(scenario)["jobs"][0]
     assert job["status"] == "completed"
     ring = alpha_beta_ms(kind, n, size)
-    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
-    expected = ring - ((n - 1) - 3) * (2 * DELAY_S + frame) * 1e3  # 3 = log2 8 steps
+    expected = ring - ((n - 1) - 3) * ALPHA_S * 1e3  # 3 = log2 8 steps
     for ms in job["iteration_ms"]:
         assert ms == pytest.approx(expected, rel=0.05)
         assert ms < ring
@@ -344,8 +345,7 @@ def test_double_binary_tree_chosen_for_all_reduce():
                           "algorithm": {"all-reduce": "double-binary-tree"}}]}
     job = ns3flux.run(scenario)["jobs"][0]
     assert job["status"] == "completed"
-    frame = (MTU + WIRE_OVERHEAD) * 8 / (GBPS * 1e9)
     beta = (MTU + WIRE_OVERHEAD) / MTU * 8 / (GBPS * 1e9)
-    expected = 1e3 * (2 * size * beta + 2 * depth * (2 * DELAY_S + frame + chunk * beta))
+    expected = 1e3 * (2 * size * beta + 2 * depth * (ALPHA_S + chunk * beta))
     for ms in job["iteration_ms"]:
         assert ms == pytest.approx(expected, rel=0.05)
