@@ -165,7 +165,10 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
     catch (const ScenarioError& e)
     {
         // the reader names the file and the node or line
-        const bool groups = !wc.commGroups.empty() && e.GetField() == wc.commGroups;
+        // (ReadChakraCommGroups names the file, or the file and a group)
+        const std::string& field = e.GetField();
+        const bool groups = !wc.commGroups.empty() &&
+                            (field == wc.commGroups || field.rfind(wc.commGroups + ": ", 0) == 0);
         Fail(w.Path(groups ? "comm_groups" : wc.kind), e.what());
     }
     if (r.Has("ranks") && r["ranks"].get<uint64_t>() != trace.ranks)

@@ -150,6 +150,8 @@ def test_aicb_communication_takes_its_alpha_beta_sum():
 def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
     base = {"topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 16}}
     prefix = os.path.join(CHAKRA, "all_reduce", "4npus_1MB", "all_reduce")
+    bad_groups = tmp_path / "groups.json"
+    bad_groups.write_text(json.dumps({"a": [0, 9]}))  # the trace has ranks 0..3
     cases = [
         ({"name": "j", "workload": {"chakra": "/nonexistent/x"}, "iterations": 1},
          "jobs[0].workload.chakra"),
@@ -169,6 +171,8 @@ def test_bad_workload_keys_name_the_field(flux_run, tmp_path):
         ({"name": "j", "workload": {"chakra": prefix, "comm_groups": "/nonexistent.json"},
           "iterations": 1}, "jobs[0].workload.comm_groups"),
         ({"name": "j", "workload": {"chakra": prefix, "comm_groups": str(tmp_path)},
+          "iterations": 1}, "jobs[0].workload.comm_groups"),
+        ({"name": "j", "workload": {"chakra": prefix, "comm_groups": str(bad_groups)},
           "iterations": 1}, "jobs[0].workload.comm_groups"),
         ({"name": "j", "workload": {"aicb": LLAMA, "comm_groups": "groups.json"},
           "iterations": 1}, "jobs[0].workload.comm_groups"),
