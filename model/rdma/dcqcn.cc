@@ -345,4 +345,10 @@ DcqcnCongestionControl::Stop()
     // recovers as in hardware; nothing to do.
 }
 
+RdmaCongestionControl::SettingsProblem
+DcqcnCongestionControl::GetSettingsProblem(DataRate lineRate) const
+{
+    return MinRateProblem(m_minRate, lineRate);
+}
+
 } // namespace ns3

@@ -62,6 +62,7 @@ class DcqcnCongestionControl : public RdmaCongestionControl
     double GetTargetRateBps() const;
 
     State GetState() override;
+    SettingsProblem GetSettingsProblem(DataRate lineRate) const override;
 
     /**
      * TracedCallback signature for DCQCN updates.

@@ -220,4 +220,10 @@ HpccCongestionControl::GetState()
     return State{m_rate, m_rate, m_u, static_cast<double>(GetWindowBytes())};
 }
 
+RdmaCongestionControl::SettingsProblem
+HpccCongestionControl::GetSettingsProblem(DataRate lineRate) const
+{
+    return MinRateProblem(m_minRate, lineRate);
+}
+
 } // namespace ns3

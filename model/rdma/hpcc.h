@@ -67,6 +67,7 @@ class HpccCongestionControl : public RdmaCongestionControl
     bool UsesInt() const override;
     void OnAck(const AckEvent& ack) override;
     State GetState() override;
+    SettingsProblem GetSettingsProblem(DataRate lineRate) const override;
 
     /** \return the smoothed utilisation estimate U */
     double GetUtilization() const;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <mutex>
 #include <set>
+#include <sstream>
 
 namespace ns3
 {
@@ -171,6 +172,25 @@ bool
 RdmaCongestionControl::UsesInt() const
 {
     return false;
+}
+
+RdmaCongestionControl::SettingsProblem
+RdmaCongestionControl::GetSettingsProblem(DataRate /* lineRate */) const
+{
+    return {};
+}
+
+RdmaCongestionControl::SettingsProblem
+RdmaCongestionControl::MinRateProblem(DataRate minRate, DataRate lineRate)
+{
+    if (minRate > lineRate)
+    {
+        std::ostringstream why;
+        why << "the floor " << minRate.GetBitRate() / 1e9 << " Gb/s is above the line rate "
+            << lineRate.GetBitRate() / 1e9 << " Gb/s (the algorithm would never slow down)";
+        return {"MinRate", why.str()};
+    }
+    return {};
 }
 
 bool

@@ -165,6 +165,25 @@ class RdmaCongestionControl : public Object
      */
     virtual bool UsesInt() const;
 
+    /// An attribute whose value cannot work, and why (GetSettingsProblem()).
+    struct SettingsProblem
+    {
+        std::string attribute; //!< its name ("TLow"); empty when there is no problem
+        std::string why;       //!< why, in a sentence fragment
+    };
+
+    /**
+     * \brief Check the attributes against each other and the link.
+     *
+     * A scenario asks a probe before the run, so that a value that would
+     * quietly switch the algorithm off (a floor above the line rate, an
+     * inverted pair of thresholds) is refused naming its key.
+     *
+     * \param lineRate the NIC's line rate
+     * \return the first problem found (base class: none)
+     */
+    virtual SettingsProblem GetSettingsProblem(DataRate lineRate) const;
+
     /**
      * \return true when the queue pair's data packets must ask for their send
      * timestamp back, so that AckEvent::rtt is measured (default false; it
@@ -210,6 +229,13 @@ class RdmaCongestionControl : public Object
     typedef void (*RateTracedCallback)(double oldRate, double newRate);
 
   protected:
+    /**
+     * \param minRate a rate floor (a MinRate attribute)
+     * \param lineRate the line rate
+     * \return a problem with "MinRate" when the floor is above the line rate
+     */
+    static SettingsProblem MinRateProblem(DataRate minRate, DataRate lineRate);
+
     /**
      * \brief Change the rate, firing the RateChange trace.
      * \param bps the new rate in bit/s

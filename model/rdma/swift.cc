@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
@@ -195,6 +196,24 @@ SwiftCongestionControl::GetState()
     // the rate the window allows at the last RTT (pacing only below a packet)
     const double rate = std::min(m_rate, static_cast<double>(m_window) * 8 / m_lastRtt);
     return State{rate, rate, m_lastDelay * 1e6, static_cast<double>(m_window)};
+}
+
+RdmaCongestionControl::SettingsProblem
+SwiftCongestionControl::GetSettingsProblem(DataRate /* lineRate */) const
+{
+    if (m_maxCwndAttr > 0 && m_minCwnd > m_maxCwndAttr)
+    {
+        std::ostringstream why;
+        why << "must be at most MaxCwnd (" << m_maxCwndAttr << " packets), got " << m_minCwnd;
+        return {"MinCwnd", why.str()};
+    }
+    if (m_fsMinCwnd >= m_fsMaxCwnd)
+    {
+        std::ostringstream why;
+        why << "must be below FsMaxCwnd (" << m_fsMaxCwnd << " packets), got " << m_fsMinCwnd;
+        return {"FsMinCwnd", why.str()};
+    }
+    return {};
 }
 
 } // namespace ns3

@@ -54,6 +54,7 @@ class SwiftCongestionControl : public RdmaCongestionControl
      * target in us
      */
     State GetState() override;
+    SettingsProblem GetSettingsProblem(DataRate lineRate) const override;
 
     /** \return cwnd in packets */
     double GetCwnd() const;

@@ -9,6 +9,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -202,6 +203,20 @@ TimelyCongestionControl::GetState()
     State s = RdmaCongestionControl::GetState();
     s.alpha = m_gradient;
     return s;
+}
+
+RdmaCongestionControl::SettingsProblem
+TimelyCongestionControl::GetSettingsProblem(DataRate lineRate) const
+{
+    if (m_tLow >= m_tHigh)
+    {
+        // the rate would then fall at every RTT above THigh and rise below TLow, never between
+        std::ostringstream why;
+        why << "must be below THigh (" << m_tHigh.GetNanoSeconds() / 1e3 << " us), got "
+            << m_tLow.GetNanoSeconds() / 1e3 << " us";
+        return {"TLow", why.str()};
+    }
+    return MinRateProblem(m_minRateAttr, lineRate);
 }
 
 } // namespace ns3

@@ -49,6 +49,7 @@ class TimelyCongestionControl : public RdmaCongestionControl
     bool UsesRtt() const override;
     void OnAck(const AckEvent& ack) override;
     State GetState() override;
+    SettingsProblem GetSettingsProblem(DataRate lineRate) const override;
 
     /** \return the normalised RTT gradient of the last update */
     double GetGradient() const;

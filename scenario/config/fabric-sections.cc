@@ -45,6 +45,7 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
         {
             d = *DcqcnProfile::Find(r["profile"].get<std::string>());
         }
+        const DcqcnProfile profile = d;
         r.Read("g", d.g);
         r.Read("alpha_interval_us", d.alphaIntervalUs);
         r.Read("rate_decrease_interval_us", d.decreaseIntervalUs);
@@ -67,6 +68,16 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
         r.Read("clamp_after_timer", d.clampAfterTimer);
         r.Read("window_bdp", d.windowBdp);
         r.Read("variable_window", d.variableWindow);
+        // the attributes the overrides changed are the scenario's
+        const auto before = profile.HostAttributes(cfg.topology.hostGbps);
+        const auto after = d.HostAttributes(cfg.topology.hostGbps);
+        for (std::size_t i = 0; i < after.size(); ++i)
+        {
+            if (after[i].second != before[i].second)
+            {
+                cfg.transport.keyAttributes[after[i].first] = path;
+            }
+        }
     }
     auto& ecn = cfg.transport.ecn;
     ecn.kminKb = d.KminKb(cfg.topology.hostGbps);
@@ -225,7 +236,8 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
     ObjectReader r(v, "transport", transportKeys);
     auto& tr = cfg.transport;
     r.Read("mtu_bytes", tr.mtuBytes);
-    if (r.Has("cc"))
+    tr.ccGiven = r.Has("cc");
+    if (tr.ccGiven)
     {
         std::vector<std::string> algorithms;
         for (const auto& algorithm : RdmaCongestionControl::GetAlgorithms())
@@ -296,7 +308,7 @@ ParseFault(const json& v, const std::string& path, const ScenarioConfig& cfg)
                                  "b, \"a->b\" for one direction, or \"all\")");
         }
     }
-    r.Read("loss_rate", f.lossRate);
+    f.setsLoss = r.Read("loss_rate", f.lossRate);
     if (r.Has("down_ms"))
     {
         if (f.link == "all" || arrow != std::string::npos)

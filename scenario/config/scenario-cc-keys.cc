@@ -7,9 +7,13 @@
 #include "scenario-config.h"
 #include "scenario-reader.h"
 
+#include "ns3/dcqcn-profile.h"
+#include "ns3/object-factory.h"
 #include "ns3/rdma-congestion-control.h"
+#include "ns3/string.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ns3
 {
@@ -102,8 +106,110 @@ ParseCcSections(const ObjectReader& r, ScenarioConfig& cfg)
         if (name == cfg.transport.cc)
         {
             settings.insert(settings.end(), own.begin(), own.end());
+            for (const auto& s : own)
+            {
+                cfg.transport.keyAttributes[s.attribute] = section.Path(s.key);
+            }
         }
     }
+}
+
+void
+CheckCcSettings(const ScenarioConfig& cfg)
+{
+    const auto& tr = cfg.transport;
+    const std::string type = RdmaCongestionControl::GetAlgorithmTypeName(tr.cc);
+    if (type.empty() || cfg.ns3Defaults.count("ns3::RdmaNic::CongestionControl"))
+    {
+        return; // (a factory's attributes are checked with it)
+    }
+    const TypeId tid = TypeId::LookupByName(type);
+    const DataRate line(static_cast<uint64_t>(cfg.topology.hostGbps * 1e9));
+    // The problem of the algorithm with these attribute values.
+    auto problemWith = [&tid, &line](const std::map<std::string, std::string>& values) {
+        ObjectFactory factory;
+        factory.SetTypeId(tid);
+        for (TypeId t = tid;; t = t.GetParent())
+        {
+            for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+            {
+                const auto it = values.find(t.GetName() + "::" + t.GetAttribute(i).name);
+                if (it != values.end())
+                {
+                    factory.Set(t.GetAttribute(i).name, StringValue(it->second));
+                }
+            }
+            if (t.GetParent() == t)
+            {
+                break;
+            }
+        }
+        Ptr<RdmaCongestionControl> probe = factory.Create<RdmaCongestionControl>();
+        const auto problem = probe->GetSettingsProblem(line);
+        probe->Dispose();
+        return problem;
+    };
+    // what the run sets with no transport keys, then with the scenario's
+    // (profile, keys, then ns3_defaults, as the run sets them)
+    std::map<std::string, std::string> values;
+    for (const auto& [name, value] :
+         DcqcnProfile::Find(DcqcnProfile::DefaultName())->HostAttributes(cfg.topology.hostGbps))
+    {
+        values[name] = value;
+    }
+    if (!problemWith(values).attribute.empty())
+    {
+        return; // the defaults' own (a line rate below their floor): not the scenario's doing
+    }
+    // the fields that set this algorithm's attributes, by attribute name
+    std::map<std::string, std::string> fields;
+    for (const auto& [name, value] : tr.dcqcn.HostAttributes(cfg.topology.hostGbps))
+    {
+        values[name] = value;
+    }
+    for (const auto& s : tr.ccSettings)
+    {
+        values[s.attribute] = s.value;
+    }
+    for (const auto& [name, field] : tr.keyAttributes)
+    {
+        fields[name] = field;
+    }
+    for (const auto& [name, value] : cfg.ns3Defaults)
+    {
+        values[name] = value;
+        fields[name] = "ns3_defaults[" + Quote(name) + "]";
+    }
+    const auto problem = problemWith(values);
+    if (problem.attribute.empty())
+    {
+        return;
+    }
+    // the field that set the attribute at fault, else one that set another
+    // of the algorithm's (an inverted pair: the scenario set the other end)
+    std::string field;
+    for (TypeId t = tid; field.empty(); t = t.GetParent())
+    {
+        const auto it = fields.find(t.GetName() + "::" + problem.attribute);
+        if (it != fields.end())
+        {
+            field = it->second;
+        }
+        for (std::size_t i = 0; i < t.GetAttributeN() && field.empty(); ++i)
+        {
+            const auto other = fields.find(t.GetName() + "::" + t.GetAttribute(i).name);
+            if (other != fields.end())
+            {
+                field = other->second;
+            }
+        }
+        if (t.GetParent() == t)
+        {
+            break;
+        }
+    }
+    Fail(field.empty() ? "transport.cc" : field,
+         type + "::" + problem.attribute + ": " + problem.why);
 }
 
 } // namespace scenario

@@ -49,6 +49,17 @@ std::vector<std::string> GetCcSections();
  */
 void ParseCcSections(const ObjectReader& r, ScenarioConfig& cfg);
 
+/**
+ * \brief Ask the chosen congestion control, set as the run will set it
+ * (DCQCN profile, transport.<cc> keys, ns3_defaults), whether its settings
+ * can work at the host link rate (RdmaCongestionControl::GetSettingsProblem).
+ *
+ * \param cfg the configuration, with ns3_defaults parsed
+ * \throws ScenarioError naming the key (or ns3_defaults entry) that set the
+ *         attribute at fault, or transport.cc when it is the default's
+ */
+void CheckCcSettings(const ScenarioConfig& cfg);
+
 } // namespace scenario
 } // namespace ns3
 

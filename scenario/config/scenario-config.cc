@@ -4,6 +4,7 @@
 
 #include "scenario-config.h"
 
+#include "scenario-cc-keys.h"
 #include "scenario-keys.h"
 #include "scenario-placement.h"
 #include "scenario-reader.h"
@@ -229,6 +230,7 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
     {
         ParseNs3Defaults(r["ns3_defaults"], cfg);
     }
+    CheckCcSettings(cfg);
     if (r.Has("traces"))
     {
         ParseTraces(r["traces"], cfg);

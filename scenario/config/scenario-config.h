@@ -125,8 +125,11 @@ struct ScenarioConfig
         std::string cc{"dcqcn"};           //!< congestion control: a registered name
                                            //!< (RdmaCongestionControl::GetAlgorithms())
         std::vector<CcSetting> ccSettings; //!< transport.<cc> keys, for the chosen cc
-        bool pfc{true};                    //!< whether PFC is enabled
-        EcnConfig ecn;                     //!< ECN marking
+        bool ccGiven{false};               //!< the scenario gives transport.cc
+        std::map<std::string, std::string>
+            keyAttributes; //!< attribute -> the transport key that sets it (ns3_defaults may not)
+        bool pfc{true};    //!< whether PFC is enabled
+        EcnConfig ecn;     //!< ECN marking
         DcqcnProfile dcqcn{
             *DcqcnProfile::Find(DcqcnProfile::DefaultName())}; //!< DCQCN
                                                                //!< parameters: the chosen profile
@@ -140,6 +143,7 @@ struct ScenarioConfig
     {
         std::string link;             //!< "a<->b", "a->b" or "all"
         double lossRate{0};           //!< per-frame loss probability
+        bool setsLoss{false};         //!< it gives loss_rate (0 clears an earlier rate)
         std::optional<double> downMs; //!< when the cable goes down, ms
         std::optional<double> upMs;   //!< when it comes back, ms (unset: never)
     };

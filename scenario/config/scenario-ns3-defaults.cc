@@ -358,6 +358,15 @@ ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
             TypeFail(path, "a string, a number or true/false", value);
         }
 
+        const auto key = cfg.transport.keyAttributes.find(name);
+        if (key != cfg.transport.keyAttributes.end())
+        {
+            Fail(path, key->second + " sets this attribute too: give one of them");
+        }
+        if (name == "ns3::RdmaNic::CongestionControl" && cfg.transport.ccGiven)
+        {
+            Fail(path, "transport.cc chooses the congestion control too: give one of them");
+        }
         Ptr<const AttributeChecker> checker;
         const auto sep = name.rfind("::");
         if (sep == std::string::npos)

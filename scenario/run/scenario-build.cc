@@ -197,7 +197,10 @@ ScenarioRun::BuildNetwork()
     rdma.SetNicAttribute("Mtu", UintegerValue(tr.mtuBytes));
     rdma.SetNicAttribute("AckTimeout", UintegerValue(tr.ackTimeout));
     rdma.SetNicAttribute("RetryCount", UintegerValue(tr.retryCnt));
-    rdma.SetCongestionControl(tr.cc);
+    if (!m_cfg.ns3Defaults.count("ns3::RdmaNic::CongestionControl"))
+    {
+        rdma.SetCongestionControl(tr.cc); // else the scenario's factory
+    }
     for (uint32_t h = 0; h < m_topo.GetNHosts(); ++h)
     {
         Ptr<RdmaNic> nic =

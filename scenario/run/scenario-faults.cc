@@ -67,6 +67,16 @@ ScenarioRun::ApplyFaults()
                 stream += em->AssignStreams(stream);
                 m_topo.links[l].rx->SetAttribute("ReceiveErrorModel", PointerValue(em));
             }
+            else if (f.setsLoss)
+            {
+                // a later entry's 0 replaces an earlier rate
+                PointerValue earlier;
+                m_topo.links[l].rx->GetAttribute("ReceiveErrorModel", earlier);
+                if (const auto em = earlier.Get<ErrorModel>())
+                {
+                    em->Disable();
+                }
+            }
         }
         if (f.downMs)
         {
@@ -74,20 +84,39 @@ ScenarioRun::ApplyFaults()
             // failover); the routing converges route_convergence_ms later.
             const auto& conv = m_cfg.topology.routeConvergenceMs;
             Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(m_topo.links[dirs[0]].tx->GetChannel());
-            Simulator::Schedule(FromMs(*f.downMs), &PfcChannel::SetLinkUp, ch, false);
+            Simulator::Schedule(FromMs(*f.downMs), &ScenarioRun::CableDown, this, ch);
             if (conv && *f.downMs + *conv < m_cfg.stopMs)
             {
                 Simulator::Schedule(FromMs(*f.downMs + *conv), &ScenarioRun::UpdateRoutes, this);
             }
             if (f.upMs && *f.upMs < m_cfg.stopMs)
             {
-                Simulator::Schedule(FromMs(*f.upMs), &PfcChannel::SetLinkUp, ch, true);
+                Simulator::Schedule(FromMs(*f.upMs), &ScenarioRun::CableUp, this, ch);
                 if (conv && *f.upMs + *conv < m_cfg.stopMs)
                 {
                     Simulator::Schedule(FromMs(*f.upMs + *conv), &ScenarioRun::UpdateRoutes, this);
                 }
             }
         }
+    }
+}
+
+void
+ScenarioRun::CableDown(Ptr<PfcChannel> channel)
+{
+    if (m_cableDowns[PeekPointer(channel)]++ == 0)
+    {
+        channel->SetLinkUp(false);
+    }
+}
+
+void
+ScenarioRun::CableUp(Ptr<PfcChannel> channel)
+{
+    // up again once every entry that took it down has ended
+    if (--m_cableDowns[PeekPointer(channel)] == 0)
+    {
+        channel->SetLinkUp(true);
     }
 }
 

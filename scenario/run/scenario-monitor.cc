@@ -236,8 +236,12 @@ ScenarioRun::Sample()
         q.queueBytes = egress ? egress->GetNBytes() : 0;
         const uint64_t wire = link.tx->GetTxBytes() + 24 * link.tx->GetTxFrames();
         const double capacity = link.tx->GetDataRate().GetBitRate() * interval.GetSeconds() / 8.0;
-        q.utilization = Simulator::Now().IsZero() ? 0.0 : (wire - m_traceWireBytes[i]) / capacity;
-        m_traceWireBytes[i] = wire;
+        // A frame counts when its transmission starts, so an interval may
+        // see up to one frame more than fits in it: what exceeds the
+        // interval's capacity passes to the next.
+        const double sent = std::min(static_cast<double>(wire - m_traceWireBytes[i]), capacity);
+        q.utilization = Simulator::Now().IsZero() ? 0.0 : sent / capacity;
+        m_traceWireBytes[i] += static_cast<uint64_t>(sent);
         m_queues.push_back(q);
         m_queueTrace.push_back(i);
     }

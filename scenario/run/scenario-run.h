@@ -12,6 +12,7 @@
 #include "ns3/flow-traffic.h"
 #include "ns3/fluid-network.h"
 #include "ns3/job-scheduler.h"
+#include "ns3/pfc-channel.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/sample-summary.h"
@@ -162,6 +163,17 @@ class ScenarioRun
     void BuildBackground();
     /// Install the scenario's link faults.
     void ApplyFaults();
+    /**
+     * \brief A fault entry takes a cable down (it stays down until every
+     * entry that took it down has ended).
+     * \param channel the cable
+     */
+    void CableDown(Ptr<PfcChannel> channel);
+    /**
+     * \brief A fault entry's down time ends.
+     * \param channel the cable
+     */
+    void CableUp(Ptr<PfcChannel> channel);
     /// Recompute every switch's routes over the cables that are up (routing converged).
     void UpdateRoutes();
     /// Resolve the traced links and start sampling.
@@ -408,6 +420,8 @@ class ScenarioRun
     std::vector<std::size_t> m_queueTrace;         //!< per queue sample: its index in m_traceLinks
     std::vector<RunResults::QueueSample> m_queues; //!< sampled queues
     uint64_t m_routeUpdates{0};                    //!< route recomputations
+    std::map<const PfcChannel*, uint32_t>
+        m_cableDowns;                              //!< per cable: fault entries holding it down
     std::string m_stopReason;                      //!< why the run ended
     std::chrono::steady_clock::time_point m_wall0; //!< wall-clock start
     double m_lastReport{-1};                       //!< wall time of the last progress report

@@ -60,9 +60,9 @@ MaxBaseRtt(const FabricTopology& topo, uint32_t mtu, uint32_t intBytes)
 void
 ScenarioRun::ConfigureTransport()
 {
-    if (m_nics.empty())
+    if (m_nics.empty() || m_cfg.ns3Defaults.count("ns3::RdmaNic::CongestionControl"))
     {
-        return;
+        return; // (the scenario's factory sets what it sets)
     }
     // DCQCN with a window: whole BDPs of the topology, as the HPCC
     // simulator's DCQCN+w.

@@ -76,6 +76,63 @@ def test_bad_cc_key_exits_2_naming_it(flux_run, tmp_path):
         assert not (tmp_path / "bad-results.json").exists()
 
 
+def _refused(flux_run, tmp_path, s, field):
+    """Run s; require exit 2, one line starting with field, no results."""
+    import json
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(s))
+    p = flux_run(path, "--out", tmp_path / "bad-results.json", "--quiet")
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith("flux-run: " + field + ":"), p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "bad-results.json").exists()
+    return p.stderr
+
+
+@pytest.mark.parametrize("cc, keys, field", [
+    ("dcqcn", {"min_rate_mbps": 200000}, "transport.dcqcn"),
+    ("timely", {"min_rate_gbps": 200}, "transport.timely.min_rate_gbps"),
+    ("hpcc", {"min_rate_mbps": 300000}, "transport.hpcc.min_rate_mbps"),
+    ("timely", {"t_low_us": 600}, "transport.timely.t_low_us"),
+    ("swift", {"min_cwnd": 100, "max_cwnd": 10}, "transport.swift.min_cwnd"),
+    ("swift", {"fs_min_cwnd": 200}, "transport.swift.fs_min_cwnd"),
+])
+def test_settings_that_switch_the_cc_off_are_refused(flux_run, tmp_path, cc, keys, field):
+    """A rate floor above the 100 Gb/s line rate, or an inverted pair of
+    thresholds, would leave the algorithm never slowing down (the run would
+    equal cc none): the congestion control refuses them
+    (RdmaCongestionControl::GetSettingsProblem), naming the key."""
+    s = _incast(cc, 2, 1)
+    s["transport"][cc] = keys
+    _refused(flux_run, tmp_path, s, field)
+
+
+def test_ns3_defaults_may_not_set_what_a_transport_key_sets(flux_run, tmp_path):
+    """A transport.<cc> key and an ns3_defaults entry for the same attribute
+    (or ns3_defaults' congestion control factory beside transport.cc) are
+    refused naming the ns3_defaults entry; a factory alone chooses the
+    congestion control: a fixed 10 Gb/s from each of two senders marks
+    nothing where DCQCN, starting at line rate, marks."""
+    s = _incast("timely", 2, 1)
+    s["transport"]["timely"] = {"beta": 0.5}
+    s["ns3_defaults"] = {"ns3::TimelyCongestionControl::Beta": "0.3"}
+    _refused(flux_run, tmp_path, s, 'ns3_defaults["ns3::TimelyCongestionControl::Beta"]')
+    s = _incast("dcqcn", 2, 1)
+    s["transport"]["dcqcn"] = {"min_rate_mbps": 500}
+    s["ns3_defaults"] = {"ns3::DcqcnCongestionControl::MinRate": "1Gbps"}
+    _refused(flux_run, tmp_path, s, 'ns3_defaults["ns3::DcqcnCongestionControl::MinRate"]')
+    factory = "ns3::FixedRateCongestionControl[Rate=10Gb/s]"
+    s = _incast("dcqcn", 2, 1)
+    s["ns3_defaults"] = {"ns3::RdmaNic::CongestionControl": factory}
+    _refused(flux_run, tmp_path, s, 'ns3_defaults["ns3::RdmaNic::CongestionControl"]')
+    del s["transport"]["cc"]
+    _, fixed = run_scenario(flux_run, tmp_path, s, "fixed")
+    del s["ns3_defaults"]
+    _, dcqcn = run_scenario(flux_run, tmp_path, s, "dcqcn")
+    assert fixed["network"]["ecn_marks"] == 0
+    assert dcqcn["network"]["ecn_marks"] > 0
+
+
 @pytest.mark.parametrize("cc", ["timely", "dctcp", "swift"])
 @pytest.mark.parametrize("n", [2, 8, 16])
 def test_incast_converges_fair_and_full(flux_run, tmp_path, cc, n):

@@ -152,3 +152,39 @@ def test_a_later_failure_leaves_earlier_flows_ideal_fct(flux_run, tmp_path):
         assert to_host0, backend
         assert all(ideal["failing"][k] > 0 for k in ideal["failing"]), backend
         assert ideal["failing"] == ideal["intact"], backend
+
+
+def test_overlapping_downs_keep_the_cable_down_until_the_last_ends(flux_run, tmp_path):
+    """Two entries take one cable down, the second (named from its other end)
+    over [1.5, 6] ms: the first entry's return at 3 ms leaves it down, and it
+    comes back at 6 ms. The cable changes state twice per end (down once, up
+    once), and nothing crosses it between 3 ms and 6 ms."""
+    s = copy.deepcopy(SPINE_FAILURE)
+    s["faults"].append({"link": "leaf1<->spine0", "down_ms": 1.5, "up_ms": 6.0})
+    out, r = run_scenario(flux_run, tmp_path, s, "overlap")
+    assert r["network"]["link_state_changes"] == 4
+    for link in ("spine0->leaf1", "leaf1->spine0"):
+        u = _utilization(out, link)
+        held = [v for t, v in u.items() if (UP_MS + CONVERGENCE_MS) * 1e3 + INTERVAL_US <= t <= 6000]
+        back = [v for t, v in u.items() if 6000 + CONVERGENCE_MS * 1e3 + INTERVAL_US <= t <= 7500]
+        assert len(held) >= 40 and max(held) == 0, (link, held)
+        assert max(back) > 0.3, (link, back)
+        # a sample counts at most the interval's capacity
+        assert max(u.values()) <= 1.0
+
+
+def test_a_later_zero_loss_rate_clears_an_earlier_one(flux_run, tmp_path):
+    """faults: 5 % loss on every link, then 0 on every link: the later entry
+    replaces the rate, so nothing is lost and the results equal those of
+    the scenario without faults (5 % alone loses frames)."""
+    s = copy.deepcopy(SPINE_FAILURE)
+    del s["traces"]
+    s["faults"] = [{"link": "all", "loss_rate": 0.05}]
+    _, lossy = run_scenario(flux_run, tmp_path, s, "lossy")
+    assert lossy["network"]["link_losses"] > 0
+    s["faults"].append({"link": "all", "loss_rate": 0})
+    _, cleared = run_scenario(flux_run, tmp_path, s, "cleared")
+    del s["faults"]
+    _, clean = run_scenario(flux_run, tmp_path, s, "clean")
+    assert cleared["network"]["link_losses"] == 0
+    assert [j["jct_ms"] for j in cleared["jobs"]] == [j["jct_ms"] for j in clean["jobs"]]
