@@ -52,6 +52,9 @@ while [ $# -gt 0 ]; do
         [ $# -ge 2 ] || flux_die "--seed-list needs a list such as \"1 2 3\""
         [[ "$2" =~ ^\ *[1-9][0-9]*(\ +[1-9][0-9]*)*\ *$ ]] ||
             flux_die "--seed-list: expected positive integers separated by spaces, such as \"1 2 3\", got '$2'"
+        # a seed twice would write one results file twice and count it twice
+        [ "$(tr -s ' ' '\n' <<<"$2" | sed '/^$/d' | sort | uniq -d | head -n 1)" = "" ] ||
+            flux_die "--seed-list: seed $(tr -s ' ' '\n' <<<"$2" | sed '/^$/d' | sort | uniq -d | head -n 1) is listed twice"
         seeds=$2
         shift 2
         ;;
@@ -124,6 +127,12 @@ if [ -z "$policies" ]; then
     [ -n "${policies// /}" ] || flux_die "flux-run --list-policies printed no policy"
     [ $variants = 0 ] || policies+=$(flux_policy_variants)
 fi
+# every name known before any run: a registered policy or a variant
+local known p
+known=" $("$flux_run" --list-policies | tr '\n' ' ') $(flux_policy_variants) "
+for p in $policies; do
+    [[ "$known" == *" $p "* ]] || flux_die "--policies: $p is neither a policy (flux-run --list-policies) nor a variant (scripts/policy-variants.txt)"
+done
 local name
 name=$(basename "$scenario" .json)
 mkdir -p "$out/runs"

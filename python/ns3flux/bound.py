@@ -78,7 +78,7 @@ def gap_share(results, bound, fifo=None):
     better than it, negative for worse than fifo. None when a job did not
     complete or the gap is below a millionth of fifo's mean JCT (no gap to
     share). Raises ValueError when the results and the bound name different
-    jobs, or when the results and the fifo run measured from are of
+    jobs or another seed, or when the results and the fifo run measured from are of
     different levels (their "backend": a packet-level run against the
     bound's flow-level fifo mixes two models).
     """
@@ -86,6 +86,11 @@ def gap_share(results, bound, fifo=None):
     if names != [job["name"] for job in bound["jobs"]]:
         raise ValueError(f"the results' jobs {names} are not the bound's "
                          f"{[job['name'] for job in bound['jobs']]}")
+    for name, other in (("bound", bound), ("fifo", fifo)):
+        seeds = (results.get("seed"), (other or {}).get("seed"))
+        if None not in seeds and seeds[0] != seeds[1]:
+            raise ValueError(f"the results are of seed {seeds[0]} but the {name} of seed "
+                             f"{seeds[1]}: the seed moves the paths and the arrivals")
     level = results.get("backend")
     base_level = fifo.get("backend") if fifo is not None else bound.get("backend", "flow")
     if level is not None and base_level is not None and level != base_level:

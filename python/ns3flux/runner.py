@@ -22,7 +22,12 @@ def congestion_controls():
 
 def congestion_control_keys(name):
     """The ``transport.<name>`` keys of a congestion control: a list of
-    dicts with key, attribute, type, default, range and help."""
+    dicts with key, attribute, type, default, range and help (empty for
+    one with no keys, such as ``none``). Raises ValueError for a name that
+    is not registered, as ``flux-run --describe-cc`` exits 2."""
+    known = list(_ns3flux.congestion_controls())
+    if name not in known:
+        raise ValueError(f"congestion control {name!r} is not known (known: {', '.join(known)})")
     return list(_ns3flux.congestion_control_keys(name))
 
 

@@ -14,6 +14,7 @@ from .cache import resolve as _resolve_cache
 from .runner import policies as _policies
 from .runner import tqdm_class
 from .scenario import prepare, to_text
+from .schema import schema
 
 __all__ = ["sweep", "sweep_runs", "Run"]
 
@@ -47,8 +48,9 @@ def run_task(text, base_dir, records=True, backend="packet"):
 
 def _labelled(scenarios):
     """(label, scenario) pairs from the scenarios argument of sweep()."""
-    if isinstance(scenarios, Mapping) and "topology" in scenarios:
-        return [("0", scenarios)]
+    if isinstance(scenarios, Mapping) and not scenarios.keys().isdisjoint(
+            schema()["properties"]):
+        return [("0", scenarios)]  # one scenario (an HPCC import has no "topology")
     if isinstance(scenarios, Mapping):
         return [(str(label), s) for label, s in scenarios.items()]
     if isinstance(scenarios, (str, os.PathLike)):

@@ -235,6 +235,13 @@ def test_deterministic_and_same_from_python(tmp_path, flux_run):
         ns3flux.gap_share(packet, bound)
     assert ns3flux.gap_share(packet, bound, fifo=dict(fifo, backend="packet")) == \
         pytest.approx(1.0)
+    # a run of another seed than the bound's (or the fifo run's) is refused
+    seed = bound["seed"]
+    with pytest.raises(ValueError, match="seed"):
+        ns3flux.gap_share(dict(best, seed=seed + 1), bound)
+    with pytest.raises(ValueError, match="seed"):
+        ns3flux.gap_share(dict(best, seed=seed), bound, fifo=dict(fifo, seed=seed + 1))
+    assert ns3flux.gap_share(dict(best, seed=seed), bound) == pytest.approx(1.0)
 
 
 def test_seed_and_policy_combine_with_bound(tmp_path, flux_run):

@@ -56,6 +56,9 @@ def test_describe_cc_lists_the_keys(flux_run):
     assert {"base_target_us", "beta", "max_mdf", "fs_min_cwnd"} <= keys
     bad = flux_run("--describe-cc", "reno")
     assert bad.returncode == 2 and "--describe-cc" in bad.stderr
+    with pytest.raises(ValueError, match="reno"):
+        ns3flux.congestion_control_keys("reno")
+    assert ns3flux.congestion_control_keys("none") == []
 
 
 def test_bad_cc_key_exits_2_naming_it(flux_run, tmp_path):

@@ -1,7 +1,10 @@
 """Sweeps: serial, local processes and Dask give the same table; the cache
 serves repeated sweeps."""
 
+import os
+
 import pandas as pd
+
 import pytest
 
 import ns3flux
@@ -74,6 +77,18 @@ def test_sweep_validates_first():
     with pytest.raises(ns3flux.ScenarioError) as info:
         ns3flux.sweep({"good": SMALL, "bad": bad}, max_workers=0, cache=False)
     assert info.value.field == "jobs[1].ranks"
+
+
+def test_a_scenario_without_topology_is_one_scenario():
+    """A scenario dict is told from a {label: scenario} dict by its keys:
+    an HPCC import ({"hpcc": ...}, no "topology") sweeps as one scenario,
+    as run() and validate() take it."""
+    config = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "hpcc",
+                          "config-hpcc.txt")
+    s = {"hpcc": {"config": os.path.abspath(config)}, "stop_ms": 2001}
+    runs = ns3flux.sweep_runs(s, policies=["fifo"], seeds=[1], max_workers=0, cache=False)
+    assert [(r.scenario, r.policy, r.seed) for r in runs] == [("0", "fifo", 1)]
+    assert runs[0].results["flows"]["count"] > 0
 
 
 def test_plain_script_sweeps_in_processes(tmp_path):

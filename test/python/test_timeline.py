@@ -296,6 +296,11 @@ def test_plot_rows_are_the_timeline(runs, tmp_path):
         assert sum(s[2] == "step" for s in r["spans"]) == count[r["job"]]
     assert any(s[2] == "gate" for r in rows["ranks"] for s in r["spans"])
     assert sorted(link["link"] for link in rows["links"]) == sorted(UPLINKS)
-    bad = subprocess.run([sys.executable, FLUX_PLOT, "timeline", tl, "--job", "nope"],
-                         capture_output=True, text=True, timeout=300)
-    assert bad.returncode == 2 and "--job" in bad.stderr
+    for args, option in ((["--job", "nope"], "--job"), (["--dpi", "0"], "--dpi"),
+                         (["--dpi", "100000"], "--dpi"), (["--to-ms", "-1"], "--to-ms")):
+        bad = subprocess.run([sys.executable, FLUX_PLOT, "timeline", tl, "-o",
+                              tmp_path / "bad.png", *args],
+                             capture_output=True, text=True, timeout=300)
+        assert bad.returncode == 2 and bad.stderr.startswith(f"flux-plot: {option}"), bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "bad.png").exists()
