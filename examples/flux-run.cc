@@ -741,6 +741,14 @@ ReadPcapOptions(const Args& args, const ScenarioConfig& cfg, RunOptions& opts)
     if (!args.pcapWindow.empty())
     {
         ParsePcapWindow(args.pcapWindow, opts);
+        if (opts.pcapStartMs >= cfg.stopMs)
+        {
+            // the captures would all be empty
+            throw ScenarioError("--pcap-window",
+                                "starts at " +
+                                    args.pcapWindow.substr(0, args.pcapWindow.find(':')) +
+                                    " ms, not before the run's stop_ms");
+        }
     }
     if (!args.quiet && FabricRanks::GetRank() == 0)
     {

@@ -56,7 +56,10 @@ def runs(results):
     net = results.get("network", {})
     sim = results.get("sim", {})
     job_list = results.get("jobs", [])
-    jcts = [j["jct_ms"] for j in job_list if j.get("jct_ms") is not None]
+    # a job that did not finish has no JCT: the mean and max are then unknown
+    # (NaN), not those of the jobs that finished
+    jcts = [j.get("jct_ms") for j in job_list]
+    jcts = jcts if None not in jcts else []
     row = {
         "jobs": len(job_list),
         "jobs_completed": sum(1 for j in job_list if j.get("completed")),

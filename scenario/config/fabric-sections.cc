@@ -246,17 +246,22 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
         }
         tr.cc = ToOneOf(r["cc"], r.Path("cc"), algorithms);
         const auto& t = cfg.topology;
-        bool coded = IntHop::IsCodedLineRate(static_cast<uint64_t>(t.hostGbps * 1e9)) &&
-                     IntHop::IsCodedLineRate(static_cast<uint64_t>(t.fabricGbps * 1e9));
-        for (const auto& link : t.links)
+        // the first rate the telemetry cannot code, and the key that gives it
+        std::vector<std::pair<double, std::string>> rates{{t.hostGbps, "topology.host_gbps"},
+                                                          {t.fabricGbps, "topology.fabric_gbps"}};
+        for (std::size_t i = 0; i < t.links.size(); ++i)
         {
-            coded = coded && IntHop::IsCodedLineRate(static_cast<uint64_t>(link.gbps * 1e9));
+            rates.emplace_back(t.links[i].gbps, "topology.links[" + std::to_string(i) + "].gbps");
         }
-        if (tr.cc == "hpcc" && !coded)
+        for (const auto& [gbps, key] : rates)
         {
-            Fail(r.Path("cc"),
-                 "\"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, 100, 200, "
-                 "400 or 800 Gb/s)");
+            if (tr.cc == "hpcc" && !IntHop::IsCodedLineRate(static_cast<uint64_t>(gbps * 1e9)))
+            {
+                Fail(r.Path("cc"),
+                     "\"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, 100, "
+                     "200, 400 or 800 Gb/s), and " +
+                         key + " is " + Num(gbps));
+            }
         }
     }
     r.Read("pfc", tr.pfc);

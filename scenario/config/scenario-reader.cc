@@ -188,6 +188,15 @@ ToHostList(const json& v, const std::string& path, uint32_t count, const std::st
 std::string
 UnknownKeyProblem(const std::string& key, const std::vector<std::string>& keys)
 {
+    // a key without its unit: the first spelling listed, the usual unit
+    // ("t_low" -> "t_low_us", not the nearer "t_low_s")
+    for (const auto& k : keys)
+    {
+        if (k.size() > key.size() + 1 && k.size() <= key.size() + 5 && k.rfind(key + "_", 0) == 0)
+        {
+            return "unknown key (did you mean " + Quote(k) + "?)";
+        }
+    }
     std::string best;
     size_t bestDistance = 3;
     for (const auto& k : keys)

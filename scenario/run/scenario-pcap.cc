@@ -89,7 +89,7 @@ ParsePcapWindow(const std::string& text, RunOptions& opts)
         (!stopText.empty() && (!ReadMs(stopText, stop) || stop <= start)))
     {
         throw ScenarioError("--pcap-window",
-                            "expected START:STOP in ms with STOP > START (or START: for no end), "
+                            "expected START:STOP in ms, 0 <= START < STOP (or START: for no end), "
                             "got \"" +
                                 text + "\"");
     }

@@ -332,6 +332,8 @@ def test_pcap_narrowed_by_hosts_snap_length_and_window(tmp_path, flux_run, captu
     (["--pcap", "P", "--pcap-snaplen", "10"], "--pcap-snaplen"),
     (["--pcap", "P", "--pcap-window", "2:1"], "--pcap-window"),
     (["--pcap", "P", "--pcap-window", "x"], "--pcap-window"),
+    (["--pcap", "P", "--pcap-window", "-1:2"], "--pcap-window"),
+    (["--pcap", "P", "--pcap-window", "100000:"], "--pcap-window"),
 ])
 def test_bad_pcap_options_name_the_option(tmp_path, flux_run, args, field):
     """A bad capture option exits 2 with one line naming it, before any

@@ -469,6 +469,17 @@ TEST(CongestionControlRegistry, AttributesAreTransportKeys)
     s["transport"]["reno-test"] = {{"decreas", 0.8}};
     EXPECT_EQ(ParseError(s),
               "transport.reno-test.decreas: unknown key (did you mean \"decrease\"?)");
+    // a time key without its unit: the usual unit, not the nearest spelling
+    json lowKey = Incast("timely", 2, 1000000);
+    lowKey["transport"]["timely"] = {{"t_low", 40}};
+    EXPECT_EQ(ParseError(lowKey),
+              "transport.timely.t_low: unknown key (did you mean \"t_low_us\"?)");
+    // hpcc on a rate its telemetry cannot code names that rate's key
+    json h = Incast("hpcc", 2, 1000000);
+    h["topology"]["host_gbps"] = 37;
+    EXPECT_EQ(ParseError(h),
+              "transport.cc: \"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, "
+              "100, 200, 400 or 800 Gb/s), and topology.host_gbps is 37");
     s["transport"]["reno-test"] = {{"decrease", "half"}};
     EXPECT_EQ(ParseError(s), "transport.reno-test.decrease: expected a number, got \"half\"");
     s["transport"]["reno-test"] = {{"decrease", 2}};

@@ -156,7 +156,7 @@ TEST(PolicyRegistry, AttributesAreScenarioKeys)
     EXPECT_EQ(ParseError(TwoJobs({{"policy", "stagger"}, {"offset_us", "soon"}})),
               "scheduler.offset_us: expected a number, got \"soon\"");
     EXPECT_EQ(ParseError(TwoJobs({{"policy", "stagger"}, {"offset", 1}})),
-              "scheduler.offset: unknown key (did you mean \"offset_s\"?)");
+              "scheduler.offset: unknown key (did you mean \"offset_us\"?)");
     // a key of stagger under another policy: checked, then left out
     EXPECT_EQ(ParseError(TwoJobs({{"policy", "fifo"}, {"offset_ms", 20}})),
               "scheduler.offset_ms: must be at most 10, got 20");
