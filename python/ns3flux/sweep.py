@@ -167,6 +167,12 @@ def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers
     """
     policies = _as_list(policies, _policies())
     seeds = _as_list(seeds, [None])
+    if not policies or not seeds:
+        raise ValueError(f"{'policies' if not policies else 'seeds'}: an empty list runs nothing")
+    if max_workers is not None and (isinstance(max_workers, bool)
+                                    or not isinstance(max_workers, int) or max_workers < 0):
+        raise ValueError(f"max_workers: expected a number of processes (0: run here), "
+                         f"got {max_workers!r}")
     runs = []
     for label, s in _labelled(scenarios):
         for policy in policies:

@@ -79,6 +79,16 @@ def test_sweep_validates_first():
     assert info.value.field == "jobs[1].ranks"
 
 
+def test_bad_sweep_arguments_raise_naming_them():
+    """An empty seed or policy list, or a negative or non-integral
+    max_workers, raises ValueError naming the argument before any run."""
+    for kwargs, name in (({"seeds": []}, "seeds"), ({"policies": []}, "policies"),
+                         ({"max_workers": -1}, "max_workers"),
+                         ({"max_workers": 1.5}, "max_workers")):
+        with pytest.raises(ValueError, match=name):
+            ns3flux.sweep_runs(SMALL, **kwargs, cache=False)
+
+
 def test_a_scenario_without_topology_is_one_scenario():
     """A scenario dict is told from a {label: scenario} dict by its keys:
     an HPCC import ({"hpcc": ...}, no "topology") sweeps as one scenario,
