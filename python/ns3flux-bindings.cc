@@ -25,6 +25,9 @@
  *   of the resolved scenario (host count, the hosts of every job).
  * - read_scenario(path) -> str: a scenario file's JSON, checked for syntax
  *   errors and duplicate keys like flux-run does.
+ * - registered_key_problems(text) -> list of (field, problem): the keys the
+ *   schema cannot name (scheduler, transport.<cc>, ns3_defaults), each
+ *   checked alone (RegisteredKeyProblems).
  * - policies() -> list: ScenarioConfig::AvailablePolicies().
  * - congestion_controls() -> list: the registered congestion controls
  *   (RdmaCongestionControl::GetAlgorithms(), values of transport.cc).
@@ -612,6 +615,16 @@ PYBIND11_MODULE(_ns3flux, m)
         "schema_text",
         []() { return ns3::scenario::ScenarioSchema().dump(2, ' ', false); },
         "The scenario schema (JSON Schema) the parser reads its keys, types and ranges from.");
+    m.def(
+        "registered_key_problems",
+        [](const std::string& text) {
+            const auto doc = nlohmann::json::parse(text);
+            py::gil_scoped_release release;
+            return ns3::RegisteredKeyProblems(doc);
+        },
+        py::arg("text"),
+        "(field, problem) of every scheduler, transport.<cc> and ns3_defaults key refused, "
+        "each checked alone.");
     m.def(
         "policies",
         []() { return ScenarioConfig::AvailablePolicies(); },

@@ -8,7 +8,10 @@ compiled-in copy, so it is always the one the runner checks against.
 
 ``schema_errors()`` checks a scenario against it with ``jsonschema``
 (Debian's python3-jsonschema) and lists every problem at once, where
-``validate()`` stops at the first; the checks that relate keys to each
+``validate()`` stops at the first. Keys that the schema cannot name, being
+the registered attributes of a policy (``scheduler``), a congestion control
+(``transport.<cc>``) or ns-3 (``ns3_defaults``), are checked one by one by
+the runner's own readers. The checks that relate keys to each
 other (hosts within the topology, ranks within the GPUs, times before
 ``stop_ms``) are the runner's alone, so a scenario without schema errors
 can still be refused by ``validate()``.
@@ -63,6 +66,22 @@ def schema_errors(scenario):
                 if key not in known:
                     errors.append((_path(parts + [key]), "unknown key"))
             continue
+        if error.validator in ("pattern", "minLength") and error.instance == "":
+            if (_path(parts), "must not be empty") not in errors:
+                errors.append((_path(parts), "must not be empty"))
+            continue
+        if error.validator == "pattern" and "x-pattern" in error.schema:
+            errors.append((_path(parts),
+                           f"{json.dumps(error.instance)} may contain only {error.schema['x-pattern']}"))
+            continue
         errors.append((_path(parts), error.message))
+    # keys whose section is registered attributes: the runner's own words
+    try:
+        text = json.dumps(scenario, allow_nan=False)
+    except (TypeError, ValueError):
+        text = None  # not JSON: validate() names the value
+    if isinstance(scenario, dict) and text is not None:
+        seen = {path for path, _ in errors}
+        errors += [e for e in _ns3flux.registered_key_problems(text) if e[0] not in seen]
     return sorted(errors, key=lambda e: e[0])
 

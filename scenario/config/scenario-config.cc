@@ -188,6 +188,70 @@ ScenarioConfig::AvailablePolicies()
     return names;
 }
 
+std::vector<std::pair<std::string, std::string>>
+RegisteredKeyProblems(const json& scenario)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    // one key at a time: the section's reader words its first problem
+    const auto check = [&out](const auto& parse) {
+        try
+        {
+            ScenarioConfig cfg;
+            parse(cfg);
+            return true;
+        }
+        catch (const ScenarioError& e)
+        {
+            out.emplace_back(e.GetField(), e.GetProblem());
+            return false;
+        }
+    };
+    const auto section = [&scenario](const char* name) {
+        const auto it = scenario.is_object() ? scenario.find(name) : scenario.end();
+        return it != scenario.end() && it->is_object() ? &*it : nullptr;
+    };
+    if (const json* sc = section("scheduler"))
+    {
+        const json policy{{"policy", sc->value("policy", json("fifo"))}};
+        if (check([&policy](ScenarioConfig& cfg) { ParsePolicy(policy, cfg); }))
+        {
+            for (auto it = sc->begin(); it != sc->end(); ++it)
+            {
+                json one = policy;
+                one[it.key()] = it.value();
+                check([&one](ScenarioConfig& cfg) { ParsePolicy(one, cfg); });
+            }
+        }
+    }
+    if (const json* tr = section("transport"))
+    {
+        for (const auto& name : GetCcSections())
+        {
+            const auto cc = tr->find(name);
+            if (cc == tr->end() || !cc->is_object())
+            {
+                continue;
+            }
+            for (auto it = cc->begin(); it != cc->end(); ++it)
+            {
+                const json one{{name, {{it.key(), it.value()}}}};
+                check([&one](ScenarioConfig& cfg) {
+                    ParseCcSections(ObjectReader(one, "transport"), cfg);
+                });
+            }
+        }
+    }
+    if (const json* defaults = section("ns3_defaults"))
+    {
+        for (auto it = defaults->begin(); it != defaults->end(); ++it)
+        {
+            const json one{{it.key(), it.value()}};
+            check([&one](ScenarioConfig& cfg) { ParseNs3Defaults(one, cfg); });
+        }
+    }
+    return out;
+}
+
 ScenarioConfig
 ParseScenario(const nlohmann::json& input, const std::string& baseDir)
 {

@@ -421,6 +421,19 @@ ScenarioConfig ParseScenario(const nlohmann::json& scenario, const std::string& 
 
 /**
  * \ingroup flux-scenario
+ * \brief The problems of the keys that the schema cannot name, each key
+ * checked alone in the runner's words: those of "scheduler" (the attributes
+ * of the scenario's policy), of "transport.<cc>" sections and of
+ * "ns3_defaults" entries. Checks that relate them to other keys stay
+ * ParseScenario's.
+ * \param scenario the scenario JSON
+ * \return (field, problem) of every key refused, in the scenario's order
+ */
+std::vector<std::pair<std::string, std::string>> RegisteredKeyProblems(
+    const nlohmann::json& scenario);
+
+/**
+ * \ingroup flux-scenario
  * \brief Read, parse and validate a scenario file.
  * \param path the file; relative paths inside it are relative to its folder
  * \return the configuration

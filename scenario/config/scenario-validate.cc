@@ -267,7 +267,15 @@ Explain(const Failure& f)
         {
             ToOneOf(v, f.path, s["enum"].get<std::vector<std::string>>());
         }
-        ToString(v, f.path);
+        const std::string text = ToString(v, f.path);
+        if (text.size() < s.value("minLength", uint64_t{0}))
+        {
+            Fail(f.path, "must not be empty");
+        }
+        if (s.contains("x-pattern"))
+        {
+            Fail(f.path, Quote(text) + " may contain only " + s["x-pattern"].get<std::string>());
+        }
     }
 }
 

@@ -10,7 +10,6 @@
 #include "ns3/scenario-json.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -29,23 +28,13 @@ using json = nlohmann::json;
 namespace
 {
 
-/// Check a job / tenant name and record it; names are unique across both.
+/// Record a job / tenant name (the schema checked its characters); names are
+/// unique across both.
 std::string
 ParseName(const ObjectReader& r, std::map<std::string, std::string>& owners)
 {
     const std::string path = r.Path("name");
     const std::string name = r["name"].get<std::string>();
-    if (name.empty())
-    {
-        Fail(path, "must not be empty");
-    }
-    for (char c : name)
-    {
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.'))
-        {
-            Fail(path, Quote(name) + " may contain only letters, digits, '-', '_' and '.'");
-        }
-    }
     auto it = owners.find(name);
     if (it != owners.end())
     {

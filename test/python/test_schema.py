@@ -215,6 +215,55 @@ def test_unknown_keys_and_names_are_refused_by_both():
         assert str(err.value).startswith(where + ":"), str(err.value)
 
 
+def test_a_name_rule_is_the_schemas_and_both_word_it_alike():
+    """The characters a job or tenant name may hold are a schema rule
+    (pattern), which schema_errors() and validate() both report, in the same
+    words, at the same field."""
+    for path, value, words in [
+        (("jobs", 0, "name"), "a b", '"a b" may contain only letters, digits'),
+        (("jobs", 0, "name"), "", "must not be empty"),
+        (("background", 0, "name"), "r/pc", '"r/pc" may contain only letters, digits'),
+    ]:
+        data = copy.deepcopy(FULL)
+        _set(data, path, value)
+        where = _where(path)
+        errors = dict(ns3flux.schema_errors(data))
+        assert errors.get(where, "").startswith(words), (where, errors)
+        with pytest.raises(ns3flux.ScenarioError) as err:
+            ns3flux.validate(data, base_dir=ROOT)
+        assert str(err.value).startswith(f"{where}: {words}"), str(err.value)
+
+
+def test_schema_errors_lists_the_registered_keys_problems_in_the_runners_words():
+    """Keys the schema cannot name (a policy's, a congestion control's,
+    ns3_defaults entries) are checked one by one as the runner reads them:
+    schema_errors() lists each problem with the message validate() gives
+    when it is the only one."""
+    cases = {
+        "scheduler.fooo": (("scheduler",), {"policy": "flux", "fooo": 1}),
+        "transport.timely.t_low_us": (("transport",), {"cc": "timely",
+                                                       "timely": {"t_low_us": "x"}}),
+        "transport.timely.bogus": (("transport",), {"cc": "timely", "timely": {"bogus": 2}}),
+        'ns3_defaults["ns3::Nope::X"]': (("ns3_defaults",), {"ns3::Nope::X": "1"}),
+        "scheduler.policy": (("scheduler",), {"policy": "nopolicy", "max_hold_us": 1}),
+    }
+    for where, (path, value) in cases.items():
+        data = copy.deepcopy(SMALL)
+        _set(data, path, value)
+        with pytest.raises(ns3flux.ScenarioError) as err:
+            ns3flux.validate(data, base_dir=ROOT)
+        assert str(err.value).startswith(where + ":"), str(err.value)
+        assert (where, str(err.value)[len(where) + 2:]) in ns3flux.schema_errors(data)
+    everything = copy.deepcopy(SMALL)
+    everything["scheduler"] = {"policy": "nopolicy", "fooo": 1}
+    everything["transport"] = {"cc": "timely", "timely": {"t_low_us": "x", "bogus": 2}}
+    everything["ns3_defaults"] = {"ns3::Nope::X": "1"}
+    listed = [p for p, _ in ns3flux.schema_errors(everything)]
+    assert "scheduler.policy" in listed and "scheduler.fooo" not in listed  # no policy to ask
+    assert {"transport.timely.t_low_us", "transport.timely.bogus",
+            'ns3_defaults["ns3::Nope::X"]'} <= set(listed)
+
+
 def test_flux_run_prints_the_schema(flux_run):
     out = flux_run("--schema")
     assert out.returncode == 0, out.stderr
