@@ -4,8 +4,10 @@ An entry holds the results of one run. Its key is the SHA-256 of
 
 - the scenario as canonical JSON (sorted keys), after the policy and seed
   overrides, so equal scenarios share an entry whatever their key order;
-- the content of every CDF file the scenario names (a ``cdf`` value that is
-  an existing file, relative to the scenario's folder);
+- the content of every file the scenario reads, relative to its folder: CDF
+  files (a ``cdf`` value that is an existing file), the HPCC simulator's
+  files and the jobs' workload files (Chakra rank files and comm groups,
+  AICB files);
 - the engine: the content of the loaded flux libraries and of the
   extension module, so that a rebuilt simulator never serves old results.
 
@@ -17,6 +19,7 @@ The default folder is ``$NS3FLUX_CACHE`` when set, else
 ``~/.cache/ns3flux``.
 """
 
+import glob
 import hashlib
 import json
 import os
@@ -62,8 +65,9 @@ def engine_id():
     return _engine
 
 
-def _cdf_files(data, base_dir):
-    """Paths of the CDF files a scenario names that exist."""
+def _input_files(data, base_dir):
+    """Paths of the files a scenario reads that exist: its CDF files, the
+    HPCC simulator's files and the workload files."""
     out = []
     background = data.get("background") if isinstance(data, dict) else None
     if isinstance(background, list):
@@ -73,6 +77,28 @@ def _cdf_files(data, base_dir):
                 if os.path.isfile(path):
                     out.append(path)
     out += _hpcc_files(data, base_dir)
+    out += _workload_files(data, base_dir)
+    return out
+
+
+def _workload_files(data, base_dir):
+    """Paths of the workload files the jobs replay (a Chakra trace's rank
+    files and comm groups, an AICB file), those that exist."""
+    out = []
+    jobs = data.get("jobs") if isinstance(data, dict) else None
+    for job in jobs if isinstance(jobs, list) else []:
+        workload = job.get("workload") if isinstance(job, dict) else None
+        if not isinstance(workload, dict):
+            continue
+        chakra = workload.get("chakra")
+        if isinstance(chakra, str) and chakra:
+            prefix = os.path.join(base_dir, chakra)
+            ranks = glob.glob(glob.escape(prefix) + ".*.et") + glob.glob(glob.escape(prefix) + ".*.et.gz")
+            out += sorted(ranks)
+        for key in ("aicb", "comm_groups"):
+            name = workload.get(key)
+            if isinstance(name, str) and os.path.isfile(os.path.join(base_dir, name)):
+                out.append(os.path.join(base_dir, name))
     return out
 
 
@@ -125,7 +151,7 @@ class Cache:
             # (packet keys stay as they were before there were backends)
             h.update(f"backend-{backend}\0".encode())
         h.update(canonical_text(data).encode())
-        for path in _cdf_files(data, base_dir):
+        for path in _input_files(data, base_dir):
             h.update(b"\0cdf\0")
             _file_digest(path, h)
         return h.hexdigest()

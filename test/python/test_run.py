@@ -2,9 +2,10 @@
 
 import json
 import os
+import shutil
 
 import ns3flux
-from conftest import strip_wall
+from conftest import ROOT, strip_wall
 
 
 def test_import_and_policies(small, flux_run):
@@ -133,6 +134,39 @@ def test_cache(small, tmp_path):
     assert again == first  # including sim.wall_s: not run again
     ns3flux.run(small, seed=2, cache=cache)
     assert len(cache) == 2
+
+
+def test_cache_sees_edited_input_files(tmp_path):
+    """A cached run is served only while every file the scenario reads is
+    unchanged: an AICB workload file, a Chakra trace's rank files and a CDF
+    file edited between two runs give a new run, with the new file's
+    result."""
+    aicb = tmp_path / "model.txt"
+    line = "DATA\n1\nl -1 100 NONE 0 100 NONE 0 100 ALLREDUCE {} 100\n"
+    aicb.write_text(line.format(1000000))
+    scenario = {"topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+                "jobs": [{"name": "a", "workload": {"aicb": "model.txt"}, "ranks": 8,
+                          "iterations": 1}]}
+    path = tmp_path / "scenario.json"
+    path.write_text(json.dumps(scenario))
+    cache = ns3flux.Cache(tmp_path / "cache")
+    small = ns3flux.run(str(path), cache=cache, backend="flow")
+    aicb.write_text(line.format(8000000))
+    large = ns3flux.run(str(path), cache=cache, backend="flow")
+    assert len(cache) == 2
+    assert large["jobs"][0]["jct_ms"] > 4 * small["jobs"][0]["jct_ms"]
+    assert large == ns3flux.run(str(path), backend="flow") | {"sim": large["sim"]}
+
+    # a Chakra trace: every rank's file counts
+    chakra = os.path.join(ROOT, "test", "data", "workloads", "chakra-microbenchmarks",
+                          "all_reduce", "16npus_1MB")
+    shutil.copytree(chakra, tmp_path / "trace")
+    scenario["jobs"] = [{"name": "c", "workload": {"chakra": "trace/all_reduce"},
+                         "hosts": list(range(8)), "iterations": 1}]
+    key = cache.key(scenario, str(tmp_path))
+    rank = tmp_path / "trace" / "all_reduce.15.et"
+    rank.write_bytes(rank.read_bytes() + b"\0")
+    assert cache.key(scenario, str(tmp_path)) != key
 
 
 def test_packet_latency_per_job_and_tenant():
