@@ -83,37 +83,43 @@ CollectReplay(const WorkloadReplay& replay, RunResults::JobResult& jr)
 Time
 ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
 {
-    // First packet store-and-forward over every hop, the rest pipelined at
-    // the slowest hop.
+    // Store-and-forward of back-to-back packets over the hops: the last
+    // packet arrives at the end of the longest path through the (packet,
+    // hop) grid. Every packet but the last is full, so that path runs the
+    // full packets over the hops up to some hop c, the other full packets
+    // through hop c at the slowest pace up to there, then the last packet
+    // from hop c on (it may be shorter than the others).
     const uint32_t mtu = m_cfg.transport.mtuBytes;
     const uint64_t packets = rec.bytes == 0 ? 1 : (rec.bytes + mtu - 1) / mtu;
     // A data packet's headers: Ethernet+VLAN, IPv4, UDP, BTH and ICRC.
     const uint32_t overhead =
         WireBytes::L2 + WireBytes::IP_UDP + IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES;
-    const uint64_t firstFrame = std::min<uint64_t>(rec.bytes, mtu) + overhead;
-    const uint64_t restBytes = rec.bytes - std::min<uint64_t>(rec.bytes, mtu);
+    const auto lastBytes = static_cast<uint32_t>(rec.bytes - (packets - 1) * mtu) + overhead;
     const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
-    Time t;
-    Time slowest;
-    uint32_t slowestWire = 0; // preamble, IFG and FCS of the slowest hop's device
+    Time delays;
+    Time lastFrom; // the last packet over the hops from c on
     for (uint32_t l : path)
     {
-        const auto& link = m_topo.links[l];
-        t += link.tx->GetFrameTxTime(static_cast<uint32_t>(firstFrame));
-        t += DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
-        const Time frame = link.tx->GetFrameTxTime(mtu + overhead);
-        if (frame > slowest)
-        {
-            slowest = frame;
-            slowestWire = link.tx->GetWireOverhead();
-        }
+        delays += DynamicCast<PfcChannel>(m_topo.links[l].tx->GetChannel())->GetDelay();
+        lastFrom += m_topo.links[l].tx->GetFrameTxTime(lastBytes);
     }
-    if (packets > 1)
+    Time longest = lastFrom;
+    Time fullTo;  // a full packet over the hops up to c
+    Time slowest; // the slowest full frame up to c
+    for (uint32_t l : path)
     {
-        const double perByte = slowest.GetSeconds() / (mtu + overhead + slowestWire);
-        t += Seconds(perByte * (restBytes + (packets - 1) * (overhead + slowestWire)));
+        if (packets < 2)
+        {
+            break;
+        }
+        const Time full = m_topo.links[l].tx->GetFrameTxTime(mtu + overhead);
+        fullTo += full;
+        slowest = std::max(slowest, full);
+        longest =
+            std::max(longest, fullTo + slowest * static_cast<int64_t>(packets - 2) + lastFrom);
+        lastFrom -= m_topo.links[l].tx->GetFrameTxTime(lastBytes);
     }
-    return t;
+    return delays + longest;
 }
 
 RunResults::FlowResult

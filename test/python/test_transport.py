@@ -3,6 +3,7 @@ spurious retransmission on a lossless fabric under a heavy incast, every job
 completes under random loss without PFC, and a cut link makes the jobs whose
 queue pairs cross it fail cleanly, with the reason in the results."""
 
+import csv
 import json
 
 import pytest
@@ -180,3 +181,22 @@ def test_bad_transport_timer_keys(flux_run, tmp_path, key, value):
     proc = flux_run(path, "--out", tmp_path / "r.json")
     assert proc.returncode == 2
     assert f"transport.{key}" in proc.stderr
+
+
+@pytest.mark.parametrize("fabric_gbps", [40, 100])
+def test_a_lone_flows_fct_is_its_ideal_fct(flux_run, tmp_path, fabric_gbps):
+    """The ideal FCT is the FCT alone on the idle fabric: a lone flow's
+    packet-level slowdown is 1 up to the NIC's per-packet pacing (0.2 %),
+    never below, whatever its size (one short packet, whole packets, a
+    short last packet behind a slower fabric hop) and whether the fabric is
+    as fast as the hosts or slower."""
+    for size in (100, 4096, 4097, 17884, 100000, 1000000):
+        scenario = {"topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1,
+                                 "hosts_per_leaf": 2, "host_gbps": 100,
+                                 "fabric_gbps": fabric_gbps},
+                    "background": [{"name": "one", "pattern": "incast", "senders": [0],
+                                    "receiver": 2, "bytes": size}]}
+        out, _ = run_scenario(flux_run, tmp_path, scenario, f"lone-{size}")
+        with open(str(out)[:-5] + "-flows.csv", newline="") as f:
+            (row,) = list(csv.DictReader(f))
+        assert 1 <= float(row["slowdown"]) <= 1.002, (size, row)
