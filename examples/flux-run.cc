@@ -12,7 +12,8 @@
  *              [--set KEY=VALUE]... [--pcap DIR] [--quiet] [--backend packet|flow]
  *              [--timeline FILE.json]
  *     flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]
- *              [--quiet]
+ *              [--seed-ecmp N] [--seed-background N] [--seed-placement N]
+ *              [--set KEY=VALUE]... [--quiet]
  *     flux-run --list-policies
  *
  * - The results go to RESULTS.json, by default `<stem>-results.json` in the
@@ -209,7 +210,8 @@ const char* const kUsage =
     "                [--pcap-window START:STOP]] [--quiet] [--backend packet|flow]\n"
     "                [--timeline FILE.json]\n"
     "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
-    "                [--quiet]\n"
+    "                [--seed-ecmp N] [--seed-background N] [--seed-placement N]\n"
+    "                [--set KEY=VALUE]... [--quiet]\n"
     "       flux-run --list-policies [--verbose]\n"
     "       flux-run --describe-policy NAME\n"
     "       flux-run --list-cc [--verbose] | --describe-cc NAME\n"

@@ -78,7 +78,7 @@ def gap_share(results, bound, fifo=None):
     better than it, negative for worse than fifo. None when a job did not
     complete or the gap is below a millionth of fifo's mean JCT (no gap to
     share). Raises ValueError when the results and the bound name different
-    jobs or another seed, or when the results and the fifo run measured from are of
+    jobs or another seed (or per-source seed, "seeds"), or when the results and the fifo run measured from are of
     different levels (their "backend": a packet-level run against the
     bound's flow-level fifo mixes two models).
     """
@@ -91,6 +91,12 @@ def gap_share(results, bound, fifo=None):
         if None not in seeds and seeds[0] != seeds[1]:
             raise ValueError(f"the results are of seed {seeds[0]} but the {name} of seed "
                              f"{seeds[1]}: the seed moves the paths and the arrivals")
+        own, theirs = results.get("seeds") or {}, (other or {}).get("seeds") or {}
+        for source in sorted(set(own) & set(theirs)):
+            if own[source] != theirs[source]:
+                raise ValueError(f"the results' {source} seed is {own[source]} but the {name}'s "
+                                 f"{theirs[source]}: each seed moves the paths, the arrivals "
+                                 "or the placement")
     level = results.get("backend")
     base_level = fifo.get("backend") if fifo is not None else bound.get("backend", "flow")
     if level is not None and base_level is not None and level != base_level:

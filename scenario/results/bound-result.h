@@ -5,6 +5,8 @@
 #ifndef BOUND_RESULT_H
 #define BOUND_RESULT_H
 
+#include "run-results.h"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -56,6 +58,7 @@ struct BoundResult
     };
 
     uint32_t seed{1};                //!< the seed of every run
+    RunResults::Seeds seeds;         //!< the seed of each random source of every run
     std::vector<JobAlone> jobs;      //!< scenario order
     double lowerMeanJctMs{0};        //!< lower bound on the mean JCT, ms
     double meanAloneJctMs{0};        //!< mean of the jobs' alone JCTs, ms

@@ -56,6 +56,9 @@ BoundWriter::ToJson(const BoundResult& bound)
 {
     ojson out = ojson::object();
     out["seed"] = bound.seed;
+    out["seeds"] = ojson{{"ecmp", bound.seeds.ecmp},
+                         {"background", bound.seeds.background},
+                         {"placement", bound.seeds.placement}};
     out["backend"] = "flow";
     ojson jobs = ojson::array();
     for (const auto& job : bound.jobs)

@@ -211,6 +211,9 @@ BoundSearch::LowerBound()
         ScenarioConfig alone = m_cfg;
         alone.jobs = {m_cfg.jobs[k]};
         alone.background.clear();
+        // the idle fabric whole: a fault only takes capacity away, and a
+        // job alone on a path a fault would cut may take another with others
+        alone.faults.clear();
         alone.traces.enabled = false;
         // alone on its hashed paths, and on paths chosen for it alone: a
         // path-aware policy may give it either
@@ -311,6 +314,9 @@ BoundSearch::Compute()
         throw ScenarioError("jobs", "the bound needs at least one job");
     }
     m_bound.seed = m_cfg.seed;
+    m_bound.seeds.ecmp = m_cfg.EcmpSeed();
+    m_bound.seeds.background = m_cfg.BackgroundSeed();
+    m_bound.seeds.placement = m_cfg.PlacementSeed();
     m_bound.policy = m_cfg.scheduler.policy;
     try
     {

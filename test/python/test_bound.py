@@ -76,6 +76,32 @@ def test_lower_bound_below_every_run(tmp_path, flux_run, name):
     assert lower["worst_iteration_ms"] <= bound["best"]["worst_iteration_ms"] + EPS
 
 
+def test_a_fault_does_not_lift_the_bound_above_a_run(tmp_path, flux_run):
+    """A cable down for part of the run that both jobs' hashed paths cross:
+    each job alone runs on the whole idle fabric (a fault only takes
+    capacity away), so the lower bound stays at most the best schedule, a
+    path-aware run that steers one job around the cable, and fifo at both
+    levels."""
+    scenario = {"seed": 1, "stop_ms": 200,
+                "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 2,
+                             "hosts_per_leaf": 2},
+                "transport": {"ack_timeout": 8},
+                "jobs": [{"name": n, "ranks": 2, "hosts": h, "bytes": 12500000,
+                          "compute_ms": 1, "iterations": 5}
+                         for n, h in (("a", [0, 2]), ("b", [1, 3]))],
+                "faults": [{"link": "leaf0<->spine0", "down_ms": 2, "up_ms": 6}]}
+    bound = compute_bound(flux_run, tmp_path, scenario, "fault", "--policy", "ecmp-aware")
+    lower = bound["lower_bound"]["mean_jct_ms"]
+    assert lower <= bound["best"]["mean_jct_ms"] + EPS
+    assert lower <= bound["policy"]["mean_jct_ms"] + EPS
+    for backend in ("flow", "packet"):
+        for policy in ("fifo", "ecmp-aware"):
+            r = run(flux_run, tmp_path, scenario, f"fault-{backend}-{policy}",
+                    "--backend", backend, "--policy", policy)
+            jcts = [job["jct_ms"] for job in r["jobs"]]
+            assert lower <= sum(jcts) / len(jcts) + EPS, (backend, policy)
+
+
 def test_best_is_what_its_classes_give(tmp_path, flux_run):
     """The best schedule is real: the scenario run at flow level under fifo
     with the jobs in the reported classes gives the reported mean JCT and
@@ -263,6 +289,13 @@ def test_seed_and_policy_combine_with_bound(tmp_path, flux_run):
     share = ns3flux.gap_share(r, bound)
     assert bound["policy"]["gap_share"] == pytest.approx(share, abs=1e-6)
     assert not (tmp_path / "two-results.json").exists()
+    # a per-source seed is recorded too, and gap_share refuses a run of another
+    assert bound["seeds"] == {"ecmp": 3, "background": 3, "placement": 3}
+    other = compute_bound(flux_run, tmp_path, shipped("contended-two-equal"), "ecmp2",
+                          "--seed", "3", "--seed-ecmp", "2")
+    assert other["seeds"] == {"ecmp": 2, "background": 3, "placement": 3}
+    with pytest.raises(ValueError, match="ecmp seed is 3 but the bound's 2"):
+        ns3flux.gap_share(r, other)
 
 
 def test_summary_shows_the_bound_as_its_file_says(tmp_path, flux_run):
