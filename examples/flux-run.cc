@@ -1011,9 +1011,19 @@ Main(int argc, char** argv)
             }
             CheckOutputPath("--timeline", args.timeline, args.scenario);
             std::error_code ec;
-            if (fs::weakly_canonical(args.timeline, ec) == fs::weakly_canonical(outPath, ec))
+            const fs::path timeline = fs::weakly_canonical(args.timeline, ec);
+            if (timeline == fs::weakly_canonical(outPath, ec))
             {
                 throw ScenarioError("--timeline", "would overwrite the results file");
+            }
+            for (const auto& companion : ResultsWriter::CompanionPaths(outPath))
+            {
+                if (timeline == fs::weakly_canonical(companion, ec))
+                {
+                    throw ScenarioError("--timeline",
+                                        "would overwrite " + companion +
+                                            ", written beside the results file");
+                }
             }
         }
         if (args.bound && !args.pcapDir.empty())

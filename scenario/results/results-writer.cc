@@ -423,25 +423,37 @@ ResultsWriter::Stem(const std::string& jsonPath)
     return jsonPath;
 }
 
+std::vector<std::string>
+ResultsWriter::CompanionPaths(const std::string& jsonPath)
+{
+    const std::string stem = Stem(jsonPath);
+    return {stem + "-iterations.csv",
+            stem + "-phases.csv",
+            stem + "-flows.csv",
+            stem + "-fct.txt",
+            stem + "-rates.csv",
+            stem + "-queues.csv"};
+}
+
 void
 ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
 {
-    const std::string stem = Stem(jsonPath);
+    const std::vector<std::string> paths = CompanionPaths(jsonPath);
     // (final path, content); the results file last, so that its presence
     // means every companion file is complete.
     std::vector<std::pair<std::string, std::string>> files = {
-        {stem + "-iterations.csv", IterationsCsv(results)},
-        {stem + "-phases.csv", PhasesCsv(results)},
-        {stem + "-flows.csv", FlowsCsv(results)},
+        {paths[0], IterationsCsv(results)},
+        {paths[1], PhasesCsv(results)},
+        {paths[2], FlowsCsv(results)},
     };
     if (results.hpccFct)
     {
-        files.emplace_back(stem + "-fct.txt", HpccFctWriter::Text(results));
+        files.emplace_back(paths[3], HpccFctWriter::Text(results));
     }
     if (results.traces)
     {
-        files.emplace_back(stem + "-rates.csv", RatesCsv(results));
-        files.emplace_back(stem + "-queues.csv", QueuesCsv(results));
+        files.emplace_back(paths[4], RatesCsv(results));
+        files.emplace_back(paths[5], QueuesCsv(results));
     }
     files.emplace_back(jsonPath, ToJsonText(results));
     WriteFiles(files);

@@ -113,6 +113,13 @@ class ResultsWriter
     static std::string Stem(const std::string& jsonPath);
 
     /**
+     * \param jsonPath the results file path
+     * \return every file a run may write beside it (the CSV files, the
+     *         HPCC FCT file), whether or not this run writes it
+     */
+    static std::vector<std::string> CompanionPaths(const std::string& jsonPath);
+
+    /**
      * \brief Write the results file and its three CSV files.
      * \param results the measurements
      * \param jsonPath the results file path

@@ -233,13 +233,17 @@ def test_same_seed_gives_the_same_file(runs, flux_run, tmp_path):
 
 
 def test_bad_timeline_path_exits_2_and_writes_nothing(flux_run, tmp_path):
-    """A timeline in a folder that does not exist, a folder, or the results
-    file itself: exit 2 with one line naming --timeline, before running; no
+    """A timeline in a folder that does not exist, a folder, the results
+    file itself or a file written beside it (a CSV file, the HPCC FCT
+    file): exit 2 with one line naming --timeline, before running; no
     results and no timeline are written."""
     scen = tmp_path / "s.json"
     scen.write_text(json.dumps(_scenario("fifo")))
     out = tmp_path / "s-results.json"
-    for bad in (tmp_path / "missing" / "t.json", tmp_path, out):
+    companions = [tmp_path / f"s-results-{name}" for name in
+                  ("iterations.csv", "phases.csv", "flows.csv", "fct.txt", "rates.csv",
+                   "queues.csv")]
+    for bad in [tmp_path / "missing" / "t.json", tmp_path, out] + companions:
         p = flux_run(scen, "--out", out, "--timeline", bad, "--quiet")
         assert p.returncode == 2, p.stderr
         lines = p.stderr.strip().splitlines()
