@@ -181,18 +181,22 @@ ParseJob(const json& v,
     }
     if (job.chunkBytes > 0)
     {
-        // Every piece of a ring step is posted at once (RingAllreduce).
+        // Every piece of a ring step is posted at once (RingAllreduce); a
+        // broadcast hop carries the whole buffer (RingBroadcast).
+        const bool broadcast = job.collective == "broadcast";
         const uint64_t bucketBytes = job.bytes / job.buckets + job.bytes % job.buckets;
-        const uint64_t chunk = std::max<uint64_t>(1, bucketBytes / job.ranks);
+        const uint64_t chunk =
+            broadcast ? bucketBytes : std::max<uint64_t>(1, bucketBytes / job.ranks);
         const uint64_t pieces = chunk / job.chunkBytes + (chunk % job.chunkBytes ? 1 : 0);
         if (pieces > kMaxPiecesPerStep)
         {
             const uint64_t least = chunk / kMaxPiecesPerStep + (chunk % kMaxPiecesPerStep ? 1 : 0);
             Fail(r.Path("chunk_bytes"),
-                 std::to_string(job.chunkBytes) + " would split a ring step of " +
-                     std::to_string(chunk) + " bytes into " + std::to_string(pieces) +
-                     " pieces, more than " + std::to_string(kMaxPiecesPerStep) + " (use at least " +
-                     std::to_string(least) + ")");
+                 std::to_string(job.chunkBytes) + " would split a " +
+                     (broadcast ? "broadcast hop" : "ring step") + " of " + std::to_string(chunk) +
+                     " bytes into " + std::to_string(pieces) + " pieces, more than " +
+                     std::to_string(kMaxPiecesPerStep) + " (use at least " + std::to_string(least) +
+                     ")");
         }
     }
     CheckJobAlgorithms(r, job);

@@ -1232,6 +1232,13 @@ TEST(ScenarioConfigRanges, OverflowingProducts)
                           "into 250000000 pieces, more than 65536 (use at least 3815)"));
     c["jobs"][0]["chunk_bytes"] = 3815;
     EXPECT_NO_THROW(ParseScenario(c, "."));
+    // a broadcast hop carries the whole buffer, not a ring step's share
+    c["jobs"][0]["collective"] = "broadcast";
+    EXPECT_TRUE(FailsWith(c,
+                          "jobs[0].chunk_bytes: 3815 would split a broadcast hop of 1000000000 "
+                          "bytes into 262124 pieces, more than 65536 (use at least 15259)"));
+    c["jobs"][0]["chunk_bytes"] = 15259;
+    EXPECT_NO_THROW(ParseScenario(c, "."));
 }
 
 // ns3_defaults values that ns-3 would abort on, or overflow with, are
