@@ -1232,12 +1232,12 @@ TEST(ScenarioConfigRanges, OverflowingProducts)
                           "into 250000000 pieces, more than 65536 (use at least 3815)"));
     c["jobs"][0]["chunk_bytes"] = 3815;
     EXPECT_NO_THROW(ParseScenario(c, "."));
-    // a broadcast hop carries the whole buffer, not a ring step's share
+    // a broadcast hop carries the whole bucket (of two), not a ring step's share
     c["jobs"][0]["collective"] = "broadcast";
     EXPECT_TRUE(FailsWith(c,
-                          "jobs[0].chunk_bytes: 3815 would split a broadcast hop of 1000000000 "
-                          "bytes into 262124 pieces, more than 65536 (use at least 15259)"));
-    c["jobs"][0]["chunk_bytes"] = 15259;
+                          "jobs[0].chunk_bytes: 3815 would split a broadcast hop of 500000000 "
+                          "bytes into 131062 pieces, more than 65536 (use at least 7630)"));
+    c["jobs"][0]["chunk_bytes"] = 7630;
     EXPECT_NO_THROW(ParseScenario(c, "."));
 }
 
