@@ -200,7 +200,7 @@ MltcpScheduler::DecidesPerRank() const
 std::vector<std::string>
 MltcpScheduler::GetFlowLevelLimits() const
 {
-    return {"scheduler.aggressiveness"};
+    return {"scheduler.slope", "scheduler.intercept"};
 }
 
 Ptr<MltcpGate>

@@ -129,8 +129,9 @@ class MltcpScheduler : public JobScheduler
     bool DecidesPerRank() const override;
 
     /**
-     * \return "scheduler.aggressiveness": at flow level there is no
-     *         congestion control to scale, the jobs share max-min fairly
+     * \return "scheduler.slope" and "scheduler.intercept", the keys of the
+     *         aggressiveness: at flow level there is no congestion control
+     *         to scale, the jobs share max-min fairly
      */
     std::vector<std::string> GetFlowLevelLimits() const override;
 

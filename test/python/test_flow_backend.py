@@ -494,3 +494,18 @@ def test_flow_bench_reports_each_pair_beside_the_medians(flux_run, tmp_path):
     each = [float(x.rstrip("x")) for x in pairs[0].split(":")[1].split()]
     assert len(each) == 2 and all(x > 0 for x in each), pairs
     assert min(each) <= ratio * 1.01 + 0.05 and ratio <= max(each) * 1.01 + 0.05, (each, ratio)
+
+
+def test_the_inputs_backend_limits_names_are_real_keys(flux_run):
+    """The scenario inputs a policy says the flow level cannot act on
+    (scheduler.<key> in backend_limits) are keys the policy accepts: a
+    reader can find them in the scenario (flux-run --describe-policy)."""
+    for policy in ns3flux.policies():
+        r = ns3flux.run(SMALL, policy=policy, backend="flow")
+        named = [f.split(".", 1)[1] for f in r["backend_limits"] if f.startswith("scheduler.")]
+        described = flux_run("--describe-policy", policy).stdout
+        keys = {line.split(":")[0].strip() for line in described.splitlines()[1:]
+                if line.startswith("  ") and not line.startswith("    ")}
+        assert set(named) <= keys, (policy, named, sorted(keys))
+        if policy == "mltcp":
+            assert named  # its rate scaling has no fluid counterpart
