@@ -282,6 +282,12 @@ ScenarioRun::TimelineTenants(const RunResults& r, TimelineData& t, int32_t sortI
                 lastFinished = done;
             }
         }
+        // the flows that end in the last, partial interval
+        const double flying = count(starts, endNs) - count(ends, endNs);
+        if (flying != lastInFlight)
+        {
+            t.AddCounterSample(inFlight, endNs, {flying});
+        }
     }
 }
 

@@ -308,3 +308,23 @@ def test_plot_rows_are_the_timeline(runs, tmp_path):
         assert bad.returncode == 2 and bad.stderr.startswith(f"flux-plot: {option}"), bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1
         assert not (tmp_path / "bad.png").exists()
+
+
+def test_tenant_flows_in_flight_end_at_zero(flux_run, tmp_path):
+    """A background tenant's flows in flight end at 0 when every flow
+    finished, a flow that ends in the last, partial interval included
+    (multi-tenant, flow level)."""
+    out, tl = tmp_path / "mt.json", tmp_path / "mt-timeline.json"
+    p = flux_run(os.path.join(REPO, "examples", "scenarios", "multi-tenant.json"), "--out", out,
+                 "--timeline", tl, "--backend", "flow", "--quiet")
+    assert p.returncode == 0, p.stderr
+    tenants = json.loads(out.read_text())["flows"]["tenants"]
+    samples = collections.defaultdict(list)
+    for e in json.loads(tl.read_text())["traceEvents"]:
+        if e["ph"] == "C" and e["name"].endswith(" flows in flight"):
+            samples[e["name"].split()[0]].append((e["ts"], e["args"]["flows"]))
+    assert set(samples) == set(tenants)
+    for name, tenant in tenants.items():
+        assert tenant["count"] == tenant["started"] > 0
+        flying = sorted(samples[name])
+        assert flying[-1][1] == 0 and max(n for _, n in flying) >= 1, (name, flying[-3:])
