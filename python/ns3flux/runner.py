@@ -159,6 +159,7 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     is reset). The GIL is released while simulating; runs in one process
     take turns (ns-3 has one simulator per process).
     """
+    _check_backend(backend, pcap_dir)
     data, folder = prepare(scenario, policy, seed, base_dir, seeds)
     timeline_path, name = _timeline_target(timeline, scenario)
     store = _resolve_cache(cache)
@@ -196,6 +197,15 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     if store is not None:
         store.put(key, results, data)
     return results
+
+
+def _check_backend(backend, pcap_dir):
+    """Raise ScenarioError naming the argument for a backend that is not
+    "packet" or "flow", or a pcap folder with the flow backend."""
+    if backend not in ("packet", "flow"):
+        raise ScenarioError("backend", f'expected "packet" or "flow", got {backend!r}')
+    if pcap_dir is not None and backend == "flow":
+        raise ScenarioError("pcap_dir", "the flow backend sends no packets to capture")
 
 
 def _timeline_target(timeline, scenario):

@@ -11,6 +11,7 @@ import pandas as pd
 
 from . import _ns3flux, frames
 from .cache import resolve as _resolve_cache
+from .runner import _check_backend
 from .runner import policies as _policies
 from .runner import tqdm_class
 from .scenario import prepare, to_text
@@ -165,6 +166,7 @@ def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers
     Arguments as for sweep(). The list is in the order scenarios x policies
     x seeds, whatever order the runs finish in.
     """
+    _check_backend(backend, None)
     policies = _as_list(policies, _policies())
     seeds = _as_list(seeds, [None])
     if not policies or not seeds:

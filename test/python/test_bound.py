@@ -268,6 +268,13 @@ def test_deterministic_and_same_from_python(tmp_path, flux_run):
     with pytest.raises(ValueError, match="seed"):
         ns3flux.gap_share(dict(best, seed=seed), bound, fifo=dict(fifo, seed=seed + 1))
     assert ns3flux.gap_share(dict(best, seed=seed), bound) == pytest.approx(1.0)
+    # what is not a results or a bound dict is named, not a bare KeyError
+    with pytest.raises(ValueError, match="^results: expected a results dict"):
+        ns3flux.gap_share({}, bound)
+    with pytest.raises(ValueError, match="^bound: expected a bound dict .* without 'best'"):
+        ns3flux.gap_share(best, {"jobs": bound["jobs"]})
+    with pytest.raises(ValueError, match="^fifo: expected a results dict"):
+        ns3flux.gap_share(best, bound, fifo=[])
 
 
 def test_seed_and_policy_combine_with_bound(tmp_path, flux_run):

@@ -326,6 +326,16 @@ def test_bad_backend_and_pcap_with_flow_are_refused(flux_run, tmp_path):
         lines = p.stderr.splitlines()
         assert len(lines) == 1 and lines[0].startswith(f"flux-run: {field}"), (args, p.stderr)
         assert sorted(os.listdir(tmp_path)) == ["s.json"], (args, os.listdir(tmp_path))
+    # from Python the messages name the arguments, before anything runs
+    for kwargs, field in [({"backend": "fluid"}, "backend"), ({"backend": None}, "backend"),
+                          ({"backend": "flow", "pcap_dir": tmp_path / "pcap"}, "pcap_dir")]:
+        with pytest.raises(ns3flux.ScenarioError) as err:
+            ns3flux.run(SMALL, **kwargs)
+        assert err.value.field == field, str(err.value)
+    for backend in ("fluid", None):
+        with pytest.raises(ns3flux.ScenarioError, match="^backend: "):
+            ns3flux.sweep_runs(SMALL, policies=["fifo"], backend=backend, cache=False)
+    assert sorted(os.listdir(tmp_path)) == ["s.json"]
 
 
 # ----------------------------------------------------------------- (f), (g)
