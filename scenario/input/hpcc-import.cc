@@ -221,9 +221,13 @@ ExpandHpccImport(const json& scenario,
                 return p.lexically_normal().string();
             }
         }
+        // the config's folder, its parent and the scenario's, as written
+        // ("." for the working folder)
+        const std::string here = dir.empty() ? "." : dir.string();
+        const std::string base = baseDir.empty() ? "." : baseDir;
         configFile.Fail(c.At(configKey).number,
-                        configKey + " " + name + ": no such file (looked in " + dir.string() +
-                            ", its parent and " + baseDir + ")");
+                        configKey + " " + name + ": no such file (looked in " + here +
+                            ", its parent" + (base == here ? "" : " and " + base) + ")");
     };
     const std::string topoPath = fileOf("topology", "TOPOLOGY_FILE");
     const std::string flowPath = fileOf("flows", "FLOW_FILE");

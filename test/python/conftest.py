@@ -53,9 +53,9 @@ def small_file(tmp_path):
 def _flux_run_path():
     env = os.environ.get("FLUX_RUN")
     if env:
-        return env
+        return os.path.abspath(env)
     if os.environ.get("FLUX_BUILD_DIR"):
-        return os.path.join(os.environ["FLUX_BUILD_DIR"], "flux-run")
+        return os.path.abspath(os.path.join(os.environ["FLUX_BUILD_DIR"], "flux-run"))
     build = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(ns3flux.__file__))))
     return os.path.join(build, "flux-run")
 

@@ -257,6 +257,27 @@ def test_bad_input_exits_2_naming_file_and_line(flux_run, tmp_path, name, conten
     assert sorted(os.listdir(tmp_path)) == before
 
 
+def test_a_missing_file_names_the_folders_looked_in(flux_run, tmp_path):
+    """A TOPOLOGY_FILE that is nowhere: the message lists the folders
+    searched as the user would write them, "." for the working folder
+    (run from the scenario's folder), never an empty name."""
+    path = write_files(tmp_path)
+    (tmp_path / "config.txt").write_text(
+        (tmp_path / "config.txt").read_text().replace("TOPOLOGY_FILE topology.txt",
+                                                      "TOPOLOGY_FILE nothere.txt"))
+    proc = subprocess.run([flux_run.path, path.name, "--out", "r.json", "--quiet"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().endswith("TOPOLOGY_FILE nothere.txt: no such file (looked in ., "
+                                        "its parent)"), proc.stderr
+    sub = tmp_path / "study"
+    sub.mkdir()
+    (sub / "s.json").write_text(json.dumps({"hpcc": {"config": "../config.txt"}}))
+    proc = flux_run(sub / "s.json", "--quiet")
+    assert proc.returncode == 2
+    assert f"(looked in {tmp_path}, its parent and {sub})" in proc.stderr, proc.stderr
+
+
 @pytest.mark.parametrize("key,field,problem", [
     ('"', 'hpcc["\\""]', "unknown key"),
     ("a.b", 'hpcc["a.b"]', "unknown key"),
