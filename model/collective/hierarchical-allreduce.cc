@@ -154,8 +154,8 @@ HierarchicalAllreduce::GetGrid(uint32_t n) const
         if (members[s].size() != m_grid.g)
         {
             std::ostringstream why;
-            why << "server of rank " << members[s][0] << " has " << members[s].size()
-                << " ranks, the server of rank 0 " << m_grid.g
+            why << "the server of rank " << members[s][0] << " has " << members[s].size()
+                << " ranks but the server of rank 0 has " << m_grid.g
                 << " (every server needs the same number)";
             m_grid.error = why.str();
             return m_grid;

@@ -95,7 +95,8 @@ JobCollectives::Make(TypeId tid, const std::vector<uint32_t>& ranks)
         const std::string type = CollectiveTypeName(c->GetCollectiveType());
         throw ScenarioError(
             m_job.algorithm.count(type) ? JobPath() + ".algorithm." + type : JobPath(),
-            tid.GetName() + " on " + std::to_string(ranks.size()) + " ranks: " + problem);
+            type + " by \"" + m_job.AlgorithmFor(c->GetCollectiveType()) + "\" on " +
+                std::to_string(ranks.size()) + " ranks: " + problem);
     }
     const uint32_t n = c->GetNConnections(static_cast<uint32_t>(ranks.size()));
     if (n > kEndPort - kFirstPort)

@@ -206,7 +206,9 @@ def test_hierarchical_on_unequal_servers_is_refused(flux_run, tmp_path, backend)
     proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet", "--backend", backend)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith("flux-run: jobs[0].algorithm.all-reduce: "), proc.stderr
-    assert "server of rank 4 has 2 ranks" in proc.stderr
+    assert proc.stderr.strip().endswith(
+        'all-reduce: all-reduce by "hierarchical" on 6 ranks: the server of rank 4 has 2 ranks '
+        "but the server of rank 0 has 4 (every server needs the same number)"), proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "r.json").exists()
     with pytest.raises(ns3flux.ScenarioError, match="jobs\\[0\\].algorithm.all-reduce"):
