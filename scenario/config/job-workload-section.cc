@@ -167,6 +167,10 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
         // the reader names the file and the node or line
         // (ReadChakraCommGroups names the file, or the file and a group)
         const std::string& field = e.GetField();
+        if (field == "ranks")
+        {
+            Fail(r.Path("ranks"), e.GetProblem());
+        }
         const bool groups = !wc.commGroups.empty() &&
                             (field == wc.commGroups || field.rfind(wc.commGroups + ": ", 0) == 0);
         Fail(w.Path(groups ? "comm_groups" : wc.kind), e.what());

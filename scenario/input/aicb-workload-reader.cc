@@ -211,7 +211,8 @@ ReadAicbWorkload(const std::string& file, const AicbOptions& options)
     const uint64_t ranks = options.ranks ? options.ranks : header.allGpus;
     if (ranks == 0)
     {
-        fail("no all_gpus: the job's rank count must be given");
+        throw ScenarioError("ranks",
+                            "required: " + file + " has no all_gpus to give the job's rank count");
     }
     if (options.ranks && header.allGpus && options.ranks != header.allGpus)
     {

@@ -67,7 +67,8 @@ struct AicbOptions
  *         an unknown parallelism kind, option or collective, a negative or
  *         malformed number, group sizes that do not divide the rank count, a
  *         layer count that differs from the layers listed, more nodes than
- *         options.maxNodes
+ *         options.maxNodes; or naming "ranks" when neither the file
+ *         (all_gpus) nor options.ranks gives the rank count
  */
 WorkloadTrace ReadAicbWorkload(const std::string& file, const AicbOptions& options = AicbOptions());
 

@@ -93,10 +93,10 @@ JobCollectives::Make(TypeId tid, const std::vector<uint32_t>& ranks)
     {
         // (e.g. "hierarchical" on servers holding different numbers of ranks)
         const std::string type = CollectiveTypeName(c->GetCollectiveType());
-        throw ScenarioError(
-            m_job.algorithm.count(type) ? JobPath() + ".algorithm." + type : JobPath(),
-            type + " by \"" + m_job.AlgorithmFor(c->GetCollectiveType()) + "\" on " +
-                std::to_string(ranks.size()) + " ranks: " + problem);
+        throw ScenarioError(m_job.algorithm.count(type) ? JobPath() + ".algorithm." + type
+                                                        : JobPath(),
+                            type + " by \"" + m_job.AlgorithmFor(c->GetCollectiveType()) +
+                                "\" on " + std::to_string(ranks.size()) + " ranks: " + problem);
     }
     const uint32_t n = c->GetNConnections(static_cast<uint32_t>(ranks.size()));
     if (n > kEndPort - kFirstPort)

@@ -355,3 +355,23 @@ def test_double_binary_tree_chosen_for_all_reduce():
     expected = 1e3 * (2 * size * beta + 2 * depth * (ALPHA_S + chunk * beta))
     for ms in job["iteration_ms"]:
         assert ms == pytest.approx(expected, rel=0.05)
+
+
+def test_an_aicb_file_without_all_gpus_needs_the_jobs_ranks(flux_run, tmp_path):
+    """An AICB file without all_gpus gives no rank count: the job's ranks
+    must, and the message names that field, not the file; an empty
+    workload path is refused as empty."""
+    (tmp_path / "model.txt").write_text(
+        "DATA\n1\nl -1 100 NONE 0 100 NONE 0 100 ALLREDUCE 1000000 100\n")
+    scenario = {"topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+                "jobs": [{"name": "a", "workload": {"aicb": "model.txt"}, "iterations": 1}]}
+    with pytest.raises(ns3flux.ScenarioError) as err:
+        ns3flux.validate(scenario, base_dir=str(tmp_path))
+    assert err.value.field == "jobs[0].ranks", str(err.value)
+    assert "has no all_gpus" in err.value.problem
+    scenario["jobs"][0]["ranks"] = 8
+    ns3flux.validate(scenario, base_dir=str(tmp_path))
+    for kind in ("aicb", "chakra"):
+        scenario["jobs"][0]["workload"] = {kind: ""}
+        with pytest.raises(ns3flux.ScenarioError, match=f"^jobs\\[0\\].workload.{kind}: must not be empty"):
+            ns3flux.validate(scenario, base_dir=str(tmp_path))
