@@ -181,6 +181,26 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
              std::to_string(r["ranks"].get<uint64_t>()) + " but the workload has " +
                  std::to_string(trace.ranks) + " ranks");
     }
+    // a workload whose transfers are all empty moves nothing, as one
+    // without transfers (refused when the job is built): refuse it alike
+    bool transfers = false;
+    bool bytes = false;
+    for (const auto& nodes : trace.nodes)
+    {
+        for (const auto& n : nodes)
+        {
+            const bool moves = n.kind == WorkloadNode::Kind::COLLECTIVE ||
+                               n.kind == WorkloadNode::Kind::SEND;
+            transfers = transfers || moves;
+            bytes = bytes || (moves && n.bytes > 0);
+        }
+    }
+    if (transfers && !bytes)
+    {
+        Fail(w.Path(wc.kind),
+             "no communication between ranks (" + wc.path +
+                 "): every collective and send carries 0 bytes");
+    }
     double scale = 1;
     if (w.Read("bytes_scale", scale) && scale < 1)
     {

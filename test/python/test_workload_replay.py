@@ -375,3 +375,19 @@ def test_an_aicb_file_without_all_gpus_needs_the_jobs_ranks(flux_run, tmp_path):
         scenario["jobs"][0]["workload"] = {kind: ""}
         with pytest.raises(ns3flux.ScenarioError, match=f"^jobs\\[0\\].workload.{kind}: must not be empty"):
             ns3flux.validate(scenario, base_dir=str(tmp_path))
+
+
+def test_a_workload_of_empty_transfers_is_refused_as_one_without(tmp_path):
+    """An AICB file whose every collective carries 0 bytes moves nothing
+    between ranks: refused naming the workload, as one with no collective
+    (compute only) is, rather than run with a JCT of 0."""
+    (tmp_path / "zero.txt").write_text(
+        "DATA\n1\nl -1 100 NONE 0 100 NONE 0 100 ALLREDUCE 0 100\n")
+    scenario = {"topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+                "jobs": [{"name": "a", "workload": {"aicb": "zero.txt"}, "ranks": 8,
+                          "iterations": 1}]}
+    with pytest.raises(ns3flux.ScenarioError) as err:
+        ns3flux.validate(scenario, base_dir=str(tmp_path))
+    assert err.value.field == "jobs[0].workload.aicb", str(err.value)
+    assert err.value.problem.startswith("no communication between ranks")
+    assert err.value.problem.endswith("every collective and send carries 0 bytes")
