@@ -189,8 +189,8 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
     {
         for (const auto& n : nodes)
         {
-            const bool moves = n.kind == WorkloadNode::Kind::COLLECTIVE ||
-                               n.kind == WorkloadNode::Kind::SEND;
+            const bool moves =
+                n.kind == WorkloadNode::Kind::COLLECTIVE || n.kind == WorkloadNode::Kind::SEND;
             transfers = transfers || moves;
             bytes = bytes || (moves && n.bytes > 0);
         }

@@ -192,8 +192,9 @@ std::vector<std::pair<std::string, std::string>>
 RegisteredKeyProblems(const json& scenario)
 {
     std::vector<std::pair<std::string, std::string>> out;
-    // one key at a time: the section's reader words its first problem
-    const auto check = [&out](const auto& parse) {
+    // one key at a time: the section's reader words its first problem (the
+    // schema checks types before the reader runs; here it may not have)
+    const auto check = [&out](const std::string& path, const auto& parse) {
         try
         {
             ScenarioConfig cfg;
@@ -203,8 +204,12 @@ RegisteredKeyProblems(const json& scenario)
         catch (const ScenarioError& e)
         {
             out.emplace_back(e.GetField(), e.GetProblem());
-            return false;
         }
+        catch (const json::exception&)
+        {
+            out.emplace_back(path, "not of the key's type (the schema's message names it)");
+        }
+        return false;
     };
     const auto section = [&scenario](const char* name) {
         const auto it = scenario.is_object() ? scenario.find(name) : scenario.end();
@@ -213,13 +218,14 @@ RegisteredKeyProblems(const json& scenario)
     if (const json* sc = section("scheduler"))
     {
         const json policy{{"policy", sc->value("policy", json("fifo"))}};
-        if (check([&policy](ScenarioConfig& cfg) { ParsePolicy(policy, cfg); }))
+        if (check("scheduler.policy", [&policy](ScenarioConfig& cfg) { ParsePolicy(policy, cfg); }))
         {
             for (auto it = sc->begin(); it != sc->end(); ++it)
             {
                 json one = policy;
                 one[it.key()] = it.value();
-                check([&one](ScenarioConfig& cfg) { ParsePolicy(one, cfg); });
+                check("scheduler." + it.key(),
+                      [&one](ScenarioConfig& cfg) { ParsePolicy(one, cfg); });
             }
         }
     }
@@ -235,7 +241,7 @@ RegisteredKeyProblems(const json& scenario)
             for (auto it = cc->begin(); it != cc->end(); ++it)
             {
                 const json one{{name, {{it.key(), it.value()}}}};
-                check([&one](ScenarioConfig& cfg) {
+                check("transport." + name + "." + it.key(), [&one](ScenarioConfig& cfg) {
                     ParseCcSections(ObjectReader(one, "transport"), cfg);
                 });
             }
@@ -246,7 +252,8 @@ RegisteredKeyProblems(const json& scenario)
         for (auto it = defaults->begin(); it != defaults->end(); ++it)
         {
             const json one{{it.key(), it.value()}};
-            check([&one](ScenarioConfig& cfg) { ParseNs3Defaults(one, cfg); });
+            check("ns3_defaults[" + Quote(it.key()) + "]",
+                  [&one](ScenarioConfig& cfg) { ParseNs3Defaults(one, cfg); });
         }
     }
     return out;

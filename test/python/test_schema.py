@@ -258,6 +258,14 @@ def test_schema_errors_lists_the_registered_keys_problems_in_the_runners_words()
     everything["scheduler"] = {"policy": "nopolicy", "fooo": 1}
     everything["transport"] = {"cc": "timely", "timely": {"t_low_us": "x", "bogus": 2}}
     everything["ns3_defaults"] = {"ns3::Nope::X": "1"}
+    # values of the wrong type are the schema's to name; the readers never raise
+    for section, value in [("scheduler", {"policy": "flux", "granularity": 3}),
+                           ("scheduler", {"policy": "flux", "hysteresis_us": [1]}),
+                           ("transport", {"cc": "timely", "timely": {"t_low_us": None}}),
+                           ("ns3_defaults", {"ns3::RdmaNic::Mtu": {"a": 1}})]:
+        data = copy.deepcopy(SMALL)
+        data[section] = value
+        assert ns3flux.schema_errors(data), (section, value)
     listed = [p for p, _ in ns3flux.schema_errors(everything)]
     assert "scheduler.policy" in listed and "scheduler.fooo" not in listed  # no policy to ask
     assert {"transport.timely.t_low_us", "transport.timely.bogus",

@@ -346,7 +346,8 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
     bad("HYBRID_TRANSFORMER model_parallel_NPU_group: 2 ep: 4\n1\n" + row, {"line 1", "ep 4"});
     bad("HYBRID_TRANSFORMER model_parallel_NPU_group: 2 all_gpus: 8\n1\n" + row,
         {"line 1", "all_gpus is 8"});
-    bad(head + "1\n" + row, {"line 1", "all_gpus"}, 0);
+    // no rank count at all: the job's ranks are required (the field "ranks")
+    bad(head + "1\n" + row, {"ranks: required: ", "has no all_gpus"}, 0);
     bad("HYBRID_TRANSFORMER model_parallel_NPU_group:\n1\n" + row, {"line 1", "no value"});
     bad("HYBRID_TRANSFORMER model_parallel_NPU_group: 0\n1\n" + row, {"line 1", "is 0"});
     bad("HYBRID_TRANSFORMER tp 2\n1\n" + row, {"line 1", "\"tp\""});
