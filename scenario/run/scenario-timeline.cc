@@ -195,9 +195,9 @@ ScenarioRun::TimelineJob(TimelineBuilder& b, TimelineData& t, uint32_t j) const
 void
 ScenarioRun::TimelineLinks(const RunResults& r, TimelineData& t, int32_t sortIndex) const
 {
-    if (m_traceLinks.empty())
+    if (m_traceLinks.empty() || r.queues.empty())
     {
-        return;
+        return; // (the flow level samples no links: an empty process would mislead)
     }
     // Per traced link, its utilisation over each sampling interval (shown
     // from the interval's start) and its egress queue at each sample.
