@@ -78,7 +78,8 @@ def gap_share(results, bound, fifo=None):
     better than it, negative for worse than fifo. None when a job did not
     complete or the gap is below a millionth of fifo's mean JCT (no gap to
     share). Raises ValueError when the results and the bound name different
-    jobs or another seed (or per-source seed, "seeds"), or when the results and the fifo run measured from are of
+    jobs or another seed (or per-source seed, "seeds"), or when the results
+    and the fifo run measured from are of
     different levels (their "backend": a packet-level run against the
     bound's flow-level fifo mixes two models).
     """

@@ -93,8 +93,8 @@ def _workload_files(data, base_dir):
         chakra = workload.get("chakra")
         if isinstance(chakra, str) and chakra:
             prefix = os.path.join(base_dir, chakra)
-            ranks = glob.glob(glob.escape(prefix) + ".*.et") + glob.glob(glob.escape(prefix) + ".*.et.gz")
-            out += sorted(ranks)
+            for suffix in (".*.et", ".*.et.gz"):
+                out += sorted(glob.glob(glob.escape(prefix) + suffix))
         for key in ("aicb", "comm_groups"):
             name = workload.get(key)
             if isinstance(name, str) and os.path.isfile(os.path.join(base_dir, name)):

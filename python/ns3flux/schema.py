@@ -71,8 +71,8 @@ def schema_errors(scenario):
                 errors.append((_path(parts), "must not be empty"))
             continue
         if error.validator == "pattern" and "x-pattern" in error.schema:
-            errors.append((_path(parts),
-                           f"{json.dumps(error.instance)} may contain only {error.schema['x-pattern']}"))
+            allowed = error.schema["x-pattern"]
+            errors.append((_path(parts), f"{json.dumps(error.instance)} may contain only {allowed}"))
             continue
         errors.append((_path(parts), error.message))
     # keys whose section is registered attributes: the runner's own words
