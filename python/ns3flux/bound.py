@@ -83,16 +83,15 @@ def gap_share(results, bound, fifo=None):
     different levels (their "backend": a packet-level run against the
     bound's flow-level fifo mixes two models).
     """
-    for name, value, keys in (("results", results, ("jobs",)),
-                              ("bound", bound, ("jobs", "best", "fifo")),
-                              ("fifo", fifo, ("jobs",))):
-        if name == "fifo" and value is None:
-            continue
+    shapes = [("results", results, "results", "run", ("jobs",)),
+              ("bound", bound, "bound", "bound", ("jobs", "best", "fifo"))]
+    if fifo is not None:
+        shapes.append(("fifo", fifo, "results", "run", ("jobs",)))
+    for name, value, kind, maker, keys in shapes:
         missing = [k for k in keys if not isinstance(value, dict) or k not in value]
         if missing:
-            raise ValueError(f"{name}: expected a {'bound' if name == 'bound' else 'results'} "
-                             f"dict (ns3flux.{'bound' if name == 'bound' else 'run'}()), "
-                             f"without {', '.join(repr(k) for k in missing)}")
+            raise ValueError(f"{name}: expected a {kind} dict (ns3flux.{maker}()), without "
+                             f"{', '.join(repr(k) for k in missing)}")
     names = [job["name"] for job in results["jobs"]]
     if names != [job["name"] for job in bound["jobs"]]:
         raise ValueError(f"the results' jobs {names} are not the bound's "
