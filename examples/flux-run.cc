@@ -230,8 +230,9 @@ const char* const kUsage =
     "                      tenants (seeds.background); --seed-placement N: of\n"
     "                      random placement (seeds.placement)\n"
     "  --set KEY=VALUE     set a scenario key before the checks (dotted path, e.g.\n"
-    "                      scheduler.path_placement=false or jobs.0.iterations=2;\n"
-    "                      VALUE is JSON, or a string); repeatable\n"
+    "                      scheduler.path_placement=false, jobs.0.iterations=2 or\n"
+    "                      jobs[0].iterations=2; VALUE is JSON, or a string);\n"
+    "                      repeatable\n"
     "  --pcap DIR          write one Ethernet pcap per host NIC into DIR; each\n"
     "                      frame costs its length (at most the snap length) + 16\n"
     "                      bytes: a busy 100 Gb/s host about 25 MB per simulated\n"
@@ -360,8 +361,9 @@ struct Args
 /**
  * \brief Apply one --set KEY=VALUE to the scenario before it is validated.
  *
- * KEY is a dotted path ("scheduler.path_placement", "jobs.0.iterations");
- * objects on the way are created, array elements must exist. VALUE is JSON
+ * KEY is a dotted path ("scheduler.path_placement", "jobs.0.iterations", or
+ * "jobs[0].iterations" as the runner's messages write it); objects on the way are created, array
+ * elements must exist. VALUE is JSON
  * ("false", "3", "[1, 2]", "\"ns3::FluxQueueDisc\""), or a string when it
  * does not parse as JSON. The scenario's own checks then apply to it.
  *
@@ -376,7 +378,20 @@ ApplySet(nlohmann::json& scenario, const std::string& set)
     {
         throw ScenarioError("--set", "expected KEY=VALUE, got \"" + set + "\"");
     }
-    const std::string key = set.substr(0, eq);
+    // the runner's messages name array elements "jobs[0].iterations": the
+    // same spelling is taken for "jobs.0.iterations"
+    std::string key;
+    for (std::size_t i = 0; i < eq; ++i)
+    {
+        if (set[i] == '[')
+        {
+            key += '.';
+        }
+        else if (set[i] != ']' || (i + 1 < eq && set[i + 1] != '.' && set[i + 1] != '['))
+        {
+            key += set[i];
+        }
+    }
     const std::string text = set.substr(eq + 1);
     nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
     if (value.is_discarded())

@@ -344,6 +344,25 @@ def test_set_equals_the_same_key_in_the_file(tmp_path, flux_run):
     assert len(runs["set"]["jobs"][0]["iteration_ms"]) == 1
 
 
+def test_set_takes_the_key_as_the_messages_name_it(tmp_path, flux_run):
+    """A bad value given with --set is refused naming the field as
+    "jobs[0].iterations"; that spelling, pasted back into --set, sets the
+    same key as the dotted "jobs.0.iterations" (identical results)."""
+    base = _write(tmp_path / "scen.json", SMALL)
+    p = flux_run(base, "--set", "jobs[0].iterations=0", "--out", tmp_path / "bad.json")
+    assert p.returncode == 2
+    assert "jobs[0].iterations" in p.stderr
+    assert not (tmp_path / "bad.json").exists()
+    runs = {}
+    for key in ("jobs[0].iterations", "jobs.0.iterations"):
+        out = tmp_path / f"{len(runs)}.json"
+        p = flux_run(base, "--set", f"{key}=1", "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        runs[key] = strip_wall(json.loads(out.read_text()))
+    assert runs["jobs[0].iterations"] == runs["jobs.0.iterations"]
+    assert len(runs["jobs.0.iterations"]["jobs"][0]["iteration_ms"]) == 1
+
+
 def test_seed_override(tmp_path, flux_run):
     """--seed N replaces the scenario's seed: the results report N, equal the
     results of a scenario file that says seed N, and differ from the
