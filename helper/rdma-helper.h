@@ -37,14 +37,15 @@ class RdmaHelper
     /**
      * \brief Choose the congestion control of the queue pairs.
      * \param name a registered algorithm's name (RdmaCongestionControl::GetAlgorithms(),
-     *        flux-run --list-cc); anything else is an ns-3 TypeId name
+     *        flux-run --list-cc); anything else is an ns-3 TypeId name, which
+     *        must name an RdmaCongestionControl (else a fatal error)
      */
     void SetCongestionControl(const std::string& name);
 
     /**
      * \brief Put a NIC on a host's port and aggregate it to the host.
      * \param host the host node
-     * \param device the host's port
+     * \param device the host's port (one of its devices, else a fatal error)
      * \param address the host's IPv4 address
      * \return the NIC
      */

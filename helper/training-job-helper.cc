@@ -4,6 +4,7 @@
 
 #include "training-job-helper.h"
 
+#include "ns3/abort.h"
 #include "ns3/collective.h"
 #include "ns3/log.h"
 
@@ -17,12 +18,21 @@ TrainingJobHelper::TrainingJobHelper()
     NS_LOG_FUNCTION(this);
     m_collectiveFactory.SetTypeId("ns3::RingAllreduce");
     m_jobFactory.SetTypeId("ns3::TrainingJob");
+    m_nextJobId = 0;
 }
 
 void
 TrainingJobHelper::SetCollective(const std::string& type)
 {
-    m_collectiveFactory.SetTypeId(type);
+    // (Debian's optimised ns-3 does not check a TypeId name: a misspelt one
+    // would fail later, inside ObjectFactory::Create)
+    TypeId tid;
+    NS_ABORT_MSG_UNLESS(TypeId::LookupByNameFailSafe(type, &tid) &&
+                            tid.IsChildOf(Collective::GetTypeId()),
+                        "TrainingJobHelper::SetCollective: \""
+                            << type << "\" is not the TypeId name of a Collective (e.g. "
+                            << "ns3::RingAllreduce)");
+    m_collectiveFactory.SetTypeId(tid);
 }
 
 void
@@ -47,6 +57,7 @@ TrainingJobHelper::Install(const std::string& name,
     Ptr<Collective> collective = m_collectiveFactory.Create<Collective>();
     NS_ABORT_MSG_UNLESS(collective, "TrainingJobHelper: the collective type is not a Collective");
     collective->Setup(nics, prio, srcPorts);
+    collective->SetJobId(m_nextJobId++);
     Ptr<TrainingJob> job = m_jobFactory.Create<TrainingJob>();
     job->Setup(name, collective);
     return job;

@@ -40,7 +40,8 @@ class TrainingJobHelper
 
     /**
      * \brief Choose the collective the jobs run (default ns3::RingAllreduce).
-     * \param type an ns-3 TypeId name of a Collective subclass
+     * \param type an ns-3 TypeId name of a Collective subclass (anything
+     *        else is a fatal error)
      */
     void SetCollective(const std::string& type);
 
@@ -64,7 +65,9 @@ class TrainingJobHelper
      * \param nics the ranks' NICs, in ring order
      * \param prio the traffic class of the job's data
      * \param srcPorts UDP source port of rank 0's sends; rank i uses srcPorts + i
-     * \return the job, set up but not started
+     * \return the job, set up but not started; its collective's job id
+     *         (Collective::SetJobId: packet tags, ordering of distributed
+     *         runs) is the number of jobs this helper installed before it
      */
     Ptr<TrainingJob> Install(const std::string& name,
                              const std::vector<Ptr<RdmaNic>>& nics,
@@ -74,6 +77,7 @@ class TrainingJobHelper
   private:
     ObjectFactory m_collectiveFactory; //!< collective factory
     ObjectFactory m_jobFactory;        //!< TrainingJob factory
+    mutable uint32_t m_nextJobId;      //!< id of the next job installed
 };
 
 } // namespace ns3

@@ -89,6 +89,7 @@ TypeName(const TypeId::AttributeInformation& info)
     std::string type = info.checker->GetUnderlyingTypeInformation();
     // A range that is the whole type's says nothing.
     for (const std::string full : {" +0ns:+9.22337e+18ns",
+                                   " +9.22337e+18ns:+9.22337e+18ns", // (Time::Min() prints so)
                                    " -9.22337e+18ns:+9.22337e+18ns",
                                    " 0:255",
                                    " 0:65535",

@@ -174,6 +174,10 @@ Collective::ConnectRanks(const std::vector<Ptr<RdmaNic>>& nics,
 {
     NS_LOG_FUNCTION(this << nics.size() << links.size() << +prio << srcPorts);
     const auto n = static_cast<uint32_t>(nics.size());
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        NS_ABORT_MSG_UNLESS(nics[r], "Collective: rank " << r << " has no RdmaNic (null)");
+    }
     NS_ABORT_MSG_IF(!m_servers.empty() && m_servers.size() != n,
                     "Collective: " << m_servers.size() << " servers given (SetServers) for " << n
                                    << " ranks");

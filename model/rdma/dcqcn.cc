@@ -47,7 +47,7 @@ DcqcnCongestionControl::GetTypeId()
                           "RATE_REDUCE_MONITOR_PERIOD and the HPCC simulator).",
                           TimeValue(MicroSeconds(4)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_decreaseInterval),
-                          MakeTimeChecker())
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("RateIncreaseInterval",
                           "Period of the recovery timer (300 us in the HPCC simulator and "
                           "NVIDIA NICs, RPG_TIME_RESET; 55 us in the DCQCN paper).",

@@ -6,6 +6,7 @@
 
 #include "int-header.h"
 
+#include "ns3/abort.h"
 #include "ns3/ipv4-queue-disc-item.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -54,7 +55,8 @@ IntStamper::GetTypeId()
 
 IntStamper::IntStamper()
     : m_floorPackets(2),
-      m_average(MicroSeconds(1))
+      m_average(MicroSeconds(1)),
+      m_codedRate(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -85,6 +87,16 @@ IntStamper::Dequeued(uint32_t port,
             Track(m_ports[port], queueBytes);
         }
         return;
+    }
+    if (lineRateBps != m_codedRate)
+    {
+        // the record codes the rate as one of a few: another would reach
+        // HPCC as the nearest of them, and its window would be wrong
+        NS_ABORT_MSG_UNLESS(IntHop::IsCodedLineRate(lineRateBps),
+                            "IntStamper: port " << port << " sends at " << lineRateBps
+                                                << " b/s, a rate INT cannot code (10, 25, 40, "
+                                                << "50, 100, 200, 400 or 800 Gb/s)");
+        m_codedRate = lineRateBps;
     }
     uint64_t qlen = queueBytes;
     if (m_floorPackets > 0 || m_average.IsStrictlyPositive())

@@ -98,6 +98,7 @@ class IntStamper : public SwitchEgressHook
     uint32_t m_floorPackets;        //!< floor window in packet times (0: no floor)
     Time m_average;                 //!< time constant (0: the queue behind the packet)
     std::vector<PortQueue> m_ports; //!< per port, grown on demand
+    uint64_t m_codedRate;           //!< the last line rate found codable in INT, b/s
 };
 
 } // namespace ns3

@@ -41,6 +41,14 @@ constexpr uint32_t QPN_BASE = 2;
 /// EtherType of IPv4.
 constexpr uint16_t ETHERTYPE_IPV4 = 0x0800;
 
+/// True when tid is a registered type and base or one of its subclasses (a
+/// factory set from a misspelt name holds type 0, whose parent is unknown).
+bool
+IsTypeOf(TypeId tid, TypeId base)
+{
+    return tid.GetUid() != 0 && (tid == base || tid.IsChildOf(base));
+}
+
 /// True when no sink is connected to the trace source: its IsEmpty(), on the
 /// ns-3 releases that have TracedCallback::IsEmpty() (3.37 and newer).
 template <typename Trace>
@@ -118,7 +126,7 @@ RdmaNic::GetTypeId()
                           "paper).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&RdmaNic::m_cnpInterval),
-                          MakeTimeChecker())
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("ControlPriority",
                           "Traffic class of ACK and NAK packets.",
                           UintegerValue(TrafficClass::CONTROL),
@@ -231,6 +239,18 @@ void
 RdmaNic::Setup(Ptr<PfcNetDevice> device, Ipv4Address address)
 {
     NS_LOG_FUNCTION(this << device << address);
+    NS_ABORT_MSG_IF(!device, "RdmaNic::Setup: no device (a null PfcNetDevice)");
+    NS_ABORT_MSG_UNLESS(m_mtu >= 256 && m_mtu <= 4096 && (m_mtu & (m_mtu - 1)) == 0,
+                        "RdmaNic: Mtu " << m_mtu
+                                        << " is not an InfiniBand path MTU (256, 512, 1024, "
+                                           "2048 or 4096)");
+    // A misspelt TypeId name leaves a factory without a type (Debian's
+    // optimised ns-3 does not check LookupByName): say so before Create.
+    NS_ABORT_MSG_UNLESS(IsTypeOf(m_ccFactory.GetTypeId(), RdmaCongestionControl::GetTypeId()),
+                        "RdmaNic: CongestionControl is not an RdmaCongestionControl TypeId "
+                        "(RdmaCongestionControl::GetAlgorithms(), flux-run --list-cc)");
+    NS_ABORT_MSG_UNLESS(IsTypeOf(m_arbiterFactory.GetTypeId(), RdmaQpArbiter::GetTypeId()),
+                        "RdmaNic: QpArbiter is not an RdmaQpArbiter TypeId");
     {
         // Whether the algorithm reads INT is a property of its type: one
         // probe per type, not per NIC (an algorithm object with its
@@ -307,6 +327,10 @@ Ptr<RdmaQueuePair>
 RdmaNic::CreateQueuePair(uint8_t prio, uint16_t srcPort)
 {
     NS_LOG_FUNCTION(this << +prio << srcPort);
+    NS_ABORT_MSG_IF(prio > TrafficClass::MAX_DATA,
+                    "RdmaNic: traffic class "
+                        << +prio << " is not a data class (0-" << +TrafficClass::MAX_DATA << "; "
+                        << +TrafficClass::CONTROL << " carries ACKs, NAKs and CNPs)");
     // With a message offload no packet is sent: the queue pair makes its
     // congestion control when it is first asked for.
     Ptr<RdmaCongestionControl> cc = m_offload ? nullptr : CreateCongestionControl();

@@ -79,7 +79,7 @@ FluxQueueDisc::GetTypeId()
                           "served ahead of the order (0: off).",
                           TimeValue(Seconds(0)),
                           MakeTimeAccessor(&FluxQueueDisc::m_maxWait),
-                          MakeTimeChecker())
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("EcnKminBytes",
                           "Per-class ECN Kmin of every class, bytes left in the class.",
                           UintegerValue(0),

@@ -222,6 +222,12 @@ JobScheduler::GetClassMask() const
 const std::vector<uint8_t>&
 JobScheduler::GetJobClasses() const
 {
+    // (a policy would index an empty list: say which call is missing)
+    NS_ABORT_MSG_IF(m_jobClasses.empty() && UsesOwnClasses(),
+                    "JobScheduler (policy " << GetPolicyName()
+                                            << "): the jobs have no classes: AssignClasses() was "
+                                               "not called, or failed, before the policy used "
+                                               "them (JobSchedulerHelper::Create calls it)");
     return m_jobClasses;
 }
 
@@ -282,6 +288,13 @@ JobScheduler::AddJob(const JobInfo& info)
 {
     NS_LOG_FUNCTION(this << info.index);
     NS_ABORT_MSG_IF(info.index != m_jobs.size(), "JobScheduler: jobs must be added in order");
+    NS_ABORT_MSG_IF(!info.job, "JobScheduler: job " << info.index << " has no TrainingJob");
+    NS_ABORT_MSG_IF(info.rankLinks.size() != info.job->GetConnections().size(),
+                    "JobScheduler: job "
+                        << info.index << " has " << info.job->GetConnections().size()
+                        << " connections but rankLinks gives " << info.rankLinks.size()
+                        << " paths (one per connection; "
+                           "JobSchedulerHelper::AddJob fills them)");
     m_jobs.push_back(info);
     m_currentClass.push_back(info.scenarioClass);
     m_classTimeline.push_back({ClassChange{Simulator::Now(), info.scenarioClass}});

@@ -8,7 +8,6 @@
 #include "scenario-sections.h"
 
 #include "ns3/dcqcn-profile.h"
-#include "ns3/int-header.h"
 #include "ns3/log.h"
 #include "ns3/pfc-watchdog.h"
 #include "ns3/rdma-congestion-control.h"
@@ -245,24 +244,6 @@ ParseTransport(const json& v, ScenarioConfig& cfg)
             algorithms.push_back(algorithm.first);
         }
         tr.cc = ToOneOf(r["cc"], r.Path("cc"), algorithms);
-        const auto& t = cfg.topology;
-        // the first rate the telemetry cannot code, and the key that gives it
-        std::vector<std::pair<double, std::string>> rates{{t.hostGbps, "topology.host_gbps"},
-                                                          {t.fabricGbps, "topology.fabric_gbps"}};
-        for (std::size_t i = 0; i < t.links.size(); ++i)
-        {
-            rates.emplace_back(t.links[i].gbps, "topology.links[" + std::to_string(i) + "].gbps");
-        }
-        for (const auto& [gbps, key] : rates)
-        {
-            if (tr.cc == "hpcc" && !IntHop::IsCodedLineRate(static_cast<uint64_t>(gbps * 1e9)))
-            {
-                Fail(r.Path("cc"),
-                     "\"hpcc\" needs link rates its telemetry can code (10, 25, 40, 50, 100, "
-                     "200, 400 or 800 Gb/s), and " +
-                         key + " is " + Num(gbps));
-            }
-        }
     }
     r.Read("pfc", tr.pfc);
     ParseDcqcn(r.Has("dcqcn") ? &r["dcqcn"] : nullptr, r.Path("dcqcn"), cfg);

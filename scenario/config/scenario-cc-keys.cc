@@ -8,6 +8,7 @@
 #include "scenario-reader.h"
 
 #include "ns3/dcqcn-profile.h"
+#include "ns3/int-header.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
@@ -114,12 +115,73 @@ ParseCcSections(const ObjectReader& r, ScenarioConfig& cfg)
     }
 }
 
+namespace
+{
+
+/**
+ * \brief An algorithm that reads INT (HPCC) needs link rates the telemetry
+ * codes exactly: any other would reach it as the nearest coded rate.
+ * \param cfg the scenario
+ * \param factory the algorithm's ObjectFactory string
+ * \param key the key that chose it
+ * \param name the algorithm as that key names it
+ */
+void
+CheckIntRates(const ScenarioConfig& cfg,
+              const std::string& factory,
+              const std::string& key,
+              const std::string& name)
+{
+    ObjectFactoryValue value;
+    if (!value.DeserializeFromString(factory, MakeObjectFactoryChecker()))
+    {
+        return; // (ns3_defaults names it)
+    }
+    Ptr<RdmaCongestionControl> probe = value.Get().Create<RdmaCongestionControl>();
+    if (!probe || !probe->UsesInt())
+    {
+        return;
+    }
+    const auto& t = cfg.topology;
+    std::vector<std::pair<double, std::string>> rates{{t.hostGbps, "topology.host_gbps"},
+                                                      {t.fabricGbps, "topology.fabric_gbps"}};
+    for (std::size_t i = 0; i < t.links.size(); ++i)
+    {
+        rates.emplace_back(t.links[i].gbps, "topology.links[" + std::to_string(i) + "].gbps");
+    }
+    for (const auto& [gbps, rateKey] : rates)
+    {
+        if (!IntHop::IsCodedLineRate(static_cast<uint64_t>(gbps * 1e9)))
+        {
+            Fail(key,
+                 Quote(name) +
+                     " needs link rates its telemetry can code (10, 25, 40, 50, 100, 200, 400 "
+                     "or 800 Gb/s), and " +
+                     rateKey + " is " + Num(gbps));
+        }
+    }
+}
+
+} // namespace
+
 void
 CheckCcSettings(const ScenarioConfig& cfg)
 {
     const auto& tr = cfg.transport;
     const std::string type = RdmaCongestionControl::GetAlgorithmTypeName(tr.cc);
-    if (type.empty() || cfg.ns3Defaults.count("ns3::RdmaNic::CongestionControl"))
+    const auto chosen = cfg.ns3Defaults.find("ns3::RdmaNic::CongestionControl");
+    if (chosen != cfg.ns3Defaults.end())
+    {
+        CheckIntRates(cfg,
+                      chosen->second,
+                      "ns3_defaults.ns3::RdmaNic::CongestionControl",
+                      chosen->second);
+    }
+    else if (!type.empty())
+    {
+        CheckIntRates(cfg, type, "transport.cc", tr.cc);
+    }
+    if (type.empty() || chosen != cfg.ns3Defaults.end())
     {
         return; // (a factory's attributes are checked with it)
     }

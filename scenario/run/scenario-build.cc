@@ -15,6 +15,7 @@
 #include "ns3/flow-list-traffic.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/int-header.h"
+#include "ns3/job-scheduler-helper.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-watchdog.h"
@@ -248,15 +249,8 @@ ScenarioRun::BuildJobs()
         ports->SetStream(STREAM_PORTS);
     }
     // a path-aware policy may choose the jobs' paths among the fabric's
-    std::vector<double> linkBps;
-    for (const auto& link : m_topo.links)
-    {
-        linkBps.push_back(static_cast<double>(link.tx->GetDataRate().GetBitRate()));
-    }
-    m_scheduler->SetPathFunction([this](uint32_t src,
-                                        uint32_t dst,
-                                        uint16_t port) { return m_topo.GetPath(src, dst, port); },
-                                 std::move(linkBps));
+    const JobSchedulerHelper schedulers;
+    schedulers.SetFabric(m_scheduler, m_topo);
     for (const auto& jc : m_cfg.jobs)
     {
         auto base = static_cast<uint16_t>(ports->GetInteger(49152, 65535 - jc.ranks));
@@ -290,28 +284,8 @@ ScenarioRun::BuildJobs()
             "Phase",
             MakeBoundCallback(&PhaseEnded, m_phases.back().get()));
         // What the scheduler may know: the link directions each connection
-        // of the job's collectives crosses under the fabric's ECMP hashing,
-        // and the slowest of their rates.
-        JobScheduler::JobInfo info;
-        info.job = job;
-        info.index = static_cast<uint32_t>(m_jobs.size());
-        info.scenarioClass = static_cast<uint8_t>(jc.priority);
-        double bottleneck = 0;
-        for (const auto& c : job->GetConnections())
-        {
-            const uint32_t src = HostOf(c.sender->GetNic());
-            const uint32_t dst = HostOf(c.receiver->GetNic());
-            info.connectionHosts.emplace_back(src, dst);
-            info.rankLinks.push_back(m_topo.GetPath(src, dst, c.sender->GetSourcePort()));
-            for (uint32_t l : info.rankLinks.back())
-            {
-                const double bps =
-                    static_cast<double>(m_topo.links[l].tx->GetDataRate().GetBitRate());
-                bottleneck = bottleneck == 0 ? bps : std::min(bottleneck, bps);
-            }
-        }
-        info.bottleneckBps = bottleneck;
-        m_scheduler->AddJob(info);
+        // of the job's collectives crosses under the fabric's ECMP hashing
+        schedulers.AddJob(m_scheduler, m_topo, job, static_cast<uint8_t>(jc.priority));
         m_jobs.push_back(job);
     }
     m_jobsLeft = static_cast<uint32_t>(m_jobs.size());

@@ -22,6 +22,9 @@ BAD = [
     ({"topology.colour": "blue"}, "topology.colour"),
     ({"transport.cc": "reno"}, "transport.cc"),
     ({"transport.cc": "hpcc", "topology.host_gbps": 20}, "transport.cc"),
+    # HPCC chosen as an ns-3 default reads the same telemetry
+    ({"ns3_defaults": {"ns3::RdmaNic::CongestionControl": "ns3::HpccCongestionControl"},
+      "topology.fabric_gbps": 30}, "ns3_defaults.ns3::RdmaNic::CongestionControl"),
 ]
 
 

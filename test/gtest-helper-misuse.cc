@@ -1,0 +1,101 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// What a program of one's own gets wrong with the helpers ends in one
+// message that names the mistake, rather than in a crash later: Debian's
+// optimised ns-3 does not check TypeId names, so a misspelt one would fail
+// inside ObjectFactory::Create, and a null NIC or a class above the data
+// classes would fail far from the call that gave it.
+
+#include "two-hosts.h"
+
+#include "ns3/job-scheduler-helper.h"
+#include "ns3/job-scheduler.h"
+#include "ns3/object-factory.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/simulator.h"
+#include "ns3/training-job-helper.h"
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(HelperMisuseDeathTest, MisspeltCongestionControlIsNamed)
+{
+    RdmaHelper rdma;
+    EXPECT_DEATH(rdma.SetCongestionControl("cubic"),
+                 "\"cubic\" is neither a congestion control \\(dcqcn, hpcc, none");
+    EXPECT_DEATH(rdma.SetCongestionControl("ns3::RingAllreduce"), "is neither a congestion");
+    rdma.SetCongestionControl("hpcc");                        // a name
+    rdma.SetCongestionControl("ns3::DcqcnCongestionControl"); // a TypeId
+}
+
+TEST(HelperMisuseDeathTest, MisspeltCollectiveIsNamed)
+{
+    TrainingJobHelper jobs;
+    EXPECT_DEATH(jobs.SetCollective("ns3::NoSuch"),
+                 "\"ns3::NoSuch\" is not the TypeId name of a Collective");
+    EXPECT_DEATH(jobs.SetCollective("ns3::DcqcnCongestionControl"), "not the TypeId name");
+    jobs.SetCollective("ns3::HalvingDoublingAllreduce");
+}
+
+TEST(HelperMisuseDeathTest, UnknownPolicyIsNamed)
+{
+    JobSchedulerHelper schedulers;
+    EXPECT_DEATH(schedulers.SetPolicy("sjf"), "\"sjf\" is neither a policy \\(fifo, cassini");
+    schedulers.SetPolicy("crux");
+    schedulers.SetPolicy("ns3::FluxController");
+}
+
+TEST(HelperMisuseDeathTest, BadNicSettingsAreNamed)
+{
+    EXPECT_DEATH(
+        {
+            RdmaHelper rdma;
+            rdma.SetNicAttribute("Mtu", UintegerValue(1000));
+            fluxtest::TwoHosts hosts("100Gbps", MicroSeconds(1), rdma);
+        },
+        "Mtu 1000 is not an InfiniBand path MTU");
+    EXPECT_DEATH(
+        {
+            RdmaHelper rdma;
+            fluxtest::TwoHosts hosts("100Gbps", MicroSeconds(1), rdma);
+            hosts.nicA->CreateQueuePair(7, 1000);
+        },
+        "traffic class 7 is not a data class \\(0-6; 7 carries ACKs");
+    EXPECT_DEATH(
+        {
+            RdmaHelper rdma;
+            fluxtest::TwoHosts hosts("100Gbps", MicroSeconds(1), rdma);
+            rdma.Install(hosts.devA->GetNode(), hosts.devB, Ipv4Address("10.0.0.3"));
+        },
+        "the device is not one of the host's");
+    Simulator::Destroy();
+}
+
+TEST(HelperMisuseDeathTest, AJobOnAMissingNicIsNamed)
+{
+    EXPECT_DEATH(
+        {
+            RdmaHelper rdma;
+            fluxtest::TwoHosts hosts("100Gbps", MicroSeconds(1), rdma);
+            TrainingJobHelper().Install("a", {hosts.nicA, nullptr}, 3, 50000);
+        },
+        "rank 1 has no RdmaNic");
+    Simulator::Destroy();
+}
+
+TEST(HelperMisuseDeathTest, APolicyWithoutItsClassesSaysWhichCallIsMissing)
+{
+    ObjectFactory factory("ns3::FluxController");
+    Ptr<JobScheduler> flux = factory.Create<JobScheduler>();
+    EXPECT_DEATH(flux->GetJobClasses(), "AssignClasses\\(\\) was not called");
+    // classes beyond what the tenants leave free: Create names the policy
+    JobSchedulerHelper schedulers;
+    schedulers.SetPolicy("flux");
+    schedulers.SetAttribute("Classes", UintegerValue(6));
+    EXPECT_DEATH(schedulers.Create(0x0f), "Create \\(policy flux\\): 6 classes asked");
+    flux->Dispose();
+}
