@@ -33,6 +33,31 @@ using json = nlohmann::json;
 namespace
 {
 
+/**
+ * \param info an Enum attribute
+ * \return its values' names, quoted (none when the checker does not list them)
+ */
+std::vector<std::string>
+EnumChoices(const TypeId::AttributeInformation& info)
+{
+    std::vector<std::string> names;
+    if (!info.checker->HasUnderlyingTypeInformation())
+    {
+        return names;
+    }
+    const std::string all = info.checker->GetUnderlyingTypeInformation();
+    for (std::size_t from = 0; from < all.size();)
+    {
+        const std::size_t bar = std::min(all.find('|', from), all.size());
+        if (bar > from)
+        {
+            names.push_back(Quote(all.substr(from, bar - from)));
+        }
+        from = bar + 1;
+    }
+    return names;
+}
+
 /// A unit suffix of a key.
 struct KeyUnit
 {
@@ -351,6 +376,11 @@ GetAttributeKeys(TypeId tid, const AttributeKeyRules& rules)
             k.type = "rate";
             k.range = ">= 0 (unit suffix _mbps or _gbps)";
             break;
+        case AttributeKind::ENUM:
+            k.type = "string";
+            k.range = EnumChoices(res.info).empty() ? "a string the attribute accepts"
+                                                    : Join(EnumChoices(res.info), " | ");
+            break;
         default:
             k.type = "string";
             k.range = "a string the attribute accepts";
@@ -433,10 +463,13 @@ ConvertAttributeKey(const json& v,
     const Ptr<AttributeValue> value = res.info.checker->Create();
     if (!value->DeserializeFromString(text, res.info.checker) || !res.info.checker->Check(*value))
     {
+        const auto choices =
+            res.kind == AttributeKind::ENUM ? EnumChoices(res.info) : std::vector<std::string>();
         Fail(path,
              (res.kind == AttributeKind::ENUM || res.kind == AttributeKind::STRING ? Quote(text)
                                                                                    : Got(v)) +
-                 " is not accepted by " + res.owner.GetName() + "::" + res.info.name);
+                 " is not accepted by " + res.owner.GetName() + "::" + res.info.name +
+                 (choices.empty() ? "" : " (expected " + Join(choices, " | ") + ")"));
     }
     return text;
 }

@@ -254,3 +254,25 @@ def test_every_variant_runs_as_written(tmp_path, flux_run):
         assert r["policy"] == policy
         assert r["jobs"][0]["status"] == "completed"
         assert r["jobs"][0]["jct_ms"] == base[policy], name
+
+
+def test_ablations_are_parts_of_flux_only():
+    """The ablation table's columns are ecmp-aware and the variants of flux
+    or fifo: a variant of another policy (here one made up beside them) is
+    no part of flux and stays out of it."""
+    import importlib.machinery
+    import importlib.util
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "flux-evaluate")
+    loader = importlib.machinery.SourceFileLoader("flux_evaluate", path)
+    spec = importlib.util.spec_from_loader("flux_evaluate", loader)
+    ev = importlib.util.module_from_spec(spec)
+    loader.exec_module(ev)
+    ev.VARIANTS["sjf-comm"] = ("sjf", ["scheduler.metric=comm"])
+    row = {"jct_mean_ms": 10.0}
+    table = {"s": {p: dict(row) for p in ["fifo", "flux", "ecmp-aware", "sjf-comm"]
+                   + list(ev.VARIANTS)}}
+    header, body = ev.ablations(table)
+    assert "sjf-comm" not in header
+    assert "ecmp-aware" in header and "fifo+drr" in header
+    assert all(v in header for v, (base, _) in ev.VARIANTS.items() if base == "flux")
+    assert len(body) == 1 and len(body[0]) == len(header)

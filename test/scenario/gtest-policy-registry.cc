@@ -7,6 +7,7 @@
  * doc/flux.rst ("Writing a policy").
  */
 
+#include "ns3/enum.h"
 #include "ns3/job-scheduler.h"
 #include "ns3/nstime.h"
 #include "ns3/scenario-config.h"
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <gtest/gtest.h>
+#include <map>
 
 namespace ns3
 {
@@ -71,6 +73,45 @@ class StaggerScheduler : public JobScheduler
 };
 
 FLUX_REGISTER_POLICY("stagger", StaggerScheduler, JobScheduler::POLICY_RANK_OTHER);
+
+/// A policy with a choice among names (an Enum attribute); it decides nothing.
+class ChoiceScheduler : public JobScheduler
+{
+  public:
+    /// The orders it could take.
+    enum Order
+    {
+        ARRIVAL, //!< by arrival
+        SIZE     //!< by size
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::ChoiceScheduler")
+                                .SetParent<JobScheduler>()
+                                .AddConstructor<ChoiceScheduler>()
+                                .AddAttribute("Order",
+                                              "The order of the jobs.",
+                                              EnumValue(ARRIVAL),
+                                              MakeEnumAccessor(&ChoiceScheduler::m_order),
+                                              MakeEnumChecker(ARRIVAL, "arrival", SIZE, "size"));
+        return tid;
+    }
+
+    std::string GetPolicyName() const override
+    {
+        return "choice";
+    }
+
+  private:
+    Order m_order{ARRIVAL}; //!< the order
+};
+
+FLUX_REGISTER_POLICY("choice", ChoiceScheduler, JobScheduler::POLICY_RANK_OTHER);
 
 } // namespace ns3
 
@@ -177,4 +218,46 @@ TEST(PolicyRegistry, ATestFilePolicyRuns)
     }
     EXPECT_NEAR(r.jobs[0].gateWaitMs, 0, 1e-9);
     EXPECT_NEAR(r.jobs[1].gateWaitMs, 0.5, 1e-6); // job 1 waited one offset
+}
+
+TEST(PolicyRegistry, ASharedKeyMeansTheSameToEveryPolicy)
+{
+    // A scheduler key of another policy is checked against that policy and
+    // ignored, so that a scenario tuned for one policy runs under every
+    // --policy: two policies whose attributes share a name must therefore
+    // take the same values there (type and range).
+    std::map<std::string, std::pair<std::string, std::string>> seen; // name: (policy, type)
+    for (const auto& [policy, typeName] : JobScheduler::GetPolicies())
+    {
+        for (TypeId t = TypeId::LookupByName(typeName); t != JobScheduler::GetTypeId().GetParent();
+             t = t.GetParent())
+        {
+            for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+            {
+                const TypeId::AttributeInformation info = t.GetAttribute(i);
+                const std::string type = info.checker->GetValueTypeName() + " " +
+                                         (info.checker->HasUnderlyingTypeInformation()
+                                              ? info.checker->GetUnderlyingTypeInformation()
+                                              : std::string());
+                const auto [it, added] = seen.emplace(info.name, std::make_pair(policy, type));
+                EXPECT_TRUE(added || it->second.second == type)
+                    << "attribute " << info.name << ": " << it->second.first << " takes "
+                    << it->second.second << ", " << policy << " takes " << type;
+            }
+        }
+    }
+}
+
+TEST(PolicyRegistry, AChoiceKeyListsItsNames)
+{
+    // an Enum attribute's key says which names it takes, and so does its refusal
+    const auto keys = scenario::GetPolicyKeys("choice");
+    ASSERT_FALSE(keys.empty());
+    EXPECT_EQ(keys[0].key, "order");
+    EXPECT_EQ(keys[0].type, "string");
+    EXPECT_EQ(keys[0].range, "\"arrival\" | \"size\"");
+    EXPECT_EQ(ParseError(TwoJobs({{"policy", "choice"}, {"order", "age"}})),
+              "scheduler.order: \"age\" is not accepted by ns3::ChoiceScheduler::Order "
+              "(expected \"arrival\" | \"size\")");
+    EXPECT_EQ(ParseError(TwoJobs({{"policy", "choice"}, {"order", "size"}})), "");
 }
