@@ -8,12 +8,8 @@
 // A timer that were armed once and not restarted would fire during the
 // transfer and make the queue pair go back and resend.
 
-#include "ns3/mac48-address.h"
-#include "ns3/node-container.h"
-#include "ns3/pfc-channel.h"
-#include "ns3/pfc-net-device.h"
-#include "ns3/rdma-helper.h"
-#include "ns3/rdma-nic.h"
+#include "two-hosts.h"
+
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -42,23 +38,11 @@ struct Done
 Ptr<RdmaQueuePair>
 Transfer(uint64_t bytes, Time rto, Done& done)
 {
-    NodeContainer nodes(2);
-    Ptr<PfcChannel> ch =
-        CreateObjectWithAttributes<PfcChannel>("Delay", TimeValue(MicroSeconds(1)));
-    Ptr<PfcNetDevice> devA = CreateObject<PfcNetDevice>();
-    Ptr<PfcNetDevice> devB = CreateObject<PfcNetDevice>();
-    devA->SetAddress(Mac48Address::Allocate());
-    devB->SetAddress(Mac48Address::Allocate());
-    nodes.Get(0)->AddDevice(devA);
-    nodes.Get(1)->AddDevice(devB);
-    devA->Attach(ch);
-    devB->Attach(ch);
     RdmaHelper helper;
     helper.SetCongestionControl("none");
     helper.SetNicAttribute("RetransmitTimeout", TimeValue(rto));
-    Ptr<RdmaNic> nicA = helper.Install(nodes.Get(0), devA, Ipv4Address("10.0.0.1"));
-    Ptr<RdmaNic> nicB = helper.Install(nodes.Get(1), devB, Ipv4Address("10.0.0.2"));
-    auto [tx, rx] = RdmaHelper::Connect(nicA, nicB, 3, 10000);
+    fluxtest::TwoHosts hosts("100Gbps", MicroSeconds(1), helper);
+    auto [tx, rx] = RdmaHelper::Connect(hosts.nicA, hosts.nicB, 3, 10000);
     tx->SetSendCompletionCallback(MakeBoundCallback(
         +[](Done* d, Ptr<RdmaQueuePair>, uint64_t, uint64_t b) { d->sent += b; },
         &done));
