@@ -73,3 +73,20 @@ def test_a_sweep_without_its_subject_is_skipped_with_a_line(tmp_path):
     assert {r["sweep"] for r in rows} == {"control-latency"}
     assert "no load sweep: the scenario has no job without a workload file" in proc.stdout
     assert "no background sweep: the scenario has no Poisson background tenant" in proc.stdout
+
+
+def test_an_unknown_policy_is_refused_before_any_run(tmp_path):
+    """A name that is no policy of flux-run --list-policies (a variant's, or a
+    typo) exits 2 naming it and the known ones, before any run starts."""
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps(SMALL))
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        ["/usr/bin/python3", os.path.join(ROOT, "scripts", "flux-sweeps"), str(scenario),
+         "--seeds", "1", "--policies", "fifo flux-no-guard", "--out", str(out),
+         "--flux-run", os.path.join(script_env()["FLUX_BUILD_DIR"], "flux-run")],
+        capture_output=True, text=True, timeout=60, env=script_env())
+    assert proc.returncode == 2
+    assert "--policies: flux-no-guard: not a policy of flux-run --list-policies (fifo " \
+        in proc.stderr
+    assert not (out / "runs").exists()
