@@ -14,6 +14,7 @@
 #include "ns3/packet.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/switch-mmu.h"
+#include "ns3/traffic-class.h"
 #include "ns3/udp-header.h"
 
 #include <algorithm>
@@ -286,6 +287,27 @@ FabricTopology::GetPfcPauses(uint32_t link) const
         }
     }
     return 0;
+}
+
+Time
+FabricTopology::GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes) const
+{
+    // the largest data frame (an RDMA WRITE's first, with its RETH)
+    const uint32_t dataFrame = WireBytes::DataFrame(mtu, true) + intBytes;
+    const uint32_t ackFrame = WireBytes::ACK_FRAME + intBytes;
+    Time worst;
+    for (uint32_t dst = 1; dst < GetNHosts(); ++dst)
+    {
+        Time rtt;
+        for (uint32_t l : GetPath(0, dst, 49152))
+        {
+            const auto& link = links[l];
+            rtt += 2 * DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
+            rtt += link.tx->GetFrameTxTime(dataFrame) + link.tx->GetFrameTxTime(ackFrame);
+        }
+        worst = std::max(worst, rtt);
+    }
+    return worst;
 }
 
 } // namespace ns3

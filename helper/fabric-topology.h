@@ -107,6 +107,18 @@ struct FabricTopology
     void ComputeRoutes() const;
 
     /**
+     * \brief The base RTT of the fabric for HPCC (its BaseRtt attribute): the
+     * largest over the paths from host 0 (every path length of the
+     * symmetric topologies) of the propagation delays both ways plus one
+     * data frame's and one ACK's serialization per hop, as the HPCC
+     * authors' simulator takes the largest base RTT of its topology.
+     * \param mtu RDMA payload bytes per packet
+     * \param intBytes INT bytes per data packet and ACK (IntHeader::SizeFor)
+     * \return the base RTT
+     */
+    Time GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes) const;
+
+    /**
      * \brief Write one pcap per host port: DIR/host<i>.pcap.
      * \param dir an existing directory
      * \param hosts the hosts to capture (empty: all)

@@ -42,6 +42,7 @@ NetDeviceContainer
 PfcLinkHelper::Install(Ptr<Node> a, Ptr<Node> b)
 {
     NS_LOG_FUNCTION(this << a << b);
+    NS_ABORT_MSG_IF(!a || !b || a == b, "PfcLinkHelper::Install: a link joins two nodes");
     NetDeviceContainer devices;
     Ptr<PfcChannel> channel = m_channelFactory.Create<PfcChannel>();
     for (const Ptr<Node>& node : {a, b})

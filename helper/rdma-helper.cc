@@ -64,6 +64,17 @@ RdmaHelper::Install(Ptr<Node> host, Ptr<PfcNetDevice> device, Ipv4Address addres
     return nic;
 }
 
+std::vector<Ptr<RdmaNic>>
+RdmaHelper::Install(const FabricTopology& topo) const
+{
+    std::vector<Ptr<RdmaNic>> nics;
+    for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
+    {
+        nics.push_back(Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
+    }
+    return nics;
+}
+
 std::pair<Ptr<RdmaQueuePair>, Ptr<RdmaQueuePair>>
 RdmaHelper::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t prio, uint16_t srcPort)
 {

@@ -5,12 +5,15 @@
 #ifndef RDMA_HELPER_H
 #define RDMA_HELPER_H
 
+#include "fabric-topology.h"
+
 #include "ns3/attribute.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/rdma-nic.h"
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -50,6 +53,13 @@ class RdmaHelper
      * \return the NIC
      */
     Ptr<RdmaNic> Install(Ptr<Node> host, Ptr<PfcNetDevice> device, Ipv4Address address) const;
+
+    /**
+     * \brief Put a NIC on every host of a fabric, on its port and address.
+     * \param topo the fabric
+     * \return the NICs, in host order
+     */
+    std::vector<Ptr<RdmaNic>> Install(const FabricTopology& topo) const;
 
     /**
      * \brief Create a connected pair of queue pairs between two NICs

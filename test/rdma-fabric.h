@@ -29,13 +29,9 @@ struct RdmaFabric
      * \param rdma NIC settings
      */
     RdmaFabric(FabricTopology topology, const RdmaHelper& rdma)
-        : topo(std::move(topology))
+        : topo(std::move(topology)),
+          nics(rdma.Install(topo))
     {
-        for (uint32_t h = 0; h < topo.GetNHosts(); ++h)
-        {
-            nics.push_back(
-                rdma.Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
-        }
         topo.AssignStreams(100);
     }
 

@@ -8,10 +8,8 @@
 #include "scenario-run.h"
 
 #include "ns3/int-header.h"
-#include "ns3/pfc-channel.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/string.h"
-#include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -21,41 +19,6 @@ namespace ns3
 {
 namespace scenario
 {
-namespace
-{
-
-/**
- * \brief The base RTT HPCC needs: the largest over the paths from host 0
- * (every path length of the symmetric topologies) of the propagation delays
- * both ways plus one data frame's and one ACK's serialization per hop, as
- * the HPCC authors' simulator takes the largest base RTT of its topology.
- * \param topo the topology
- * \param mtu RDMA payload bytes per packet
- * \param intBytes INT bytes per data packet and ACK
- * \return the base RTT
- */
-Time
-MaxBaseRtt(const FabricTopology& topo, uint32_t mtu, uint32_t intBytes)
-{
-    // the largest data frame (an RDMA WRITE's first, with its RETH)
-    const uint32_t dataFrame = WireBytes::DataFrame(mtu, true) + intBytes;
-    const uint32_t ackFrame = WireBytes::ACK_FRAME + intBytes;
-    Time worst;
-    for (uint32_t dst = 1; dst < topo.GetNHosts(); ++dst)
-    {
-        Time rtt;
-        for (uint32_t l : topo.GetPath(0, dst, 49152))
-        {
-            const auto& link = topo.links[l];
-            rtt += 2 * DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
-            rtt += link.tx->GetFrameTxTime(dataFrame) + link.tx->GetFrameTxTime(ackFrame);
-        }
-        worst = std::max(worst, rtt);
-    }
-    return worst;
-}
-
-} // namespace
 
 void
 ScenarioRun::ConfigureTransport()
@@ -69,7 +32,7 @@ ScenarioRun::ConfigureTransport()
     const auto& dcqcn = m_cfg.transport.dcqcn;
     if (m_cfg.transport.cc == "dcqcn" && dcqcn.windowBdp > 0)
     {
-        const Time rtt = MaxBaseRtt(m_topo, m_cfg.transport.mtuBytes, 0);
+        const Time rtt = m_topo.GetMaxBaseRtt(m_cfg.transport.mtuBytes, 0);
         const auto bytes = static_cast<uint64_t>(
             std::ceil(dcqcn.windowBdp * m_cfg.topology.hostGbps * 1e9 / 8 * rtt.GetSeconds()));
         const std::string cc = "ns3::DcqcnCongestionControl[Window=" + std::to_string(bytes) +
@@ -132,7 +95,7 @@ ScenarioRun::ConfigureTransport()
         }
         probe->Dispose();
     }
-    const Time rtt = MaxBaseRtt(m_topo, m_cfg.transport.mtuBytes, intBytes);
+    const Time rtt = m_topo.GetMaxBaseRtt(m_cfg.transport.mtuBytes, intBytes);
     const std::string cc = type + "[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
     for (const auto& nic : m_nics)
     {
