@@ -138,7 +138,12 @@ CheckIntRates(const ScenarioConfig& cfg,
         return; // (ns3_defaults names it)
     }
     Ptr<RdmaCongestionControl> probe = value.Get().Create<RdmaCongestionControl>();
-    if (!probe || !probe->UsesInt())
+    const bool readsInt = probe && probe->UsesInt();
+    if (probe)
+    {
+        probe->Dispose();
+    }
+    if (!readsInt)
     {
         return;
     }
