@@ -64,7 +64,8 @@ KindOf(const TypeId::AttributeInformation& info)
     {
         return AttributeKind::TIME;
     }
-    if (type == "ns3::EnumValue")
+    // (ns-3 3.41 and later name it after its type: "ns3::EnumValue<T>")
+    if (type == "ns3::EnumValue" || type.rfind("ns3::EnumValue<", 0) == 0)
     {
         return AttributeKind::ENUM;
     }

@@ -74,6 +74,26 @@ class StaggerScheduler : public JobScheduler
 
 FLUX_REGISTER_POLICY("stagger", StaggerScheduler, JobScheduler::POLICY_RANK_OTHER);
 
+/**
+ * \param member an enum member
+ * \return its accessor: ns-3 up to 3.40 deduces the enum, later releases
+ *         take it as a template argument
+ */
+template <typename E, typename C>
+auto
+EnumAccessor(E C::*member, int) -> decltype(MakeEnumAccessor<E>(member))
+{
+    return MakeEnumAccessor<E>(member);
+}
+
+/// \copydoc EnumAccessor(E C::*, int)
+template <typename E, typename C>
+auto
+EnumAccessor(E C::*member, long) -> decltype(MakeEnumAccessor(member))
+{
+    return MakeEnumAccessor(member);
+}
+
 /// A policy with a choice among names (an Enum attribute); it decides nothing.
 class ChoiceScheduler : public JobScheduler
 {
@@ -97,7 +117,7 @@ class ChoiceScheduler : public JobScheduler
                                 .AddAttribute("Order",
                                               "The order of the jobs.",
                                               EnumValue(ARRIVAL),
-                                              MakeEnumAccessor(&ChoiceScheduler::m_order),
+                                              EnumAccessor(&ChoiceScheduler::m_order, 0),
                                               MakeEnumChecker(ARRIVAL, "arrival", SIZE, "size"));
         return tid;
     }
