@@ -142,9 +142,9 @@ class SchedulerHelperTestSuite : public TestSuite
 {
   public:
     SchedulerHelperTestSuite()
-        : TestSuite("flux-scheduler-helper", UNIT)
+        : TestSuite("flux-scheduler-helper", TestSuite::Type::UNIT)
     {
-        AddTestCase(new SchedulerHelperTestCase, TestCase::QUICK);
+        AddTestCase(new SchedulerHelperTestCase);
     }
 };
 
