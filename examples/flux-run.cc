@@ -273,7 +273,12 @@ void
 DescribePolicy(const std::string& policy)
 {
     std::cout << policy << " (" << JobScheduler::GetPolicyTypeName(policy) << ")\n";
-    for (const auto& k : scenario::GetPolicyKeys(policy))
+    const auto keys = scenario::GetPolicyKeys(policy);
+    if (keys.empty())
+    {
+        std::cout << "  no keys besides \"policy\"\n";
+    }
+    for (const auto& k : keys)
     {
         std::cout << "  " << k.key << ": " << k.type << ", default " << k.defaultValue << ", "
                   << k.range << " (" << k.attribute << ")\n      " << k.help << '\n';

@@ -141,6 +141,11 @@ flux_section "runs: $name x policies [${policies% }] x seeds [${seeds% }], $FLUX
 local t_runs status_dir
 t_runs=$(date +%s)
 status_dir=$(mktemp -d)
+# the progress lines' policy column fits the longest name (variants are long)
+local width=10 p
+for p in $policies; do
+    if [ ${#p} -gt $width ]; then width=${#p}; fi
+done
 # One run: results into $out/runs, its wall time and exit status into
 # $status_dir, its stderr kept for the report.
 run_one() {
@@ -157,10 +162,10 @@ run_one() {
     ms=$(((t1 - t0) / 1000000))
     echo "$rc $ms" >"$status_dir/$policy-$seed.status"
     if [ $rc = 0 ]; then
-        printf '  %-10s seed %-3s %4d.%01d s  %s\n' "$policy" "$seed" $((ms / 1000)) \
+        printf '  %-*s seed %-3s %4d.%01d s  %s\n' "$width" "$policy" "$seed" $((ms / 1000)) \
             $((ms % 1000 / 100)) "$base.json"
     else
-        printf '  %-10s seed %-3s FAILED (exit %s): %s\n' "$policy" "$seed" "$rc" \
+        printf '  %-*s seed %-3s FAILED (exit %s): %s\n' "$width" "$policy" "$seed" "$rc" \
             "$(head -c 300 "$status_dir/$policy-$seed.err")"
     fi
 }

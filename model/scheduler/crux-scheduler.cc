@@ -62,6 +62,12 @@ CruxScheduler::UsesOwnClasses() const
 }
 
 bool
+CruxScheduler::ChoosesPaths() const
+{
+    return true;
+}
+
+bool
 CruxScheduler::GetQpArbiterFactory(ObjectFactory& factory) const
 {
     // strict priority by class at the NIC, as at the switches

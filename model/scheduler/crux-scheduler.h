@@ -51,6 +51,8 @@ class CruxScheduler : public JobScheduler
     ~CruxScheduler() override;
 
     std::string GetPolicyName() const override;
+    bool UsesOwnClasses() const override;
+    bool ChoosesPaths() const override;
     bool GetQpArbiterFactory(ObjectFactory& factory) const override;
     void Start() override;
 
@@ -70,7 +72,6 @@ class CruxScheduler : public JobScheduler
     std::vector<uint32_t> ByIntensity() const;
 
   protected:
-    bool UsesOwnClasses() const override;
 
   private:
     /**

@@ -48,6 +48,12 @@ EcmpAwareScheduler::GetPolicyName() const
     return "ecmp-aware";
 }
 
+bool
+EcmpAwareScheduler::ChoosesPaths() const
+{
+    return true;
+}
+
 std::vector<uint32_t>
 EcmpAwareScheduler::ByBytes(const JobScheduler& scheduler)
 {

@@ -32,6 +32,7 @@ class EcmpAwareScheduler : public JobScheduler
     ~EcmpAwareScheduler() override;
 
     std::string GetPolicyName() const override;
+    bool ChoosesPaths() const override;
     void Start() override;
 
     /**

@@ -198,6 +198,12 @@ FluxController::UsesOwnClasses() const
 }
 
 bool
+FluxController::ChoosesPaths() const
+{
+    return true;
+}
+
+bool
 FluxController::GetQueueDiscFactory(ObjectFactory& factory) const
 {
     factory.SetTypeId("ns3::FluxQueueDisc");

@@ -88,6 +88,8 @@ class FluxController : public JobScheduler
     ~FluxController() override;
 
     std::string GetPolicyName() const override;
+    bool UsesOwnClasses() const override;
+    bool ChoosesPaths() const override;
     bool GetQueueDiscFactory(ObjectFactory& factory) const override;
     bool GetQpArbiterFactory(ObjectFactory& factory) const override;
     void Start() override;
@@ -147,7 +149,6 @@ class FluxController : public JobScheduler
 
   protected:
     void DoDispose() override;
-    bool UsesOwnClasses() const override;
 
   private:
     /**

@@ -169,6 +169,12 @@ JobScheduler::UsesOwnClasses() const
     return false;
 }
 
+bool
+JobScheduler::ChoosesPaths() const
+{
+    return false;
+}
+
 std::string
 JobScheduler::AssignClasses(uint8_t reservedMask)
 {

@@ -272,6 +272,18 @@ class JobScheduler : public Object
      */
     const JobInfo& GetJobInfo(uint32_t job) const;
 
+    /**
+     * \return true when the policy gives the jobs classes of its own (the
+     *         Classes and BackgroundFirst attributes apply only then)
+     */
+    virtual bool UsesOwnClasses() const;
+
+    /**
+     * \return true when the policy chooses the jobs' paths (PlacePaths(); the
+     *         PathCandidates attribute applies only then)
+     */
+    virtual bool ChoosesPaths() const;
+
   protected:
     void DoDispose() override;
 
@@ -281,9 +293,6 @@ class JobScheduler : public Object
      * \param cls the class
      */
     void SetJobClass(uint32_t job, uint8_t cls);
-
-    /** \return true when the policy uses classes of its own */
-    virtual bool UsesOwnClasses() const;
 
     /**
      * \brief Choose the jobs' paths: the UDP source port of each connection

@@ -376,11 +376,12 @@ GetAttributeKeys(TypeId tid, const AttributeKeyRules& rules)
             k.type = "rate";
             k.range = ">= 0 (unit suffix _mbps or _gbps)";
             break;
-        case AttributeKind::ENUM:
+        case AttributeKind::ENUM: {
             k.type = "string";
-            k.range = EnumChoices(res.info).empty() ? "a string the attribute accepts"
-                                                    : Join(EnumChoices(res.info), " | ");
+            const auto choices = EnumChoices(res.info);
+            k.range = choices.empty() ? "a string the attribute accepts" : Join(choices, " | ");
             break;
+        }
         default:
             k.type = "string";
             k.range = "a string the attribute accepts";

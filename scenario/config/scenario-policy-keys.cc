@@ -15,6 +15,7 @@
 #include "ns3/job-scheduler.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/scenario-json.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -81,7 +82,22 @@ GetPolicyKeys(const std::string& policy)
     {
         return {};
     }
-    return GetAttributeKeys(TypeId::LookupByName(type), PolicyRules());
+    // JobScheduler's own attributes, where the policy uses them
+    ObjectFactory factory(type);
+    const Ptr<JobScheduler> probe = factory.Create<JobScheduler>();
+    std::vector<PolicyKey> keys;
+    for (auto& k : GetAttributeKeys(TypeId::LookupByName(type), PolicyRules()))
+    {
+        if (((k.attribute == "Classes" || k.attribute == "BackgroundFirst") &&
+             !probe->UsesOwnClasses()) ||
+            (k.attribute == "PathCandidates" && !probe->ChoosesPaths()))
+        {
+            continue;
+        }
+        keys.push_back(std::move(k));
+    }
+    probe->Dispose();
+    return keys;
 }
 
 void

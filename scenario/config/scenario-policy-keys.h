@@ -28,8 +28,10 @@ using PolicyKey = AttributeKey;
 /**
  * \param policy a policy name (JobScheduler::GetPolicies())
  * \return its scenario keys besides "policy", in the order of its TypeId's
- *         attributes (the policy's own first, then JobScheduler's); empty
- *         for an unknown policy
+ *         attributes (the policy's own first, then JobScheduler's: classes
+ *         and background_first for a policy with classes of its own,
+ *         path_candidates for one that chooses paths); empty for an unknown
+ *         policy
  */
 std::vector<PolicyKey> GetPolicyKeys(const std::string& policy);
 

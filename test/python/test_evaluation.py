@@ -276,3 +276,32 @@ def test_ablations_are_parts_of_flux_only():
     assert "ecmp-aware" in header and "fifo+drr" in header
     assert all(v in header for v, (base, _) in ev.VARIANTS.items() if base == "flux")
     assert len(body) == 1 and len(body[0]) == len(header)
+
+
+def test_class_timeline_plots_each_jobs_classes_on_whole_ticks():
+    """The class-over-time plot draws each job's class changes as steps,
+    held to the job's end, on an axis whose ticks are whole classes."""
+    import importlib.machinery
+    import importlib.util
+    import types
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "flux-evaluate")
+    loader = importlib.machinery.SourceFileLoader("flux_evaluate", path)
+    spec = importlib.util.spec_from_loader("flux_evaluate", loader)
+    ev = importlib.util.module_from_spec(spec)
+    loader.exec_module(ev)
+    figs = []
+    ev.save = lambda fig, out_dir, name, written: figs.append((name, fig))
+    results = {"jobs": [{"name": "a", "class_timeline": [[0, 2], [1.5, 1]]},
+                        {"name": "b", "class_timeline": [[0, 1], [2.0, 2]]}]}
+    run = types.SimpleNamespace(scenario="s", policy="flux", seed=1, results=results,
+                                job_end={"a": 3.0, "b": 4.0})
+    ev.plot_class_timeline([run], "unused", [])
+    assert [name for name, _ in figs] == ["class-timeline-s.png"]
+    ax = figs[0][1].axes[0]
+    lines = {ln.get_label(): ln for ln in ax.get_lines()}
+    assert list(lines["a"].get_xdata()) == [0, 1.5, 3.0]
+    assert list(lines["a"].get_ydata()) == [2, 1, 1]
+    assert list(lines["b"].get_xdata()) == [0, 2.0, 4.0]
+    figs[0][1].canvas.draw()
+    ticks = [t for t in ax.get_yticks() if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]
+    assert ticks and all(float(t).is_integer() for t in ticks), ticks

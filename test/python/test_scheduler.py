@@ -33,12 +33,22 @@ def test_every_policy_is_listed(flux_run):
 
 def test_every_policy_is_described(flux_run):
     """--describe-policy names each policy's TypeId and lists its scheduler
-    keys (the attributes, in snake_case); an unknown name exits 2."""
+    keys (the attributes, in snake_case): JobScheduler's classes keys only
+    for a policy that gives classes, path_candidates only for one that
+    chooses paths; an unknown name exits 2."""
+    with_classes = {"flux", "crux"}
+    with_paths = {"flux", "crux", "ecmp-aware"}
     for policy in _policies(flux_run):
         p = flux_run("--describe-policy", policy)
         assert p.returncode == 0, policy
         assert p.stdout.startswith(f"{policy} (ns3::"), policy
-        assert "  classes: integer, default 3, [1, 6] (Classes)" in p.stdout, policy
+        classes = "  classes: integer, default 3, [1, 6] (Classes)" in p.stdout
+        first = "  background_first: boolean" in p.stdout
+        paths = "  path_candidates: integer, default 64, [1, 4096]" in p.stdout
+        if policy in with_classes | with_paths | {"fifo", "cassini", "mltcp"}:
+            assert classes == first == (policy in with_classes), policy
+            assert paths == (policy in with_paths), policy
+    assert flux_run("--describe-policy", "fifo").stdout.endswith('  no keys besides "policy"\n')
     flux = flux_run("--describe-policy", "flux").stdout
     assert "  hysteresis_us: time, default " in flux
     assert '  granularity: string, default "step", "step" | "chunk" (PerChunk)' in flux
