@@ -5,6 +5,7 @@
 #include "pfc-link-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
@@ -95,9 +96,14 @@ PfcLinkHelper::EnablePcapInternal(std::string prefix,
     PcapHelper pcapHelper;
     const std::string filename =
         explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
-    // A point-to-point port sees all its frames either way.
+    // A point-to-point port sees all its frames either way. (PcapHelper's
+    // CreateFile would take the timestamp resolution from the attribute's
+    // default.)
     Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB, m_snapLen);
+        CreateObjectWithAttributes<PcapFileWrapper>("NanosecMode", BooleanValue(m_nanoseconds));
+    file->Open(filename, std::ios::out);
+    NS_ABORT_MSG_IF(file->Fail(), "PfcLinkHelper: cannot open " << filename << " for writing");
+    file->Init(PcapHelper::DLT_EN10MB, m_snapLen);
     if (m_captureStart.IsZero() && m_captureStop.IsZero())
     {
         pcapHelper.HookDefaultSink<PfcNetDevice>(device, "PromiscSniffer", file);
@@ -106,6 +112,51 @@ PfcLinkHelper::EnablePcapInternal(std::string prefix,
     device->TraceConnectWithoutContext(
         "PromiscSniffer",
         MakeBoundCallback(&WindowSink, file, m_captureStart, m_captureStop));
+}
+
+void
+PfcLinkHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                                   std::string prefix,
+                                   Ptr<NetDevice> nd,
+                                   bool explicitFilename)
+{
+    Ptr<PfcNetDevice> device = DynamicCast<PfcNetDevice>(nd);
+    if (!device)
+    {
+        NS_LOG_INFO("PfcLinkHelper::EnableAsciiInternal(): device " << nd
+                                                                    << " is not a PfcNetDevice");
+        return;
+    }
+    // the default sinks print the frames' headers, as PointToPointHelper's do
+    Packet::EnablePrinting();
+    AsciiTraceHelper ascii;
+    if (!stream)
+    {
+        // a file of the device's own: lines without context
+        const std::string filename =
+            explicitFilename ? prefix : ascii.GetFilenameFromDevice(prefix, device);
+        Ptr<OutputStreamWrapper> file = ascii.CreateFileStream(filename);
+        ascii.HookDefaultDequeueSinkWithoutContext<PfcNetDevice>(device, "MacTx", file);
+        ascii.HookDefaultReceiveSinkWithoutContext<PfcNetDevice>(device, "MacRx", file);
+        ascii.HookDefaultDropSinkWithoutContext<PfcNetDevice>(device, "PhyRxDrop", file);
+        return;
+    }
+    // a stream shared by several devices: each line names its trace source
+    const std::string path = "/NodeList/" + std::to_string(device->GetNode()->GetId()) +
+                             "/DeviceList/" + std::to_string(device->GetIfIndex()) +
+                             "/$ns3::PfcNetDevice/";
+    ascii.HookDefaultDequeueSinkWithContext<PfcNetDevice>(device, path + "MacTx", "MacTx", stream);
+    ascii.HookDefaultReceiveSinkWithContext<PfcNetDevice>(device, path + "MacRx", "MacRx", stream);
+    ascii.HookDefaultDropSinkWithContext<PfcNetDevice>(device,
+                                                       path + "PhyRxDrop",
+                                                       "PhyRxDrop",
+                                                       stream);
+}
+
+void
+PfcLinkHelper::SetPcapNanoseconds(bool nanoseconds)
+{
+    m_nanoseconds = nanoseconds;
 }
 
 void

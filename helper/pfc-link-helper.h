@@ -26,9 +26,14 @@ class NetDevice;
  *
  * Each device gets a fresh MAC address (Mac48Address::Allocate()) and is
  * added to its node. Pcap traces are Ethernet (DLT_EN10MB), so Wireshark and
- * tshark decode the 802.1Q tag, PFC frames and RoCEv2.
+ * tshark decode the 802.1Q tag, PFC frames and RoCEv2. ASCII traces
+ * (EnableAscii, EnableAsciiAll) write one line per frame in ns-3's format:
+ * "-" a frame put on the line (MacTx), "r" a frame received (MacRx), "d" a
+ * frame lost by the receive error model (PhyRxDrop). A port has no device
+ * queue (frames wait in the switch's MMU or the NIC), so there is no "+";
+ * the switches' Enqueue, Dequeue and Drop traces give the queueing.
  */
-class PfcLinkHelper : public PcapHelperForDevice
+class PfcLinkHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {
   public:
     PfcLinkHelper();
@@ -74,17 +79,33 @@ class PfcLinkHelper : public PcapHelperForDevice
      */
     void SetPcapCapture(uint32_t snapLen, Time start, Time stop);
 
+    /**
+     * \brief Timestamps of later EnablePcap() calls in nanoseconds (pcap
+     * magic 0xa1b23c4d, which Wireshark and tshark read), the default: at
+     * 100 Gb/s a 1 KB frame lasts 80 ns, so microseconds would give many
+     * frames one time. False: microseconds, as ns-3's PcapFileWrapper
+     * writes by default.
+     * \param nanoseconds true for nanosecond timestamps
+     */
+    void SetPcapNanoseconds(bool nanoseconds);
+
   private:
     void EnablePcapInternal(std::string prefix,
                             Ptr<NetDevice> nd,
                             bool promiscuous,
                             bool explicitFilename) override;
 
+    void EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                             std::string prefix,
+                             Ptr<NetDevice> nd,
+                             bool explicitFilename) override;
+
     ObjectFactory m_deviceFactory;  //!< makes the devices
     ObjectFactory m_channelFactory; //!< makes the channels
     uint32_t m_snapLen{65535};      //!< bytes kept per captured frame
     Time m_captureStart;            //!< start of the capture window
     Time m_captureStop;             //!< end of the capture window (zero: none)
+    bool m_nanoseconds{true};       //!< nanosecond pcap timestamps
 };
 
 } // namespace ns3

@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 using namespace ns3;
@@ -522,6 +523,82 @@ class PcapTestCase : public TestCase
 
 /**
  * \ingroup flux-tests
+ * ASCII traces (PfcLinkHelper is an AsciiTraceHelperForDevice): on a shared
+ * stream, one "-" line per frame a port put on the line and one "r" line per
+ * frame it received, each naming its device's trace source; in a device's
+ * own file, the same lines without the context.
+ */
+class AsciiTestCase : public TestCase
+{
+  public:
+    AsciiTestCase()
+        : TestCase("ascii: one line per frame sent and received, in ns-3's format")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string file = CreateTempDirFilename("flux-ascii-host1.tr");
+        std::ostringstream shared;
+        {
+            FabricTopologyHelper helper;
+            FabricTopology topo = helper.BuildDumbbell(1);
+            PfcLinkHelper link;
+            link.EnableAsciiAll(Create<OutputStreamWrapper>(&shared));
+            link.EnableAscii(file, topo.hostDevices[1], true);
+            Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
+            Ptr<TrafficEgress> e =
+                CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 300);
+            e->AddFlow(topo.hostAddresses[1], 9, 7);
+            e->Start(MicroSeconds(1));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 7, "the flow arrived");
+            Simulator::Destroy();
+        }
+        // host 0 is node 0, host 1 node 1 (device 0 each); left node 2, right 3
+        std::map<std::string, uint32_t> count; // "<op> <trace path>" -> lines
+        std::istringstream in(shared.str());
+        std::string line;
+        uint32_t lines = 0;
+        while (std::getline(in, line))
+        {
+            ++lines;
+            std::istringstream f(line);
+            std::string op;
+            std::string time;
+            std::string path;
+            f >> op >> time >> path;
+            NS_TEST_ASSERT_MSG_EQ((op == "-" || op == "r"), true, "an operation: " << line);
+            NS_TEST_ASSERT_MSG_EQ((std::stod(time) > 0), true, "a time in seconds: " << line);
+            ++count[op + " " + path];
+        }
+        NS_TEST_ASSERT_MSG_EQ(count["- /NodeList/0/DeviceList/0/$ns3::PfcNetDevice/MacTx"],
+                              7,
+                              "host 0 sent 7 frames");
+        NS_TEST_ASSERT_MSG_EQ(count["r /NodeList/1/DeviceList/0/$ns3::PfcNetDevice/MacRx"],
+                              7,
+                              "host 1 received 7 frames");
+        NS_TEST_ASSERT_MSG_EQ(count["r /NodeList/2/DeviceList/0/$ns3::PfcNetDevice/MacRx"],
+                              7,
+                              "the left switch received them from host 0");
+        // 7 frames over 3 links, each sent and received once
+        NS_TEST_ASSERT_MSG_EQ(lines, 42, "no other line");
+        std::ifstream own(file);
+        uint32_t received = 0;
+        while (std::getline(own, line))
+        {
+            NS_TEST_ASSERT_MSG_EQ(line.rfind("r ", 0), 0, "host 1 only receives: " << line);
+            NS_TEST_ASSERT_MSG_EQ(line.find("/NodeList"), std::string::npos, "no context");
+            ++received;
+        }
+        NS_TEST_ASSERT_MSG_EQ(received, 7, "host 1's own file has its 7 frames");
+        std::remove(file.c_str());
+    }
+};
+
+/**
+ * \ingroup flux-tests
  * The queue disc of the switch ports: a Config default of
  * FabricSwitch::QueueDiscFactory (as a scenario's ns3_defaults sets it)
  * reaches every port when SetQueueDisc() is not called; SetQueueDisc()
@@ -731,6 +808,7 @@ class FluxTopologyTestSuite : public TestSuite
         AddTestCase(new FatTreeTtlTestCase);
         AddTestCase(new TopologyErrorsTestCase);
         AddTestCase(new PcapTestCase);
+        AddTestCase(new AsciiTestCase);
         AddTestCase(new QueueDiscDefaultTestCase);
         AddTestCase(new EcnClassTestCase);
         AddTestCase(new RouteOnlyTestCase);

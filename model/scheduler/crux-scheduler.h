@@ -72,7 +72,6 @@ class CruxScheduler : public JobScheduler
     std::vector<uint32_t> ByIntensity() const;
 
   protected:
-
   private:
     /**
      * \param a a job index

@@ -282,17 +282,19 @@ def test_hpcc_frames_decode_with_int(tmp_path, flux_run):
 
 
 def _records(pcap):
-    """(time us, captured length, frame length) of each record of a pcap,
-    read with the pcap format's own layout."""
+    """(time ns, captured length, frame length) of each record of a pcap,
+    read with the pcap format's own layout; flux's timestamps are in
+    nanoseconds (magic 0xa1b23c4d)."""
     import struct
     data = pcap.read_bytes()
     magic, = struct.unpack_from("<I", data, 0)
-    assert magic == 0xA1B2C3D4, hex(magic)
+    assert magic == 0xA1B23C4D, hex(magic)
     snaplen, = struct.unpack_from("<I", data, 16)
     out, pos = [], 24
     while pos < len(data):
-        sec, usec, incl, orig = struct.unpack_from("<IIII", data, pos)
-        out.append((sec * 1000000 + usec, incl, orig))
+        sec, nsec, incl, orig = struct.unpack_from("<IIII", data, pos)
+        assert nsec < 1000000000
+        out.append((sec * 1000000000 + nsec, incl, orig))
         pos += 16 + incl
     return snaplen, out
 
@@ -317,12 +319,32 @@ def test_pcap_narrowed_by_hosts_snap_length_and_window(tmp_path, flux_run, captu
     _, whole = _records(full / "host0.pcap")
     snaplen, cut = _records(narrow / "host0.pcap")
     assert snaplen == 128
-    inside = [r for r in whole if 50 <= r[0] < 100]
+    inside = [r for r in whole if 50000 <= r[0] < 100000]
     assert 0 < len(inside) < len(whole)
     assert [(t, orig) for t, _, orig in cut] == [(t, orig) for t, _, orig in inside]
     assert all(incl == min(128, orig) for _, incl, orig in cut)
     decoded = _decode(narrow / "host0.pcap")
     assert sum(f["infiniband.bth.opcode"] is not None for f in decoded) > 0
+
+
+def test_pcap_timestamps_resolve_frames_at_line_rate(tmp_path, flux_run):
+    """Timestamps are in nanoseconds: the data frames the incast's receiver
+    takes in back to back are each at least their own time on its 100 Gb/s
+    line after the one before (microseconds would give most of them the
+    same time as their predecessor)."""
+    scen = tmp_path / "incast.json"
+    incast = json.loads(json.dumps(INCAST))
+    incast["topology"]["host_gbps"] = 100
+    scen.write_text(json.dumps(incast))
+    p = flux_run(scen, "--pcap", tmp_path / "pcap", "--pcap-hosts", "0", "--out",
+                 tmp_path / "r.json", "--quiet")
+    assert p.returncode == 0, p.stderr
+    _, records = _records(tmp_path / "pcap" / "host0.pcap")
+    data = [(t, orig) for t, _, orig in records if orig > 1000]  # host 0 only receives data
+    assert len(data) > 1000
+    gaps = [(b[0] - a[0], b[1] * 8 / 100) for a, b in zip(data, data[1:])]
+    assert all(gap >= line_ns - 1 for gap, line_ns in gaps), min(gaps)
+    assert sum(gap < 1000 for gap, _ in gaps) > len(gaps) // 2  # back to back
 
 
 @pytest.mark.parametrize("args, field", [
