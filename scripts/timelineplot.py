@@ -5,6 +5,7 @@ colours, and below them one row per traced link with its utilisation over
 time. scripts/flux-plot timeline draws it; rows() is the data it draws.
 Needs python3-matplotlib and python3-numpy."""
 
+import collections
 import json
 import re
 
@@ -41,9 +42,10 @@ def rows(trace, max_ranks=4, jobs=None):
 
     Returns {"metadata": otherData, "end_ms": the last time shown,
     "ranks": [{"job", "rank", "spans": [[start_ms, end_ms, category, name],
-    ...] by start}], "links": [{"link", "t_ms": [...], "utilization":
-    [...]}]}: a rank's spans gather all its tracks ("rank 3", "rank 3 (2)");
-    a link's utilisation holds from each time to the next.
+    ...] by start}], "ranks_per_job": {job: ranks in the file},
+    "links": [{"link", "t_ms": [...], "utilization": [...]}]}: a rank's
+    spans gather all its tracks ("rank 3", "rank 3 (2)"); a link's
+    utilisation holds from each time to the next.
     """
     events = trace.get("traceEvents", [])
     processes, sort_of, threads = {}, {}, {}
@@ -61,6 +63,11 @@ def rows(trace, max_ranks=4, jobs=None):
     if jobs:
         wanted = {f"job {j}" for j in jobs}
         job_pids = [p for p in job_pids if processes[p] in wanted]
+    in_file = {}
+    for (pid, _), name in threads.items():
+        m = RANK_TRACK.match(name)
+        if pid in job_pids and m:
+            in_file[pid] = max(in_file.get(pid, 0), int(m.group(1)) + 1)
     spans = {}
     end_ns = 0.0
     for e in events:
@@ -89,6 +96,7 @@ def rows(trace, max_ranks=4, jobs=None):
         series[1].append(float(e["args"]["utilization"]))
         end_ns = max(end_ns, e["ts"] * 1e3)
     return {"metadata": trace.get("otherData", {}), "end_ms": end_ns / 1e6, "ranks": out_ranks,
+            "ranks_per_job": {processes[p][4:]: in_file.get(p, 0) for p in job_pids},
             "links": [{"link": name, "t_ms": t, "utilization": u}
                       for name, (t, u) in links.items()]}
 
@@ -116,6 +124,12 @@ def plot(data, path, dpi=150, title=None, to_ms=None):
     ax.set_yticks(range(len(ranks)))
     ax.set_yticklabels([f"{r['job']} r{r['rank']}" for r in ranks], fontsize="small")
     ax.set_ylim(len(ranks) - 0.5, -0.5)
+    shown = collections.Counter(r["job"] for r in ranks)
+    hidden = [f"{job} {shown[job]} of {n}" for job, n in data.get("ranks_per_job", {}).items()
+              if shown[job] < n]
+    if hidden:  # say which ranks the figure leaves out
+        ax.set_ylabel("ranks shown: " + ", ".join(hidden) + " (--ranks N for more)",
+                      fontsize="x-small")
     handles = [Patch(color=s["color"], label=s["label"]) for s in CATEGORIES.values()]
     handles.insert(3, Patch(color=ALL_GATHER_COLOR, label="step (all-gather)"))
     ax.legend(handles=handles, fontsize="x-small", ncol=len(handles), loc="lower left",

@@ -117,4 +117,7 @@ def gap_share(results, bound, fifo=None):
     best = bound["best"]["mean_jct_ms"]
     if policy is None or base is None or best is None or base - best <= 1e-6 * abs(base):
         return None
-    return (base - policy) / (base - best)
+    share = (base - policy) / (base - best)
+    # the same mean summed in another order (fifo against the bound's fifo)
+    # is no gain: no "-0.00" in tables
+    return 0.0 if abs(share) < 1e-9 else share

@@ -249,6 +249,13 @@ def test_deterministic_and_same_from_python(tmp_path, flux_run):
     best = {"jobs": [{"name": j["name"], "jct_ms": bound["best"]["mean_jct_ms"]}
                      for j in bound["jobs"]]}
     assert ns3flux.gap_share(fifo, bound) == pytest.approx(0.0, abs=1e-12)
+    # fifo's mean summed in another order is no gain: exactly 0, never -0.00
+    jcts = {"x": 0.1, "y": 0.2, "z": 0.3}
+    other_order = {"jobs": [{"name": n} for n in jcts], "best": {"mean_jct_ms": 0.1},
+                   "fifo": {"mean_jct_ms": (0.3 + 0.2 + 0.1) / 3}}
+    same = {"jobs": [{"name": n, "jct_ms": v} for n, v in jcts.items()]}
+    assert sum(jcts.values()) / 3 != other_order["fifo"]["mean_jct_ms"]
+    assert ns3flux.gap_share(same, other_order) == 0.0
     assert ns3flux.gap_share(best, bound) == pytest.approx(1.0)
     assert ns3flux.gap_share(best, bound, fifo=best) is None
     unfinished = {"jobs": [{"name": "a", "jct_ms": None}, {"name": "b", "jct_ms": 1.0}]}

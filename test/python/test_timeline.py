@@ -295,6 +295,21 @@ def test_plot_rows_are_the_timeline(runs, tmp_path):
     assert rows == json.loads(json.dumps(timelineplot.rows(trace, max_ranks=2)))
     assert [(r["job"], r["rank"]) for r in rows["ranks"]] == [("a", 0), ("a", 1), ("b", 0),
                                                               ("b", 1)]
+    assert rows["ranks_per_job"] == {"a": 4, "b": 4}
+    # the figure says which ranks it leaves out
+    figs = []
+    close = timelineplot.plt.close
+    timelineplot.plt.close = lambda f=None: figs.append(f) if hasattr(f, "axes") else close(f)
+    try:
+        timelineplot.plot(rows, tmp_path / "again.png")
+        whole = timelineplot.rows(trace, max_ranks=4)
+        timelineplot.plot(whole, tmp_path / "whole.png")
+    finally:
+        timelineplot.plt.close = close
+    assert figs[0].axes[0].get_ylabel() == "ranks shown: a 2 of 4, b 2 of 4 (--ranks N for more)"
+    assert figs[1].axes[0].get_ylabel() == ""
+    for f in figs:
+        close(f)
     count = {j["name"]: j["phase_ms"]["count"] for j in results["jobs"]}
     for r in rows["ranks"]:
         assert sum(s[2] == "step" for s in r["spans"]) == count[r["job"]]
