@@ -525,7 +525,7 @@ ParseArgs(int argc, char** argv)
                 throw ScenarioError(arg, "takes no value");
             }
         };
-        if (arg == "-h" || arg == "--help")
+        if (arg == "-h" || arg == "--help" || arg == "--PrintHelp") // (ns-3's spelling too)
         {
             noValue();
             args.help = true;

@@ -77,12 +77,12 @@ class RailStructureTestCase : public TestCase
         for (uint32_t s = 0; s < t.switches.size(); ++s)
         {
             const bool leaf = s < leaves;
-            NS_TEST_ASSERT_MSG_EQ(t.switches[s].tier, leaf ? 0u : 1u, t.switches[s].name);
+            NS_TEST_ASSERT_MSG_EQ(t.switches[s].tier, (leaf ? 0u : 1u), t.switches[s].name);
             NS_TEST_ASSERT_MSG_EQ(perLeaf[s],
-                                  leaf ? SERVERS : 0,
+                                  (leaf ? SERVERS : 0),
                                   "hosts of " << t.switches[s].name);
             NS_TEST_ASSERT_MSG_EQ(t.switches[s].sw->GetNPorts(),
-                                  leaf ? SERVERS + SPINES : leaves,
+                                  (leaf ? SERVERS + SPINES : leaves),
                                   "ports of " << t.switches[s].name);
         }
         for (uint32_t l = 0; l < leaves; ++l)
@@ -136,7 +136,7 @@ class RailPathsTestCase : public TestCase
                     const std::vector<uint32_t> path = t.GetPath(a, b, port);
                     const bool sameRail = GroupOf(a) == GroupOf(b) && a % RAILS == b % RAILS;
                     NS_TEST_ASSERT_MSG_EQ(path.size(),
-                                          sameRail ? 2 : 4,
+                                          (sameRail ? 2 : 4),
                                           "hosts " << a << " -> " << b << " reach each other");
                     const std::string leaf =
                         "rg" + std::to_string(GroupOf(a)) + "-rail" + std::to_string(a % RAILS);
@@ -153,7 +153,7 @@ class RailPathsTestCase : public TestCase
                         spineLinks += spineOf(l) ? 1 : 0;
                     }
                     NS_TEST_ASSERT_MSG_EQ(spineLinks,
-                                          sameRail ? 0 : 2,
+                                          (sameRail ? 0 : 2),
                                           "hosts " << a << " -> " << b
                                                    << (sameRail ? ": no spine" : ": a spine"));
                 }

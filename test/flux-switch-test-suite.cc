@@ -1180,7 +1180,7 @@ class PausedEgressTestCase : public TestCase
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(m_prio3AtCheck, 0, "paused priority held");
         NS_TEST_ASSERT_MSG_EQ(m_prio7AtCheck,
-                              m_fifo ? 0 : 10,
+                              (m_fifo ? 0 : 10),
                               (m_fifo ? "FIFO: blocked behind the paused head"
                                       : "other priority flows past the paused one"));
         NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 20, "all arrive after the resume");

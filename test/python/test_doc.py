@@ -270,3 +270,22 @@ def test_every_page_is_in_the_index():
     for f in os.listdir(DOC):
         if f.endswith(".rst") and f != "index.rst":
             assert re.search(r"^   %s$" % re.escape(f[:-4]), index, re.M), f
+
+
+def test_suite_table_names_every_test_suite():
+    """The manual's table of ns-3 TestSuites has a row for every suite the
+    sources register, and none that they do not (test.py lists the same)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    registered = set()
+    for folder in ("test", os.path.join("test", "scenario")):
+        for name in os.listdir(os.path.join(root, folder)):
+            if name.endswith(".cc"):
+                with open(os.path.join(root, folder, name)) as f:
+                    registered |= set(re.findall(r'TestSuite\("(flux-[a-z-]+)"', f.read()))
+    with open(os.path.join(root, "doc", "flux.rst")) as f:
+        text = f.read()
+    table = text[text.index(".. csv-table:: ns-3 TestSuites"):]
+    table = table[:table.index("\n\n", table.index(":widths:") + 20)]
+    listed = set(re.findall(r'``(flux-[a-z-]+)``', table))
+    assert len(registered) >= 20
+    assert listed == registered, (sorted(registered - listed), sorted(listed - registered))

@@ -514,3 +514,20 @@ def test_huge_pages_cut_page_faults_not_results(tmp_path, flux_run):
     assert faults["1"] * 2 <= faults["0"], faults
     with open(tmp_path / "huge-0.json") as a, open(tmp_path / "huge-1.json") as b:
         assert strip_wall(json.load(a)) == strip_wall(json.load(b))
+
+
+def test_help_lists_every_option_the_parser_takes(flux_run):
+    """--help (and ns-3's spelling, --PrintHelp) prints the usage on stdout
+    with exit 0, naming every option flux-run's parser accepts."""
+    source = open(os.path.join(ROOT, "examples", "flux-run.cc")).read()
+    import re
+    options = set(re.findall(r'arg == "(--[a-z-]+)"', source)) - {"--help", "--PrintHelp"}
+    assert len(options) > 15
+    outs = []
+    for spelling in ("--help", "-h", "--PrintHelp"):
+        p = flux_run(spelling)
+        assert p.returncode == 0 and p.stderr == "", (spelling, p.stderr)
+        outs.append(p.stdout)
+    assert outs[0] == outs[1] == outs[2]
+    missing = [o for o in sorted(options) if o not in outs[0]]
+    assert not missing, missing
