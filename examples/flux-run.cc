@@ -212,6 +212,7 @@ const char* const kUsage =
     "       flux-run SCENARIO.json --bound [--out BOUND.json] [--policy NAME] [--seed N]\n"
     "                [--seed-ecmp N] [--seed-background N] [--seed-placement N]\n"
     "                [--set KEY=VALUE]... [--quiet]\n"
+    "       flux-run SCENARIO.json --check [--policy NAME] [--seed N] [--set KEY=VALUE]...\n"
     "       flux-run --list-policies [--verbose]\n"
     "       flux-run --describe-policy NAME\n"
     "       flux-run --list-cc [--verbose] | --describe-cc NAME\n"
@@ -248,6 +249,9 @@ const char* const kUsage =
     "  --bound             compute, from flow-level runs, each job alone, a lower\n"
     "                      bound on the mean JCT and the worst iteration, and the\n"
     "                      best priority schedule of a search (doc/bound.rst)\n"
+    "  --check             check the scenario (with the overrides given) as a run\n"
+    "                      would, print one line and exit: nothing is run or\n"
+    "                      written\n"
     "  --list-policies     print the available policies, one per line, and exit;\n"
     "                      with --verbose, each with its scheduler keys\n"
     "  --describe-policy NAME  print the scheduler keys of a policy (type, default,\n"
@@ -350,6 +354,7 @@ struct Args
     std::string backend{"packet"}; //!< --backend
     bool backendGiven{false};      //!< --backend was given
     bool bound{false};             //!< --bound
+    bool check{false};             //!< --check
     bool quiet{false};             //!< --quiet
     bool help{false};              //!< --help
     bool listPolicies{false};      //!< --list-policies
@@ -562,6 +567,11 @@ ParseArgs(int argc, char** argv)
         {
             noValue();
             args.quiet = true;
+        }
+        else if (arg == "--check")
+        {
+            noValue();
+            args.check = true;
         }
         else if (arg == "--bound")
         {
@@ -1001,6 +1011,17 @@ Main(int argc, char** argv)
             {
                 std::cerr << "flux-run: warning: " << w << std::endl;
             }
+        }
+        if (args.check)
+        {
+            if (FabricRanks::GetRank() == 0)
+            {
+                std::cout << args.scenario << ": valid (policy " << cfg.scheduler.policy
+                          << ", seed " << cfg.seed << ", " << cfg.HostCount() << " hosts, "
+                          << cfg.jobs.size() << " job(s), " << cfg.background.size()
+                          << " tenant(s))" << std::endl;
+            }
+            return 0;
         }
 
         // Where the results go; check before running that they can be written.

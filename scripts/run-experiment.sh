@@ -133,6 +133,16 @@ known=" $("$flux_run" --list-policies | tr '\n' ' ') $(flux_policy_variants) "
 for p in $policies; do
     [[ "$known" == *" $p "* ]] || flux_die "--policies: $p is neither a policy (flux-run --list-policies) nor a variant (scripts/policy-variants.txt)"
 done
+# the scenario under each policy, checked once before any run (exit 2, as
+# flux-run's own refusal, rather than the same message once per run)
+local check_args check_out
+for p in $policies; do
+    mapfile -t check_args < <(flux_policy_args "$p")
+    if ! check_out=$("$flux_run" "$scenario" --check "${check_args[@]}" 2>&1 >/dev/null); then
+        echo "${check_out:-flux-run --check failed} (policy $p)" >&2
+        exit 2
+    fi
+done
 local name
 name=$(basename "$scenario" .json)
 mkdir -p "$out/runs"

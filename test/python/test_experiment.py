@@ -72,3 +72,33 @@ def test_a_bad_seed_list_is_refused_before_any_run(tmp_path):
         assert proc.returncode != 0, bad
         assert "--seed-list: expected positive integers" in proc.stdout + proc.stderr, bad
         assert not out.exists(), bad
+
+
+def test_a_bad_scenario_is_refused_once_before_any_run(tmp_path):
+    """A scenario the runner refuses ends the study before any run: exit 2,
+    flux-run's one line naming the field, printed once (not once per policy
+    and seed), and no output folder."""
+    scen = json.loads(open(SCENARIO).read())
+    scen["jobs"][0]["iteratons"] = 3
+    bad = tmp_path / "typo.json"
+    bad.write_text(json.dumps(scen))
+    out = tmp_path / "out"
+    proc = subprocess.run(
+        [os.path.join(REPO, "scripts", "run-experiment.sh"), "--no-deps", "--no-build",
+         "--no-plots", "--scenario", str(bad), "--seed-list", "1 2", "--policies", "fifo flux",
+         "--out", str(out)], capture_output=True, text=True, timeout=60, env=script_env())
+    assert proc.returncode == 2, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert proc.stderr.count("jobs[0].iteratons") == 1, proc.stderr
+    assert not out.exists()
+
+
+def test_check_validates_without_running_or_writing(tmp_path, flux_run):
+    """flux-run --check prints one line and writes nothing for a valid
+    scenario (with its overrides applied), and refuses a bad one as a run
+    would: exit 2, the field named."""
+    p = flux_run(SCENARIO, "--check", "--policy", "flux", "--seed", "3")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip().endswith("valid (policy flux, seed 3, 6 hosts, 3 job(s), 0 tenant(s))")
+    assert not os.path.exists(SCENARIO.replace(".json", "-results.json"))
+    p = flux_run(SCENARIO, "--check", "--set", "jobs[0].ranks=99")
+    assert p.returncode == 2 and p.stderr.startswith("flux-run: jobs[0].ranks"), p.stderr
