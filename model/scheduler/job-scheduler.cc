@@ -175,6 +175,16 @@ JobScheduler::ChoosesPaths() const
     return false;
 }
 
+bool
+JobScheduler::UsesAttribute(const std::string& name) const
+{
+    if (name == "Classes" || name == "BackgroundFirst")
+    {
+        return UsesOwnClasses();
+    }
+    return name != "PathCandidates" || ChoosesPaths();
+}
+
 std::string
 JobScheduler::AssignClasses(uint8_t reservedMask)
 {

@@ -284,6 +284,14 @@ class JobScheduler : public Object
      */
     virtual bool ChoosesPaths() const;
 
+    /**
+     * \param name an attribute of the policy's TypeId
+     * \return false for JobScheduler's own attributes that do not apply to
+     *         the policy (Classes and BackgroundFirst without classes of its
+     *         own, PathCandidates when it chooses no paths), else true
+     */
+    bool UsesAttribute(const std::string& name) const;
+
   protected:
     void DoDispose() override;
 

@@ -155,6 +155,7 @@ struct ScenarioConfig
         std::string attribute; //!< the attribute it sets ("Hysteresis")
         std::string value;     //!< the value, checked, as the attribute reads it ("50000ns")
         double number{0};      //!< the key's number as written (0 for other keys)
+        std::string written;   //!< the value as the scenario wrote it (JSON text)
     };
 
     /// The "scheduler" object.

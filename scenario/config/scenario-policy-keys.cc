@@ -88,13 +88,10 @@ GetPolicyKeys(const std::string& policy)
     std::vector<PolicyKey> keys;
     for (auto& k : GetAttributeKeys(TypeId::LookupByName(type), PolicyRules()))
     {
-        if (((k.attribute == "Classes" || k.attribute == "BackgroundFirst") &&
-             !probe->UsesOwnClasses()) ||
-            (k.attribute == "PathCandidates" && !probe->ChoosesPaths()))
+        if (probe->UsesAttribute(k.attribute))
         {
-            continue;
+            keys.push_back(std::move(k));
         }
-        keys.push_back(std::move(k));
     }
     probe->Dispose();
     return keys;
@@ -160,6 +157,7 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
         s.key = key;
         s.attribute = res.info.name;
         s.value = ConvertAttributeKey(*it, r.Path(key), key, rules, res, s.number);
+        s.written = it->dump();
         sc.settings.push_back(s);
     }
 }

@@ -196,6 +196,13 @@ ResultsWriter::ToJson(const RunResults& results)
         sched["class_changes"] = sc.classChanges;
         sched["paths_moved"] = sc.pathsMoved;
         sched["overdue_runs"] = sc.overdue;
+        ojson settings = ojson::object();
+        for (const auto& [key, written] : sc.settings)
+        {
+            settings[key] = ojson::parse(written);
+        }
+        sched["settings"] = std::move(settings);
+        sched["ignored"] = sc.ignored;
         out["scheduler"] = std::move(sched);
     }
 

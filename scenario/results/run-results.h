@@ -147,6 +147,9 @@ struct RunResults
         uint64_t classChanges{0};      //!< class changes of jobs' queue pairs
         uint64_t pathsMoved{0};        //!< connections given another source port
         uint64_t overdue{0};           //!< runs a guard put first, late against fifo's pace
+        /// the scenario's scheduler keys the policy took: key, value as written (JSON)
+        std::vector<std::pair<std::string, std::string>> settings;
+        std::vector<std::string> ignored; //!< the scenario's keys of other policies
     };
 
     /// One finished flow (a background flow, or any message the runner reports).

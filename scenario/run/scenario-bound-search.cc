@@ -96,7 +96,7 @@ BoundSearch::Try(const std::vector<uint8_t>& classes, const std::string& schedul
         cfg.scheduler.policy = paths == HASHED ? "fifo" : "ecmp-aware";
         if (paths == BY_CLASS)
         {
-            cfg.scheduler.settings.push_back({"by_class", "ByClass", "true", 0});
+            cfg.scheduler.settings.push_back({"by_class", "ByClass", "true", 0, "true"});
         }
         for (std::size_t j = 0; j < cfg.jobs.size(); ++j)
         {

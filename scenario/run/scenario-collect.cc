@@ -3,6 +3,7 @@
  */
 
 #include "scenario-run.h"
+#include "scenario-scheduler.h"
 
 #include "ns3/ib-bth-header.h"
 #include "ns3/log.h"
@@ -187,6 +188,17 @@ ScenarioRun::Collect(double wallS) const
         r.scheduler.messages = c.messages;
         r.scheduler.classChanges = c.classChanges;
         r.scheduler.pathsMoved = c.pathsMoved;
+    }
+    for (const auto& s : m_cfg.scheduler.settings)
+    {
+        if (PolicyTakes(m_scheduler, s))
+        {
+            r.scheduler.settings.emplace_back(s.key, s.written);
+        }
+        else
+        {
+            r.scheduler.ignored.push_back(s.key);
+        }
     }
     for (const auto& job : m_jobs)
     {

@@ -14,6 +14,41 @@
 namespace ns3
 {
 
+namespace
+{
+
+/**
+ * \param tid the chosen policy's TypeId
+ * \param s a scheduler key of the scenario
+ * \return its value for the policy's attribute; null for a key of another
+ *         policy (checked against that one's attribute), or a value this
+ *         policy's attribute of the same name does not take
+ */
+Ptr<AttributeValue>
+ValueFor(TypeId tid, const ScenarioConfig::SchedulerSetting& s)
+{
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(s.attribute, &info))
+    {
+        return nullptr;
+    }
+    const Ptr<AttributeValue> value = info.checker->Create();
+    if (value->DeserializeFromString(s.value, info.checker) && info.checker->Check(*value))
+    {
+        return value;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+bool
+PolicyTakes(Ptr<const JobScheduler> scheduler, const ScenarioConfig::SchedulerSetting& setting)
+{
+    return ValueFor(scheduler->GetInstanceTypeId(), setting) &&
+           scheduler->UsesAttribute(setting.attribute);
+}
+
 Ptr<JobScheduler>
 CreateScheduler(const ScenarioConfig& cfg)
 {
@@ -22,15 +57,7 @@ CreateScheduler(const ScenarioConfig& cfg)
     const TypeId tid = factory.GetTypeId();
     for (const auto& s : cfg.scheduler.settings)
     {
-        // a key of another policy (checked against that one's attribute), or
-        // a value this policy's attribute of the same name does not take
-        TypeId::AttributeInformation info;
-        if (!tid.LookupAttributeByName(s.attribute, &info))
-        {
-            continue;
-        }
-        const Ptr<AttributeValue> value = info.checker->Create();
-        if (value->DeserializeFromString(s.value, info.checker) && info.checker->Check(*value))
+        if (const Ptr<AttributeValue> value = ValueFor(tid, s))
         {
             factory.Set(s.attribute, *value);
         }

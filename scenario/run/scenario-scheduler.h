@@ -26,6 +26,18 @@ Ptr<JobScheduler> CreateScheduler(const ScenarioConfig& cfg);
 
 /**
  * \ingroup flux-scenario
+ * \brief Whether a policy takes a scheduler key of the scenario.
+ * \param scheduler the scheduler CreateScheduler() made
+ * \param setting one of the scenario's scheduler.settings
+ * \return true when the policy has the key's attribute, takes its value and
+ *         uses it (JobScheduler::UsesAttribute); false for a key of another
+ *         policy, checked and ignored
+ */
+bool PolicyTakes(Ptr<const JobScheduler> scheduler,
+                 const ScenarioConfig::SchedulerSetting& setting);
+
+/**
+ * \ingroup flux-scenario
  * \brief Checks of a parsed scenario that need the model's objects rather
  * than the scenario's text: the policy finds its classes where the
  * background tenants leave room. flux-run and ns3flux call it right after

@@ -7,7 +7,7 @@ import copy
 import json
 
 import ns3flux
-from conftest import SMALL, run_scenario
+from conftest import SMALL, run_scenario, strip_wall
 
 # The four first policies, in this order; every registered policy after them.
 FIRST = ["fifo", "cassini", "crux", "flux"]
@@ -183,3 +183,28 @@ def test_scheduler_keys_map_to_attributes(flux_run, tmp_path):
         p, out = run(scheduler, f"good{i}")
         assert p.returncode == 0, (scheduler, p.stderr)
         assert json.loads(out.read_text())["policy"] == scheduler["policy"]
+
+
+def test_results_record_the_scheduler_keys_taken_and_ignored(flux_run, tmp_path, small_file):
+    """The results' scheduler section records the scenario's scheduler keys
+    the policy took, with their values as written (--set included), and the
+    keys it ignored: another policy's, and JobScheduler's own where they do
+    not apply; a key the policy ignores changes none of its results."""
+    sets = ["--set", "scheduler.hysteresis_us=0", "--set", "scheduler.classes=2",
+            "--set", "scheduler.granularity=chunk"]
+    outs = {}
+    for policy, extra in (("flux", sets), ("fifo", sets), ("fifo", [])):
+        out = tmp_path / f"{policy}-{len(extra)}.json"
+        p = flux_run(small_file, "--policy", policy, *extra, "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        outs[(policy, len(extra))] = json.loads(out.read_text())
+    flux = outs[("flux", 6)]["scheduler"]
+    assert flux["settings"] == {"hysteresis_us": 0, "classes": 2, "granularity": "chunk"}
+    assert flux["ignored"] == []
+    fifo = outs[("fifo", 6)]["scheduler"]
+    assert fifo["settings"] == {}
+    assert sorted(fifo["ignored"]) == ["classes", "granularity", "hysteresis_us"]
+    plain = outs[("fifo", 0)]
+    assert plain["scheduler"]["settings"] == {} and plain["scheduler"]["ignored"] == []
+    assert strip_wall(dict(outs[("fifo", 6)], scheduler=None)) == \
+        strip_wall(dict(plain, scheduler=None))
