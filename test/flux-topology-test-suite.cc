@@ -454,6 +454,29 @@ class TopologyErrorsTestCase : public TestCase
 };
 
 /**
+ * Seven frames of 300 bytes from host 0 to host 1 of a one-host-a-side
+ * dumbbell, traced as the caller asks, then the simulator destroyed (the
+ * traces' files are complete once the devices are gone).
+ * \param trace turns traces on in the built fabric
+ * \return the frames host 1 received
+ */
+static uint64_t
+SevenFramesAcrossADumbbell(const std::function<void(const FabricTopology&)>& trace)
+{
+    FabricTopologyHelper helper;
+    FabricTopology topo = helper.BuildDumbbell(1);
+    trace(topo);
+    Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
+    Ptr<TrafficEgress> e =
+        CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 300);
+    e->AddFlow(topo.hostAddresses[1], 9, 7);
+    e->Start(MicroSeconds(1));
+    Simulator::Run();
+    Simulator::Destroy();
+    return sink->m_packets;
+}
+
+/**
  * \ingroup flux-tests
  * Pcap: one Ethernet (DLT_EN10MB) file per host port and per switch port,
  * holding the frames that crossed it.
@@ -492,20 +515,10 @@ class PcapTestCase : public TestCase
     {
         const std::string dir = CreateTempDirFilename("flux-pcap");
         SystemPath::MakeDirectories(dir);
-        {
-            // The captures are complete once the devices are gone.
-            FabricTopologyHelper helper;
-            FabricTopology topo = helper.BuildDumbbell(1);
+        SevenFramesAcrossADumbbell([&dir](const FabricTopology& topo) {
             topo.EnablePcapHosts(dir);
             topo.EnablePcapSwitches(dir);
-            Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
-            Ptr<TrafficEgress> e =
-                CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 300);
-            e->AddFlow(topo.hostAddresses[1], 9, 7);
-            e->Start(MicroSeconds(1));
-            Simulator::Run();
-            Simulator::Destroy();
-        }
+        });
         uint32_t linkType = 0;
         NS_TEST_ASSERT_MSG_EQ(Records(dir + "/host0.pcap", linkType), 7, "host 0 sent 7 frames");
         NS_TEST_ASSERT_MSG_EQ(linkType, 1, "DLT_EN10MB");
@@ -541,21 +554,13 @@ class AsciiTestCase : public TestCase
     {
         const std::string file = CreateTempDirFilename("flux-ascii-host1.tr");
         std::ostringstream shared;
-        {
-            FabricTopologyHelper helper;
-            FabricTopology topo = helper.BuildDumbbell(1);
-            PfcLinkHelper link;
-            link.EnableAsciiAll(Create<OutputStreamWrapper>(&shared));
-            link.EnableAscii(file, topo.hostDevices[1], true);
-            Ptr<TrafficSink> sink = Create<TrafficSink>(topo.hostDevices[1], topo.hostAddresses[1]);
-            Ptr<TrafficEgress> e =
-                CreateObject<TrafficEgress>(topo.hostDevices[0], topo.hostAddresses[0], 300);
-            e->AddFlow(topo.hostAddresses[1], 9, 7);
-            e->Start(MicroSeconds(1));
-            Simulator::Run();
-            NS_TEST_ASSERT_MSG_EQ(sink->m_packets, 7, "the flow arrived");
-            Simulator::Destroy();
-        }
+        const uint64_t arrived =
+            SevenFramesAcrossADumbbell([&shared, &file](const FabricTopology& topo) {
+                PfcLinkHelper link;
+                link.EnableAsciiAll(Create<OutputStreamWrapper>(&shared));
+                link.EnableAscii(file, topo.hostDevices[1], true);
+            });
+        NS_TEST_ASSERT_MSG_EQ(arrived, 7, "the flow arrived");
         // host 0 is node 0, host 1 node 1 (device 0 each); left node 2, right 3
         std::map<std::string, uint32_t> count; // "<op> <trace path>" -> lines
         std::istringstream in(shared.str());

@@ -519,3 +519,36 @@ def test_the_inputs_backend_limits_names_are_real_keys(flux_run):
         assert set(named) <= keys, (policy, named, sorted(keys))
         if policy == "mltcp":
             assert named  # its rate scaling has no fluid counterpart
+
+
+def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # noqa: ARG001
+    """scripts/flow-validate --policies runs a scenario with jobs beside a
+    tenant under each policy at both levels: its table gives per policy the
+    mean JCT at each level and their difference as the results files give
+    them, and counts the job runs that sat in a class below the tenant's
+    (crux's classes are static: those below the tenant's class 3); a name
+    that is no policy is refused before any run."""
+    scen = tmp_path / "small.json"
+    scen.write_text(json.dumps(SMALL))
+    out = tmp_path / "out"
+    script = os.path.join(ROOT, "scripts", "flow-validate")
+    flux = os.environ.get("FLUX_BUILD_DIR", os.path.join(ROOT, "build"))
+    args = [script, "--flux-run", os.path.join(flux, "flux-run"), "--scenarios", str(scen),
+            "--seeds", "1", "--out", str(out)]
+    p = subprocess.run(args + ["--policies", "crux"], capture_output=True, text=True,
+                       timeout=600)
+    assert p.returncode == 0, p.stderr[-2000:]
+    res = {lv: json.loads((out / f"small-crux-{lv}-seed1.json").read_text())
+           for lv in ("packet", "flow")}
+    mean = {lv: sum(j["jct_ms"] for j in r["jobs"]) / len(r["jobs"]) for lv, r in res.items()}
+    row = next(line for line in p.stdout.splitlines() if line.startswith("``small``"))
+    cells = row.split()
+    assert cells[1] == "crux"
+    assert cells[2:5] == [f"{mean['packet']:.2f}", "/", f"{mean['flow']:.2f}"]
+    assert cells[5] == f"{100 * (mean['flow'] - mean['packet']) / mean['packet']:+.1f}"
+    classes = [j["class"] for j in res["packet"]["jobs"]]
+    below = sum(1 for c in classes if c < SMALL["background"][0].get("priority", 3))
+    assert row.endswith(f"{below} of {len(classes)}")
+    bad = subprocess.run(args + ["--policies", "nosuch"], capture_output=True, text=True,
+                         timeout=60)
+    assert bad.returncode != 0 and "--policies: nosuch" in bad.stderr
