@@ -16,7 +16,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 #include <unistd.h>
 #include <utility>
@@ -173,11 +172,9 @@ ResultsWriter::ToJson(const RunResults& results)
     out["policy"] = results.policy;
     out["seed"] = results.seed;
     {
-        ojson seeds = ojson::object();
-        seeds["ecmp"] = results.seeds.ecmp;
-        seeds["background"] = results.seeds.background;
-        seeds["placement"] = results.seeds.placement;
-        out["seeds"] = std::move(seeds);
+        out["seeds"] = {{"ecmp", results.seeds.ecmp},
+                        {"background", results.seeds.background},
+                        {"placement", results.seeds.placement}};
         ojson ecmp = ojson::object();
         ecmp["shared_links"] = results.ecmp.sharedLinks;
         ecmp["job_pairs"] = results.ecmp.jobPairs;
@@ -196,12 +193,7 @@ ResultsWriter::ToJson(const RunResults& results)
         sched["class_changes"] = sc.classChanges;
         sched["paths_moved"] = sc.pathsMoved;
         sched["overdue_runs"] = sc.overdue;
-        ojson settings = ojson::object();
-        for (const auto& [key, written] : sc.settings)
-        {
-            settings[key] = ojson::parse(written);
-        }
-        sched["settings"] = std::move(settings);
+        sched["settings"] = ojson::parse(sc.settings);
         sched["ignored"] = sc.ignored;
         out["scheduler"] = std::move(sched);
     }

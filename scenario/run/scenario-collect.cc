@@ -189,17 +189,19 @@ ScenarioRun::Collect(double wallS) const
         r.scheduler.classChanges = c.classChanges;
         r.scheduler.pathsMoved = c.pathsMoved;
     }
+    nlohmann::ordered_json taken = nlohmann::ordered_json::object();
     for (const auto& s : m_cfg.scheduler.settings)
     {
         if (PolicyTakes(m_scheduler, s))
         {
-            r.scheduler.settings.emplace_back(s.key, s.written);
+            taken[s.key] = nlohmann::ordered_json::parse(s.written);
         }
         else
         {
             r.scheduler.ignored.push_back(s.key);
         }
     }
+    r.scheduler.settings = taken.dump();
     for (const auto& job : m_jobs)
     {
         RunResults::JobResult jr;
