@@ -24,9 +24,11 @@ not a test: it passes or fails nothing (the target is an overhead below
 """
 
 import argparse
+import atexit
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -57,6 +59,10 @@ def main():
     ap.add_argument("--reps", type=int, default=7, help="timed runs of each kind (default 7)")
     ap.add_argument("--json", help="also write the measurements to this file")
     args = ap.parse_args()
+    if args.reps < 1:
+        ap.error("--reps: at least 1")
+    if not os.access(os.path.join(args.build, "flux-run"), os.X_OK):
+        ap.error(f"--build: no flux-run in {args.build} (build first)")
 
     build = os.path.abspath(args.build)
     sys.path.insert(0, os.path.join(build, "python"))
@@ -64,6 +70,7 @@ def main():
 
     flux_run = os.path.join(build, "flux-run")
     tmp = tempfile.mkdtemp(prefix="flux-bench-")
+    atexit.register(shutil.rmtree, tmp, True)
     if args.scenario:
         scenario = os.path.abspath(args.scenario)
     else:

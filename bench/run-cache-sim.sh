@@ -24,13 +24,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=${FLUX_BUILD:-$here/../build}
 ll=4194304
 top=0
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-cache-sim.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -b) build=$2; shift 2 ;;
-    --ll) ll=$2; shift 2 ;;
-    --top) top=$2; shift 2 ;;
+    -b) need "$@"; build=$2; shift 2 ;;
+    --ll) need "$@"; ll=$2; shift 2 ;;
+    --top) need "$@"; top=$2; shift 2 ;;
     --) shift; break ;;
-    -h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "run-cache-sim.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -21,12 +21,14 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 runs=3
 build=${FLUX_BUILD:-$here/../build}
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-fabric-bench.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -n) runs=$2; shift 2 ;;
-    -b) build=$2; shift 2 ;;
+    -n) need "$@"; runs=$2; shift 2 ;;
+    -b) need "$@"; build=$2; shift 2 ;;
     --) shift; break ;;
-    -h | --help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "run-fabric-bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done

@@ -28,12 +28,14 @@ runs=3
 build=${FLUX_BUILD:-$here/../build}
 scenario=$here/scenarios/fat-tree-1024-8-tenants.json
 levels="packet flow"
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-flow-bench.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -n) runs=$2; shift 2 ;;
-    -b) build=$2; shift 2 ;;
+    -n) need "$@"; runs=$2; shift 2 ;;
+    -b) need "$@"; build=$2; shift 2 ;;
     --flow-only) levels="flow"; shift ;;
-    -h | --help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     -*) echo "run-flow-bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) scenario=$1; shift ;;
     esac
@@ -53,9 +55,15 @@ for ((i = 1; i <= runs; i++)); do
     for level in $levels; do
         echo "run-flow-bench.sh: $(basename "$scenario") $level run $i/$runs" >&2
         t0=$(date +%s.%N)
+        rc=0
         FLUX_TIMING=1 /usr/bin/time -f 'maxrss_kb=%M' -o "$work/rss-$level-$i" \
             "$bin" "$scenario" --out "$work/results-$level-$i.json" --quiet --backend "$level" \
-            2>"$work/stderr-$level-$i"
+            2>"$work/stderr-$level-$i" || rc=$?
+        if [ $rc != 0 ]; then
+            echo "run-flow-bench.sh: flux-run --backend $level failed (exit $rc):" >&2
+            cat "$work/stderr-$level-$i" >&2
+            exit $rc
+        fi
         t1=$(date +%s.%N)
         echo "$t0 $t1" >"$work/wall-$level-$i"
     done

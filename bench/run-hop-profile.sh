@@ -29,11 +29,13 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=${FLUX_BUILD:-$here/../build}
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-hop-profile.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -b) build=$2; shift 2 ;;
+    -b) need "$@"; build=$2; shift 2 ;;
     --) shift; break ;;
-    -h | --help) sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "run-hop-profile.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -49,4 +51,4 @@ for mode in flux baseline; do
     perf report -i "$work/$mode.data" --no-children --sort dso,symbol --stdio 2>/dev/null \
         | grep -v '^#' | grep '%' >"$work/$mode.report"
 done
-exec python3 "$here/hop-profile.py" "$work" "$*"
+python3 "$here/hop-profile.py" "$work" "$*" # (not exec: the trap removes $work)

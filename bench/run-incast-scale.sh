@@ -34,11 +34,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build=${FLUX_BUILD:-$here/../build}
 scenario=$here/scenarios/incast-1000-to-1.json
 keep=0
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-incast-scale.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -b) build=$2; shift 2 ;;
+    -b) need "$@"; build=$2; shift 2 ;;
     -k) keep=1; shift ;;
-    -h | --help) sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     -*) echo "run-incast-scale.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) scenario=$1; shift ;;
     esac

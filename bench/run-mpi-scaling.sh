@@ -23,24 +23,26 @@ rounds=1
 tree=${FLUX_CACHE:-$HOME/.cache/flux}/ns3-src-mpi/ns-3.37/ns-3.37
 counts="1 2 4"
 scenario=$here/scenarios/fat-tree-1024-8-tenants.json
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-mpi-scaling.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -n) rounds=$2; shift 2 ;;
-    -t) tree=$2; shift 2 ;;
-    -p) counts=$2; shift 2 ;;
-    -h | --help) sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -n) need "$@"; rounds=$2; shift 2 ;;
+    -t) need "$@"; tree=$2; shift 2 ;;
+    -p) need "$@"; counts=$2; shift 2 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     -*) echo "run-mpi-scaling.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) scenario=$1; shift ;;
     esac
 done
-flux_run=$(find "$tree/build" -type f -perm -u+x -name '*flux-run*' 2>/dev/null | head -n 1)
+flux_run=$(find "$tree/build" -type f -perm -u+x -name '*flux-run*' 2>/dev/null | head -n 1 || true)
 [ -n "$flux_run" ] || {
     echo "run-mpi-scaling.sh: no flux-run in $tree (scripts/build-in-tree.sh --mpi 3.37)" >&2
     exit 2
 }
 command -v mpirun >/dev/null || { echo "run-mpi-scaling.sh: no mpirun (openmpi-bin)" >&2; exit 2; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-work=$(mktemp -d /tmp/flux-mpi-scaling.XXXXXX)
+work=$(mktemp -d /tmp/flux-mpi-scaling.XXXXXX) # kept: its path is printed at the end
 settings=(seq)
 for np in $counts; do
     settings+=("np$np")

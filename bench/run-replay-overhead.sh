@@ -32,13 +32,15 @@ runs=3
 build=${FLUX_BUILD:-$here/../build}
 nodes=10000
 bytes=65536
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-replay-overhead.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -n) runs=$2; shift 2 ;;
-    -b) build=$2; shift 2 ;;
-    --nodes) nodes=$2; shift 2 ;;
-    --bytes) bytes=$2; shift 2 ;;
-    -h | --help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -n) need "$@"; runs=$2; shift 2 ;;
+    -b) need "$@"; build=$2; shift 2 ;;
+    --nodes) need "$@"; nodes=$2; shift 2 ;;
+    --bytes) need "$@"; bytes=$2; shift 2 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "run-replay-overhead.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
     esac
 done

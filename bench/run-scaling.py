@@ -31,6 +31,8 @@ Parts (--parts, default fabric,scenario,bytes; htsim on request):
             hop measured side by side with htsim on one two-core machine
             (HTSIM_REFERENCE), gives flux's time on that machine, which is
             set beside htsim's, per data packet-hop and per packet-hop.
+            These three sizes are htsim's measurements: --sizes and
+            --topologies do not apply.
 
 With --base BUILD2 the scenario and bytes parts also run the flux-run of
 that build (e.g. an older commit), interleaved with BUILD's, check that both
@@ -385,6 +387,11 @@ def main():
     ap.add_argument("--write-scenarios", metavar="DIR",
                     help="only write the generated scenarios into DIR and exit")
     args = ap.parse_args()
+    if args.n < 1:
+        ap.error("-n: at least 1 run per measurement")
+    for b in ([] if args.write_scenarios else [args.build] + ([args.base] if args.base else [])):
+        if not os.access(os.path.join(b, "flux-run"), os.X_OK):
+            ap.error(f"-b/--base: no flux-run in {b} (build first)")
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.topologies = args.topologies.split(",")
     parts = args.parts.split(",")

@@ -21,21 +21,26 @@
 # around the process, so that library loading and static initialisation
 # count as overhead too.
 #
-#   bench/run-scenario-bench.sh [-n N] [-b BUILD_DIR] [SCENARIO.json]
+#   bench/run-scenario-bench.sh [-n N] [-b BUILD_DIR] [--policy NAME] [SCENARIO.json]
 #
 #   -n N          runs (default 3)
 #   -b BUILD_DIR  standalone build folder (default: $FLUX_BUILD or <repo>/build)
+#   --policy NAME the scheduling policy (default: the scenario's)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 runs=3
 build=${FLUX_BUILD:-$here/../build}
 scenario=$here/scenarios/multi-job.json
+policy=()
+# an option that takes a value must have one
+need() { [ $# -ge 2 ] || { echo "run-scenario-bench.sh: $1 needs a value (see --help)" >&2; exit 2; }; }
 while [ $# -gt 0 ]; do
     case "$1" in
-    -n) runs=$2; shift 2 ;;
-    -b) build=$2; shift 2 ;;
-    -h | --help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -n) need "$@"; runs=$2; shift 2 ;;
+    -b) need "$@"; build=$2; shift 2 ;;
+    --policy) need "$@"; policy=(--policy "$2"); shift 2 ;;
+    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; exit 0 ;;
     -*) echo "run-scenario-bench.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) scenario=$1; shift ;;
     esac
@@ -52,7 +57,15 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for ((i = 1; i <= runs; i++)); do
     t0=$(date +%s.%N)
-    FLUX_TIMING=1 "$bin" "$scenario" --out "$work/results-$i.json" --quiet 2>"$work/stderr-$i"
+    echo "run-scenario-bench.sh: run $i/$runs" >&2
+    rc=0
+    FLUX_TIMING=1 "$bin" "$scenario" "${policy[@]}" --out "$work/results-$i.json" --quiet \
+        2>"$work/stderr-$i" || rc=$?
+    if [ $rc != 0 ]; then
+        echo "run-scenario-bench.sh: flux-run failed (exit $rc):" >&2
+        cat "$work/stderr-$i" >&2
+        exit $rc
+    fi
     t1=$(date +%s.%N)
     grep '^flux-run: timing ' "$work/stderr-$i" >"$work/timing-$i" || {
         echo "run-scenario-bench.sh: flux-run printed no timing line" >&2

@@ -77,6 +77,25 @@ main(int argc, char** argv)
                  computeMicros);
     cmd.AddValue("keep", "write the Chakra trace as KEEP.<rank>.et and keep it", keep);
     cmd.Parse(argc, argv);
+    // the sizes a run can have (a negative --nodes wraps to 4 billion)
+    const auto bad = [](const std::string& option, const std::string& what) {
+        std::cerr << "workload-reader-bench: --" << option << ": " << what << std::endl;
+        return 2;
+    };
+    if (runs == 0 || runs > 1000)
+    {
+        return bad("runs", "from 1 to 1000");
+    }
+    if (ranks == 0 || ranks > 4096 || nodes < 1 || nodes > 1000000)
+    {
+        return bad(ranks == 0 || ranks > 4096 ? "ranks" : "nodes",
+                   "ranks from 1 to 4096, nodes from 1 to 1000000");
+    }
+    if (aicbRanks == 0 || aicbRanks % 8 != 0 || aicbRanks > 65536 || layers > 1000000)
+    {
+        return bad(layers > 1000000 ? "layers" : "aicbRanks",
+                   "aicbRanks a multiple of 8 up to 65536, layers at most 1000000");
+    }
 
     const fs::path dir =
         fs::temp_directory_path() / ("flux-reader-bench-" + std::to_string(getpid()));
@@ -128,19 +147,29 @@ main(int argc, char** argv)
         }
     }
     uint64_t count = 0;
-    const double chakra = MedianSeconds(
-        runs,
-        [&] { return ReadChakraTrace(prefix); },
-        count);
-    std::cout << "reader=chakra ranks=" << ranks << " nodes_per_rank=" << nodes
-              << " nodes=" << count << " file_bytes=" << bytes << " median_s=" << chakra
-              << " nodes_per_s=" << count / chakra << std::endl;
-    const double aicbSeconds = MedianSeconds(
-        runs,
-        [&] { return ReadAicbWorkload(aicb); },
-        count);
-    std::cout << "reader=aicb ranks=" << aicbRanks << " layers=" << layers << " nodes=" << count
-              << " median_s=" << aicbSeconds << " nodes_per_s=" << count / aicbSeconds << std::endl;
+    try
+    {
+        const double chakra = MedianSeconds(
+            runs,
+            [&] { return ReadChakraTrace(prefix); },
+            count);
+        std::cout << "reader=chakra ranks=" << ranks << " nodes_per_rank=" << nodes
+                  << " nodes=" << count << " file_bytes=" << bytes << " median_s=" << chakra
+                  << " nodes_per_s=" << count / chakra << std::endl;
+        const double aicbSeconds = MedianSeconds(
+            runs,
+            [&] { return ReadAicbWorkload(aicb); },
+            count);
+        std::cout << "reader=aicb ranks=" << aicbRanks << " layers=" << layers << " nodes=" << count
+                  << " median_s=" << aicbSeconds << " nodes_per_s=" << count / aicbSeconds
+                  << std::endl;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "workload-reader-bench: " << e.what() << std::endl;
+        fs::remove_all(dir);
+        return 1;
+    }
     fs::remove_all(dir);
     return 0;
 }
