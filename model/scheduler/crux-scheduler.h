@@ -71,7 +71,6 @@ class CruxScheduler : public JobScheduler
     /** \return the job indices by decreasing GPU intensity (ties by index) */
     std::vector<uint32_t> ByIntensity() const;
 
-  protected:
   private:
     /**
      * \param a a job index

@@ -149,7 +149,7 @@ struct RunResults
         uint64_t overdue{0};              //!< runs a guard put first, late against fifo's pace
         std::string settings{"{}"};       //!< the scheduler keys the policy took, as a JSON object
                                           //!< of the values as written
-        std::vector<std::string> ignored; //!< the scenario's keys of other policies
+        std::vector<std::string> ignored; //!< the scheduler keys the policy did not take
     };
 
     /// One finished flow (a background flow, or any message the runner reports).

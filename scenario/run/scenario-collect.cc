@@ -194,7 +194,9 @@ ScenarioRun::Collect(double wallS) const
     {
         if (PolicyTakes(m_scheduler, s))
         {
-            taken[s.key] = nlohmann::ordered_json::parse(s.written);
+            // (a setting made in code may not say how it was written)
+            taken[s.key] = s.written.empty() ? nlohmann::ordered_json(s.value)
+                                             : nlohmann::ordered_json::parse(s.written);
         }
         else
         {
