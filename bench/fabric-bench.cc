@@ -868,7 +868,10 @@ main(int argc, char** argv)
         const double rate = FlowRate(o, flows);
         const Measurement m =
             o.mode == "flux" ? RunFlux(o, flows, rate) : RunBaseline(o, flows, rate);
-        const uint64_t maxRss = PeakRssKb();
+        // getrusage's high-water mark can read below a resident size read
+        // from /proc (the kernel keeps them apart): the peak is at least any
+        // size read
+        const uint64_t maxRss = std::max({PeakRssKb(), CurrentRssKb(), m.builtRssKb});
         const uint32_t nHosts = MakePlan(o).nHosts;
         std::printf("mode=%s wall_s=%.4f packet_hops=%llu us_per_hop=%.4f events=%llu "
                     "events_per_s=%.0f cpu_s=%.4f cpu_us_per_hop=%.4f maxrss_kb=%llu "
