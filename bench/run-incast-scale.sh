@@ -26,7 +26,7 @@
 #   -b BUILD_DIR  standalone build folder (default: $FLUX_BUILD or <repo>/build)
 #   -k            keep the results (prints their folder)
 #
-# The 1024-host scenario takes about a minute of wall time and 250 MB; the
+# The 1024-host scenario takes seconds of wall time and about 150 MB; the
 # CI-sized version is test/python/test_pfc_spread.py (k=8, 127-to-1).
 set -euo pipefail
 
