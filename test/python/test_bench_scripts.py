@@ -21,7 +21,7 @@ def _bench(*args, timeout=60):
 
 
 def _build():
-    return os.path.abspath(os.environ.get("FLUX_BUILD_DIR", os.path.join(ROOT, "build")))
+    return script_env()["FLUX_BUILD_DIR"]  # the tests' build
 
 
 @pytest.mark.parametrize("script", SCRIPTS)

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import ns3flux
-from conftest import ROOT, SMALL, strip_wall
+from conftest import ROOT, SMALL, _flux_run_path, strip_wall
 
 SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
 
@@ -526,14 +526,13 @@ def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # no
     tenant under each policy at both levels: its table gives per policy the
     mean JCT at each level and their difference as the results files give
     them, and counts the job runs that sat in a class below the tenant's
-    (crux's classes are static: those below the tenant's class 3); a name
+    (crux's classes are static: those below the tenant's class); a name
     that is no policy is refused before any run."""
     scen = tmp_path / "small.json"
     scen.write_text(json.dumps(SMALL))
     out = tmp_path / "out"
     script = os.path.join(ROOT, "scripts", "flow-validate")
-    flux = os.environ.get("FLUX_BUILD_DIR", os.path.join(ROOT, "build"))
-    args = [script, "--flux-run", os.path.join(flux, "flux-run"), "--scenarios", str(scen),
+    args = [script, "--flux-run", _flux_run_path(), "--scenarios", str(scen),
             "--seeds", "1", "--out", str(out)]
     p = subprocess.run(args + ["--policies", "crux"], capture_output=True, text=True,
                        timeout=600)
@@ -547,7 +546,9 @@ def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # no
     assert cells[2:5] == [f"{mean['packet']:.2f}", "/", f"{mean['flow']:.2f}"]
     assert cells[5] == f"{100 * (mean['flow'] - mean['packet']) / mean['packet']:+.1f}"
     classes = [j["class"] for j in res["packet"]["jobs"]]
-    below = sum(1 for c in classes if c < SMALL["background"][0].get("priority", 3))
+    default = ns3flux.schema()["properties"]["background"]["items"]["properties"]["priority"]
+    tenant = SMALL["background"][0].get("priority", default["default"])
+    below = sum(1 for c in classes if c < tenant)
     assert row.endswith(f"{below} of {len(classes)}")
     bad = subprocess.run(args + ["--policies", "nosuch"], capture_output=True, text=True,
                          timeout=60)
