@@ -15,8 +15,9 @@ Parts (--parts, default fabric,scenario,bytes; htsim on request):
             one flow per link on the fat-tree; about HOPS data packet-hops
             per run). Per size: medians of the wall and CPU time per
             packet-hop, the ratio flux / baseline counting every frame
-            (data, ACK, PFC) and counting data packet-hops only, events per
-            second, peak memory and memory per host.
+            (data, ACK, PFC) and counting data packet-hops only (medians over
+            the alternating pairs of runs), events per second, peak memory
+            and memory per host.
   scenario  build/flux-run on a generated multi-tenant scenario per size and
             topology: 8 training tenants of H/8 ranks each, placed at random,
             each allreducing --bytes once (ring). Wall time, events per
@@ -218,12 +219,18 @@ def fabric_part(args, log, topologies=None, sizes=None):
                  if isinstance(runs["flux"][0][k], float)}
             b = {k: median([r[k] for r in runs["baseline"]]) for k in runs["baseline"][0]
                  if isinstance(runs["baseline"][0][k], float)}
+            # Each ratio is the median over the alternating pairs (a flux run
+            # over the baseline run right after it): a machine whose speed
+            # drifts during the study moves both runs of a pair alike.
+            def pairs(num, den):
+                return median([fr[num] / br[den]
+                               for fr, br in zip(runs["flux"], runs["baseline"])])
             res = {
                 "hosts": hosts, "desc": desc, "flux": f, "baseline": b,
-                "ratio_all": f["us_per_hop"] / b["us_per_hop"],
-                "ratio_data": f["data_us_per_hop"] / b["us_per_hop"],
-                "cpu_ratio_all": f["cpu_us_per_hop"] / b["cpu_us_per_hop"],
-                "cpu_ratio_data": f["cpu_data_us_per_hop"] / b["cpu_us_per_hop"],
+                "ratio_all": pairs("us_per_hop", "us_per_hop"),
+                "ratio_data": pairs("data_us_per_hop", "us_per_hop"),
+                "cpu_ratio_all": pairs("cpu_us_per_hop", "cpu_us_per_hop"),
+                "cpu_ratio_data": pairs("cpu_data_us_per_hop", "cpu_us_per_hop"),
             }
             results[(topology, size)] = res
             print("| %s | %d | %.3f / %.3f | %.3f | %.2f | %.2f | %.2f / %.2f | %.0f k | %.1f | %.1f |"

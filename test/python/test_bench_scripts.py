@@ -84,3 +84,42 @@ def test_reader_bench_refuses_bad_sizes():
         p = subprocess.run([binary, arg], capture_output=True, text=True, timeout=60)
         assert p.returncode == 2, (arg, p.returncode, p.stderr)
         assert p.stderr.startswith(f"workload-reader-bench: {option}:"), (arg, p.stderr)
+
+
+def test_scaling_ratios_are_medians_over_alternating_pairs(tmp_path):
+    """run-scaling.py's fabric part sets each flux run beside the baseline
+    run right after it. Here flux costs 0.9x the baseline throughout, but
+    the machine slows twice: during the whole first pair and during the
+    second pair's flux run. The ratio of the medians would read 1.44x; the
+    median over the pairs reads 0.9x."""
+    build = tmp_path / "build"
+    (build / "bench").mkdir(parents=True)
+    (build / "flux-run").write_text("#!/bin/sh\nexit 0\n")
+    counter = tmp_path / "count"
+    counter.write_text("0")
+    # run k of the study (flux, baseline, flux, ...): its CPU time per hop
+    cost = [1.44, 1.6, 1.44, 1.0, 0.9, 1.0]
+    bench = build / "bench" / "fabric-bench"
+    bench.write_text(f"""#!/usr/bin/python3
+import sys
+k = int(open({str(counter)!r}).read())
+open({str(counter)!r}, "w").write(str(k + 1))
+mode = [a for a in sys.argv if a.startswith("--mode=")][0][7:]
+us = {cost!r}[k]
+hops = 1000000
+print("mode=%s wall_s=%g packet_hops=%d data_hops=%d us_per_hop=%g cpu_s=%g "
+      "cpu_us_per_hop=%g events_per_s=1e6 kb_per_host=1 maxrss_kb=1"
+      % (mode, us, hops, hops, us, us, us))
+""")
+    for f in (build / "flux-run", bench):
+        f.chmod(0o755)
+    p = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "bench", "run-scaling.py"),
+                        "-n", "3", "-b", str(build), "--parts", "fabric", "--sizes", "16",
+                        "--topologies", "fat-tree", "--out", str(tmp_path / "out")],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    row = [line for line in p.stdout.splitlines() if line.startswith("| fat-tree k=4 |")]
+    assert len(row) == 1, p.stdout
+    cells = [c.strip() for c in row[0].strip("|").split("|")]
+    # ratio all, ratio data, CPU ratio all / data
+    assert cells[4:7] == ["0.90", "0.90", "0.90 / 0.90"], cells
