@@ -128,6 +128,11 @@ def build(bld):
     module.cxxflags = CXX17
     module.includes = Utils.to_list(getattr(module, 'includes', [])) + [proto_out]
     module.use = module.use + ['NLOHMANN_JSON', 'VALIJSON', 'PROTOBUF']
+    # flux's release (its VERSION file) and ns-3's (the tree's VERSION file)
+    releases = [bld.path.find_resource('VERSION'), bld.srcnode.find_resource('VERSION')]
+    flux_version, ns3_version = [node.read().strip() if node else 'unknown' for node in releases]
+    module.defines = (Utils.to_list(getattr(module, 'defines', []))
+                      + ['FLUX_VERSION="%s"' % flux_version, 'FLUX_NS3_VERSION="%s"' % ns3_version])
 
     module_test = bld.create_ns3_module_test_library('flux')
     module_test.source = selection['tests']

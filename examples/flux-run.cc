@@ -58,6 +58,9 @@
  *   per line; with --verbose, each with its transport.<name> keys;
  *   --describe-cc NAME prints one's keys.
  * - --schema prints the scenario schema (scenario/config/scenario.schema.json).
+ * - --version prints `flux-run <flux's release> (ns-3 <release>)`: the
+ *   VERSION file and the ns-3 the runner was built against, which the
+ *   results also record (sim.flux_version, sim.ns3_version).
  * - --list-policies prints the policies that --policy and scheduler.policy
  *   accept (ScenarioConfig::AvailablePolicies), one name per line, and exits
  *   with status 0; scripts that compare policies take the list from here.
@@ -93,6 +96,7 @@
 
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-ranks.h"
+#include "ns3/flux-version.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/memory-estimate.h"
 #include "ns3/rdma-congestion-control.h"
@@ -217,6 +221,7 @@ const char* const kUsage =
     "       flux-run --describe-policy NAME\n"
     "       flux-run --list-cc [--verbose] | --describe-cc NAME\n"
     "       flux-run --schema\n"
+    "       flux-run --version\n"
     "\n"
     "Run a flux scenario and write its results (JSON and CSV files), or with\n"
     "--bound its bound and best schedule (JSON).\n"
@@ -262,6 +267,8 @@ const char* const kUsage =
     "                      and exit\n"
     "  --schema            print the scenario schema (JSON Schema: every key with\n"
     "                      its type, range, default, unit and meaning) and exit\n"
+    "  --version           print flux's release and the ns-3 release it was built\n"
+    "                      against, and exit\n"
     "  -h, --help          show this help\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
@@ -357,6 +364,7 @@ struct Args
     bool check{false};             //!< --check
     bool quiet{false};             //!< --quiet
     bool help{false};              //!< --help
+    bool version{false};           //!< --version
     bool listPolicies{false};      //!< --list-policies
     bool verbose{false};           //!< --verbose (with --list-policies)
     std::string describePolicy;    //!< --describe-policy (empty: none)
@@ -534,6 +542,11 @@ ParseArgs(int argc, char** argv)
         {
             noValue();
             args.help = true;
+        }
+        else if (arg == "--version")
+        {
+            noValue();
+            args.version = true;
         }
         else if (arg == "--list-policies")
         {
@@ -889,6 +902,12 @@ Main(int argc, char** argv)
         if (args.help)
         {
             std::cout << kUsage;
+            return 0;
+        }
+        if (args.version)
+        {
+            std::cout << "flux-run " << GetFluxVersion() << " (ns-3 " << GetFluxNs3Version()
+                      << ")\n";
             return 0;
         }
         if (args.listPolicies)

@@ -4,6 +4,7 @@
 
 #include "results-writer.h"
 
+#include "flux-version.h"
 #include "hpcc-fct-writer.h"
 #include "results-table.h"
 
@@ -355,6 +356,8 @@ ResultsWriter::ToJson(const RunResults& results)
     sim["wall_s"] = Number(results.sim.wallS, kWallDigits);
     sim["events"] = results.sim.events;
     sim["stop_reason"] = results.sim.stopReason;
+    sim["flux_version"] = GetFluxVersion();
+    sim["ns3_version"] = GetFluxNs3Version();
     if (results.backend == "flow")
     {
         sim["rate_updates"] = results.sim.rateUpdates;

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 import ns3flux
-from conftest import ROOT, SMALL, cmake_entry, shipped, strip_wall
+from conftest import ROOT, SMALL, cmake_entry, script_env, shipped, strip_wall
 
 
 CSV_SUFFIXES = ("-iterations.csv", "-phases.csv", "-flows.csv")
@@ -531,3 +531,28 @@ def test_help_lists_every_option_the_parser_takes(flux_run):
     assert outs[0] == outs[1] == outs[2]
     missing = [o for o in sorted(options) if o not in outs[0]]
     assert not missing, missing
+
+
+def test_version_names_the_release_and_the_results_record_it(small_file, tmp_path, flux_run):
+    """--version prints `flux-run <release> (ns-3 <release>)` with exit 0:
+    flux's release is the VERSION file's, ns-3's the one the build found
+    (the ns-3 CMake package of the standalone build). A run records both
+    in sim.flux_version and sim.ns3_version, the same at either level."""
+    import re
+    p = flux_run("--version")
+    assert p.returncode == 0 and p.stderr == "", p.stderr
+    release = open(os.path.join(ROOT, "VERSION")).read().strip()
+    m = re.fullmatch(r"flux-run (\S+) \(ns-3 (3\.\d+)(\.\d+)?\)\n", p.stdout)
+    assert m, p.stdout
+    assert m.group(1) == release
+    ns3 = m.group(2) + (m.group(3) or "")
+    # the version file of the ns-3 CMake package the build found
+    package = cmake_entry(script_env()["FLUX_BUILD_DIR"], "ns3_DIR")
+    with open(os.path.join(package, "ns3ConfigVersion.cmake")) as f:
+        assert re.search(r'set\(PACKAGE_VERSION "%s"\)' % re.escape(ns3), f.read())
+    for backend in ("packet", "flow"):
+        out = tmp_path / ("res-%s.json" % backend)
+        p = flux_run(small_file, "--out", out, "--quiet", "--backend", backend)
+        assert p.returncode == 0, p.stderr
+        sim = json.loads(out.read_text())["sim"]
+        assert (sim["flux_version"], sim["ns3_version"]) == (release, ns3)
