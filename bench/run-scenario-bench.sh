@@ -86,6 +86,12 @@ scenario = json.load(open(scenario_path))
 ranks = {j["name"]: j["ranks"] for j in scenario.get("jobs", [])}
 grad = {j["name"]: j["bytes"] for j in scenario.get("jobs", [])}
 
+
+def number(v):
+    """Six significant digits, but whole numbers from a million on (no e+06)."""
+    return f"{v:.0f}" if abs(v) >= 1e6 else f"{v:.6g}"
+
+
 rows = []
 for i in range(1, runs + 1):
     t0, t1 = map(float, open(f"{work}/wall-{i}").read().split())
@@ -119,10 +125,10 @@ for i in range(1, runs + 1):
         "load_s": wall - timing["total_s"],
     }
     rows.append(row)
-    print("run: " + " ".join(f"{k}={v:.6g}" for k, v in row.items()))
+    print("run: " + " ".join(f"{k}={number(v)}" for k, v in row.items()))
 
 med = {k: statistics.median(r[k] for r in rows) for k in rows[0]}
-print("median: " + " ".join(f"{k}={v:.6g}" for k, v in med.items()))
+print("median: " + " ".join(f"{k}={number(v)}" for k, v in med.items()))
 print(f"summary: wall {med['wall_s']:.2f} s, {med['events_per_s']:.0f} events/s, "
       f"{med['sim_bytes_per_wall_s'] / 1e6:.1f} MB simulated per wall second, "
       f"runner overhead {med['overhead_pct']:.2f} % (goal < 5 %: "

@@ -105,3 +105,42 @@ TEST(SampleSummary, AddAfterQueryAndMerge)
     forward.Canonicalize();
     EXPECT_EQ(forward.Mean(), canonical);
 }
+
+TEST(SampleSummary, MergingSortedSummariesEqualsAddingTheirSamples)
+{
+    // Merging summaries whose samples are sorted (the runner merges every
+    // job's and tenant's after their percentiles) keeps them sorted and
+    // gives what adding their samples one by one gives: the same samples in
+    // the same order once sorted, the same sum to the last bit.
+    const std::vector<double> a = {3.5, 0.1, 7.25, 1e-3, 42.0, 0.1};
+    const std::vector<double> b = {0.3, 1e6, 2.0, 0.1};
+    SampleSummary left;
+    SampleSummary right;
+    left.AddAll(a);
+    right.AddAll(b);
+    EXPECT_DOUBLE_EQ(left.Max(), 42.0); // (sorts left)
+    EXPECT_DOUBLE_EQ(right.Min(), 0.1); // (sorts right)
+    SampleSummary merged;
+    merged.Merge(left);
+    merged.Merge(right);
+    SampleSummary added;
+    added.AddAll(left.Sorted());
+    added.AddAll(right.Sorted());
+    EXPECT_EQ(merged.Count(), a.size() + b.size());
+    EXPECT_EQ(merged.Sorted(), added.Sorted());
+    EXPECT_EQ(merged.Mean(), added.Mean());
+    EXPECT_EQ(merged.CanonicalMean(), added.CanonicalMean());
+    EXPECT_DOUBLE_EQ(merged.P50(), 0.3);
+
+    // One side unsorted: its samples are added as they come.
+    SampleSummary unsorted;
+    unsorted.AddAll(b);
+    SampleSummary mixed;
+    mixed.AddAll(left.Sorted());
+    mixed.Merge(unsorted);
+    SampleSummary reference;
+    reference.AddAll(left.Sorted());
+    reference.AddAll(b);
+    EXPECT_EQ(mixed.Sorted(), reference.Sorted());
+    EXPECT_EQ(mixed.Mean(), reference.Mean());
+}

@@ -45,8 +45,17 @@ class SampleSummary
     /**
      * \brief Add every sample of another summary.
      * \param other the summary whose samples are added
+     *
+     * When both are sorted (after a percentile, Min(), Max() or Sorted()),
+     * the samples stay sorted, merged in linear time.
      */
     void Merge(const SampleSummary& other);
+
+    /**
+     * \brief Make room for samples to come (Add, AddAll, Merge).
+     * \param count the samples the summary will hold
+     */
+    void Reserve(std::size_t count);
 
     /// Remove every sample.
     void Clear();

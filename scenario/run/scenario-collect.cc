@@ -252,6 +252,12 @@ ScenarioRun::Collect(double wallS) const
         r.tenants.push_back(tr);
     }
     r.packetLatencyUs.Clear();
+    std::size_t samples = 0;
+    for (const auto& owner : m_latencyUs)
+    {
+        samples += owner.Count();
+    }
+    r.packetLatencyUs.Reserve(samples);
     for (std::size_t o = 0; o < m_latencyUs.size(); ++o)
     {
         r.SetPacketLatency(o, m_latencyUs[o]);

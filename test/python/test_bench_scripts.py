@@ -123,3 +123,29 @@ print("mode=%s wall_s=%g packet_hops=%d data_hops=%d us_per_hop=%g cpu_s=%g "
     cells = [c.strip() for c in row[0].strip("|").split("|")]
     # ratio all, ratio data, CPU ratio all / data
     assert cells[4:7] == ["0.90", "0.90", "0.90 / 0.90"], cells
+
+
+def test_scenario_bench_prints_figures_whole_and_as_the_results_say(tmp_path):
+    """run-scenario-bench.sh on a small scenario: its run and median lines
+    give every figure as a plain number (no e+06), the events those of
+    flux-run's results for the same scenario, and the bytes those its jobs
+    moved (2 (N-1) x bytes per iteration of a ring allreduce)."""
+    scenario = os.path.join(ROOT, "examples", "scenarios", "single-job.json")
+    p = _bench("run-scenario-bench.sh", "-n", "1", "-b", _build(), scenario)
+    assert p.returncode == 0, p.stderr
+    lines = {line.split(":")[0]: line for line in p.stdout.splitlines()
+             if line.startswith(("run:", "median:"))}
+    assert set(lines) == {"run", "median"}, p.stdout
+    for line in lines.values():
+        assert "e+" not in line and "e-" not in line, line
+    figures = dict(kv.split("=") for kv in lines["median"].split()[1:])
+    out = tmp_path / "r.json"
+    r = subprocess.run([os.path.join(_build(), "flux-run"), scenario, "--out", out, "--quiet"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    import json
+    res = json.loads(out.read_text())
+    assert int(figures["events"]) == res["sim"]["events"]
+    with open(scenario) as f:
+        job = json.load(f)["jobs"][0]
+    assert int(figures["sim_bytes"]) == 2 * (job["ranks"] - 1) * job["bytes"] * job["iterations"]
