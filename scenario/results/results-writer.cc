@@ -358,14 +358,12 @@ ResultsWriter::ToJson(const RunResults& results)
     sim["stop_reason"] = results.sim.stopReason;
     sim["flux_version"] = GetFluxVersion();
     sim["ns3_version"] = GetFluxNs3Version();
-    if (results.backend == "flow")
+    if (const auto& info = results.sim; results.backend == "flow")
     {
-        sim["rate_updates"] = results.sim.rateUpdates;
-        sim["flows_per_update"] =
-            Number(results.sim.rateUpdates
-                       ? double(results.sim.flowsAllocated) / double(results.sim.rateUpdates)
-                       : 0.0,
-                   kRatioDigits);
+        sim["rate_updates"] = info.rateUpdates;
+        const double perUpdate =
+            info.rateUpdates ? double(info.flowsAllocated) / info.rateUpdates : 0;
+        sim["flows_per_update"] = Number(perUpdate, kRatioDigits);
     }
     out["sim"] = std::move(sim);
     out["backend"] = results.backend;
