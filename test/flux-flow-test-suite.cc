@@ -658,6 +658,20 @@ class IncrementalRatesTestCase : public TestCase
     }
 
   private:
+    // (functions rather than lambdas: ns-3 before 3.32 schedules no lambda)
+
+    /// Post a message of some bytes.
+    static void Post(Ptr<RdmaQueuePair> qp, uint64_t bytes)
+    {
+        qp->PostSend(bytes);
+    }
+
+    /// Move a queue pair between classes 3 and 4.
+    static void SwapClass(Ptr<RdmaQueuePair> qp)
+    {
+        qp->SetPriority(qp->GetPriority() == 3 ? 4 : 3);
+    }
+
     /// Compare the rates now, and again later until the run ends.
     void Check()
     {
@@ -693,16 +707,14 @@ class IncrementalRatesTestCase : public TestCase
             {
                 const Time at = NanoSeconds(std::uniform_int_distribution<int>(0, 600000)(rng));
                 const uint64_t bytes = std::uniform_int_distribution<uint64_t>(1, 60000)(rng);
-                Simulator::Schedule(at, [qp = qps.first, bytes]() { qp->PostSend(bytes); });
+                Simulator::Schedule(at, &IncrementalRatesTestCase::Post, qps.first, bytes);
             }
         }
         // classes change during the run
         for (uint32_t q = 0; q < senders.size(); q += 2)
         {
             const Time at = NanoSeconds(std::uniform_int_distribution<int>(0, 600000)(rng));
-            Simulator::Schedule(at, [qp = senders[q]]() {
-                qp->SetPriority(qp->GetPriority() == 3 ? 4 : 3);
-            });
+            Simulator::Schedule(at, &IncrementalRatesTestCase::SwapClass, senders[q]);
         }
         // a leaf's first uplink goes down for 30 us: what crosses it stops
         uint32_t uplink = 0;
@@ -710,9 +722,8 @@ class IncrementalRatesTestCase : public TestCase
         {
             ++uplink;
         }
-        Simulator::Schedule(MicroSeconds(50),
-                            [&f, uplink]() { f.fluid->SetLinkUp(uplink, false); });
-        Simulator::Schedule(MicroSeconds(80), [&f, uplink]() { f.fluid->SetLinkUp(uplink, true); });
+        Simulator::Schedule(MicroSeconds(50), &FluidNetwork::SetLinkUp, f.fluid, uplink, false);
+        Simulator::Schedule(MicroSeconds(80), &FluidNetwork::SetLinkUp, f.fluid, uplink, true);
         Simulator::Schedule(NanoSeconds(1), &IncrementalRatesTestCase::Check, this);
         Simulator::Stop(MilliSeconds(20));
         Simulator::Run();

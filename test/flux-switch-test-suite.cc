@@ -989,6 +989,12 @@ class QueueDiscMarksTestCase : public TestCase
     }
 
   private:
+    /// Read a switch's counters (a function: ns-3 before 3.32 schedules no lambda).
+    static void ReadStats(Ptr<FabricSwitch> sw, FabricSwitch::Stats* stats)
+    {
+        *stats = sw->GetStats();
+    }
+
     /// Counts the CE-marked packets leaving the switch.
     struct Seen
     {
@@ -1016,7 +1022,7 @@ class QueueDiscMarksTestCase : public TestCase
             Ptr<FabricSwitch> sw = topo.switches[0].sw;
             sw->TraceConnectWithoutContext("Dequeue", MakeCallback(&Seen::Dequeued, &seen));
             // (read before the run's end disposes of the switch)
-            Simulator::Schedule(MilliSeconds(999), [sw, &st]() { st = sw->GetStats(); });
+            Simulator::Schedule(MilliSeconds(999), &ReadStats, sw, &st);
         };
         IncastResult r =
             RunIncast(helper, IncastFabric::SINGLE_SWITCH, 8, 200, 4000, {3}, false, setup);

@@ -8,6 +8,7 @@
 #include "ns3/ib-bth-header.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-is-empty.h"
 #include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
@@ -1065,7 +1066,7 @@ FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, int64_t post
     Sender& s = m_senders[index];
     ++m_messagesDelivered;
     m_bytesDelivered += bytes;
-    if (!m_deliveredTrace.IsEmpty())
+    if (!TraceIsEmpty(m_deliveredTrace, 0))
     {
         m_deliveredTrace(s.src, s.dst, bytes, NanoSeconds(postedNs));
     }

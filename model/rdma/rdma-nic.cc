@@ -17,6 +17,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/trace-is-empty.h"
 #include "ns3/traffic-class.h"
 #include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
@@ -49,22 +50,6 @@ IsTypeOf(TypeId tid, TypeId base)
     return tid.GetUid() != 0 && (tid == base || tid.IsChildOf(base));
 }
 
-/// True when no sink is connected to the trace source: its IsEmpty(), on the
-/// ns-3 releases that have TracedCallback::IsEmpty() (3.37 and newer).
-template <typename Trace>
-auto
-TraceIsEmpty(const Trace& trace, int) -> decltype(trace.IsEmpty())
-{
-    return trace.IsEmpty();
-}
-
-/// Older releases (no IsEmpty()): assume a sink, so the trace always fires.
-template <typename Trace>
-bool
-TraceIsEmpty(const Trace& /* trace */, long)
-{
-    return false;
-}
 } // namespace
 
 TypeId
