@@ -5,6 +5,7 @@ ends the benchmark with flux-run's own message and status, nothing left in
 the repository."""
 
 import glob
+import json
 import os
 import subprocess
 
@@ -143,7 +144,6 @@ def test_scenario_bench_prints_figures_whole_and_as_the_results_say(tmp_path):
     r = subprocess.run([os.path.join(_build(), "flux-run"), scenario, "--out", out, "--quiet"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
-    import json
     res = json.loads(out.read_text())
     assert int(figures["events"]) == res["sim"]["events"]
     with open(scenario) as f:

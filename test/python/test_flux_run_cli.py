@@ -4,6 +4,7 @@ messages, overrides, quiet mode, reproducibility and the results fields."""
 import copy
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -520,7 +521,6 @@ def test_help_lists_every_option_the_parser_takes(flux_run):
     """--help (and ns-3's spelling, --PrintHelp) prints the usage on stdout
     with exit 0, naming every option flux-run's parser accepts."""
     source = open(os.path.join(ROOT, "examples", "flux-run.cc")).read()
-    import re
     options = set(re.findall(r'arg == "(--[a-z-]+)"', source)) - {"--help", "--PrintHelp"}
     assert len(options) > 15
     outs = []
@@ -538,7 +538,6 @@ def test_version_names_the_release_and_the_results_record_it(small_file, tmp_pat
     flux's release is the VERSION file's, ns-3's the one the build found
     (the ns-3 CMake package of the standalone build). A run records both
     in sim.flux_version and sim.ns3_version, the same at either level."""
-    import re
     p = flux_run("--version")
     assert p.returncode == 0 and p.stderr == "", p.stderr
     release = open(os.path.join(ROOT, "VERSION")).read().strip()
