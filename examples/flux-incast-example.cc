@@ -44,7 +44,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -172,8 +171,7 @@ main(int argc, char* argv[])
     }
     if (!pcapDir.empty())
     {
-        std::filesystem::create_directories(pcapDir);
-        topo.EnablePcapHosts(pcapDir); // pcapDir/host<i>.pcap
+        topo.EnablePcapHosts(pcapDir); // pcapDir/host<i>.pcap (created if missing)
     }
 
     // Senders 1..N, receiver 0.

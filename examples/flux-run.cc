@@ -271,6 +271,8 @@ const char* const kUsage =
     "                      against, and exit\n"
     "  -h, --help          show this help\n"
     "\n"
+    "An option that takes a value may be given once (--set: any number of times).\n"
+    "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
     "failure, 130 interrupted.\n";
 
@@ -517,7 +519,12 @@ ParseArgs(int argc, char** argv)
                 hasValue = true;
             }
         }
+        // (an option given twice is refused: which value was meant?)
         auto takeValue = [&](std::string& dest) {
+            if (!dest.empty())
+            {
+                throw ScenarioError(arg, "given more than once");
+            }
             if (!hasValue)
             {
                 if (i + 1 >= argc)
@@ -605,13 +612,22 @@ ParseArgs(int argc, char** argv)
         }
         else if (arg == "--seed-ecmp" || arg == "--seed-background" || arg == "--seed-placement")
         {
-            takeValue(value);
-            args.seeds.emplace_back(arg.substr(7), value);
+            for (const auto& given : args.seeds)
+            {
+                if (given.first == arg.substr(7))
+                {
+                    throw ScenarioError(arg, "given more than once");
+                }
+            }
+            std::string seed;
+            takeValue(seed);
+            args.seeds.emplace_back(arg.substr(7), seed);
         }
         else if (arg == "--set")
         {
-            takeValue(value);
-            args.sets.push_back(value);
+            std::string set;
+            takeValue(set);
+            args.sets.push_back(set);
         }
         else if (arg == "--pcap")
         {
@@ -635,6 +651,11 @@ ParseArgs(int argc, char** argv)
         }
         else if (arg == "--backend")
         {
+            if (args.backendGiven)
+            {
+                throw ScenarioError(arg, "given more than once");
+            }
+            args.backend.clear(); // (the default)
             takeValue(args.backend);
             args.backendGiven = true;
         }

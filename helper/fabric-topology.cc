@@ -6,6 +6,7 @@
 
 #include "pfc-link-helper.h"
 
+#include "ns3/abort.h"
 #include "ns3/fabric-queue-disc-item.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/ipv4-header.h"
@@ -19,12 +20,33 @@
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <limits>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricTopology");
+
+namespace
+{
+
+/**
+ * \brief Create a folder for pcap files, or abort saying why.
+ * \param dir the folder
+ */
+void
+CreatePcapDirectory(const std::string& dir)
+{
+    // (ns-3's pcap files abort on a missing folder)
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    NS_ABORT_MSG_IF(!std::filesystem::is_directory(dir),
+                    "FabricTopology: cannot create the pcap folder " << dir << ": "
+                                                                     << error.message());
+}
+
+} // namespace
 
 uint32_t
 FabricTopology::GetNHosts() const
@@ -215,6 +237,7 @@ FabricTopology::EnablePcapHosts(const std::string& dir,
                                 Time start,
                                 Time stop) const
 {
+    CreatePcapDirectory(dir);
     PfcLinkHelper helper;
     helper.SetPcapCapture(snapLen, start, stop);
     for (uint32_t i = 0; i < hostDevices.size(); ++i)
@@ -234,6 +257,7 @@ FabricTopology::EnablePcapHosts(const std::string& dir,
 void
 FabricTopology::EnablePcapSwitches(const std::string& dir) const
 {
+    CreatePcapDirectory(dir);
     PfcLinkHelper helper;
     for (const Switch& s : switches)
     {

@@ -120,7 +120,7 @@ struct FabricTopology
 
     /**
      * \brief Write one pcap per host port: DIR/host<i>.pcap.
-     * \param dir an existing directory
+     * \param dir the directory (created if missing)
      * \param hosts the hosts to capture (empty: all)
      * \param snapLen bytes kept of each frame (65535: whole frames)
      * \param start frames before this time are left out
@@ -134,7 +134,7 @@ struct FabricTopology
 
     /**
      * \brief Write one pcap per switch port: DIR/<switch>-port<p>.pcap.
-     * \param dir an existing directory
+     * \param dir the directory (created if missing)
      */
     void EnablePcapSwitches(const std::string& dir) const;
 

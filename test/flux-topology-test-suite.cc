@@ -15,7 +15,6 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-link-helper.h"
 #include "ns3/switch-mmu.h"
-#include "ns3/system-path.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -513,8 +512,9 @@ class PcapTestCase : public TestCase
 
     void DoRun() override
     {
-        const std::string dir = CreateTempDirFilename("flux-pcap");
-        SystemPath::MakeDirectories(dir);
+        // (a folder that does not exist yet, two levels deep: the helper
+        // creates it)
+        const std::string dir = CreateTempDirFilename("flux-pcap") + "/captures";
         SevenFramesAcrossADumbbell([&dir](const FabricTopology& topo) {
             topo.EnablePcapHosts(dir);
             topo.EnablePcapSwitches(dir);
