@@ -51,7 +51,7 @@
  *   BoundWriter) goes to BOUND.json, by default `<stem>-bound.json` in the
  *   scenario's folder, written whole or not at all; no CSV files. --policy
  *   and --seed act as for a run; --pcap and --backend packet do not apply.
- *   Progress lines (`flux-run: bound: schedule 12/120, best mean JCT ...`)
+ *   Progress lines (`flux-run: bound: schedule 12 of at most 120, best mean JCT ...`)
  *   go to stderr once it has lasted 2 s; once the bound is written, its
  *   summary goes to stdout (FormatBoundSummary; --quiet silences both).
  * - --list-cc prints the registered congestion controls (transport.cc), one
@@ -857,10 +857,18 @@ Bound(const ScenarioConfig& cfg, const std::string& outPath, bool quiet)
             return;
         }
         last = wallS;
-        std::fprintf(stderr, "flux-run: bound: %s %u/%u", stage.c_str(), done, total);
-        if (stage == "schedule" && std::isfinite(bestMs))
+        if (stage == "schedule")
         {
-            std::fprintf(stderr, ", best mean JCT %.3f ms", bestMs);
+            // (the search may stop before its most: no ETA from the count)
+            std::fprintf(stderr, "flux-run: bound: schedule %u of at most %u", done, total);
+            if (std::isfinite(bestMs))
+            {
+                std::fprintf(stderr, ", best mean JCT %.3f ms", bestMs);
+            }
+        }
+        else
+        {
+            std::fprintf(stderr, "flux-run: bound: %s %u/%u", stage.c_str(), done, total);
         }
         std::fprintf(stderr, ", wall %.1f s\n", wallS);
     };

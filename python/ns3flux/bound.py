@@ -21,10 +21,14 @@ __all__ = ["bound", "gap_share", "mean_jct"]
 
 
 def _print_progress(stage, done, total, best_ms):
-    note = ""
-    if stage == "schedule" and math.isfinite(best_ms):
-        note = f", best mean JCT {best_ms:.3f} ms"
-    sys.stderr.write(f"ns3flux: bound: {stage} {done}/{total}{note}\n")
+    if stage == "schedule":
+        # (the search may stop before its most: no ETA from the count)
+        line = f"schedule {done} of at most {total}"
+        if math.isfinite(best_ms):
+            line += f", best mean JCT {best_ms:.3f} ms"
+    else:
+        line = f"{stage} {done}/{total}"
+    sys.stderr.write(f"ns3flux: bound: {line}\n")
     sys.stderr.flush()
 
 

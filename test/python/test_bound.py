@@ -284,6 +284,35 @@ def test_deterministic_and_same_from_python(tmp_path, flux_run):
         ns3flux.gap_share(best, bound, fifo=[])
 
 
+def test_progress_counts_the_runs_it_reports(capsys):
+    """ns3flux.bound's progress reports every flow-level run in order: each
+    job alone (done 1..J of J), then the schedules searched, whose count
+    never exceeds the total it gives (the search's most: with eight jobs it
+    stops before) and ends at the bound's schedules_tried; progress=True
+    prints one line per run in the same words as flux-run."""
+    path = os.path.join(SCENARIOS, "contended-eight-jobs.json")
+    calls = []
+    bound = ns3flux.bound(path, progress=lambda *report: calls.append(report))
+    stages = [c[0] for c in calls]
+    jobs = len(bound["jobs"])
+    assert stages[:jobs] == ["alone"] * jobs
+    assert [c[1:3] for c in calls[:jobs]] == [(i + 1, jobs) for i in range(jobs)]
+    schedules = [c for c in calls if c[0] == "schedule"]
+    assert [c[1] for c in schedules] == list(range(1, len(schedules) + 1))
+    assert schedules[-1][1] == bound["best"]["schedules_tried"]
+    assert all(c[1] <= c[2] for c in schedules)
+    assert schedules[-1][2] > schedules[-1][1]  # the search stopped before its most
+    assert schedules[-1][3] == pytest.approx(bound["best"]["mean_jct_ms"])
+    capsys.readouterr()
+    ns3flux.bound(path, progress=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == len(calls)
+    assert lines[0] == f"ns3flux: bound: alone 1/{jobs}"
+    _, done, most, best_ms = schedules[-1]
+    assert [line for line in lines if " schedule " in line][-1] == \
+        f"ns3flux: bound: schedule {done} of at most {most}, best mean JCT {best_ms:.3f} ms"
+
+
 def test_seed_and_policy_combine_with_bound(tmp_path, flux_run):
     """--seed and --policy act on the bound as on a run: the seed is
     recorded and the policy's own flow-level run is reported with its share
