@@ -271,7 +271,8 @@ const char* const kUsage =
     "                      against, and exit\n"
     "  -h, --help          show this help\n"
     "\n"
-    "An option that takes a value may be given once (--set: any number of times).\n"
+    "An option given twice counts once, with its last value (--set: each key's\n"
+    "last value).\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
     "failure, 130 interrupted.\n";
@@ -519,12 +520,9 @@ ParseArgs(int argc, char** argv)
                 hasValue = true;
             }
         }
-        // (an option given twice is refused: which value was meant?)
+        // (an option given twice: the last one counts, as in ns-3's
+        // CommandLine, so that a wrapper's defaults can be overridden)
         auto takeValue = [&](std::string& dest) {
-            if (!dest.empty())
-            {
-                throw ScenarioError(arg, "given more than once");
-            }
             if (!hasValue)
             {
                 if (i + 1 >= argc)
@@ -612,22 +610,13 @@ ParseArgs(int argc, char** argv)
         }
         else if (arg == "--seed-ecmp" || arg == "--seed-background" || arg == "--seed-placement")
         {
-            for (const auto& given : args.seeds)
-            {
-                if (given.first == arg.substr(7))
-                {
-                    throw ScenarioError(arg, "given more than once");
-                }
-            }
-            std::string seed;
-            takeValue(seed);
-            args.seeds.emplace_back(arg.substr(7), seed);
+            takeValue(value);
+            args.seeds.emplace_back(arg.substr(7), value);
         }
         else if (arg == "--set")
         {
-            std::string set;
-            takeValue(set);
-            args.sets.push_back(set);
+            takeValue(value);
+            args.sets.push_back(value);
         }
         else if (arg == "--pcap")
         {
@@ -651,11 +640,6 @@ ParseArgs(int argc, char** argv)
         }
         else if (arg == "--backend")
         {
-            if (args.backendGiven)
-            {
-                throw ScenarioError(arg, "given more than once");
-            }
-            args.backend.clear(); // (the default)
             takeValue(args.backend);
             args.backendGiven = true;
         }
