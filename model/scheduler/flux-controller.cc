@@ -297,6 +297,12 @@ FluxController::DecidesPerRank() const
     return true; // the gates in the ranks decide
 }
 
+std::vector<std::string>
+FluxController::GetFlowLevelLimits() const
+{
+    return {"scheduler.max_wait_us", "scheduler.min_share", "scheduler.flows_per_class"};
+}
+
 Ptr<FluxGate>
 FluxController::GetGate(uint32_t job) const
 {

@@ -96,6 +96,13 @@ class FluxController : public JobScheduler
     bool DecidesPerRank() const override;
 
     /**
+     * \return the settings of the switch ports' FluxQueueDisc (MaxWait,
+     *         MinShare, FlowsPerClass): a flow-level run has no queues, its
+     *         classes are strict
+     */
+    std::vector<std::string> GetFlowLevelLimits() const override;
+
+    /**
      * \brief A gate's message: a run started (arrives after ControlLatency).
      * \param job the job
      * \param run the run

@@ -509,7 +509,8 @@ def test_flow_bench_reports_each_pair_beside_the_medians(flux_run, tmp_path):
 def test_the_inputs_backend_limits_names_are_real_keys(flux_run):
     """The scenario inputs a policy says the flow level cannot act on
     (scheduler.<key> in backend_limits) are keys the policy accepts: a
-    reader can find them in the scenario (flux-run --describe-policy)."""
+    reader can find them in the scenario (flux-run --describe-policy).
+    mltcp's rate scaling and flux's queue disc settings are among them."""
     for policy in ns3flux.policies():
         r = ns3flux.run(SMALL, policy=policy, backend="flow")
         named = [f.split(".", 1)[1] for f in r["backend_limits"] if f.startswith("scheduler.")]
@@ -519,6 +520,8 @@ def test_the_inputs_backend_limits_names_are_real_keys(flux_run):
         assert set(named) <= keys, (policy, named, sorted(keys))
         if policy == "mltcp":
             assert named  # its rate scaling has no fluid counterpart
+        if policy == "flux":  # its ports' queue disc: a fluid has no queues
+            assert set(named) == {"max_wait_us", "min_share", "flows_per_class"}, named
 
 
 def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # noqa: ARG001
