@@ -6,7 +6,6 @@
 
 #include "pfc-link-helper.h"
 
-#include "ns3/abort.h"
 #include "ns3/fabric-queue-disc-item.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/ipv4-header.h"
@@ -15,38 +14,18 @@
 #include "ns3/packet.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/switch-mmu.h"
+#include "ns3/system-path.h"
 #include "ns3/traffic-class.h"
 #include "ns3/udp-header.h"
 
 #include <algorithm>
 #include <deque>
-#include <filesystem>
 #include <limits>
 
 namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("FabricTopology");
-
-namespace
-{
-
-/**
- * \brief Create a folder for pcap files, or abort saying why.
- * \param dir the folder
- */
-void
-CreatePcapDirectory(const std::string& dir)
-{
-    // (ns-3's pcap files abort on a missing folder)
-    std::error_code error;
-    std::filesystem::create_directories(dir, error);
-    NS_ABORT_MSG_IF(!std::filesystem::is_directory(dir),
-                    "FabricTopology: cannot create the pcap folder " << dir << ": "
-                                                                     << error.message());
-}
-
-} // namespace
 
 uint32_t
 FabricTopology::GetNHosts() const
@@ -237,7 +216,7 @@ FabricTopology::EnablePcapHosts(const std::string& dir,
                                 Time start,
                                 Time stop) const
 {
-    CreatePcapDirectory(dir);
+    SystemPath::MakeDirectories(dir); // (ns-3's pcap files need it)
     PfcLinkHelper helper;
     helper.SetPcapCapture(snapLen, start, stop);
     for (uint32_t i = 0; i < hostDevices.size(); ++i)
@@ -257,7 +236,7 @@ FabricTopology::EnablePcapHosts(const std::string& dir,
 void
 FabricTopology::EnablePcapSwitches(const std::string& dir) const
 {
-    CreatePcapDirectory(dir);
+    SystemPath::MakeDirectories(dir); // (ns-3's pcap files need it)
     PfcLinkHelper helper;
     for (const Switch& s : switches)
     {
