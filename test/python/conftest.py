@@ -9,6 +9,8 @@ next to the module's build folder (build/flux-run for build/python).
 """
 
 import copy
+import importlib.machinery
+import importlib.util
 import json
 import os
 import subprocess
@@ -34,6 +36,16 @@ SMALL = {
 
 #: The repository's root folder.
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def load_script(name):
+    """A script of scripts/ (a Python file without .py) as a module, its
+    main() not run."""
+    path = os.path.join(ROOT, "scripts", name)
+    loader = importlib.machinery.SourceFileLoader(name.replace("-", "_"), path)
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(loader.name, loader))
+    loader.exec_module(module)
+    return module
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import math
 import os
 import subprocess
 
-from conftest import script_env
+from conftest import load_script, script_env
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCENARIO = os.path.join(REPO, "examples", "scenarios", "contended-two-equal.json")
@@ -260,13 +260,7 @@ def test_ablations_are_parts_of_flux_only():
     """The ablation table's columns are ecmp-aware and the variants of flux
     or fifo: a variant of another policy (here one made up beside them) is
     no part of flux and stays out of it."""
-    import importlib.machinery
-    import importlib.util
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "flux-evaluate")
-    loader = importlib.machinery.SourceFileLoader("flux_evaluate", path)
-    spec = importlib.util.spec_from_loader("flux_evaluate", loader)
-    ev = importlib.util.module_from_spec(spec)
-    loader.exec_module(ev)
+    ev = load_script("flux-evaluate")
     ev.VARIANTS["sjf-comm"] = ("sjf", ["scheduler.metric=comm"])
     row = {"jct_mean_ms": 10.0}
     table = {"s": {p: dict(row) for p in ["fifo", "flux", "ecmp-aware", "sjf-comm"]
@@ -281,14 +275,8 @@ def test_ablations_are_parts_of_flux_only():
 def test_class_timeline_plots_each_jobs_classes_on_whole_ticks():
     """The class-over-time plot draws each job's class changes as steps,
     held to the job's end, on an axis whose ticks are whole classes."""
-    import importlib.machinery
-    import importlib.util
     import types
-    path = os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "flux-evaluate")
-    loader = importlib.machinery.SourceFileLoader("flux_evaluate", path)
-    spec = importlib.util.spec_from_loader("flux_evaluate", loader)
-    ev = importlib.util.module_from_spec(spec)
-    loader.exec_module(ev)
+    ev = load_script("flux-evaluate")
     figs = []
     ev.save = lambda fig, out_dir, name, written: figs.append((name, fig))
     results = {"jobs": [{"name": "a", "class_timeline": [[0, 2], [1.5, 1]]},

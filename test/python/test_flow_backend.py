@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 
 import ns3flux
-from conftest import ROOT, SMALL, _flux_run_path, strip_wall
+from conftest import ROOT, SMALL, _flux_run_path, load_script, strip_wall
 
 SCENARIOS = os.path.join(ROOT, "examples", "scenarios")
 
@@ -556,3 +556,32 @@ def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # no
     bad = subprocess.run(args + ["--policies", "nosuch"], capture_output=True, text=True,
                          timeout=60)
     assert bad.returncode != 0 and "--policies: nosuch" in bad.stderr
+    # The summary table's percentile columns, against the run files read here:
+    # nearest-rank iteration p50/p99, phase p99 and background slowdown p50/p99.
+    own = {lv: out / f"small-{lv}-seed1" for lv in ("packet", "flow")}
+
+    def nearest(values, q):
+        v = sorted(values)
+        return v[max(1, math.ceil(q / 100 * len(v))) - 1]
+
+    def figures(stem):
+        r = json.loads(stem.with_suffix(".json").read_text())
+        iters = [x for j in r["jobs"] for x in j["iteration_ms"]]
+        with open(f"{stem}-phases.csv") as f:
+            phases = [float(x["duration_ms"]) for x in csv.DictReader(f)]
+        with open(f"{stem}-flows.csv") as f:
+            slow = [float(x["slowdown"]) for x in csv.DictReader(f)
+                    if x["tenant"] == "rpc" and x["slowdown"]]
+        return [nearest(iters, 50), nearest(iters, 99), nearest(phases, 99),
+                nearest(slow, 50), nearest(slow, 99)]
+
+    fig = {lv: figures(stem) for lv, stem in own.items()}
+    want = [f"{100 * (f - p) / p:+.1f}" for p, f in zip(fig["packet"], fig["flow"])]
+    fv = load_script("flow-validate")
+    runs = {lv: [fv.Run(str(own[lv]) + ".json", 0.0)] for lv in own}
+    row = fv.summary_rows([fv.Scenario("small", SMALL, runs)])[0]
+    header = fv.SUMMARY_HEADER
+    got = [row[header.index("iteration p50 %")], row[header.index("iteration p99 %")],
+           row[header.index("phase p99 %")]]
+    got += row[header.index("background slowdown p50 / p99 %")].split(" / ")
+    assert got == [w if w not in ("+0.0", "-0.0") else "0.0" for w in want], (got, want)

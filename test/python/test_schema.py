@@ -23,7 +23,7 @@ import pytest
 
 import ns3flux
 
-from conftest import ROOT, SMALL, strip_wall
+from conftest import ROOT, SMALL, load_script, strip_wall
 
 SCHEMA_FILE = os.path.join(ROOT, "scenario", "config", "scenario.schema.json")
 
@@ -286,13 +286,7 @@ def test_a_scenario_may_name_the_schema():
 
 
 def test_the_fuzzer_mutates_the_schemas_keys():
-    import importlib.machinery
-    import importlib.util
-
-    loader = importlib.machinery.SourceFileLoader("flux_fuzz",
-                                                  os.path.join(ROOT, "scripts", "flux-fuzz"))
-    fuzz = importlib.util.module_from_spec(importlib.util.spec_from_loader("flux_fuzz", loader))
-    loader.exec_module(fuzz)
+    fuzz = load_script("flux-fuzz")
     keys = set()
 
     def walk(node):
