@@ -200,3 +200,41 @@ def test_a_lone_flows_fct_is_its_ideal_fct(flux_run, tmp_path, fabric_gbps):
         with open(str(out)[:-5] + "-flows.csv", newline="") as f:
             (row,) = list(csv.DictReader(f))
         assert 1 <= float(row["slowdown"]) <= 1.002, (size, row)
+
+
+@pytest.mark.parametrize("changes,warned", [
+    ({"transport": {"pfc": False}}, "transport.pfc false"),
+    ({"faults": [{"link": "all", "loss_rate": 0.001}]}, "faults[0].loss_rate"),
+    ({"faults": [{"link": "leaf0<->spine0", "down_ms": 1}]}, "faults[0].down_ms"),
+    ({"pfc_watchdog": {}}, "pfc_watchdog (action drop)"),
+    ({"transport": {"pfc": False, "ack_timeout": 0}}, "transport.pfc false"),
+    ({"transport": {"pfc": False, "ack_timeout": 8}}, None),
+    ({"transport": {"pfc": False},
+      "ns3_defaults": {"ns3::RdmaNic::RetransmitTimeout": "1ms"}}, None),
+    ({"pfc_watchdog": {"action": "forward"}}, None),
+    ({}, None),
+])
+def test_a_lossy_fabric_with_a_long_timer_is_warned_of(flux_run, tmp_path, changes, warned):
+    """Where the packet level can lose frames (PFC off, a lossy or failing
+    link, a watchdog that drops), a lost tail waits for the ACK timer: with
+    NCCL's default (4.29 s) or none, flux-run warns once, naming the cause
+    and the timer; a timer of 10 ms or less, or RetransmitTimeout, is not
+    warned of, nor is a lossless fabric. The scenario stays valid."""
+    s = {"seed": 1, "stop_ms": 50, "topology": LEAF_SPINE,
+         "jobs": [{"name": "a", "ranks": 4, "bytes": 1000000, "iterations": 1}], **changes}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(s))
+    proc = flux_run(path, "--check")
+    assert proc.returncode == 0, proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if "warning" in line]
+    if warned is None:
+        assert lines == [], proc.stderr
+        return
+    assert len(lines) == 1, proc.stderr
+    t = s.get("transport", {}).get("ack_timeout", 20)
+    after = ("(no timer) never sends" if t == 0
+             else f"sends a lost tail again only after {4.096e-3 * 2 ** t:.2f} ms")
+    assert lines[0] == (f"flux-run: warning: {warned} can lose frames at packet level, and "
+                        f"transport.ack_timeout {t} {after}"
+                        + (" a lost tail again" if t == 0 else "")
+                        + ": set it near the round trip (8: 1.05 ms)"), lines[0]
