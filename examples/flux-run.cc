@@ -404,14 +404,23 @@ ApplySet(nlohmann::json& scenario, const std::string& set)
     std::string key;
     for (std::size_t i = 0; i < eq; ++i)
     {
-        if (set[i] == '[')
-        {
-            key += '.';
-        }
-        else if (set[i] != ']' || (i + 1 < eq && set[i + 1] != '.' && set[i + 1] != '['))
+        if (set[i] != '[' && set[i] != ']')
         {
             key += set[i];
+            continue;
         }
+        // "[digits]", followed by ".", "[" or "="
+        const auto close = set.find(']', i);
+        if (set[i] == ']' || close >= eq || close == i + 1 ||
+            set.find_first_not_of("0123456789", i + 1) != close ||
+            (close + 1 < eq && set[close + 1] != '.' && set[close + 1] != '['))
+        {
+            throw ScenarioError("--set",
+                                "\"" + set.substr(0, eq) +
+                                    "\": brackets hold an index, as in jobs[0].iterations");
+        }
+        key += '.' + set.substr(i + 1, close - i - 1);
+        i = close;
     }
     const std::string text = set.substr(eq + 1);
     nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
@@ -483,7 +492,15 @@ CheckOutputPath(const std::string& field, const std::string& path, const std::st
     }
     if (fs::exists(path, ec) && fs::equivalent(path, scenario, ec))
     {
-        throw ScenarioError(field, "would overwrite the scenario file");
+        throw ScenarioError(field,
+                            (field == path ? "" : "\"" + path + "\" ") +
+                                "would overwrite the scenario file");
+    }
+    // (the file is written beside and renamed onto it: a device, a pipe or
+    // a socket would be replaced by a plain file)
+    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    {
+        throw ScenarioError(field, "\"" + path + "\" is not a regular file");
     }
     std::string dir = fs::path(path).parent_path().string();
     if (dir.empty())
@@ -1071,6 +1088,14 @@ Main(int argc, char** argv)
             outPath = args.out;
         }
         CheckOutputPath(outField, outPath, args.scenario);
+        if (!args.bound)
+        {
+            // the files written beside the results, all of them or none
+            for (const auto& companion : ResultsWriter::CompanionPaths(outPath))
+            {
+                CheckOutputPath(outField, companion, args.scenario);
+            }
+        }
         if (!args.timeline.empty())
         {
             if (args.bound)

@@ -352,16 +352,23 @@ def variant(base, changes=None, **top_level):
     """A deep copy of the scenario dict ``base`` with some fields replaced.
 
     ``changes`` maps field paths, written as in error messages
-    (``"jobs[0].bytes"``, ``"topology.fabric_gbps"``), to new values;
-    missing objects on the way are created. Keyword arguments replace
-    top-level keys (``seed=3``). The result is not validated.
+    (``"jobs[0].bytes"``, ``"topology.fabric_gbps"``) or as ``flux-run
+    --set`` also takes them (``"jobs.0.bytes"``), to new values; missing
+    objects on the way are created. Keyword arguments replace top-level
+    keys (``seed=3``). The result is not validated.
     """
     data = copy.deepcopy(to_plain(base))
+
+    def index(node, token):
+        # "jobs.0": a number inside a list is an index
+        return int(token) if isinstance(node, list) and str(token).isdigit() else token
+
     for path, value in {**(changes or {}), **top_level}.items():
         tokens = _path_tokens(path)
         node = data
         for i, token in enumerate(tokens[:-1]):
             nxt = tokens[i + 1]
+            token = index(node, token)
             if isinstance(token, int):
                 if not isinstance(node, list) or token >= len(node):
                     raise KeyError(f"{path}: no element {token}")
@@ -372,7 +379,7 @@ def variant(base, changes=None, **top_level):
                 if token not in node:
                     node[token] = [] if isinstance(nxt, int) else {}
                 node = node[token]
-        last = tokens[-1]
+        last = index(node, tokens[-1])
         if isinstance(last, int):
             if not isinstance(node, list) or last >= len(node):
                 raise KeyError(f"{path}: no element {last}")

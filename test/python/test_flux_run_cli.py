@@ -5,6 +5,7 @@ import copy
 import json
 import os
 import re
+import stat
 import subprocess
 
 import pytest
@@ -197,6 +198,9 @@ BAD = [
     ("set-index-beyond", _no_change, ["--set", "jobs.5.iterations=2"], "--set jobs.5.iterations"),
     ("set-through-a-number", _no_change, ["--set", "seed.x=2"], "--set seed.x"),
     ("set-wrong-type", _no_change, ["--set", "jobs.0.iterations=many"], "jobs[0].iterations"),
+    ("set-unclosed-bracket", _no_change, ["--set", "jobs[0.iterations=5"], "--set"),
+    ("set-doubled-bracket", _no_change, ["--set", "jobs[0]].iterations=5"], "--set"),
+    ("set-name-in-brackets", _no_change, ["--set", "jobs[first].iterations=5"], "--set"),
     ("set-unknown-key", _no_change, ["--set", "scheduler.planner=greedy"], "scheduler.planner"),
 ]
 
@@ -229,6 +233,38 @@ def test_bad_input_exit_2_one_line_no_results(tmp_path, flux_run, change, args, 
     assert lines[0].startswith(f"flux-run: {field}"), (field, lines[0])
     assert p.stdout == ""
     assert _listing(work) == before, "flux-run wrote files on a bad input"
+
+
+def test_output_paths_are_checked_before_the_run(tmp_path, flux_run):
+    """Every file a run writes (the results and the CSV files beside them,
+    the timeline) is checked before the run: one that would be the
+    scenario file, a folder, or a file that is not a regular one (a pipe:
+    renaming onto it would replace it) is refused with exit 2 and one line
+    naming --out or --timeline and the path; nothing is written and the
+    scenario and the pipe stay as they were."""
+    work = tmp_path / "w"
+    work.mkdir()
+    text = json.dumps(SMALL)
+    (work / "r-flows.csv").write_text(text)  # a scenario named like a CSV file
+    (work / "z-phases.csv").mkdir()
+    os.mkfifo(work / "pipe")
+    scen = _write(work / "s.json", SMALL)
+    cases = [
+        ([work / "r-flows.csv", "--out", work / "r.json"], "--out",
+         f'"{work / "r-flows.csv"}" would overwrite the scenario file'),
+        ([scen, "--out", work / "z.json"], "--out", f'"{work / "z-phases.csv"}" is a folder'),
+        ([scen, "--out", work / "pipe"], "--out", f'"{work / "pipe"}" is not a regular file'),
+        ([scen, "--out", work / "t.json", "--timeline", work / "pipe"], "--timeline",
+         f'"{work / "pipe"}" is not a regular file'),
+    ]
+    before = _listing(work)
+    for args, field, problem in cases:
+        p = flux_run(*args, "--quiet")
+        assert p.returncode == 2, (args, p.stderr)
+        assert p.stderr.splitlines() == [f"flux-run: {field}: {problem}"], p.stderr
+        assert _listing(work) == before
+    assert (work / "r-flows.csv").read_text() == text
+    assert stat.S_ISFIFO(os.stat(work / "pipe").st_mode)
 
 
 def test_an_option_given_twice_takes_its_last_value(tmp_path, flux_run):

@@ -4,6 +4,8 @@ import json
 import os
 import shutil
 
+import pytest
+
 import ns3flux
 from conftest import ROOT, strip_wall
 
@@ -121,6 +123,24 @@ def test_variant_and_numpy_values(small):
     assert v["jobs"][0]["bytes"] == 2000000 and type(v["jobs"][0]["bytes"]) is int
     assert v["topology"]["fabric_gbps"] == 50.0 and v["seed"] == 4
     assert ns3flux.validate(v)["seed"] == 4
+
+
+def test_variant_takes_the_paths_flux_run_set_takes(small, tmp_path, flux_run):
+    """variant() takes a field path in both spellings flux-run --set takes
+    ("jobs[0].iterations" and "jobs.0.iterations"), with the same result as
+    --set gives; a name where a list needs an index is a KeyError."""
+    out = {}
+    for path in ("jobs[0].iterations", "jobs.0.iterations"):
+        v = ns3flux.variant(small, {path: 2})
+        assert v["jobs"][0]["iterations"] == 2 and small["jobs"][0]["iterations"] == 3
+        scen = tmp_path / "s.json"
+        scen.write_text(json.dumps(small))
+        proc = flux_run(scen, "--check", "--set", f"{path}=2")
+        assert proc.returncode == 0, proc.stderr
+        out[path] = v
+    assert out["jobs[0].iterations"] == out["jobs.0.iterations"]
+    with pytest.raises(KeyError):
+        ns3flux.variant(small, {"jobs.first.iterations": 2})
 
 
 def test_cache(small, tmp_path):
