@@ -143,6 +143,56 @@ const std::vector<std::pair<std::string, std::string>> kEventSchedulers = {
     {"ordered", "ns3::OrderedScheduler"}};
 
 /**
+ * \brief On a fabric of several parts (a "links" topology), refuse traffic
+ * between parts: a job's ranks, a tenant's hosts, an incast's senders and
+ * receiver (a "flows" list checks each of its flows).
+ * \param cfg the scenario
+ */
+void
+CheckConnected(const ScenarioConfig& cfg)
+{
+    const auto& part = cfg.topology.hostComponent;
+    if (part.empty())
+    {
+        return;
+    }
+    auto check = [&part](const std::string& field, const std::vector<uint32_t>& hosts,
+                         uint32_t from) {
+        for (uint32_t h : hosts)
+        {
+            if (part[h] != part[from])
+            {
+                Fail(field,
+                     "no path between host " + std::to_string(from) + " and host " +
+                         std::to_string(h) + " (their switches are not connected)");
+            }
+        }
+    };
+    for (std::size_t i = 0; i < cfg.jobs.size(); ++i)
+    {
+        const auto& j = cfg.jobs[i];
+        if (!j.hosts.empty())
+        {
+            check(Index("jobs", i) + (j.placement == "explicit" ? ".hosts" : ".placement"),
+                  j.hosts,
+                  j.hosts.front());
+        }
+    }
+    for (std::size_t i = 0; i < cfg.background.size(); ++i)
+    {
+        const auto& b = cfg.background[i];
+        if (b.kind == ScenarioConfig::BackgroundConfig::Kind::CDF && !b.hosts.empty())
+        {
+            check(Index("background", i) + ".hosts", b.hosts, b.hosts.front());
+        }
+        else if (b.pattern == "incast")
+        {
+            check(Index("background", i) + ".senders", b.senders, b.receiver);
+        }
+    }
+}
+
+/**
  * \brief Warn when the packet level can lose frames and the transport's
  * timer is long: go-back-N sends a lost tail again only when the timer
  * expires, and NCCL's default (ack_timeout 20, 4.29 s) is meant for
@@ -384,6 +434,7 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
                 ParseBackground(background[i], Index("background", i), cfg, owners));
         }
     }
+    CheckConnected(cfg);
     WarnLossyTimer(cfg);
     if (cfg.jobs.empty() && cfg.background.empty())
     {

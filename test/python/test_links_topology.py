@@ -17,6 +17,10 @@ BASE = {
 }
 
 
+# a job over the three hosts
+JOB = {"name": "j", "ranks": 3, "bytes": 100000, "iterations": 1}
+
+
 def run(flux_run, tmp_path, scenario):
     path = tmp_path / "s.json"
     path.write_text(json.dumps(scenario))
@@ -51,13 +55,26 @@ BAD = [
     ("background[0].flows[0].dst",
      lambda s: s["topology"]["links"].pop(3), "no path from host 0 to host 2"),
     ("background[0].senders", lambda s: s["background"][0].update(senders=[0]), "lists its flows"),
+    # between the two parts of a fabric cut in two, only a flows list was refused
+    ("jobs[0].placement", lambda s: s["topology"]["links"].pop(3) and s.update(
+        jobs=[JOB], background=[]),
+     "no path between host 0 and host 2"),
+    ("jobs[0].hosts", lambda s: s["topology"]["links"].pop(3) and s.update(
+        jobs=[dict(JOB, ranks=2, hosts=[1, 2])], background=[]), "no path between host 1 and host 2"),
+    ("background[0].hosts", lambda s: s["topology"]["links"].pop(3) and s.update(
+        background=[{"name": "w", "cdf": "websearch", "load": 0.1}]),
+     "no path between host 0 and host 2"),
+    ("background[0].senders", lambda s: s["topology"]["links"].pop(3) and s.update(
+        background=[{"name": "i", "pattern": "incast", "senders": [0, 1], "receiver": 2,
+                     "bytes": 1000}]), "no path between host 2 and host 0"),
     ("topology.nodes", lambda s: s["topology"].update(kind="leaf-spine"), "only a \"links\" topology"),
 ]
 
 
 @pytest.mark.parametrize("field,change,words", BAD, ids=[b[0] + str(i) for i, b in enumerate(BAD)])
 def test_bad_links_or_flows_name_the_field(flux_run, tmp_path, field, change, words):
-    """A bad cable or flow: exit 2 and one message naming its field."""
+    """A bad cable or flow, or traffic between parts of the fabric that no
+    cable joins: exit 2 and one message naming its field."""
     s = json.loads(json.dumps(BASE))
     change(s)
     proc = run(flux_run, tmp_path, s)
