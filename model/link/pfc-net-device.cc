@@ -119,10 +119,12 @@ PfcNetDevice::GetTypeId()
                           MakeUintegerChecker<uint16_t>(68))
             .AddAttribute("WireOverhead",
                           "Bytes each frame occupies on the line beyond the frame itself: "
-                          "preamble and SFD (8), inter-frame gap (12) and FCS (4).",
+                          "preamble and SFD (8), inter-frame gap (12) and FCS (4); at most "
+                          "65535 (the frame lengths the links and switches add it to are "
+                          "32-bit).",
                           UintegerValue(WireBytes::PREAMBLE_IFG + WireBytes::FCS),
                           MakeUintegerAccessor(&PfcNetDevice::m_wireOverhead),
-                          MakeUintegerChecker<uint32_t>())
+                          MakeUintegerChecker<uint32_t>(0, 65535))
             .AddAttribute("PfcEnabled",
                           "Send and honour 802.1Qbb PFC frames.",
                           BooleanValue(true),

@@ -119,6 +119,9 @@ UNREPRESENTABLE = [
     ({"seed": 2**32 - 1}, "seed", "must be at most 4294944442"),
     ({"ns3_defaults": {"ns3::RdmaNic::RetransmitTimeout": "1e400s"}},
      'ns3_defaults["ns3::RdmaNic::RetransmitTimeout"]', '"1e400s" is not a valid value'),
+    # (2^32 - 1 wrapped the 32-bit frame lengths: the run came out faster)
+    ({"ns3_defaults": {"ns3::PfcNetDevice::WireOverhead": "4294967295"}},
+     'ns3_defaults["ns3::PfcNetDevice::WireOverhead"]', '"4294967295" is not a valid value'),
 ]
 
 
