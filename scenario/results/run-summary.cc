@@ -93,6 +93,25 @@ FormatRunSummary(const RunResults& r)
     out << "policy " << r.policy << ", seed " << r.seed << ", " << r.backend
         << " level: " << Fixed(r.sim.simulatedMs, 3) << " ms simulated in " << Fixed(r.sim.wallS, 1)
         << " s (" << r.sim.stopReason << ")\n";
+    // the policy's settings this level has no counterpart for (a fluid has
+    // no queues, no congestion window): said here, not only in the file
+    std::vector<std::string> ignored;
+    for (const auto& field : r.backendLimits)
+    {
+        if (field.rfind("scheduler.", 0) == 0)
+        {
+            ignored.push_back(field);
+        }
+    }
+    if (!ignored.empty())
+    {
+        out << "  no effect at this level (backend_limits): ";
+        for (std::size_t i = 0; i < ignored.size(); ++i)
+        {
+            out << (i ? ", " : "") << ignored[i];
+        }
+        out << '\n';
+    }
 
     if (!r.jobs.empty())
     {
@@ -195,6 +214,10 @@ FormatRunSummary(const RunResults& r)
     if (known("network.retransmissions"))
     {
         fabric.push_back(std::to_string(n.retransmissions) + " retransmissions");
+    }
+    if (n.pfcWatchdog && known("network.pfc_watchdog_storms"))
+    {
+        fabric.push_back(std::to_string(n.pfcWatchdogStorms) + " PFC watchdog storms");
     }
     if (known("packet_latency_us") && r.packetLatencyUs.Count() > 0)
     {

@@ -478,6 +478,40 @@ def test_summary_shows_each_job_and_tenant_as_the_results_say(backend, tmp_path,
         assert not fabric
 
 
+@pytest.mark.parametrize("policy,backend", [("mltcp", "flow"), ("flux", "flow"),
+                                            ("fifo", "flow"), ("mltcp", "packet")])
+def test_summary_says_which_settings_have_no_effect(policy, backend, small_file, tmp_path,
+                                                    flux_run):
+    """The summary names the policy's settings that the level has no
+    counterpart for, exactly the scheduler.* entries of the results'
+    backend_limits (mltcp's rate scaling at flow level, where it runs as
+    fifo), in one line after the first; none where there are none."""
+    out = tmp_path / "r.json"
+    p = flux_run(small_file, "--out", out, "--backend", backend, "--policy", policy)
+    assert p.returncode == 0, p.stderr
+    limits = [f for f in json.loads(out.read_text())["backend_limits"]
+              if f.startswith("scheduler.")]
+    said = [line for line in p.stdout.splitlines() if "no effect at this level" in line]
+    if not limits:
+        assert said == [], p.stdout
+        return
+    assert p.stdout.splitlines()[1] == ("  no effect at this level (backend_limits): "
+                                        + ", ".join(limits))
+    assert (policy, backend) != ("mltcp", "packet")
+
+
+def test_summary_counts_the_watchdogs_storms(tmp_path, flux_run):
+    """With PFC watchdogs, the summary's fabric line gives their storms as
+    the results do (pfc-deadlock-ring: the watchdogs break its deadlock)."""
+    scenario = os.path.join(ROOT, "examples", "scenarios", "pfc-deadlock-ring.json")
+    out = tmp_path / "r.json"
+    p = flux_run(scenario, "--out", out)
+    assert p.returncode == 0, p.stderr
+    storms = json.loads(out.read_text())["network"]["pfc_watchdog_storms"]
+    fabric = [line for line in p.stdout.splitlines() if line.startswith("fabric: ")]
+    assert storms > 0 and f", {storms} PFC watchdog storms," in fabric[0], fabric
+
+
 def test_same_seed_same_results(small_file, tmp_path, flux_run):
     """Two runs of the same scenario and seed give identical results files
     apart from sim.wall_s, and byte-identical CSV files."""
