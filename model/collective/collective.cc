@@ -206,6 +206,12 @@ Collective::ConnectRanks(const std::vector<Ptr<RdmaNic>>& nics,
     }
 }
 
+double
+Collective::GetNetworkBytes(uint64_t bytes) const
+{
+    return static_cast<double>(GetNRanks()) * static_cast<double>(GetBytesSentPerRank(bytes));
+}
+
 Ptr<RankChannels>
 Collective::GetChannels() const
 {

@@ -114,6 +114,15 @@ class Collective : public Object
      */
     virtual uint64_t GetBytesSentPerRank(uint64_t bytes) const = 0;
 
+    /**
+     * \param bytes buffer bytes per rank
+     * \return payload bytes one run sends over RDMA connections, all ranks
+     *         together (what their queue pairs receive; what ranks of one
+     *         server exchange over the GPU interconnect is not counted);
+     *         by default every rank's GetBytesSentPerRank()
+     */
+    virtual double GetNetworkBytes(uint64_t bytes) const;
+
     /** \return the number of ranks */
     uint32_t GetNRanks() const;
 

@@ -241,6 +241,32 @@ ScheduledCollective::Pump(uint32_t rank)
     }
 }
 
+double
+ScheduledCollective::GetNetworkBytes(uint64_t bytes) const
+{
+    // every step's messages, but those between ranks of one server (once
+    // the links are made: before, every message counts)
+    const uint32_t n = GetNRanks();
+    const Ptr<RankChannels> channels = GetChannels();
+    double total = 0;
+    for (uint32_t s = 0; s < GetNStepsFor(n); ++s)
+    {
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            GetSends(n, r, s, bytes, m_sends);
+            for (const auto& send : m_sends)
+            {
+                if (!channels || r >= m_linksFrom.size() ||
+                    !channels->IsIntraServer(LinkOf(r, send.peer)))
+                {
+                    total += static_cast<double>(send.bytes);
+                }
+            }
+        }
+    }
+    return total;
+}
+
 uint32_t
 ScheduledCollective::LinkOf(uint32_t rank, uint32_t peer) const
 {

@@ -55,6 +55,8 @@ class ScheduledCollective : public Collective
     /** \return bytes posted by each rank so far, over every link */
     const std::vector<uint64_t>& GetBytesPosted() const;
 
+    double GetNetworkBytes(uint64_t bytes) const override;
+
   protected:
     /// One message of a step.
     struct Send

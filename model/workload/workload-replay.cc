@@ -126,6 +126,7 @@ WorkloadReplay::Setup(std::shared_ptr<const WorkloadTrace> trace,
             const std::size_t i = index[PeekPointer(coll)];
             bytes[i] += n.bytes;
             ++runs[i];
+            m_networkBytes.emplace_back(coll, n.bytes);
         }
     }
     for (std::size_t i = 0; i < m_collectives.size(); ++i)
@@ -672,6 +673,17 @@ uint64_t
 WorkloadReplay::GetPrincipalBytes() const
 {
     return m_principalBytes;
+}
+
+double
+WorkloadReplay::GetNetworkBytesPerIteration() const
+{
+    double total = 0;
+    for (const auto& [coll, bytes] : m_networkBytes)
+    {
+        total += coll->GetNetworkBytes(bytes);
+    }
+    return total;
 }
 
 uint32_t

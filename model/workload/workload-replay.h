@@ -176,6 +176,13 @@ class WorkloadReplay : public Object
     /** \return runs of the principal collective per iteration */
     uint32_t GetPrincipalRuns() const;
 
+    /**
+     * \return payload bytes the ranks send over RDMA in one iteration, over
+     *         every collective and transfer (what their queue pairs
+     *         receive); known once the collectives are set up
+     */
+    double GetNetworkBytesPerIteration() const;
+
     /** \return compute and memory time of rank 0 per iteration */
     Time GetComputePerIteration() const;
 
@@ -294,6 +301,8 @@ class WorkloadReplay : public Object
     Ptr<Collective> m_principal;                //!< the one moving most bytes
     uint64_t m_principalBytes;                  //!< its bytes per iteration
     uint32_t m_principalRuns;                   //!< its runs per iteration
+    /// Every operation of an iteration: its collective and buffer bytes.
+    std::vector<std::pair<Ptr<Collective>, uint64_t>> m_networkBytes;
     uint32_t m_jobId;                           //!< job index (event keys)
 
     // state of the current run

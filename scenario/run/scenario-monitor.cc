@@ -67,14 +67,23 @@ ScenarioRun::SetupProgress()
     double total = 0;
     for (const auto& job : m_jobs)
     {
-        Ptr<Collective> coll = job->GetCollective();
-        total += static_cast<double>(job->GetNIterations()) * coll->GetNRanks() *
-                 coll->GetBytesSentPerRank(job->GetGradientBytes());
-        for (const auto& qp : coll->GetQueuePairs())
+        // a replayed workload: all its collectives and transfers
+        const Ptr<WorkloadReplay> replay = job->GetWorkload();
+        const std::vector<Ptr<Collective>> colls =
+            replay ? replay->GetCollectives() : std::vector<Ptr<Collective>>{job->GetCollective()};
+        // (over RDMA: the GPU interconnect's transfers cost the simulation
+        // next to nothing, and would make the rate jump)
+        total += static_cast<double>(job->GetNIterations()) *
+                 (replay ? replay->GetNetworkBytesPerIteration()
+                         : colls[0]->GetNetworkBytes(job->GetGradientBytes()));
+        for (const auto& coll : colls)
         {
-            if (qp)
+            for (const auto& qp : coll->GetQueuePairs())
             {
-                m_jobQps.push_back(qp);
+                if (qp)
+                {
+                    m_jobQps.push_back(qp);
+                }
             }
         }
     }
