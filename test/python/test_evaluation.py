@@ -293,3 +293,12 @@ def test_class_timeline_plots_each_jobs_classes_on_whole_ticks():
     figs[0][1].canvas.draw()
     ticks = [t for t in ax.get_yticks() if ax.get_ylim()[0] <= t <= ax.get_ylim()[1]]
     assert ticks and all(float(t).is_integer() for t in ticks), ticks
+
+
+def test_values_that_round_to_zero_print_without_a_sign():
+    """A mean or share that rounds to zero prints as 0.00, never -0.00 (a
+    gap share of a policy equal to fifo's, over seeds); other signs stay."""
+    ev = load_script("flux-evaluate")
+    assert ev.fmt(-0.001, "gap_share", 0.0) == "0.00 ± 0.00"
+    assert ev.fmt(-0.0, "jct_mean_ms") == "0.00"
+    assert ev.fmt(-1.234, "gap_share", 0.5) == "-1.23 ± 0.50"
