@@ -288,6 +288,20 @@ FluidNetwork::HostOf(Ipv4Address address) const
     return it == m_hostOfAddress.end() ? NONE : it->second;
 }
 
+bool
+FluidNetwork::IsCutOff(Ptr<RdmaQueuePair> qp) const
+{
+    const uint32_t src = HostOf(qp->GetNic()->GetAddress());
+    const uint32_t index = src == NONE ? NONE : FindSender(src, qp->GetQpn());
+    if (index == NONE || !m_senders[index].active)
+    {
+        return false;
+    }
+    const Hops path = Path(m_senders[index]);
+    return path.empty() ||
+           std::any_of(path.begin(), path.end(), [this](uint32_t l) { return !m_linkUp[l]; });
+}
+
 uint32_t
 FluidNetwork::FindSender(uint32_t host, uint32_t qpn) const
 {

@@ -146,6 +146,15 @@ class FluidNetwork : public RdmaMessageOffload
     double GetRateError() const;
 
     /**
+     * \brief Whether a queue pair's messages wait on a link that is down
+     * (or on no route): at flow level nothing times out, so they wait for
+     * the link to come back.
+     * \param qp a sending queue pair
+     * \return true when it has a message and its path is cut
+     */
+    bool IsCutOff(Ptr<RdmaQueuePair> qp) const;
+
+    /**
      * \param link a link direction
      * \return bits it has carried so far (wire bits, headers included)
      */

@@ -45,6 +45,30 @@ ToResults(const RdmaQueuePair::Counters& c)
 }
 
 /**
+ * \param fluid the flow level's fabric
+ * \param job a job
+ * \return whether a message of the job waits on a link that is down
+ */
+bool
+CutOff(const FluidNetwork& fluid, const TrainingJob& job)
+{
+    const Ptr<WorkloadReplay> replay = job.GetWorkload();
+    const std::vector<Ptr<Collective>> colls =
+        replay ? replay->GetCollectives() : std::vector<Ptr<Collective>>{job.GetCollective()};
+    for (const auto& c : colls)
+    {
+        for (const auto& qp : c->GetQueuePairs())
+        {
+            if (qp && fluid.IsCutOff(qp))
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/**
  * \brief What a replayed workload ran: per operation kind, and per rank.
  * \param replay the workload
  * \param jr its job's results
@@ -211,6 +235,11 @@ ScenarioRun::Collect(double wallS) const
         jr.completed = job->IsFinished();
         jr.status = jr.completed ? "completed" : job->HasFailed() ? "failed" : "unfinished";
         jr.reason = job->GetFailureReason();
+        if (m_fluid && jr.status == "unfinished" && CutOff(*m_fluid, *job))
+        {
+            jr.reason = "at flow level, a message waits on a link that is down (a fluid has no "
+                        "ACK timeout or retries to fail it)";
+        }
         jr.transport = ToResults(job->GetCollective()->GetCounters());
         if (job->GetWorkload())
         {

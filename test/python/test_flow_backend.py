@@ -585,3 +585,29 @@ def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # no
            row[header.index("phase p99 %")]]
     got += row[header.index("background slowdown p50 / p99 %")].split(" / ")
     assert got == [w if w not in ("+0.0", "-0.0") else "0.0" for w in want], (got, want)
+
+
+def test_a_job_cut_off_at_flow_level_says_why(tmp_path, flux_run):
+    """At flow level a message whose path crosses a link that is down waits
+    (a fluid has no ACK timeout to fail it): a job cut off for good ends
+    unfinished with that reason (at packet level it fails on its retries);
+    with the link back in time it completes, with no reason."""
+    s = {"stop_ms": 50, "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1,
+                                     "hosts_per_leaf": 2},
+         "transport": {"ack_timeout": 8},
+         "jobs": [{"name": "j", "ranks": 4, "bytes": 1000000, "iterations": 2}],
+         "faults": [{"link": "leaf0<->spine0", "down_ms": 0.01}]}
+    for up, status in ((None, "unfinished"), (5, "completed")):
+        if up:
+            s["faults"][0]["up_ms"] = up
+        path = tmp_path / "cut.json"
+        path.write_text(json.dumps(s))
+        out = tmp_path / "r.json"
+        p = flux_run(path, "--backend", "flow", "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        job = json.loads(out.read_text())["jobs"][0]
+        assert job["status"] == status, job
+        if up:
+            assert job["reason"] == ""
+        else:
+            assert job["reason"].startswith("at flow level, a message waits on a link that is down")
