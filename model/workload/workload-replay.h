@@ -303,7 +303,7 @@ class WorkloadReplay : public Object
     uint32_t m_principalRuns;                   //!< its runs per iteration
     /// Every operation of an iteration: its collective and buffer bytes.
     std::vector<std::pair<Ptr<Collective>, uint64_t>> m_networkBytes;
-    uint32_t m_jobId;                           //!< job index (event keys)
+    uint32_t m_jobId; //!< job index (event keys)
 
     // state of the current run
     std::vector<std::vector<uint32_t>> m_waiting;  //!< per rank, per node: unfinished deps

@@ -156,18 +156,18 @@ CheckConnected(const ScenarioConfig& cfg)
     {
         return;
     }
-    auto check = [&part](const std::string& field, const std::vector<uint32_t>& hosts,
-                         uint32_t from) {
-        for (uint32_t h : hosts)
-        {
-            if (part[h] != part[from])
+    auto check =
+        [&part](const std::string& field, const std::vector<uint32_t>& hosts, uint32_t from) {
+            for (uint32_t h : hosts)
             {
-                Fail(field,
-                     "no path between host " + std::to_string(from) + " and host " +
-                         std::to_string(h) + " (their switches are not connected)");
+                if (part[h] != part[from])
+                {
+                    Fail(field,
+                         "no path between host " + std::to_string(from) + " and host " +
+                             std::to_string(h) + " (their switches are not connected)");
+                }
             }
-        }
-    };
+        };
     for (std::size_t i = 0; i < cfg.jobs.size(); ++i)
     {
         const auto& j = cfg.jobs[i];
@@ -227,10 +227,10 @@ WarnLossyTimer(ScenarioConfig& cfg)
         return;
     }
     cfg.warnings.push_back(
-        lossy + " can lose frames at packet level, and transport.ack_timeout " +
-        std::to_string(t) +
-        (t == 0 ? " (no timer) never sends a lost tail again"
-                : " sends a lost tail again only after " + Num(std::round(ms * 100) / 100) + " ms") +
+        lossy + " can lose frames at packet level, and transport.ack_timeout " + std::to_string(t) +
+        (t == 0
+             ? " (no timer) never sends a lost tail again"
+             : " sends a lost tail again only after " + Num(std::round(ms * 100) / 100) + " ms") +
         ": set it near the round trip (8: 1.05 ms)");
 }
 } // namespace
