@@ -676,6 +676,25 @@ ParseArgs(int argc, char** argv)
     return args;
 }
 
+/**
+ * \brief Print the scenario's warnings (an imported file's keys without a
+ * counterpart, a lossy fabric's long timer) on stderr, one line each, from
+ * the first process.
+ * \param cfg the scenario
+ */
+void
+PrintWarnings(const ScenarioConfig& cfg)
+{
+    if (FabricRanks::GetRank() != 0)
+    {
+        return;
+    }
+    for (const auto& w : cfg.warnings)
+    {
+        std::cerr << "flux-run: warning: " << w << std::endl;
+    }
+}
+
 /// Progress on stderr, throttled.
 class Progress
 {
@@ -890,6 +909,7 @@ Bound(const ScenarioConfig& cfg, const std::string& outPath, bool quiet)
     {
         return Error(130, "interrupted; no bound written");
     }
+    PrintWarnings(cfg); // (once its runs built: bad input stays one line)
     try
     {
         BoundWriter::Write(bound, outPath);
@@ -1053,16 +1073,9 @@ Main(int argc, char** argv)
         const std::string dir = fs::path(args.scenario).parent_path().string();
         cfg = ParseScenario(scenario, dir.empty() ? "." : dir);
         CheckScenario(cfg);
-        if (FabricRanks::GetRank() == 0)
-        {
-            // what an imported file holds that has no counterpart here
-            for (const auto& w : cfg.warnings)
-            {
-                std::cerr << "flux-run: warning: " << w << std::endl;
-            }
-        }
         if (args.check)
         {
+            PrintWarnings(cfg);
             if (FabricRanks::GetRank() == 0)
             {
                 std::cout << args.scenario << ": valid (policy " << cfg.scheduler.policy
@@ -1186,6 +1199,8 @@ Main(int argc, char** argv)
         progress.Update(simMs, wallS, etaS);
     };
     opts.cancel = &g_cancel;
+    // (warnings only for a scenario that builds: bad input stays one line)
+    opts.started = [&cfg]() { PrintWarnings(cfg); };
     // FLUX_TIMING=1: the wall-clock time of each phase on stderr, to tell
     // the runner's own work from the simulation.
     const char* timingEnv = std::getenv("FLUX_TIMING");

@@ -244,10 +244,18 @@ ScheduledCollective::Pump(uint32_t rank)
 double
 ScheduledCollective::GetNetworkBytes(uint64_t bytes) const
 {
-    // every step's messages, but those between ranks of one server (once
-    // the links are made: before, every message counts)
+    // every step's messages, but those between ranks of one server
     const uint32_t n = GetNRanks();
     const Ptr<RankChannels> channels = GetChannels();
+    bool intra = false;
+    for (uint32_t l = 0; channels && l < m_nLinks && !intra; ++l)
+    {
+        intra = channels->IsIntraServer(l);
+    }
+    if (!intra)
+    {
+        return Collective::GetNetworkBytes(bytes); // (no walk over every step)
+    }
     double total = 0;
     for (uint32_t s = 0; s < GetNStepsFor(n); ++s)
     {
@@ -256,8 +264,7 @@ ScheduledCollective::GetNetworkBytes(uint64_t bytes) const
             GetSends(n, r, s, bytes, m_sends);
             for (const auto& send : m_sends)
             {
-                if (!channels || r >= m_linksFrom.size() ||
-                    !channels->IsIntraServer(LinkOf(r, send.peer)))
+                if (!channels->IsIntraServer(LinkOf(r, send.peer)))
                 {
                     total += static_cast<double>(send.bytes);
                 }

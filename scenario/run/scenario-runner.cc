@@ -160,6 +160,10 @@ ScenarioRun::Run()
         {
             t->Start();
         }
+        if (m_opts.started)
+        {
+            m_opts.started();
+        }
         const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
         Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
         // A stall is no progress for stall_ms; with PFC watchdogs, which

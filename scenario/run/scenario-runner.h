@@ -83,6 +83,9 @@ struct RunOptions
     /// wall-clock time since the start (s) and an estimate of the wall-clock
     /// time left (s, negative when unknown). May be empty.
     std::function<void(double simMs, double wallS, double etaS)> progress;
+    /// Called once the fabric, jobs and tenants are built (every check made
+    /// while building passed), before the simulation starts. May be empty.
+    std::function<void()> started;
     /// When set and it becomes true, the run stops as soon as possible and
     /// returns what was measured, with sim.stopReason "cancelled".
     const std::atomic<bool>* cancel = nullptr;
