@@ -44,11 +44,7 @@ ToResults(const RdmaQueuePair::Counters& c)
     return t;
 }
 
-/**
- * \param fluid the flow level's fabric
- * \param job a job
- * \return whether a message of the job waits on a link that is down
- */
+/// \return whether a message of the job waits at flow level on a link that is down
 bool
 CutOff(const FluidNetwork& fluid, const TrainingJob& job)
 {
