@@ -214,6 +214,19 @@ ImportTransport(ConfigImport& x)
             {
                 configFile.Fail(c.At("MIN_RATE").number, "MIN_RATE must be at least 1kbps");
             }
+            // (a floor above a NIC's line rate: DCQCN would never slow down)
+            for (const auto& cable : x.topo.cables)
+            {
+                if ((x.topo.hostIndex[cable.a] >= 0 || x.topo.hostIndex[cable.b] >= 0) &&
+                    minRate > cable.bps)
+                {
+                    configFile.Fail(c.At("MIN_RATE").number,
+                                    "MIN_RATE " + Num(minRate / 1e9) +
+                                        " Gb/s is above a host's line rate, " +
+                                        Num(cable.bps / 1e9) + " Gb/s (topology line " +
+                                        std::to_string(cable.line) + ")");
+                }
+            }
             dcqcn["min_rate_mbps"] = Number(minRate / 1e6);
         }
         // That simulator's DCQCN: no byte counter, a CNP per marked packet.

@@ -237,6 +237,9 @@ BAD = [
     ("config.txt", CONFIG.format(mode=1, payload=1000, win=0).replace("RATE_AI 20Mb/s", "RATE_AI fast"), "line 15: RATE_AI \"fast\""),
     ("config.txt", CONFIG.format(mode=1, payload=1000, win=0).replace("2 100000000000 400 400000000000 1600", "1 100000000000 400"), "KMIN_MAP has no entry for the 400 Gb/s links"),
     ("config.txt", CONFIG.format(mode=1, payload=1000, win=0) + "LINK_DOWN 100 0 2\n", "LINK_DOWN: no link between nodes 0 and 2"),
+    # (a DCQCN floor above the NICs' rate named transport.dcqcn, not the file)
+    ("config.txt", CONFIG.format(mode=1, payload=1000, win=0).replace("MIN_RATE 1000Mb/s", "MIN_RATE 1Tbps"),
+     "line 17: MIN_RATE 1000 Gb/s is above a host's line rate, 100 Gb/s (topology line 3)"),
 ]
 
 
