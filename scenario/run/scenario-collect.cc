@@ -48,20 +48,10 @@ ToResults(const RdmaQueuePair::Counters& c)
 bool
 CutOff(const FluidNetwork& fluid, const TrainingJob& job)
 {
-    const Ptr<WorkloadReplay> replay = job.GetWorkload();
-    const std::vector<Ptr<Collective>> colls =
-        replay ? replay->GetCollectives() : std::vector<Ptr<Collective>>{job.GetCollective()};
-    for (const auto& c : colls)
-    {
-        for (const auto& qp : c->GetQueuePairs())
-        {
-            if (qp && fluid.IsCutOff(qp))
-            {
-                return true;
-            }
-        }
-    }
-    return false;
+    const auto qps = job.GetQueuePairs();
+    return std::any_of(qps.begin(), qps.end(), [&fluid](const Ptr<RdmaQueuePair>& qp) {
+        return qp && fluid.IsCutOff(qp);
+    });
 }
 
 /**

@@ -67,23 +67,18 @@ ScenarioRun::SetupProgress()
     double total = 0;
     for (const auto& job : m_jobs)
     {
-        // a replayed workload: all its collectives and transfers
+        // a replayed workload: all its collectives and transfers, over RDMA
+        // (the GPU interconnect's transfers cost the simulation next to
+        // nothing, and would make the rate jump)
         const Ptr<WorkloadReplay> replay = job->GetWorkload();
-        const std::vector<Ptr<Collective>> colls =
-            replay ? replay->GetCollectives() : std::vector<Ptr<Collective>>{job->GetCollective()};
-        // (over RDMA: the GPU interconnect's transfers cost the simulation
-        // next to nothing, and would make the rate jump)
         total += static_cast<double>(job->GetNIterations()) *
                  (replay ? replay->GetNetworkBytesPerIteration()
-                         : colls[0]->GetNetworkBytes(job->GetGradientBytes()));
-        for (const auto& coll : colls)
+                         : job->GetCollective()->GetNetworkBytes(job->GetGradientBytes()));
+        for (const auto& qp : job->GetQueuePairs())
         {
-            for (const auto& qp : coll->GetQueuePairs())
+            if (qp)
             {
-                if (qp)
-                {
-                    m_jobQps.push_back(qp);
-                }
+                m_jobQps.push_back(qp);
             }
         }
     }
