@@ -18,6 +18,7 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/rdma-nic.h"
 #include "ns3/scenario-json.h"
 #include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
@@ -220,7 +221,7 @@ WarnLossyTimer(ScenarioConfig& cfg)
     }
     const uint32_t t = cfg.transport.ackTimeout;
     // (a timer of 10 ms and less stays within a few iterations' time)
-    const double ms = 4.096e-3 * std::ldexp(1.0, static_cast<int>(t));
+    const double ms = RdmaNic::AckTimeoutToTime(static_cast<uint8_t>(t)).GetSeconds() * 1e3;
     if (lossy.empty() || (t > 0 && ms <= 10) ||
         cfg.ns3Defaults.count("ns3::RdmaNic::RetransmitTimeout"))
     {
