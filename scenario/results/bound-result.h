@@ -54,7 +54,7 @@ struct BoundResult
         /// The class of each job, scenario order.
         std::vector<std::pair<std::string, uint32_t>> classes;
         uint32_t schedulesTried{0}; //!< distinct schedules run by the search
-        std::string search;         //!< "every order" or "orders and swaps"
+        std::string search;         //!< "every order", "orders and swaps", ...
     };
 
     uint32_t seed{1};                //!< the seed of every run

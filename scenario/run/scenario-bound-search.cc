@@ -170,14 +170,14 @@ BoundSearch::Search()
     std::vector<uint32_t> fileOrder(n);
     std::iota(fileOrder.begin(), fileOrder.end(), 0);
     auto& best = m_bound.best;
-    if (m_free.empty())
+    if (m_free.empty() || n == 1)
     {
-        // every data class at or above the background's: nothing to order,
-        // but the paths may still be chosen
+        // one job, or every data class at or above the background's:
+        // nothing to order, but the paths may still be chosen
         m_total = 3;
         Record(scenarioClasses, "scenario", m_bound.fifo);
         Try(scenarioClasses, "scenario", true);
-        best.search = "scenario classes only";
+        best.search = n == 1 ? "one job: paths only" : "scenario classes only";
         return;
     }
     const std::vector<uint8_t> fair(n, m_free[0]);

@@ -177,6 +177,7 @@ def test_job_alone_is_its_own_bound_and_best(tmp_path, flux_run):
     assert bound["best"]["mean_jct_ms"] == pytest.approx(jct, abs=EPS)
     assert bound["fifo"]["mean_jct_ms"] == pytest.approx(jct, abs=EPS)
     assert bound["best"]["schedules_tried"] == 2  # its class, on hashed and on chosen paths
+    assert bound["best"]["search"] == "one job: paths only"  # (not "every order")
     assert bound["lower_bound"]["worst_iteration_ms"] == pytest.approx(
         min(r["jobs"][0]["iteration_ms"]), abs=EPS)
 
