@@ -388,8 +388,9 @@ struct FluidFabric
      * \param leaves leaf switches
      * \param spines spine switches
      * \param hostsPerLeaf hosts per leaf
+     * \param shared FluidNetwork::Shared
      */
-    FluidFabric(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+    FluidFabric(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf, bool shared = true)
     {
         FabricTopologyHelper fabric;
         fabric.SetLinkDelay(MicroSeconds(1));
@@ -400,7 +401,9 @@ struct FluidFabric
             nics.push_back(
                 rdma.Install(topo.hosts.Get(h), topo.hostDevices[h], topo.hostAddresses[h]));
         }
-        fluid = FluidNetworkHelper().Install(topo, nics);
+        FluidNetworkHelper helper;
+        helper.SetAttribute("Shared", BooleanValue(shared));
+        fluid = helper.Install(topo, nics);
     }
 
     ~FluidFabric()
@@ -462,7 +465,8 @@ ArrivedEach(std::vector<Time>* at, Ptr<RdmaQueuePair> /* qp */, uint64_t, uint64
  * packets do at packet level, within 1 %: there its ACKs share the data's
  * links, 0.54 % of their time); two messages started together
  * on one link take twice as long, and the bytes delivered equal the bytes
- * posted; messages posted together on one queue pair follow one another
+ * posted (without sharing, FluidNetwork::Shared false, each takes its time
+ * alone); messages posted together on one queue pair follow one another
  * at the line rate, the k-th arriving k wire times after the start.
  */
 class MessageTimeTestCase : public TestCase
@@ -527,9 +531,11 @@ class MessageTimeTestCase : public TestCase
                                       "to itself at packet level");
             Simulator::Destroy();
         }
+        for (const bool shared : {true, false})
         {
             // hosts 0 and 1 both send to host 2: its downlink is shared
-            FluidFabric f(1, 0, 4);
+            // (or, without sharing, carries both at its full rate)
+            FluidFabric f(1, 0, 4, shared);
             auto a = RdmaNic::Connect(f.nics[0], f.nics[2], 3, 50000);
             auto b = RdmaNic::Connect(f.nics[1], f.nics[2], 3, 50001);
             Time atA;
@@ -539,8 +545,9 @@ class MessageTimeTestCase : public TestCase
             a.first->PostSend(bytes);
             b.first->PostSend(bytes);
             Simulator::Run();
-            NS_TEST_EXPECT_MSG_EQ_TOL(atA.GetSeconds(), 2 * wireS + latencyS, 2e-9, "shared, a");
-            NS_TEST_EXPECT_MSG_EQ_TOL(atB.GetSeconds(), 2 * wireS + latencyS, 2e-9, "shared, b");
+            const double expected = (shared ? 2 : 1) * wireS + latencyS;
+            NS_TEST_EXPECT_MSG_EQ_TOL(atA.GetSeconds(), expected, 2e-9, "a, shared " << shared);
+            NS_TEST_EXPECT_MSG_EQ_TOL(atB.GetSeconds(), expected, 2e-9, "b, shared " << shared);
             NS_TEST_EXPECT_MSG_EQ(a.first->GetBytesPosted() + b.first->GetBytesPosted(),
                                   a.second->GetBytesReceived() + b.second->GetBytesReceived(),
                                   "bytes posted = bytes received");

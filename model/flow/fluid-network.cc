@@ -4,6 +4,7 @@
 
 #include "fluid-network.h"
 
+#include "ns3/boolean.h"
 #include "ns3/ib-aeth-header.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/log.h"
@@ -65,6 +66,15 @@ FluidNetwork::GetTypeId()
                           UintegerValue(ACK_BYTES),
                           MakeUintegerAccessor(&FluidNetwork::m_ackBytes),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Shared",
+                          "Whether flows share the links they cross (max-min fair within a "
+                          "class, strict priority between classes). When false, every flow "
+                          "runs at its path's slowest rate whatever else crosses its links: "
+                          "no order of service can deliver a message sooner, so a job's "
+                          "run is a lower bound on its run at either level (ComputeBound).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FluidNetwork::m_shared),
+                          MakeBooleanChecker())
             .AddTraceSource("Delivered",
                             "A message's last byte reached its receiver.",
                             MakeTraceSourceAccessor(&FluidNetwork::m_deliveredTrace),
@@ -74,7 +84,8 @@ FluidNetwork::GetTypeId()
 
 FluidNetwork::FluidNetwork()
     : m_packetOverhead(DATA_OVERHEAD),
-      m_ackBytes(ACK_BYTES)
+      m_ackBytes(ACK_BYTES),
+      m_shared(true)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -650,6 +661,12 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
     m_peakFlows = std::max(m_peakFlows, m_activeFlows);
     m_rates[index].cls = s.cls;
     Attach(index);
+    if (!m_shared)
+    {
+        SetRate(index, PathRate(index), now);
+        ScheduleNextEnd();
+        return;
+    }
     if (JoinWithoutChange(index))
     {
         ScheduleNextEnd();
@@ -657,6 +674,22 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
     }
     MarkDirty(index);
     ScheduleUpdate();
+}
+
+double
+FluidNetwork::PathRate(uint32_t index) const
+{
+    const Hops path = Path(m_senders[index]);
+    if (path.empty())
+    {
+        return 0;
+    }
+    double rate = std::numeric_limits<double>::infinity();
+    for (uint32_t l : path)
+    {
+        rate = std::min(rate, Capacity(l));
+    }
+    return rate;
 }
 
 void
@@ -809,6 +842,21 @@ FluidNetwork::Update()
         return;
     }
     const int64_t now = Simulator::Now().GetNanoSeconds();
+    if (!m_shared)
+    {
+        // each at its path's rate: only a link's state moves it
+        for (uint32_t i : m_dirty)
+        {
+            m_senders[i].dirty = false;
+            if (m_senders[i].active && m_rates[i].rateBps != PathRate(i))
+            {
+                SetRate(i, PathRate(i), now);
+            }
+        }
+        m_dirty.clear();
+        ScheduleNextEnd();
+        return;
+    }
     // The changed flows are recomputed with every other flow's rate fixed
     // (what it takes of a link is not given out). The result is the
     // max-min fair allocation (unique) when every flow has a bottleneck: a
@@ -1053,7 +1101,20 @@ FluidNetwork::FinishHead(uint32_t index)
     // The first packet's store-and-forward time on every hop but the
     // slowest, whose time the fluid has already counted.
     const double firstBits = 8.0 * (std::min<uint64_t>(m.bytes, s.mtu) + m_packetOverhead);
-    const double delay = s.propagationS + firstBits * (s.perBitS - s.slowestPerBitS);
+    double delay = s.propagationS + firstBits * (s.perBitS - s.slowestPerBitS);
+    if (!m_shared && m.bytes > s.mtu)
+    {
+        // A lower bound needs the exact pipeline: after the slowest hop
+        // the last packet, shorter, is the one that waits.
+        const double lastBits = 8.0 * ((m.bytes - 1) % s.mtu + 1 + m_packetOverhead);
+        double after = 0;
+        for (uint32_t l : Path(s))
+        {
+            const double perBit = 1.0 / m_links[l].bps;
+            after = perBit >= s.slowestPerBitS ? 0 : after + perBit;
+        }
+        delay -= (firstBits - lastBits) * after;
+    }
     ++s.inFlight;
     Simulator::Schedule(FromSeconds(delay),
                         &FluidNetwork::Deliver,

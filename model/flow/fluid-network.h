@@ -380,6 +380,12 @@ class FluidNetwork : public RdmaMessageOffload
      */
     bool JoinWithoutChange(uint32_t index);
     /**
+     * \param index a flow
+     * \return the slowest capacity on its path (0 without one): its rate
+     *         when flows do not share (Shared false)
+     */
+    double PathRate(uint32_t index) const;
+    /**
      * \param index a sender whose rate must be recomputed
      */
     void MarkDirty(uint32_t index);
@@ -488,6 +494,7 @@ class FluidNetwork : public RdmaMessageOffload
 
     uint32_t m_packetOverhead;         //!< wire bytes per packet besides payload
     uint32_t m_ackBytes;               //!< wire bytes of an ACK
+    bool m_shared;                     //!< flows share links (else each at its path's rate)
     std::vector<Link> m_links;         //!< the link directions
     std::vector<uint8_t> m_linkUp;     //!< per link direction: whether it carries anything
     std::vector<double> m_linkDelayS;  //!< per link direction: its propagation delay, s

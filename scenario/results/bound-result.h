@@ -35,6 +35,12 @@ struct BoundResult
         double jctMs{0};            //!< its JCT alone, ms
         double bestIterationMs{0};  //!< its shortest iteration alone, ms
         double worstIterationMs{0}; //!< its longest iteration alone, ms
+        /// Its lower bound, ms: its run with every flow at its path's
+        /// rate (FluidNetwork::Shared false), or the time its bits take
+        /// through its busiest cut, whichever is longer.
+        double boundJctMs{0};
+        double boundIterationMs{
+            0}; //!< its shortest iteration with every flow at its path's rate, ms
     };
 
     /// Mean JCT and worst iteration of one run of the whole scenario.
@@ -62,6 +68,7 @@ struct BoundResult
     std::vector<JobAlone> jobs;      //!< scenario order
     double lowerMeanJctMs{0};        //!< lower bound on the mean JCT, ms
     double meanAloneJctMs{0};        //!< mean of the jobs' alone JCTs, ms
+    double meanJobBoundMs{0};        //!< mean of the jobs' own lower bounds, ms
     double srptMeanJctMs{0};         //!< the largest per-link SRPT bound, ms
     std::string srptLink;            //!< the link direction that gives it
     double lowerWorstIterationMs{0}; //!< lower bound on the worst iteration, ms

@@ -69,6 +69,8 @@ BoundWriter::ToJson(const BoundResult& bound)
         j["alone_jct_ms"] = Ms(job.jctMs);
         j["alone_best_iteration_ms"] = Ms(job.bestIterationMs);
         j["alone_worst_iteration_ms"] = Ms(job.worstIterationMs);
+        j["bound_jct_ms"] = Ms(job.boundJctMs);
+        j["bound_iteration_ms"] = Ms(job.boundIterationMs);
         jobs.push_back(std::move(j));
     }
     out["jobs"] = std::move(jobs);
@@ -76,6 +78,7 @@ BoundWriter::ToJson(const BoundResult& bound)
     ojson lower = ojson::object();
     lower["mean_jct_ms"] = Ms(bound.lowerMeanJctMs);
     lower["mean_alone_jct_ms"] = Ms(bound.meanAloneJctMs);
+    lower["mean_job_bound_ms"] = Ms(bound.meanJobBoundMs);
     lower["srpt_mean_jct_ms"] = Ms(bound.srptMeanJctMs);
     lower["srpt_link"] = bound.srptLink;
     lower["worst_iteration_ms"] = Ms(bound.lowerWorstIterationMs);

@@ -61,11 +61,13 @@ class BoundSearch
      * \param cfg the scenario
      * \param ports RunOptions::portBases
      * \param layout RunOptions::layout
+     * \param shared RunOptions::fluidShared
      * \return its results
      */
     RunResults Run(const ScenarioConfig& cfg,
                    const std::vector<uint16_t>& ports,
-                   RunLayout* layout);
+                   RunLayout* layout,
+                   bool shared = true);
 
     /// Link directions that every path between some hosts crosses, as one.
     struct Cut

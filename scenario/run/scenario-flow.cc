@@ -4,6 +4,7 @@
 
 #include "scenario-run.h"
 
+#include "ns3/boolean.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/fluid-network-helper.h"
 #include "ns3/scenario-error.h"
@@ -88,7 +89,9 @@ ScenarioRun::BuildFluid()
     // Every job runs: its collectives (or replayed workload) post RDMA
     // messages on queue pairs, which the fluid carries on their ECMP paths;
     // ranks of one server talk over its GPU interconnect at both levels.
-    m_fluid = FluidNetworkHelper().Install(m_topo, m_nics);
+    FluidNetworkHelper helper;
+    helper.SetAttribute("Shared", BooleanValue(m_opts.fluidShared));
+    m_fluid = helper.Install(m_topo, m_nics);
     if (!m_scheduler->GetJobClasses().empty())
     {
         std::vector<uint8_t> order;

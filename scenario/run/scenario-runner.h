@@ -95,6 +95,10 @@ struct RunOptions
     /// switches) or "flow" (messages as fluid flows on the same paths, see
     /// FluidNetwork).
     std::string backend = "packet";
+    /// At flow level, whether flows share the links they cross
+    /// (FluidNetwork::Shared); false gives each flow its path's rate, as
+    /// the bound's contention-free runs do.
+    bool fluidShared = true;
     /// Per job of the scenario, in order: the UDP source port of rank 0's
     /// queue pair, in place of the one drawn from the run's port stream (0 or
     /// absent: the drawn one). The draw still happens, so the other jobs'
