@@ -117,6 +117,59 @@ FabricTopology::GetPath(uint32_t src, uint32_t dst, uint16_t srcPort, uint16_t d
     return {};
 }
 
+std::vector<uint32_t>
+FabricTopology::GetBuiltPath(uint32_t src, uint32_t dst) const
+{
+    if (src >= GetNHosts() || dst >= GetNHosts())
+    {
+        return {};
+    }
+    // Breadth first from src's switch over the links out of switches; a
+    // link's index marks how its far end was first reached.
+    std::vector<std::vector<uint32_t>> out(switches.size());
+    for (uint32_t l = 0; l < links.size(); ++l)
+    {
+        const uint32_t id = links[l].tx->GetNode()->GetId();
+        if (id < switchOfNode.size() && switchOfNode[id] >= 0)
+        {
+            out[switchOfNode[id]].push_back(l);
+        }
+    }
+    const uint32_t target = hosts.Get(dst)->GetId();
+    std::vector<int64_t> via(switches.size(), -1); // the link into each switch
+    std::deque<uint32_t> todo{hostSwitch[src]};
+    via[hostSwitch[src]] = hostUplink[src];
+    while (!todo.empty())
+    {
+        const uint32_t sw = todo.front();
+        todo.pop_front();
+        for (uint32_t l : out[sw])
+        {
+            const uint32_t id = links[l].rx->GetNode()->GetId();
+            if (id == target)
+            {
+                std::vector<uint32_t> path{l};
+                for (uint32_t at = sw;; at = switchOfNode[links[via[at]].tx->GetNode()->GetId()])
+                {
+                    path.push_back(static_cast<uint32_t>(via[at]));
+                    if (via[at] == hostUplink[src])
+                    {
+                        break;
+                    }
+                }
+                std::reverse(path.begin(), path.end());
+                return path;
+            }
+            if (id < switchOfNode.size() && switchOfNode[id] >= 0 && via[switchOfNode[id]] < 0)
+            {
+                via[switchOfNode[id]] = l;
+                todo.push_back(switchOfNode[id]);
+            }
+        }
+    }
+    return {};
+}
+
 void
 FabricTopology::ComputeRoutes() const
 {

@@ -91,6 +91,16 @@ struct FabricTopology
                                   uint16_t dstPort = 4791) const;
 
     /**
+     * \brief A shortest path on the fabric as built, every cable up and
+     * no ECMP choice (the first in port order): what a flow would cross on
+     * the intact fabric, for an ideal time when its own route is broken.
+     * \param src source host
+     * \param dst destination host
+     * \return indices in links, as GetPath; empty when no cable joins them
+     */
+    std::vector<uint32_t> GetBuiltPath(uint32_t src, uint32_t dst) const;
+
+    /**
      * \brief Install every switch's routes: for every switch with hosts, a
      * breadth-first search over the switch graph gives every other switch
      * all its next hops on shortest paths to it, which form the ECMP group

@@ -91,6 +91,13 @@ CollectReplay(const WorkloadReplay& replay, RunResults::JobResult& jr)
 
 } // namespace
 
+std::vector<uint32_t>
+ScenarioRun::PathForIdeal(const FlowTraffic::FlowRecord& rec) const
+{
+    std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
+    return path.empty() ? m_topo.GetBuiltPath(rec.src, rec.dst) : path;
+}
+
 Time
 ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
 {
@@ -106,7 +113,7 @@ ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
     const uint32_t overhead =
         WireBytes::L2 + WireBytes::IP_UDP + IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES;
     const auto lastBytes = static_cast<uint32_t>(rec.bytes - (packets - 1) * mtu) + overhead;
-    const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
+    const std::vector<uint32_t> path = PathForIdeal(rec);
     Time delays;
     Time lastFrom; // the last packet over the hops from c on
     for (uint32_t l : path)

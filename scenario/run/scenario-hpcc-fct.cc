@@ -29,7 +29,7 @@ namespace scenario
 uint64_t
 ScenarioRun::HpccIdealFctNs(const FlowTraffic::FlowRecord& rec) const
 {
-    const std::vector<uint32_t> path = m_topo.GetPath(rec.src, rec.dst, rec.srcPort);
+    const std::vector<uint32_t> path = PathForIdeal(rec);
     std::vector<HpccFctWriter::Hop> hops;
     for (uint32_t l : path)
     {

@@ -311,6 +311,14 @@ class ScenarioRun
      */
     Time IdealFct(const FlowTraffic::FlowRecord& rec) const;
 
+    /**
+     * \param rec a flow
+     * \return the path of its ideal FCT: the one its packets take now, or,
+     *         when a fault leaves it none, a shortest path on the intact
+     *         fabric (FabricTopology::GetBuiltPath)
+     */
+    std::vector<uint32_t> PathForIdeal(const FlowTraffic::FlowRecord& rec) const;
+
     /// A finished flow.
     struct FinishedFlow
     {

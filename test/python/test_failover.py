@@ -154,6 +154,31 @@ def test_a_later_failure_leaves_earlier_flows_ideal_fct(flux_run, tmp_path):
         assert ideal["failing"] == ideal["intact"], backend
 
 
+def test_a_flow_that_ends_while_its_route_is_broken_keeps_an_ideal_fct(flux_run, tmp_path):
+    """Between the failure of leaf0<->spine0 and leaf1<->spine1 and the
+    routes' recomputation no path joins leaf0 and leaf1; a flow that ends
+    then (its last packets already past the break) takes its ideal FCT on
+    the intact fabric, positive, with a slowdown of at least 1, and stays
+    in the percentiles (its ideal was 0 and its slowdown empty)."""
+    scenario = {
+        "seed": 1, "stop_ms": 40,
+        "topology": {"kind": "leaf-spine", "leaves": 4, "spines": 2, "hosts_per_leaf": 4,
+                     "fabric_gbps": 50, "route_convergence_ms": 2},
+        "transport": {"ack_timeout": 8},
+        "background": [{"name": "ws", "cdf": "websearch", "load": 0.7, "stop_ms": 10}],
+        "faults": [{"link": "leaf0<->spine0", "down_ms": 2, "up_ms": 12},
+                   {"link": "leaf1<->spine1", "down_ms": 4, "up_ms": 14}],
+    }
+    for backend in ("packet", "flow"):
+        out, results = run_scenario(flux_run, tmp_path, scenario, f"broken-{backend}",
+                                    "--backend", backend)
+        with open(str(out)[:-len(".json")] + "-flows.csv", newline="") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == results["flows"]["count"] > 500, backend
+        assert all(float(r["ideal_fct_us"]) > 0 and float(r["slowdown"]) >= 1
+                   for r in rows), backend
+
+
 def test_overlapping_downs_keep_the_cable_down_until_the_last_ends(flux_run, tmp_path):
     """Two entries take one cable down, the second (named from its other end)
     over [1.5, 6] ms: the first entry's return at 3 ms leaves it down, and it
