@@ -255,8 +255,8 @@ const char* const kUsage =
     "                      bound on the mean JCT and the worst iteration, and the\n"
     "                      best priority schedule of a search (doc/bound.rst)\n"
     "  --check             check the scenario (with the overrides given) as a run\n"
-    "                      would, print one line and exit: nothing is run or\n"
-    "                      written\n"
+    "                      would, building it, print one line and exit: nothing\n"
+    "                      is run or written\n"
     "  --list-policies     print the available policies, one per line, and exit;\n"
     "                      with --verbose, each with its scheduler keys\n"
     "  --describe-policy NAME  print the scheduler keys of a policy (type, default,\n"
@@ -1075,6 +1075,13 @@ Main(int argc, char** argv)
         CheckScenario(cfg);
         if (args.check)
         {
+            // built as the run would be, so that what only the build finds
+            // (a fault's or a trace's link, the memory) is refused too
+            RunOptions build;
+            build.quiet = true;
+            build.backend = args.backend;
+            build.checkOnly = true;
+            RunScenario(cfg, build);
             PrintWarnings(cfg);
             if (FabricRanks::GetRank() == 0)
             {

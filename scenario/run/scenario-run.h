@@ -122,7 +122,7 @@ class ScenarioRun
     {
     }
 
-    /** \return the results */
+    /** \return the results (none with RunOptions::checkOnly) */
     RunResults Run();
 
   private:
@@ -139,6 +139,12 @@ class ScenarioRun
     void BuildNetwork();
     /// Create the training jobs.
     void BuildJobs();
+
+    /**
+     * \brief Run what is built to the end and collect what was measured.
+     * \return the results
+     */
+    RunResults Simulate();
 
     /**
      * \param nic a host's NIC

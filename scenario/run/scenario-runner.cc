@@ -120,6 +120,61 @@ ScenarioRun::SafetyStop()
 }
 
 RunResults
+ScenarioRun::Simulate()
+{
+    const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
+    Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
+    // A stall is no progress for stall_ms; with PFC watchdogs, which
+    // act on pauses of DetectionTime, that much longer.
+    if (m_cfg.stallMs > 0)
+    {
+        Time detection;
+        for (const auto& s : m_topo.switches)
+        {
+            for (uint32_t p = 0; p < s.sw->GetNPorts(); ++p)
+            {
+                if (Ptr<PfcWatchdog> wd = s.sw->GetPortDevice(p)->GetWatchdog())
+                {
+                    detection = std::max(detection, wd->GetDetectionTime());
+                }
+            }
+        }
+        m_stallWindow = FromMs(m_cfg.stallMs) + detection;
+    }
+    KeyMonitorEvent(0);
+    Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
+    const auto runStart = std::chrono::steady_clock::now();
+    const double cpuStart = ProcessCpuSeconds();
+    Simulator::Run();
+    const auto runEnd = std::chrono::steady_clock::now();
+    const double cpuEnd = ProcessCpuSeconds();
+    RunResults results = Collect(WallSince(m_wall0));
+    if (m_opts.layout)
+    {
+        FillLayout(*m_opts.layout);
+    }
+    if (m_mpi || m_cfg.eventScheduler == "ordered")
+    {
+        // (on one process with "ordered": the same canonical order of
+        // flows and samples as under MPI)
+        MergeProcesses(results);
+    }
+    if (m_opts.timeline)
+    {
+        CollectTimeline(results, *m_opts.timeline);
+    }
+    if (m_opts.timings)
+    {
+        m_opts.timings->buildS = std::chrono::duration<double>(runStart - m_wall0).count();
+        m_opts.timings->runS = std::chrono::duration<double>(runEnd - runStart).count();
+        m_opts.timings->runCpuS = cpuEnd - cpuStart;
+        m_opts.timings->collectS = WallSince(runEnd);
+        CountFrames(*m_opts.timings);
+    }
+    return results;
+}
+
+RunResults
 ScenarioRun::Run()
 {
     m_wall0 = std::chrono::steady_clock::now();
@@ -164,54 +219,9 @@ ScenarioRun::Run()
         {
             m_opts.started();
         }
-        const Time stop = NanoSeconds(static_cast<int64_t>(m_cfg.stopMs * 1e6));
-        Simulator::Schedule(stop, &ScenarioRun::SafetyStop, this);
-        // A stall is no progress for stall_ms; with PFC watchdogs, which
-        // act on pauses of DetectionTime, that much longer.
-        if (m_cfg.stallMs > 0)
+        if (!m_opts.checkOnly)
         {
-            Time detection;
-            for (const auto& s : m_topo.switches)
-            {
-                for (uint32_t p = 0; p < s.sw->GetNPorts(); ++p)
-                {
-                    if (Ptr<PfcWatchdog> wd = s.sw->GetPortDevice(p)->GetWatchdog())
-                    {
-                        detection = std::max(detection, wd->GetDetectionTime());
-                    }
-                }
-            }
-            m_stallWindow = FromMs(m_cfg.stallMs) + detection;
-        }
-        KeyMonitorEvent(0);
-        Simulator::Schedule(MicroSeconds(100), &ScenarioRun::Progress, this);
-        const auto runStart = std::chrono::steady_clock::now();
-        const double cpuStart = ProcessCpuSeconds();
-        Simulator::Run();
-        const auto runEnd = std::chrono::steady_clock::now();
-        const double cpuEnd = ProcessCpuSeconds();
-        results = Collect(WallSince(m_wall0));
-        if (m_opts.layout)
-        {
-            FillLayout(*m_opts.layout);
-        }
-        if (m_mpi || m_cfg.eventScheduler == "ordered")
-        {
-            // (on one process with "ordered": the same canonical order of
-            // flows and samples as under MPI)
-            MergeProcesses(results);
-        }
-        if (m_opts.timeline)
-        {
-            CollectTimeline(results, *m_opts.timeline);
-        }
-        if (m_opts.timings)
-        {
-            m_opts.timings->buildS = std::chrono::duration<double>(runStart - m_wall0).count();
-            m_opts.timings->runS = std::chrono::duration<double>(runEnd - runStart).count();
-            m_opts.timings->runCpuS = cpuEnd - cpuStart;
-            m_opts.timings->collectS = WallSince(runEnd);
-            CountFrames(*m_opts.timings);
+            results = Simulate();
         }
     }
     catch (...)

@@ -99,6 +99,10 @@ struct RunOptions
     /// (FluidNetwork::Shared); false gives each flow its path's rate, as
     /// the bound's contention-free runs do.
     bool fluidShared = true;
+    /// Build the run and stop before its first event (flux-run --check):
+    /// what only the build finds (a fault's or a trace's link, a workload
+    /// file's ranks, the memory it needs) is refused; the results are empty.
+    bool checkOnly = false;
     /// Per job of the scenario, in order: the UDP source port of rank 0's
     /// queue pair, in place of the one drawn from the run's port stream (0 or
     /// absent: the drawn one). The draw still happens, so the other jobs'

@@ -111,6 +111,14 @@ def _no_change(s):
     pass
 
 
+def _fault_on_no_cable(s):
+    s["faults"] = [{"link": "leaf0<->spine9", "down_ms": 1}]
+
+
+def _trace_of_no_link(s):
+    s["traces"] = {"links": ["leaf0->spine7"]}
+
+
 def _too_many_classes(s):
     # the background tenant is in class 3: crux and flux have classes 3..0
     s["scheduler"] = {"policy": "flux", "classes": 5}
@@ -186,6 +194,8 @@ BAD = [
      [], 'ns3_defaults["ns3::FabricSwitch::QueueDiscFactory"]'),
     ("factory-other-attribute", _factory("ns3::Node", "ns3::Node::Id"),
      [], 'ns3_defaults["ns3::Node::Id"]'),
+    ("fault-on-no-cable", _fault_on_no_cable, [], "faults[0].link"),
+    ("trace-of-no-link", _trace_of_no_link, [], "traces.links[0]"),
     ("seed-not-a-number", _no_change, ["--seed", "abc"], "--seed"),
     ("seed-negative", _no_change, ["--seed", "-3"], "--seed"),
     ("seed-fraction", _no_change, ["--seed", "1.5"], "--seed"),
@@ -233,6 +243,24 @@ def test_bad_input_exit_2_one_line_no_results(tmp_path, flux_run, change, args, 
     assert lines[0].startswith(f"flux-run: {field}"), (field, lines[0])
     assert p.stdout == ""
     assert _listing(work) == before, "flux-run wrote files on a bad input"
+
+
+@pytest.mark.parametrize("change,args,field", [c[1:] for c in BAD], ids=[c[0] for c in BAD])
+def test_check_refuses_what_a_run_refuses(tmp_path, flux_run, change, args, field):
+    """--check refuses every bad input above with the run's line, those that
+    only the build finds (a fault's or a trace's link) included, and writes
+    nothing; it said "valid" to them and the run then exited 2."""
+    scenario = copy.deepcopy(SMALL)
+    (tmp_path / "garbage.cdf").write_text("this is not a CDF\n")
+    (tmp_path / "a-folder").mkdir()
+    change(scenario)
+    path = _write(tmp_path / "scen.json", scenario)
+    before = _listing(tmp_path)
+    p = flux_run(path, "--check", *args)
+    assert p.returncode == 2, (p.returncode, p.stderr)
+    assert p.stderr.splitlines()[0].startswith(f"flux-run: {field}"), p.stderr
+    assert len(p.stderr.splitlines()) == 1 and p.stdout == ""
+    assert _listing(tmp_path) == before
 
 
 def test_output_paths_are_checked_before_the_run(tmp_path, flux_run):
