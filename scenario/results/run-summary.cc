@@ -93,12 +93,13 @@ FormatRunSummary(const RunResults& r)
     out << "policy " << r.policy << ", seed " << r.seed << ", " << r.backend
         << " level: " << Fixed(r.sim.simulatedMs, 3) << " ms simulated in " << Fixed(r.sim.wallS, 1)
         << " s (" << r.sim.stopReason << ")\n";
-    // the policy's settings this level has no counterpart for (a fluid has
-    // no queues, no congestion window): said here, not only in the file
+    // the policy's settings and the faults' losses this level has no
+    // counterpart for (a fluid has no queues, no congestion window, loses
+    // nothing): said here, not only in the file
     std::vector<std::string> ignored;
     for (const auto& field : r.backendLimits)
     {
-        if (field.rfind("scheduler.", 0) == 0)
+        if (field.rfind("scheduler.", 0) == 0 || field.rfind("faults[", 0) == 0)
         {
             ignored.push_back(field);
         }
@@ -174,7 +175,7 @@ FormatRunSummary(const RunResults& r)
             }
         }
         std::vector<std::vector<std::string>> rows;
-        rows.push_back({"tenant", "flows", "finished", "FCT slowdown p50", "p99"});
+        rows.push_back({"tenant", "flows", "finished", "failed", "FCT slowdown p50", "p99"});
         const bool latency = known("flows.tenants[].packet_latency_us");
         if (latency)
         {
@@ -187,6 +188,7 @@ FormatRunSummary(const RunResults& r)
             rows.push_back({t.name,
                             std::to_string(t.started),
                             std::to_string(finished[t.name]),
+                            std::to_string(t.failed),
                             s.empty() ? "-" : Fixed(Quantile(s, 0.5), 2),
                             s.empty() ? "-" : Fixed(Quantile(s, 0.99), 2)});
             if (latency)

@@ -498,7 +498,8 @@ def test_summary_shows_each_job_and_tenant_as_the_results_say(backend, tmp_path,
             assert float(row[3]) == pytest.approx(job["jct_ms"], abs=6e-4)
     for name, tenant in r["flows"]["tenants"].items():
         assert int(rows[name][1]) == tenant["started"]
-        assert float(rows[name][3]) == pytest.approx(tenant["fct_slowdown"]["p50"], abs=0.006)
+        assert int(rows[name][3]) == tenant["failed"]
+        assert float(rows[name][4]) == pytest.approx(tenant["fct_slowdown"]["p50"], abs=0.006)
     fabric = [line for line in lines if line.startswith("fabric: ")]
     if backend == "packet":
         assert fabric and f"{r['network']['pfc_pauses']} PFC pauses" in fabric[0]
@@ -506,26 +507,32 @@ def test_summary_shows_each_job_and_tenant_as_the_results_say(backend, tmp_path,
         assert not fabric
 
 
-@pytest.mark.parametrize("policy,backend", [("mltcp", "flow"), ("flux", "flow"),
-                                            ("fifo", "flow"), ("mltcp", "packet")])
-def test_summary_says_which_settings_have_no_effect(policy, backend, small_file, tmp_path,
+@pytest.mark.parametrize("policy,backend,loss", [("mltcp", "flow", False), ("flux", "flow", False),
+                                                 ("fifo", "flow", False), ("fifo", "flow", True),
+                                                 ("mltcp", "packet", False),
+                                                 ("fifo", "packet", True)])
+def test_summary_says_which_settings_have_no_effect(policy, backend, loss, small_file, tmp_path,
                                                     flux_run):
-    """The summary names the policy's settings that the level has no
-    counterpart for, exactly the scheduler.* entries of the results'
-    backend_limits (mltcp's rate scaling at flow level, where it runs as
-    fifo), in one line after the first; none where there are none."""
+    """The summary names the policy's settings and the faults' losses that
+    the level has no counterpart for, exactly the scheduler.* and faults[]
+    entries of the results' backend_limits (mltcp's rate scaling and a
+    loss_rate at flow level), in one line after the first; none where there
+    are none."""
     out = tmp_path / "r.json"
-    p = flux_run(small_file, "--out", out, "--backend", backend, "--policy", policy)
+    extra = (["--set", 'faults=[{"link": "leaf0<->spine0", "loss_rate": 0.01}]',
+              "--set", "transport.ack_timeout=8"] if loss else [])
+    p = flux_run(small_file, "--out", out, "--backend", backend, "--policy", policy, *extra)
     assert p.returncode == 0, p.stderr
     limits = [f for f in json.loads(out.read_text())["backend_limits"]
-              if f.startswith("scheduler.")]
+              if f.startswith(("scheduler.", "faults["))]
+    assert ("faults[0].loss_rate" in limits) == (loss and backend == "flow")
     said = [line for line in p.stdout.splitlines() if "no effect at this level" in line]
     if not limits:
         assert said == [], p.stdout
         return
     assert p.stdout.splitlines()[1] == ("  no effect at this level (backend_limits): "
                                         + ", ".join(limits))
-    assert (policy, backend) != ("mltcp", "packet")
+    assert backend == "flow"
 
 
 def test_summary_counts_the_watchdogs_storms(tmp_path, flux_run):
