@@ -26,6 +26,7 @@ while [ $# -gt 0 ]; do
     --minutes) minutes=$2; shift 2 ;;
     --only) only=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
     *) flux_die "unknown option $1 (see the head of $0)" ;;
     esac
 done
