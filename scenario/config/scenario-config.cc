@@ -18,13 +18,11 @@
 #include "ns3/log.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
-#include "ns3/rdma-nic.h"
 #include "ns3/scenario-json.h"
 #include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <map>
 #include <utility>
@@ -193,47 +191,6 @@ CheckConnected(const ScenarioConfig& cfg)
     }
 }
 
-/**
- * \brief Warn when the packet level can lose frames and the transport's
- * timer is long: go-back-N sends a lost tail again only when the timer
- * expires, and NCCL's default (ack_timeout 20, 4.29 s) is meant for
- * lossless fabrics.
- * \param cfg the scenario
- */
-void
-WarnLossyTimer(ScenarioConfig& cfg)
-{
-    std::string lossy;
-    for (std::size_t i = 0; i < cfg.faults.size() && lossy.empty(); ++i)
-    {
-        if (cfg.faults[i].lossRate > 0 || cfg.faults[i].downMs)
-        {
-            lossy = Index("faults", i) + (cfg.faults[i].downMs ? ".down_ms" : ".loss_rate");
-        }
-    }
-    if (!cfg.transport.pfc)
-    {
-        lossy = "transport.pfc false";
-    }
-    else if (lossy.empty() && cfg.pfcWatchdog.enabled && cfg.pfcWatchdog.action == "drop")
-    {
-        lossy = "pfc_watchdog (action drop)";
-    }
-    const uint32_t t = cfg.transport.ackTimeout;
-    // (a timer of 10 ms and less stays within a few iterations' time)
-    const double ms = RdmaNic::AckTimeoutToTime(static_cast<uint8_t>(t)).GetSeconds() * 1e3;
-    if (lossy.empty() || (t > 0 && ms <= 10) ||
-        cfg.ns3Defaults.count("ns3::RdmaNic::RetransmitTimeout"))
-    {
-        return;
-    }
-    cfg.warnings.push_back(
-        lossy + " can lose frames at packet level, and transport.ack_timeout " + std::to_string(t) +
-        (t == 0
-             ? " (no timer) never sends a lost tail again"
-             : " sends a lost tail again only after " + Num(std::round(ms * 100) / 100) + " ms") +
-        ": set it near the round trip (8: 1.05 ms)");
-}
 } // namespace
 
 std::string
@@ -436,7 +393,7 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
         }
     }
     CheckConnected(cfg);
-    WarnLossyTimer(cfg);
+    AddWarnings(cfg);
     if (cfg.jobs.empty() && cfg.background.empty())
     {
         Fail("jobs",

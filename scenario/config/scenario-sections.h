@@ -161,6 +161,14 @@ ScenarioConfig::BackgroundConfig ParseBackground(const nlohmann::json& v,
  */
 void ParseNs3Defaults(const nlohmann::json& v, ScenarioConfig& cfg);
 
+/**
+ * \brief Add the scenario's warnings to cfg.warnings: a fabric that can
+ * lose frames with a long ACK timer, tenants that offer a host more than
+ * its link.
+ * \param cfg a parsed scenario
+ */
+void AddWarnings(ScenarioConfig& cfg);
+
 /** @} */
 
 } // namespace scenario

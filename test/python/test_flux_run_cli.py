@@ -263,6 +263,29 @@ def test_check_refuses_what_a_run_refuses(tmp_path, flux_run, change, args, fiel
     assert _listing(tmp_path) == before
 
 
+def test_tenants_that_overload_a_host_are_warned_of(tmp_path, flux_run):
+    """Two tenants at 0.6 on the same hosts at once offer each host 1.2 of
+    its link: flux-run warns once, naming the host and the load, and still
+    runs; at 0.5 each, or one after the other, it does not warn."""
+    def two(load, second_start=0):
+        s = copy.deepcopy(SMALL)
+        s["jobs"] = []
+        s["stop_ms"] = 2
+        s["background"] = [{"name": f"t{k}", "cdf": "websearch", "load": load,
+                            "hosts": [0, 1, 4, 5], "start_ms": k * second_start,
+                            "stop_ms": 1 + k * second_start} for k in (0, 1)]
+        return _write(tmp_path / f"two-{load}-{second_start}.json", s)
+    p = flux_run(two(0.6), "--check")
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.splitlines() == ["flux-run: warning: background: the tenants offer host 0 "
+                                     "1.2 of its link at once: their flows pile up until "
+                                     "stop_ms, and the run slows and takes more memory as the "
+                                     "backlog grows"]
+    for path in (two(0.5), two(0.6, second_start=1)):
+        p = flux_run(path, "--check")
+        assert p.returncode == 0 and p.stderr == "", p.stderr
+
+
 def test_output_paths_are_checked_before_the_run(tmp_path, flux_run):
     """Every file a run writes (the results and the CSV files beside them,
     the timeline) is checked before the run: one that would be the
