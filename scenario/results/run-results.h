@@ -43,7 +43,7 @@ struct RunResults
     {
         uint64_t retransmissions{0};  //!< data packets sent again
         uint64_t repair{0};           //!< of them, copies that delivered data the receiver
-                                      //!< did not have (repaired a loss)
+                                      //!< did not have (lost, or discarded as out of order)
         uint64_t spurious{0};         //!< of them, the others: copies of data the receiver
                                       //!< already had or got from another copy (duplicates,
                                       //!< copies in flight at the end, copies lost themselves)
@@ -183,7 +183,7 @@ struct RunResults
         uint64_t ecnMarks{0}; //!< packets marked CE
         uint64_t cnps{0};     //!< congestion notification packets sent
         uint64_t retransmissions{0};         //!< data packets sent again
-        uint64_t retransmissionsRepair{0};   //!< of them, copies that repaired a loss
+        uint64_t retransmissionsRepair{0};   //!< of them, copies accepted in order
         uint64_t retransmissionsSpurious{0}; //!< of them, the others (see TransportCounters)
         uint64_t timeouts{0};                //!< retransmission timer expiries
         uint64_t qpErrors{0};                //!< queue pairs that exhausted their retries
