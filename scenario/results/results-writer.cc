@@ -285,6 +285,7 @@ ResultsWriter::ToJson(const RunResults& results)
             {
                 t["started"] = tr.started;
                 t["failed"] = tr.failed;
+                t["arrivals_end_ms"] = Number(tr.arrivalsEndMs, kTimeDigits);
                 AddTransport(t, tr.transport);
                 t["packet_latency_us"] = LatencyJson(tr.packetLatencyUs);
             }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -167,9 +168,13 @@ struct RunResults
     /// One background tenant.
     struct TenantResult
     {
-        std::string name;             //!< the tenant's name in the scenario
-        uint64_t started{0};          //!< flows started
-        uint64_t failed{0};           //!< flows whose queue pair exhausted its retries
+        std::string name;    //!< the tenant's name in the scenario
+        uint64_t started{0}; //!< flows started
+        uint64_t failed{0};  //!< flows whose queue pair exhausted its retries
+        /// When its Poisson arrivals stopped (its stop_ms, or the last job's
+        /// end for one without), ms; NaN when they had not by the run's end,
+        /// and for an incast.
+        double arrivalsEndMs{std::numeric_limits<double>::quiet_NaN()};
         TransportCounters transport;  //!< the tenant's queue pairs
         LatencyStats packetLatencyUs; //!< one-way latency of the data packets it received
     };

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace ns3
@@ -388,6 +389,7 @@ ScenarioRun::BuildBackground()
                                                static_cast<uint32_t>(m_jobs.size() + i)));
         m_tenants.push_back(tenant);
         m_tenantOpenEnded.push_back(openEnded);
+        m_tenantArrivalsEndMs.push_back(std::numeric_limits<double>::quiet_NaN());
     }
     // per job, per tenant, and the packets of queue pairs neither owns
     m_latencyUs.resize(m_jobs.size() + m_tenants.size() + 1);

@@ -264,10 +264,18 @@ ScenarioRun::Collect(double wallS) const
     {
         r.flows.push_back(ToFlowResult(flow));
     }
-    for (const auto& t : m_tenants)
+    for (std::size_t i = 0; i < m_tenants.size(); ++i)
     {
+        const auto& t = m_tenants[i];
+        const auto& b = m_cfg.background[i];
         RunResults::TenantResult tr;
         tr.name = t->GetName();
+        tr.arrivalsEndMs = m_tenantArrivalsEndMs[i];
+        if (b.kind == ScenarioConfig::BackgroundConfig::Kind::CDF && b.stopMs &&
+            FromMs(*b.stopMs) <= Simulator::Now())
+        {
+            tr.arrivalsEndMs = *b.stopMs;
+        }
         tr.started = t->GetFlowsStarted();
         tr.failed = t->GetFlowsFailed();
         tr.transport = ToResults(t->GetCounters());

@@ -282,6 +282,7 @@ ScenarioRun::JobFinished(Ptr<TrainingJob> /* job */)
             if (m_tenantOpenEnded[i])
             {
                 m_tenants[i]->StopArrivals();
+                m_tenantArrivalsEndMs[i] = Simulator::Now().GetSeconds() * 1e3;
             }
         }
     }

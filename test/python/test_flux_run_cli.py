@@ -263,6 +263,37 @@ def test_check_refuses_what_a_run_refuses(tmp_path, flux_run, change, args, fiel
     assert _listing(tmp_path) == before
 
 
+@pytest.mark.parametrize("backend", ["packet", "flow"])
+def test_each_tenant_records_when_its_arrivals_ended(backend, tmp_path, flux_run):
+    """flows.tenants.NAME.arrivals_end_ms: a tenant without stop_ms stops
+    with the last job, whose end (start_ms + JCT) it records, and so starts
+    fewer flows under a policy that ends the jobs sooner; one with stop_ms
+    records that; an incast, and a tenant still arriving when the run ends,
+    record null."""
+    scenario = shipped("contended-leaf-spine")
+    starts = {j["name"]: j.get("start_ms", 0) for j in scenario["jobs"]}
+    scenario["background"] += [
+        {"name": "fixed", "cdf": "websearch", "load": 0.05, "hosts": [0, 1], "stop_ms": 5},
+        {"name": "late", "cdf": "websearch", "load": 0.05, "hosts": [2, 3], "stop_ms": 10000},
+        {"name": "burst", "pattern": "incast", "senders": [4, 5], "receiver": 6,
+         "bytes": 10000, "start_ms": 1}]
+    ended = {}
+    for policy in ("fifo", "flux"):
+        out = tmp_path / f"{policy}.json"
+        p = flux_run(_write(tmp_path / "s.json", scenario), "--policy", policy,
+                     "--backend", backend, "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        r = json.loads(out.read_text())
+        tenants = r["flows"]["tenants"]
+        last = max(starts[j["name"]] + j["jct_ms"] for j in r["jobs"])
+        assert tenants["rpc"]["arrivals_end_ms"] == pytest.approx(last, abs=1e-6)
+        assert tenants["fixed"]["arrivals_end_ms"] == 5
+        assert tenants["late"]["arrivals_end_ms"] is None
+        assert tenants["burst"]["arrivals_end_ms"] is None
+        ended[policy] = (last, tenants["rpc"]["started"])
+    assert (ended["flux"][0] < ended["fifo"][0]) == (ended["flux"][1] < ended["fifo"][1])
+
+
 def test_tenants_that_overload_a_host_are_warned_of(tmp_path, flux_run):
     """Two tenants at 0.6 on the same hosts at once offer each host 1.2 of
     its link: flux-run warns once, naming the host and the load, and still
