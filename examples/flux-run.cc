@@ -1081,6 +1081,11 @@ Main(int argc, char** argv)
             build.quiet = true;
             build.backend = args.backend;
             build.checkOnly = true;
+            TimelineData timeline; // (its refusals only: nothing is collected)
+            if (!args.timeline.empty())
+            {
+                build.timeline = &timeline;
+            }
             RunScenario(cfg, build);
             PrintWarnings(cfg);
             if (FabricRanks::GetRank() == 0)
@@ -1125,7 +1130,8 @@ Main(int argc, char** argv)
             if (FabricRanks::GetNRanks() > 1)
             {
                 throw ScenarioError("--timeline",
-                                    "not under MPI: each process holds only its own ranks' steps");
+                                    "not on several MPI processes: each holds only its own "
+                                    "ranks' steps");
             }
             CheckOutputPath("--timeline", args.timeline, args.scenario);
             std::error_code ec;
@@ -1151,6 +1157,10 @@ Main(int argc, char** argv)
         if (args.bound && args.backendGiven && args.backend != "flow")
         {
             throw ScenarioError("--backend", "the bound runs at flow level only");
+        }
+        if (args.bound && FabricRanks::IsEnabled())
+        {
+            throw ScenarioError("--bound", "runs at flow level, on one process: without mpirun");
         }
         if (!args.bound)
         {
@@ -1195,8 +1205,16 @@ Main(int argc, char** argv)
     Progress progress(!args.quiet && root);
     if (FabricRanks::IsEnabled() && root && !args.quiet)
     {
+        const auto& kind = cfg.topology.kind;
         std::cerr << "flux-run: " << FabricRanks::GetNRanks()
-                  << " MPI process(es), the fabric split by pod or leaf" << std::endl;
+                  << " MPI process(es), the fabric split by "
+                  << (kind == "fat-tree"         ? "pod"
+                      : kind == "leaf-spine"     ? "leaf"
+                      : kind == "rail-optimized" ? "rail group"
+                      : kind == "ring"           ? "switch"
+                      : kind == "dumbbell"       ? "side"
+                                                 : "nothing (one process holds it all)")
+                  << std::endl;
     }
     RunOptions opts = pcap;
     opts.pcapDir = args.pcapDir;

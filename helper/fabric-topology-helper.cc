@@ -1017,9 +1017,11 @@ FabricTopologyHelper::Build(const Spec& spec) const
     // streams and traces) do not depend on the number of processes.
     if (m_ranks > spec.nGroups)
     {
-        throw std::invalid_argument(std::to_string(m_ranks) + " MPI processes for a " + spec.kind +
-                                    " of " + std::to_string(spec.nGroups) + " " + spec.groupName +
-                                    ": run at most " + std::to_string(spec.nGroups));
+        throw std::invalid_argument(std::to_string(m_ranks) + " MPI processes, but a " + spec.kind +
+                                    " topology splits by " + spec.groupName + " into at most " +
+                                    std::to_string(spec.nGroups) +
+                                    (spec.nGroups == 1 ? " part" : " parts") + ": run at most " +
+                                    std::to_string(spec.nGroups));
     }
     auto rankOf = [&spec, this](uint32_t s) {
         return spec.switchGroup.empty() ? 0 : spec.switchGroup[s] * m_ranks / spec.nGroups;

@@ -195,7 +195,8 @@ ScenarioRun::Run()
         if (m_opts.timeline && FabricRanks::GetNRanks() > 1)
         {
             throw ScenarioError("--timeline",
-                                "not under MPI: each process holds only its own ranks' steps");
+                                "not on several MPI processes: each holds only its own ranks' "
+                                "steps");
         }
         ResetNs3();
         BuildScheduler();

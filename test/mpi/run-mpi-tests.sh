@@ -20,6 +20,8 @@
 #      latency of MPI gives the results of mpirun.
 #   4. More processes than pods or leaves: one line naming the field, exit 2,
 #      no results.
+#   5. --backend flow and --bound under mpirun, one process included: one
+#      line naming the option, no results.
 # The last line printed is "MPI tests: N passed, M failed".
 set -uo pipefail
 
@@ -118,6 +120,23 @@ too_many() {
     [ $rc -ne 0 ] && grep -q "flux-run: topology: 3 MPI processes" "$work/too-many.err" && [ ! -e "$out" ]
 }
 check "flux-run, 3 processes for 2 leaves: one line naming topology, no results" too_many
+
+# 5. The flow level and the bound run on one process, without mpirun (on
+#    one MPI process the flow level took MPI's completion latency and lost
+#    its links' bits).
+flow_refused() {
+    local scenario=$module/examples/scenarios/single-job.json rc
+    for args in "--backend flow" "--bound"; do
+        # shellcheck disable=SC2086
+        "${mpirun[@]}" -np 1 "$flux_run" "$scenario" $args --out "$work/flow.json" --quiet \
+            2>"$work/flow.err"
+        rc=$?
+        cat "$work/flow.err"
+        [ $rc -ne 0 ] && grep -q "flux-run: ${args%% *}: .*without mpirun" "$work/flow.err" &&
+            [ ! -e "$work/flow.json" ] || return 1
+    done
+}
+check "flux-run --backend flow and --bound under mpirun -np 1: refused, no results" flow_refused
 
 echo "MPI tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
