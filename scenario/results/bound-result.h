@@ -39,8 +39,8 @@ struct BoundResult
         /// rate (FluidNetwork::Shared false), or the time its bits take
         /// through its busiest cut, whichever is longer.
         double boundJctMs{0};
-        double boundIterationMs{
-            0}; //!< its shortest iteration with every flow at its path's rate, ms
+        /// Its shortest iteration with every flow at its path's rate, ms.
+        double boundIterationMs{0};
     };
 
     /// Mean JCT and worst iteration of one run of the whole scenario.
