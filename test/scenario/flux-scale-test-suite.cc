@@ -889,7 +889,8 @@ class SetRanksTestCase : public TestCase
             }
             catch (const std::invalid_argument& e)
             {
-                refused = std::string(e.what()).find("3 leaves") != std::string::npos;
+                refused = std::string(e.what()).find("splits by leaves into at most 3 parts") !=
+                          std::string::npos;
             }
             NS_TEST_ASSERT_MSG_EQ(refused, true, "at most one process per leaf");
             Simulator::Destroy();
