@@ -95,10 +95,8 @@ WriteNewFile(const std::string& path, const std::string& content)
     }
 }
 
-/**
- * \param l statistics of packet latencies
- * \return their count, mean, p50, p99, p999 and max, us
- */
+/// \param l statistics of packet latencies
+/// \return their count, mean, p50, p99, p999 and max, us
 ojson
 LatencyJson(const RunResults::LatencyStats& l)
 {

@@ -308,6 +308,7 @@ ScenarioRun::BuildBackground()
         const auto& bc = m_cfg.background[i];
         Ptr<FlowTraffic> tenant;
         bool openEnded = false;
+        double arrivalsEndMs = std::numeric_limits<double>::quiet_NaN(); // (until known)
         if (bc.kind == ScenarioConfig::BackgroundConfig::Kind::CDF)
         {
             Ptr<PoissonTraffic> p = CreateObject<PoissonTraffic>();
@@ -316,6 +317,7 @@ ScenarioRun::BuildBackground()
                             TimeValue(NanoSeconds(static_cast<int64_t>(bc.startMs * 1e6))));
             if (bc.stopMs)
             {
+                arrivalsEndMs = *bc.stopMs;
                 p->SetAttribute("StopTime",
                                 TimeValue(NanoSeconds(static_cast<int64_t>(*bc.stopMs * 1e6))));
                 Simulator::Schedule(NanoSeconds(static_cast<int64_t>(*bc.stopMs * 1e6)),
@@ -389,7 +391,7 @@ ScenarioRun::BuildBackground()
                                                static_cast<uint32_t>(m_jobs.size() + i)));
         m_tenants.push_back(tenant);
         m_tenantOpenEnded.push_back(openEnded);
-        m_tenantArrivalsEndMs.push_back(std::numeric_limits<double>::quiet_NaN());
+        m_tenantArrivalsEndMs.push_back(arrivalsEndMs);
     }
     // per job, per tenant, and the packets of queue pairs neither owns
     m_latencyUs.resize(m_jobs.size() + m_tenants.size() + 1);

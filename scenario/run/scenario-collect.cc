@@ -267,14 +267,12 @@ ScenarioRun::Collect(double wallS) const
     for (std::size_t i = 0; i < m_tenants.size(); ++i)
     {
         const auto& t = m_tenants[i];
-        const auto& b = m_cfg.background[i];
         RunResults::TenantResult tr;
         tr.name = t->GetName();
-        tr.arrivalsEndMs = m_tenantArrivalsEndMs[i];
-        if (b.kind == ScenarioConfig::BackgroundConfig::Kind::CDF && b.stopMs &&
-            FromMs(*b.stopMs) <= Simulator::Now())
+        const double endMs = m_tenantArrivalsEndMs[i]; // (a stop_ms the run may not reach)
+        if (!std::isnan(endMs) && FromMs(endMs) <= Simulator::Now())
         {
-            tr.arrivalsEndMs = *b.stopMs;
+            tr.arrivalsEndMs = endMs;
         }
         tr.started = t->GetFlowsStarted();
         tr.failed = t->GetFlowsFailed();

@@ -415,7 +415,7 @@ class ScenarioRun
     Ptr<JobScheduler> m_scheduler;                   //!< the policy
     std::vector<Ptr<FlowTraffic>> m_tenants;         //!< background tenants, scenario order
     std::vector<bool> m_tenantOpenEnded;             //!< arrivals end with the last job
-    std::vector<double> m_tenantArrivalsEndMs;       //!< when an open-ended one's ended, ms
+    std::vector<double> m_tenantArrivalsEndMs;       //!< when arrivals end(ed), ms, or NaN
     std::vector<FinishedFlow> m_flows;               //!< finished flows
     /// flows acknowledged in full, as lines of the HPCC FCT file (hpcc_fct)
     std::vector<RunResults::HpccFctRecord> m_hpccFct;
