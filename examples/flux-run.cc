@@ -96,6 +96,7 @@
 
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-ranks.h"
+#include "ns3/fabric-topology-helper.h"
 #include "ns3/flux-version.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/memory-estimate.h"
@@ -1158,10 +1159,6 @@ Main(int argc, char** argv)
         {
             throw ScenarioError("--backend", "the bound runs at flow level only");
         }
-        if (args.bound && FabricRanks::IsEnabled())
-        {
-            throw ScenarioError("--bound", "runs at flow level, on one process: without mpirun");
-        }
         if (!args.bound)
         {
             // before the pcap folder is made
@@ -1205,16 +1202,9 @@ Main(int argc, char** argv)
     Progress progress(!args.quiet && root);
     if (FabricRanks::IsEnabled() && root && !args.quiet)
     {
-        const auto& kind = cfg.topology.kind;
         std::cerr << "flux-run: " << FabricRanks::GetNRanks()
                   << " MPI process(es), the fabric split by "
-                  << (kind == "fat-tree"         ? "pod"
-                      : kind == "leaf-spine"     ? "leaf"
-                      : kind == "rail-optimized" ? "rail group"
-                      : kind == "ring"           ? "switch"
-                      : kind == "dumbbell"       ? "side"
-                                                 : "nothing (one process holds it all)")
-                  << std::endl;
+                  << FabricTopologyHelper::GetSplitUnit(cfg.topology.kind) << std::endl;
     }
     RunOptions opts = pcap;
     opts.pcapDir = args.pcapDir;

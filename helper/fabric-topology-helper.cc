@@ -605,7 +605,7 @@ FabricTopologyHelper::MakeLeafSpine(uint32_t leaves, uint32_t spines, uint32_t h
         spec.switches.emplace_back("spine" + std::to_string(s), 1);
     }
     spec.nGroups = leaves;
-    spec.groupName = "leaves";
+    spec.groupName = GetSplitUnit(spec.kind);
     for (uint32_t l = 0; l < leaves; ++l)
     {
         spec.switchGroup.push_back(l);
@@ -657,7 +657,7 @@ FabricTopologyHelper::MakeFatTree(uint32_t k)
         spec.switches.emplace_back("core" + std::to_string(c), 2);
     }
     spec.nGroups = k;
-    spec.groupName = "pods";
+    spec.groupName = GetSplitUnit(spec.kind);
     for (uint32_t i = 0; i < 2 * k * half; ++i)
     {
         spec.switchGroup.push_back((i % (k * half)) / half); // edge and aggregation: the pod
@@ -703,7 +703,7 @@ FabricTopologyHelper::MakeDumbbell(uint32_t hostsPerSide)
     spec.switches = {{"left", 0}, {"right", 0}};
     spec.switchGroup = {0, 1};
     spec.nGroups = 2;
-    spec.groupName = "sides";
+    spec.groupName = GetSplitUnit(spec.kind);
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h < hostsPerSide ? 0 : 1);
@@ -724,7 +724,7 @@ FabricTopologyHelper::MakeRing(uint32_t switches, uint32_t hostsPerSwitch)
         spec.switchGroup.push_back(s);
     }
     spec.nGroups = switches;
-    spec.groupName = "switches";
+    spec.groupName = GetSplitUnit(spec.kind);
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         spec.hostSwitch.push_back(h / hostsPerSwitch);
@@ -762,7 +762,7 @@ FabricTopologyHelper::MakeRailOptimized(uint32_t railGroups,
     // A rail group (its leaves and servers) is a group: a server's NICs,
     // and so its GPUs, stay in one process.
     spec.nGroups = railGroups;
-    spec.groupName = "rail groups";
+    spec.groupName = GetSplitUnit(spec.kind);
     for (uint32_t h = 0; h < spec.nHosts; ++h)
     {
         const uint32_t server = h / rails;
@@ -938,7 +938,7 @@ FabricTopologyHelper::MakeGraph(uint32_t nodes,
 {
     Spec spec;
     spec.kind = "links";
-    spec.groupName = "fabrics";
+    spec.groupName = GetSplitUnit(spec.kind);
     // Switches in the order listed, hosts in id order.
     std::vector<int64_t> switchIndex(nodes, -1);
     for (uint32_t s = 0; s < switchIds.size(); ++s)
@@ -1005,6 +1005,19 @@ FabricTopologyHelper::MakeGraph(uint32_t nodes,
         spec.switches[s].second = tier[s] == unseen ? 0 : tier[s];
     }
     return spec;
+}
+
+std::string
+FabricTopologyHelper::GetSplitUnit(const std::string& kind)
+{
+    static const std::map<std::string, std::string> units = {{"fat-tree", "pods"},
+                                                             {"leaf-spine", "leaves"},
+                                                             {"dumbbell", "sides"},
+                                                             {"ring", "switches"},
+                                                             {"rail-optimized", "rail groups"},
+                                                             {"links", "fabrics"}};
+    const auto it = units.find(kind);
+    return it == units.end() ? "groups" : it->second;
 }
 
 FabricTopology

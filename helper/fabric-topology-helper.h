@@ -126,6 +126,13 @@ class FabricTopologyHelper
      */
     void SetRanks(uint32_t ranks);
 
+    /**
+     * \param kind a topology kind ("fat-tree", "leaf-spine", ...)
+     * \return what SetRanks splits it by ("pods", "leaves", "sides",
+     *         "switches", "rail groups"; "fabrics" for "links", whole)
+     */
+    static std::string GetSplitUnit(const std::string& kind);
+
     /** \return the number of processes the fabric is split over */
     uint32_t GetRanks() const;
 

@@ -6,6 +6,7 @@
 
 #include "scenario-bound-search.h"
 
+#include "ns3/fabric-ranks.h"
 #include "ns3/scenario-error.h"
 #include "ns3/traffic-class.h"
 
@@ -340,6 +341,11 @@ BoundSearch::Compute()
     if (m_cfg.jobs.empty())
     {
         throw ScenarioError("jobs", "the bound needs at least one job");
+    }
+    if (FabricRanks::IsEnabled())
+    {
+        // (its runs are at flow level, which CheckBackend refuses under MPI)
+        throw ScenarioError("--bound", "runs at flow level, on one process: without mpirun");
     }
     m_bound.seed = m_cfg.seed;
     m_bound.seeds.ecmp = m_cfg.EcmpSeed();
