@@ -1349,6 +1349,10 @@ main(int argc, char** argv)
             return Error(2, "started by mpirun, but " + FabricRanks::Enable(&argc, &argv));
         }
         FabricRanks::Enable(&argc, &argv);
+        if (FabricRanks::GetRank() != 0)
+        {
+            std::cout.setstate(std::ios::badbit); // standard output is rank 0's
+        }
     }
     const int status = Main(argc, argv);
     FabricRanks::Disable();

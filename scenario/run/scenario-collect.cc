@@ -10,8 +10,6 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/results-writer.h"
 #include "ns3/simulator.h"
-#include "ns3/traffic-class.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -475,24 +473,6 @@ ScenarioRun::FillLayout(RunLayout& layout) const
             RunLayout::Link{link.name,
                             static_cast<double>(link.tx->GetDataRate().GetBitRate()),
                             bits[l]});
-    }
-}
-
-void
-ScenarioRun::CountFrames(RunTimings& timings) const
-{
-    UintegerValue control(TrafficClass::CONTROL);
-    if (!m_nics.empty())
-    {
-        m_nics[0]->GetAttribute("ControlPriority", control);
-    }
-    for (const auto& link : m_topo.links)
-    {
-        timings.frames += link.tx->GetTxFrames();
-        for (uint8_t cls = 0; cls < TrafficClass::N_CLASSES; ++cls)
-        {
-            timings.dataFrames += cls == control.Get() ? 0 : link.tx->GetTxFrames(cls);
-        }
     }
 }
 

@@ -16,6 +16,8 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/traffic-class.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <ctime>
@@ -172,6 +174,32 @@ ScenarioRun::Simulate()
         CountFrames(*m_opts.timings);
     }
     return results;
+}
+
+void
+ScenarioRun::CountFrames(RunTimings& timings) const
+{
+    UintegerValue control(TrafficClass::CONTROL);
+    if (!m_nics.empty())
+    {
+        m_nics[0]->GetAttribute("ControlPriority", control);
+    }
+    for (const auto& link : m_topo.links)
+    {
+        timings.frames += link.tx->GetTxFrames();
+        for (uint8_t cls = 0; cls < TrafficClass::N_CLASSES; ++cls)
+        {
+            timings.dataFrames += cls == control.Get() ? 0 : link.tx->GetTxFrames(cls);
+        }
+    }
+    if (m_mpi)
+    {
+        // (a process counts the frames its own devices sent: the others' are 0)
+        const std::vector<uint64_t> sums =
+            FabricRanks::SumToRoot({timings.frames, timings.dataFrames});
+        timings.frames = sums[0];
+        timings.dataFrames = sums[1];
+    }
 }
 
 RunResults
