@@ -195,8 +195,8 @@ Find(const ReplayRun& run, const std::string& name)
 
 /**
  * Nodes run once their dependencies have finished (fan-in, fan-out), one
- * compute node at a time per GPU in the order they became ready, and a
- * collective once every rank has reached it.
+ * compute node at a time per GPU in the order they became ready (a node of
+ * no time takes no turn), and a collective once every rank has reached it.
  */
 class ReplayOrderTestCase : public TestCase
 {
@@ -217,6 +217,8 @@ class ReplayOrderTestCase : public TestCase
         g.Compute("d", 30, {3});         // 4: fan-out
         g.Compute("e", 40, {3});         // 5
         g.Compute("f", 500, {0});        // 6: ready after a, queued behind b
+        g.Compute("m", 0, {0});          // 7: no time (a metadata node): not queued
+        g.Compute("g", 10, {7});         // 8: after m, so queued behind b and f
         const ReplayRun run = Replay(g.trace, 1);
         const auto us = [](Time t) { return t.GetNanoSeconds() / 1000.0; };
         NS_TEST_ASSERT_MSG_EQ(us(Find(run, "a").end), 100, "a first");
@@ -224,10 +226,12 @@ class ReplayOrderTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(us(Find(run, "b").end), 300, "b");
         NS_TEST_ASSERT_MSG_EQ(us(Find(run, "f").start), 300, "f queued behind b");
         NS_TEST_ASSERT_MSG_EQ(us(Find(run, "f").end), 800, "f");
-        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "c").start), 800, "c after a and b, behind f");
-        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "ar").start), 850, "the collective once c is done");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "m").end), 100, "a node of no time waits for no kernel");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "g").start), 800, "g ready at 100 µs, behind b and f");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "c").start), 810, "c after a and b, behind f and g");
+        NS_TEST_ASSERT_MSG_EQ(us(Find(run, "ar").start), 860, "the collective once c is done");
         const Time arEnd = Find(run, "ar").end;
-        NS_TEST_ASSERT_MSG_GT(arEnd, MicroSeconds(850), "the collective takes time");
+        NS_TEST_ASSERT_MSG_GT(arEnd, MicroSeconds(860), "the collective takes time");
         NS_TEST_ASSERT_MSG_EQ(Find(run, "d").start, arEnd, "d once the collective is done");
         NS_TEST_ASSERT_MSG_EQ(Find(run, "e").end, arEnd + MicroSeconds(70), "d then e");
         for (const auto& f : run.finished)
@@ -241,8 +245,8 @@ class ReplayOrderTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(run.iterations[0].end, arEnd + MicroSeconds(70), "its end");
         for (const auto& r : run.ranks)
         {
-            NS_TEST_ASSERT_MSG_EQ(r.compute, MicroSeconds(920), "compute: the nodes' sum");
-            NS_TEST_ASSERT_MSG_EQ(r.comm, arEnd - MicroSeconds(850), "communication");
+            NS_TEST_ASSERT_MSG_EQ(r.compute, MicroSeconds(930), "compute: the nodes' sum");
+            NS_TEST_ASSERT_MSG_EQ(r.comm, arEnd - MicroSeconds(860), "communication");
             NS_TEST_ASSERT_MSG_EQ(r.exposedComm, r.comm, "none of it hidden");
         }
     }

@@ -432,9 +432,16 @@ WorkloadReplay::NodeReady(uint32_t rank, uint32_t node)
     switch (n.kind)
     {
     case WorkloadNode::Kind::COMPUTE:
-        m_gpuQueue[rank].push_back(node);
-        NextCompute(rank);
-        break;
+        if (n.durationNs > 0)
+        {
+            m_gpuQueue[rank].push_back(node);
+            NextCompute(rank);
+            break;
+        }
+        // A node of no time (Chakra's metadata nodes) only orders others:
+        // it takes no turn on the GPU, so kernels queued before it do not
+        // hold it (and what depends on it) back.
+        [[fallthrough]];
     case WorkloadNode::Kind::MEMORY:
         KeyNextEvent();
         Track(Simulator::Schedule(NanoSeconds(n.durationNs),
@@ -493,7 +500,8 @@ WorkloadReplay::TimerDone(WorkloadReplay* self, uint32_t rank, uint32_t node)
     {
         return;
     }
-    const bool gpu = self->m_trace->nodes[rank][node].kind == WorkloadNode::Kind::COMPUTE;
+    const WorkloadNode& n = self->m_trace->nodes[rank][node];
+    const bool gpu = n.kind == WorkloadNode::Kind::COMPUTE && n.durationNs > 0;
     if (gpu)
     {
         self->Account(rank);

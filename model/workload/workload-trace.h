@@ -27,7 +27,7 @@ struct WorkloadNode
     /// What a node does.
     enum class Kind : uint8_t
     {
-        COMPUTE,    //!< busy the rank's GPU for durationNs
+        COMPUTE,    //!< busy the rank's GPU for durationNs (0: not the GPU)
         MEMORY,     //!< a memory operation: durationNs, no network
         COLLECTIVE, //!< a collective of collective type on group
         SEND,       //!< send bytes to rank peer (matched with its RECV by tag)
