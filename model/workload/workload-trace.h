@@ -62,6 +62,7 @@ struct WorkloadTrace
     uint32_t ranks{0};                            //!< number of ranks
     std::vector<std::vector<uint32_t>> groups;    //!< communication groups: member ranks, ascending
     std::vector<std::vector<WorkloadNode>> nodes; //!< per rank: its nodes, deps before dependents
+    std::vector<std::string> notes; //!< what the reader left out of its source, for a warning
 };
 
 } // namespace ns3

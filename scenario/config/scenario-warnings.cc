@@ -104,6 +104,26 @@ WarnOverload(ScenarioConfig& cfg)
                                "run slows and takes more memory as the backlog grows");
     }
 }
+
+/**
+ * \brief Pass on what a workload's reader left out of its file (an AICB
+ * file's collectives of one-rank groups: ZeRO-3's parameter all-gathers
+ * with a tensor-parallel group of 1 among them).
+ * \param cfg the scenario
+ */
+void
+WarnWorkloadNotes(ScenarioConfig& cfg)
+{
+    for (std::size_t j = 0; j < cfg.jobs.size(); ++j)
+    {
+        const auto& wc = cfg.jobs[j].workload;
+        for (const auto& note : wc.trace ? wc.trace->notes : std::vector<std::string>{})
+        {
+            cfg.warnings.push_back("jobs[" + std::to_string(j) + "].workload." + wc.kind + ": " +
+                                   note);
+        }
+    }
+}
 } // namespace
 
 void
@@ -111,6 +131,7 @@ AddWarnings(ScenarioConfig& cfg)
 {
     WarnLossyTimer(cfg);
     WarnOverload(cfg);
+    WarnWorkloadNotes(cfg);
 }
 
 } // namespace scenario

@@ -266,6 +266,31 @@ ReadAicbWorkload(const std::string& file, const AicbOptions& options)
             used[c->group] = used[c->group] || c->present;
         }
     }
+    // Collectives of one-rank groups are left out: say how many, and the first.
+    const char* kindName[N_GROUP_KINDS] = {"TP", "DP", "EP", "DP_EP"};
+    uint64_t leftOut = 0;
+    for (const auto& l : layers)
+    {
+        const char* column[] = {"forward", "input-gradient", "weight-gradient"};
+        const aicb::Comm* comms[] = {&l.fwd, &l.ig, &l.wg};
+        for (uint32_t c = 0; c < 3; ++c)
+        {
+            if (comms[c]->present && shape.Members(0, comms[c]->group).size() == 1 &&
+                leftOut++ == 0)
+            {
+                trace.notes.push_back(std::string("layer ") + l.name + "'s " + column[c] + " " +
+                                      CollectiveTypeName(comms[c]->type) + " (" +
+                                      kindName[comms[c]->group] + " group of 1)");
+            }
+        }
+    }
+    if (leftOut > 0)
+    {
+        trace.notes.back() = std::to_string(leftOut) +
+                             " collectives of one-rank groups move no data and are left out, "
+                             "the first " +
+                             trace.notes.back();
+    }
     for (uint32_t r = 0; r < shape.ranks; ++r)
     {
         uint32_t groupOf[N_GROUP_KINDS];

@@ -391,3 +391,39 @@ def test_a_workload_of_empty_transfers_is_refused_as_one_without(tmp_path):
     assert err.value.field == "jobs[0].workload.aicb", str(err.value)
     assert err.value.problem.startswith("no communication between ranks")
     assert err.value.problem.endswith("every collective and send carries 0 bytes")
+
+
+def test_collectives_of_one_rank_groups_are_named_when_left_out(flux_run, tmp_path):
+    """A ZeRO-3 AICB file with a tensor-parallel group of 1 puts its
+    parameter all-gathers in one-rank groups, which move no data and are
+    left out: flux-run says so once, with the count and the first, and a
+    file without such collectives gets no warning."""
+    zero3 = os.path.join(WORKLOADS, "aicb", "model_workload",
+                         "L7B-D1-C02_Llama7B_deepspeed_zero3_A100.txt")
+    expected = 0
+    first = None
+    with open(zero3) as f:
+        tp = int(f.readline().split("model_parallel_NPU_group:")[1].split()[0])
+        for line in f.read().splitlines()[1:]:
+            cols = line.split()
+            for where, c in (("forward", 3), ("input-gradient", 6)):
+                if tp == 1 and cols[c] != "NONE":
+                    expected += 1
+                    first = first or (cols[0], where)
+    assert expected > 0 and first
+    for path, warned in ((zero3, True), (LLAMA, False)):
+        scenario = {"topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1,
+                                 "hosts_per_leaf": 8},
+                    "jobs": [{"name": "j", "workload": {"aicb": path}, "ranks": 16,
+                              "iterations": 1}]}
+        (tmp_path / "s.json").write_text(json.dumps(scenario))
+        p = flux_run(tmp_path / "s.json", "--check")
+        assert p.returncode == 0, p.stderr
+        warnings = [l for l in p.stderr.splitlines() if "left out" in l]
+        if not warned:
+            assert warnings == []
+            continue
+        assert warnings == [
+            f"flux-run: warning: jobs[0].workload.aicb: {expected} collectives of one-rank groups "
+            f"move no data and are left out, the first layer {first[0]}'s {first[1]} "
+            "all-gather (TP group of 1)"], p.stderr
