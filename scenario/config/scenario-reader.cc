@@ -111,6 +111,11 @@ ToReal(const json& v, const std::string& path, const NumberRange& range)
         }
         Fail(path, "must be at least " + Num(range.min) + got);
     }
+    if (range.kind == NumberRange::Kind::TIME && d > 0 && d * range.nsPerUnit < 1)
+    {
+        // (whole nanoseconds: it would be 0, which many keys read as "off")
+        Fail(path, "must be 0 or at least 1 ns, the simulator's time step" + got);
+    }
     if (above)
     {
         Fail(path,

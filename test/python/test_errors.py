@@ -111,6 +111,13 @@ UNREPRESENTABLE = [
     # 2^64 ms: used to abort inside ns-3's Time attribute (status 134)
     ({"jobs[0].compute_ms": 18446744073709551616}, "jobs[0].compute_ms", "must be at most"),
     ({"stop_ms": -1}, "stop_ms", "must be positive"),
+    # below 1 ns a time is 0, which these keys read as "none" or "off"
+    ({"jobs[0].compute_ms": 1e-7}, "jobs[0].compute_ms", "must be 0 or at least 1 ns"),
+    ({"completion_latency_us": 1e-4}, "completion_latency_us", "must be 0 or at least 1 ns"),
+    ({"scheduler": {"policy": "flux", "max_hold_us": 4e-4}}, "scheduler.max_hold_us",
+     "must be 0 or at least 1 ns"),
+    ({"scheduler": {"policy": "flux", "control_latency_ns": 0.5}},
+     "scheduler.control_latency_ns", "must be 0 or at least 1 ns"),
     ({"jobs[0].start_ms": 1e-300 * -1}, "jobs[0].start_ms", "must not be negative"),
     ({"topology.leaves": 2**64 + 1}, "topology.leaves", "must be at most 65535"),
     ({"topology.leaves": 1.5}, "topology.leaves", "expected an integer"),
