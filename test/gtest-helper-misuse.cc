@@ -96,6 +96,6 @@ TEST(HelperMisuseDeathTest, APolicyWithoutItsClassesSaysWhichCallIsMissing)
     JobSchedulerHelper schedulers;
     schedulers.SetPolicy("flux");
     schedulers.SetAttribute("Classes", UintegerValue(6));
-    EXPECT_DEATH(schedulers.Create(0x0f), "Create \\(policy flux\\): 6 classes asked");
+    EXPECT_DEATH(schedulers.Create(0x0f), "Create \\(policy flux\\): needs 6 classes, but only");
     flux->Dispose();
 }

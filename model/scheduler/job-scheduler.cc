@@ -214,12 +214,15 @@ JobScheduler::AssignClasses(uint8_t reservedMask)
     }
     if (m_jobClasses.size() < m_classes)
     {
-        const std::string n = std::to_string(m_jobClasses.size());
+        // (m_classes may be a policy's default, not what the user asked)
+        const std::size_t n = m_jobClasses.size();
         m_jobClasses.clear();
-        return std::to_string(m_classes) + " classes asked, but only " + n + " are free " +
-               (m_backgroundFirst ? "below" : "up to") +
+        return "needs " + std::to_string(m_classes) + (m_classes == 1 ? " class" : " classes") +
+               ", but " + (n == 0 ? std::string("none is") : "only " + std::to_string(n) + " are") +
+               " free " + (m_backgroundFirst ? "below" : "up to") +
                " the lowest class of the background tenants and below the control class "
-               "(raise the background's priority, or ask for fewer)";
+               "(raise the background's priority" +
+               (m_classes > 1 ? ", or ask for fewer)" : ")");
     }
     return "";
 }

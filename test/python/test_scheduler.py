@@ -111,7 +111,8 @@ def test_a_low_background_leaves_the_jobs_the_classes_it_leaves(flux_run, tmp_pa
     """With the tenant in class 1, crux and flux take the two classes left
     (1, 0) rather than refuse the default three; with background_first,
     the one (0); asked for three explicitly, they refuse naming
-    scheduler.classes."""
+    scheduler.classes, and with the tenant in class 0 and background_first
+    they say that the class they need is not free."""
     for policy in ("crux", "flux"):
         for first, classes in ((False, [1, 0]), (True, [0])):
             s = copy.deepcopy(SMALL)
@@ -125,6 +126,15 @@ def test_a_low_background_leaves_the_jobs_the_classes_it_leaves(flux_run, tmp_pa
         proc = flux_run(path, "--out", tmp_path / "asked-results.json", "--quiet")
         assert proc.returncode == 2, proc.stderr
         assert proc.stderr.startswith("flux-run: scheduler.classes: "), proc.stderr
+        s["background"][0]["priority"] = 0
+        s["scheduler"] = {"policy": policy, "background_first": True}
+        path.write_text(json.dumps(s))
+        proc = flux_run(path, "--out", tmp_path / "asked-results.json", "--quiet")
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.startswith(
+            f'flux-run: scheduler.classes: policy "{policy}": needs 1 class, but none is free below '
+            "the lowest class of the background tenants"), proc.stderr
+        assert proc.stderr.rstrip().endswith("(raise the background's priority)"), proc.stderr
 
 
 def test_scenario_chooses_queue_disc_and_arbiter(flux_run, tmp_path):
