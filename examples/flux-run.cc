@@ -114,18 +114,20 @@
 #include "ns3/traffic-class.h"
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <unistd.h>
 
 #ifdef FLUX_TCMALLOC
-#include <fstream>
 #include <sys/mman.h>
 
 /// gperftools' C interface (malloc_extension_c.h) of the allocator linked in.
@@ -516,6 +518,14 @@ CheckOutputPath(const std::string& field, const std::string& path, const std::st
     {
         throw ScenarioError(field, "folder \"" + dir + "\" is not writable");
     }
+    // The writers' own temporary file, made and removed now: a name too
+    // long, or a file system that takes no files, fails before the run.
+    const std::string probe = path + ".tmp-" + std::to_string(::getpid());
+    if (!std::ofstream(probe, std::ios::binary))
+    {
+        throw ScenarioError(field, "cannot write \"" + path + "\": " + std::strerror(errno));
+    }
+    std::remove(probe.c_str());
 }
 
 /// Parse argv; throws ScenarioError naming the offending argument.

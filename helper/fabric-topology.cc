@@ -272,18 +272,26 @@ FabricTopology::EnablePcapHosts(const std::string& dir,
     SystemPath::MakeDirectories(dir); // (ns-3's pcap files need it)
     PfcLinkHelper helper;
     helper.SetPcapCapture(snapLen, start, stop);
+    for (const auto& [host, file] : GetPcapHostFiles(dir, hosts))
+    {
+        helper.EnablePcap(file, hostDevices[host], false, true);
+    }
+}
+
+std::vector<std::pair<uint32_t, std::string>>
+FabricTopology::GetPcapHostFiles(const std::string& dir, const std::vector<uint32_t>& hosts) const
+{
+    std::vector<std::pair<uint32_t, std::string>> files;
     for (uint32_t i = 0; i < hostDevices.size(); ++i)
     {
         const bool chosen =
             hosts.empty() || std::find(hosts.begin(), hosts.end(), i) != hosts.end();
         if (chosen && FabricRanks::IsLocal(*hostDevices[i]->GetNode())) // under MPI, its process
         {                                                               // writes it
-            helper.EnablePcap(dir + "/host" + std::to_string(i) + ".pcap",
-                              hostDevices[i],
-                              false,
-                              true);
+            files.emplace_back(i, dir + "/host" + std::to_string(i) + ".pcap");
         }
     }
+    return files;
 }
 
 void

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -127,6 +128,16 @@ struct FabricTopology
      * \return the base RTT
      */
     Time GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes) const;
+
+    /**
+     * \brief The pcap files of EnablePcapHosts that this process writes.
+     * \param dir the directory
+     * \param hosts the hosts to capture (empty: all)
+     * \return (host, DIR/host<i>.pcap) of each chosen host of this process
+     */
+    std::vector<std::pair<uint32_t, std::string>> GetPcapHostFiles(
+        const std::string& dir,
+        const std::vector<uint32_t>& hosts) const;
 
     /**
      * \brief Write one pcap per host port: DIR/host<i>.pcap.

@@ -56,7 +56,13 @@ PROFILES = {
 def params(profile="hpcc-sim", link_gbps=100.0, **overrides):
     """The model's parameters for a profile at a link rate (SI units inside:
     seconds, bits per second, bytes), with overrides in the profile's units."""
+    if profile not in PROFILES:
+        raise ValueError(f"profile: {profile!r} is not one of {', '.join(sorted(PROFILES))}")
     p = dict(PROFILES[profile])
+    unknown = sorted(set(overrides) - set(p))
+    if unknown:
+        raise TypeError(f"params: unknown override {unknown[0]!r} (the profile's keys: "
+                        f"{', '.join(sorted(p))})")
     p.update(overrides)
     steps = link_gbps / 25 if p["scale_steps"] else 1.0
     marking = link_gbps / 25 if p["scale_marking"] else 1.0

@@ -176,7 +176,10 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
         pcap = os.path.abspath(os.fspath(pcap_dir))
         if backend == "packet":
             # (the flow backend refuses a pcap folder: nothing is created)
-            os.makedirs(pcap, exist_ok=True)
+            try:
+                os.makedirs(pcap, exist_ok=True)
+            except OSError as e:
+                raise ScenarioError("pcap_dir", f'cannot create "{pcap}": {e.strerror}') from None
     bar = None
     callback = None
     if progress is True:
@@ -191,6 +194,10 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
         results = _ns3flux.run(to_text(data), folder, callback, quiet, records, pcap, backend,
                                timeline_path, name)
         done = True
+    except ScenarioError as e:
+        if e.field == "--pcap":  # (flux-run's name for it)
+            raise ScenarioError("pcap_dir", e.problem) from None
+        raise
     finally:
         if bar is not None:
             bar.close(done)
@@ -208,6 +215,19 @@ def _check_backend(backend, pcap_dir):
         raise ScenarioError("pcap_dir", "the flow backend sends no packets to capture")
 
 
+def _probe_write(field, path):
+    """Raise ScenarioError naming ``field`` unless a file can be made where
+    ``path``'s writer makes its own (``path.tmp-<pid>``, then renamed): a
+    name too long, a read-only or special file system, before the run."""
+    probe = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(probe, "wb"):
+            pass
+        os.remove(probe)
+    except OSError as e:
+        raise ScenarioError(field, f'cannot write "{path}": {e.strerror}') from None
+
+
 def _timeline_target(timeline, scenario):
     """The absolute path of the timeline file ("" for none) and the
     scenario's name in it; raises ScenarioError naming "timeline" for a
@@ -222,6 +242,7 @@ def _timeline_target(timeline, scenario):
         raise ScenarioError("timeline", f'folder "{folder}" does not exist')
     if not os.access(folder, os.W_OK):
         raise ScenarioError("timeline", f'folder "{folder}" is not writable')
+    _probe_write("timeline", path)
     if isinstance(scenario, (str, os.PathLike)):
         name = os.path.splitext(os.path.basename(os.fspath(scenario)))[0]
     else:

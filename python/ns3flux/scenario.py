@@ -331,7 +331,13 @@ def scenario(topology, jobs=(), background=(), *, check=True, **options):
     return data
 
 
-_PATH_TOKEN = re.compile(r"\.?([^.\[\]]+)|\[(\d+)\]")
+# a key, an index, or a key as a JSON string in brackets (the runner writes
+# keys with dots, brackets, quotes or spaces so: ns3_defaults["ns3::X::Y"])
+_PATH_TOKEN = re.compile(r'\.?([^.\[\]"]+)|\[(\d+)\]|\[("(?:[^"\\]|\\.)*")\]')
+
+
+class _Key(str):
+    """A key written in brackets: never a list index."""
 
 
 def _path_tokens(path):
@@ -341,7 +347,10 @@ def _path_tokens(path):
         m = _PATH_TOKEN.match(path, pos)
         if not m or (pos == 0 and path.startswith(".")):
             raise ValueError(f"not a field path: {path!r} (e.g. 'jobs[0].bytes')")
-        tokens.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
+        if m.group(3) is not None:
+            tokens.append(_Key(json.loads(m.group(3))))
+        else:
+            tokens.append(m.group(1) if m.group(1) is not None else int(m.group(2)))
         pos = m.end()
     if not tokens:
         raise ValueError("empty field path")
@@ -352,7 +361,8 @@ def variant(base, changes=None, **top_level):
     """A deep copy of the scenario dict ``base`` with some fields replaced.
 
     ``changes`` maps field paths, written as in error messages
-    (``"jobs[0].bytes"``, ``"topology.fabric_gbps"``) or as ``flux-run
+    (``"jobs[0].bytes"``, ``"topology.fabric_gbps"``,
+    ``'ns3_defaults["ns3::RdmaNic::AckInterval"]'``) or as ``flux-run
     --set`` also takes them (``"jobs.0.bytes"``), to new values; missing
     objects on the way are created. Keyword arguments replace top-level
     keys (``seed=3``). The result is not validated.
@@ -361,6 +371,8 @@ def variant(base, changes=None, **top_level):
 
     def index(node, token):
         # "jobs.0": a number inside a list is an index
+        if isinstance(token, _Key):
+            return str(token)
         return int(token) if isinstance(node, list) and str(token).isdigit() else token
 
     for path, value in {**(changes or {}), **top_level}.items():

@@ -19,9 +19,11 @@ can still be refused by ``validate()``.
 
 import functools
 import json
+import os
 
 from . import _ns3flux
-from .scenario import _join
+from .errors import ScenarioError
+from .scenario import _join, load_scenario, to_plain
 
 __all__ = ["schema", "schema_errors"]
 
@@ -55,8 +57,15 @@ def schema_errors(scenario):
     ``(path, message)`` with paths written as the runner writes them
     (``jobs[0].ranks``), sorted by path; empty when there is none.
     Integral floats count as integers (``5e7``), as the runner reads them
-    (jsonschema's draft 07 type check).
+    (jsonschema's draft 07 type check). Like ``validate()`` it takes a
+    scenario file's path too, and tuples and NumPy values as their JSON.
     """
+    if isinstance(scenario, (str, os.PathLike)):
+        scenario = load_scenario(scenario)
+    try:
+        scenario = to_plain(scenario)
+    except ScenarioError as e:
+        return [(e.field, e.problem)]
     errors = []
     for error in _validator().iter_errors(scenario):
         parts = list(error.absolute_path)

@@ -15,7 +15,6 @@ from .runner import _check_backend
 from .runner import policies as _policies
 from .runner import tqdm_class
 from .scenario import prepare, to_text
-from .schema import schema
 
 __all__ = ["sweep", "sweep_runs", "Run"]
 
@@ -49,10 +48,18 @@ def run_task(text, base_dir, records=True, backend="packet"):
 
 def _labelled(scenarios):
     """(label, scenario) pairs from the scenarios argument of sweep()."""
-    if isinstance(scenarios, Mapping) and not scenarios.keys().isdisjoint(
-            schema()["properties"]):
-        return [("0", scenarios)]  # one scenario (an HPCC import has no "topology")
     if isinstance(scenarios, Mapping):
+        # {label: scenario} when every value is a scenario (a dict with a
+        # topology or an HPCC import, or a file), else one scenario: labels
+        # may be named like scenario keys ("faults", "hpcc")
+        def scenario(s):
+            return isinstance(s, Mapping) and (isinstance(s.get("topology"), Mapping) or (
+                isinstance(s.get("hpcc"), Mapping) and not scenario(s["hpcc"])))
+
+        def one(s):
+            return isinstance(s, (str, os.PathLike)) or scenario(s)
+        if scenario(scenarios) or not scenarios or not all(one(s) for s in scenarios.values()):
+            return [("0", scenarios)]
         return [(str(label), s) for label, s in scenarios.items()]
     if isinstance(scenarios, (str, os.PathLike)):
         scenarios = [scenarios]
@@ -215,9 +222,11 @@ def sweep_runs(scenarios, policies=None, seeds=None, *, client=None, max_workers
     finally:
         if bar is not None:
             bar.close()
-    if store is not None:
-        for r in todo:
-            store.put(r.key, r.results, r.data)
+        # what finished is kept, also when the sweep is interrupted or fails
+        if store is not None:
+            for r in todo:
+                if r.results is not None:
+                    store.put(r.key, r.results, r.data)
     return runs
 
 

@@ -9,8 +9,11 @@
 #include "ns3/scenario-error.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace ns3
@@ -121,6 +124,16 @@ ScenarioRun::EnablePcap()
     if (ec)
     {
         throw ScenarioError("--pcap", "cannot create " + m_opts.pcapDir + ": " + ec.message());
+    }
+    // Each file this process writes, opened now: a run that cannot write
+    // one ends with one line before it starts, not in an abort.
+    for (const auto& hostFile : m_topo.GetPcapHostFiles(m_opts.pcapDir, m_opts.pcapHosts))
+    {
+        if (!std::ofstream(hostFile.second, std::ios::binary))
+        {
+            throw ScenarioError("--pcap",
+                                "cannot write " + hostFile.second + ": " + std::strerror(errno));
+        }
     }
     m_topo.EnablePcapHosts(m_opts.pcapDir,
                            m_opts.pcapHosts,

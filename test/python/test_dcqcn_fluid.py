@@ -41,3 +41,13 @@ def test_queue_at_fluid_fixed_point(flux_run, tmp_path, n):
     means = [rate[t >= MS * 500].mean() for t, rate in tr.rates.values()]
     assert len(means) == n
     assert sum(means) / n == pytest.approx(40 / n, rel=0.05)
+
+
+def test_params_refuses_what_it_does_not_know():
+    """An override the profile does not have (a typo: kmin for kmin_kb) or
+    an unknown profile is an error, not silently the profile's value."""
+    assert fluid.params("paper", 40, kmin_kb=1)["kmin"] == 1e3
+    with pytest.raises(TypeError, match="kmin"):
+        fluid.params("paper", 40, kmin=1)
+    with pytest.raises(ValueError, match="profile"):
+        fluid.params("nope")

@@ -9,6 +9,8 @@ from collections import defaultdict
 
 import pytest
 
+import ns3flux
+
 # Seven senders under one switch each send 1 MB to host 0 at the same time:
 # the switch port to host 0 congests, ECN marks make host 0 send CNPs, and
 # the switch pauses the senders' links with PFC.
@@ -367,3 +369,26 @@ def test_bad_pcap_options_name_the_option(tmp_path, flux_run, args, field):
     assert p.returncode == 2
     assert p.stderr.startswith(f"flux-run: {field}: ") and p.stderr.count("\n") == 1
     assert sorted(f.name for f in tmp_path.iterdir()) == ["incast.json"]
+
+
+def test_an_unwritable_pcap_file_is_one_line_not_an_abort(tmp_path, flux_run):
+    """A pcap file that cannot be written (here a folder in its place) ends
+    flux-run with one error line naming --pcap and exit 2, and ns3flux.run with a
+    ScenarioError naming pcap_dir: before the run, no results, and the
+    interpreter lives on (it was an abort, status 134)."""
+    scen = tmp_path / "incast.json"
+    scen.write_text(json.dumps(INCAST))
+    (tmp_path / "pcap" / "host0.pcap").mkdir(parents=True)
+    p = flux_run(scen, "--pcap", tmp_path / "pcap", "--out", tmp_path / "r.json")
+    assert p.returncode == 2, p.stderr
+    # (after the line that states the expected size)
+    assert p.stderr.splitlines()[-1].startswith("flux-run: --pcap: cannot write "), p.stderr
+    assert len([line for line in p.stderr.splitlines() if "cannot" in line]) == 1
+    assert not (tmp_path / "r.json").exists()
+    with pytest.raises(ns3flux.ScenarioError) as err:
+        ns3flux.run(INCAST, pcap_dir=tmp_path / "pcap", cache=False)
+    assert err.value.field == "pcap_dir" and "host0.pcap" in err.value.problem
+    (tmp_path / "file").write_text("")
+    with pytest.raises(ns3flux.ScenarioError) as err:
+        ns3flux.run(INCAST, pcap_dir=tmp_path / "file", cache=False)
+    assert err.value.field == "pcap_dir" and err.value.problem.startswith("cannot create")

@@ -141,6 +141,15 @@ def test_variant_takes_the_paths_flux_run_set_takes(small, tmp_path, flux_run):
     assert out["jobs[0].iterations"] == out["jobs.0.iterations"]
     with pytest.raises(KeyError):
         ns3flux.variant(small, {"jobs.first.iterations": 2})
+    # the field of an error message for a key in brackets is a path too
+    bad = ns3flux.variant(small, {"ns3_defaults.ns3::RdmaNic::AckInterval": "x"})
+    with pytest.raises(ns3flux.ScenarioError) as err:
+        ns3flux.validate(bad)
+    assert err.value.field == 'ns3_defaults["ns3::RdmaNic::AckInterval"]'
+    fixed = ns3flux.variant(bad, {err.value.field: 64})
+    assert fixed["ns3_defaults"] == {"ns3::RdmaNic::AckInterval": 64}
+    ns3flux.validate(fixed)
+    assert ns3flux.variant({"a": [{}]}, {'a[0]["0"]': 1}) == {"a": [{"0": 1}]}
 
 
 def test_cache(small, tmp_path):

@@ -402,3 +402,21 @@ def test_the_schemas_defaults_are_the_runners(name):
     data["stop_ms"] = max(starts) + 0.5
     plain, full, added = _run_with_defaults(data, "packet")
     assert full == plain, added
+
+
+def test_schema_errors_reads_what_validate_reads(tmp_path):
+    """schema_errors() takes what validate() takes: a file's path, tuples
+    and NumPy values as their JSON (they are not schema errors)."""
+    import numpy as np
+
+    data = json.loads(json.dumps(FULL))
+    data["jobs"][0]["bytes"] = np.int64(data["jobs"][0].get("bytes", 1000000))
+    data["jobs"][0]["iterations"] = np.int32(2)
+    if "hosts" in data["jobs"][0]:
+        data["jobs"][0]["hosts"] = tuple(data["jobs"][0]["hosts"])
+    assert ns3flux.schema_errors(data) == []
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(FULL))
+    assert ns3flux.schema_errors(str(path)) == []
+    data["jobs"][0]["bytes"] = float("nan")
+    assert ns3flux.schema_errors(data) == [("jobs[0].bytes", "expected a finite number, got nan")]

@@ -125,3 +125,40 @@ def test_plain_script_sweeps_in_processes(tmp_path):
     lines = p.stdout.splitlines()
     assert lines.count("top level") == 1
     assert json.loads(lines[-1]) == ["completed", "completed"]
+
+
+def test_labels_named_like_scenario_keys_label_scenarios():
+    """{label: scenario} is told from a scenario by its values, so labels
+    named like scenario keys ("faults", "hpcc", "seed") label scenarios."""
+    runs = ns3flux.sweep_runs({"faults": SMALL, "hpcc": SMALL, "seed": SMALL}, policies=["fifo"],
+                              seeds=[1], max_workers=0, cache=False, backend="flow")
+    assert [r.scenario for r in runs] == ["faults", "hpcc", "seed"]
+    assert runs[0].results["jobs"] == runs[1].results["jobs"]
+
+
+def test_an_interrupted_sweep_keeps_the_runs_it_finished(tmp_path, monkeypatch):
+    """A sweep stopped part of the way (Ctrl-C, a failed run) stores the
+    runs that finished, so running it again simulates only the rest."""
+    import importlib
+
+    sweep_module = importlib.import_module("ns3flux.sweep")  # (ns3flux.sweep is the function)
+
+    real = sweep_module.run_task
+    calls = []
+
+    def second_fails(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(sweep_module, "run_task", second_fails)
+    cache = ns3flux.Cache(tmp_path / "cache")
+    with pytest.raises(KeyboardInterrupt):
+        ns3flux.sweep_runs(SMALL, policies=["fifo"], seeds=[1, 2, 3], max_workers=0,
+                           cache=cache, backend="flow")
+    assert len(cache) == 1
+    monkeypatch.setattr(sweep_module, "run_task", real)
+    runs = ns3flux.sweep_runs(SMALL, policies=["fifo"], seeds=[1, 2, 3], max_workers=0,
+                              cache=cache, backend="flow")
+    assert [r.cached for r in runs] == [True, False, False]

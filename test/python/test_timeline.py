@@ -243,7 +243,8 @@ def test_bad_timeline_path_exits_2_and_writes_nothing(flux_run, tmp_path):
     companions = [tmp_path / f"s-results-{name}" for name in
                   ("iterations.csv", "phases.csv", "flows.csv", "fct.txt", "rates.csv",
                    "queues.csv")]
-    for bad in [tmp_path / "missing" / "t.json", tmp_path, out] + companions:
+    # (a name too long for the file system: only making the file finds it)
+    for bad in [tmp_path / "missing" / "t.json", tmp_path, out, tmp_path / ("x" * 300)] + companions:
         p = flux_run(scen, "--out", out, "--timeline", bad, "--quiet")
         assert p.returncode == 2, p.stderr
         lines = p.stderr.strip().splitlines()
@@ -251,6 +252,11 @@ def test_bad_timeline_path_exits_2_and_writes_nothing(flux_run, tmp_path):
         assert sorted(os.listdir(tmp_path)) == ["s.json"]
     p = flux_run(scen, "--bound", "--timeline", tmp_path / "t.json", "--quiet")
     assert p.returncode == 2 and "--timeline" in p.stderr
+    # ns3flux.run alike, naming its argument, before the run
+    with pytest.raises(ns3flux.ScenarioError) as err:
+        ns3flux.run(_scenario("fifo"), timeline=tmp_path / ("x" * 300), cache=False)
+    assert err.value.field == "timeline" and "cannot write" in err.value.problem
+    assert sorted(os.listdir(tmp_path)) == ["s.json"]
 
 
 def test_flow_backend_timeline_has_the_jobs(flux_run, tmp_path):
