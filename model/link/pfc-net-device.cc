@@ -318,8 +318,14 @@ PfcNetDevice::GetWireOverhead() const
 Time
 PfcNetDevice::GetFrameTxTime(uint32_t bytes) const
 {
+    return PicoSeconds(GetFrameTxPicoSeconds(bytes));
+}
+
+int64_t
+PfcNetDevice::GetFrameTxPicoSeconds(uint32_t bytes) const
+{
     const uint64_t wire = std::max(bytes, MIN_FRAME_BYTES) + m_wireOverhead;
-    return PicoSeconds(static_cast<int64_t>(wire * m_psPerByte + 0.5));
+    return static_cast<int64_t>(wire * m_psPerByte + 0.5);
 }
 
 bool

@@ -197,6 +197,14 @@ class PfcNetDevice : public NetDevice
      */
     Time GetFrameTxTime(uint32_t bytes) const;
 
+    /**
+     * \param bytes frame size, from the Ethernet header to the end of payload
+     * \return GetFrameTxTime in picoseconds, before Time's resolution (ns in
+     *         a scenario) rounds it: the line carries the remainder from
+     *         frame to frame, so sums of frames must too
+     */
+    int64_t GetFrameTxPicoSeconds(uint32_t bytes) const;
+
     /** \return bytes a frame occupies on the line beyond itself (preamble, SFD, IFG, FCS) */
     uint32_t GetWireOverhead() const;
 

@@ -112,30 +112,36 @@ ScenarioRun::IdealFct(const FlowTraffic::FlowRecord& rec) const
         WireBytes::L2 + WireBytes::IP_UDP + IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES;
     const auto lastBytes = static_cast<uint32_t>(rec.bytes - (packets - 1) * mtu) + overhead;
     const std::vector<uint32_t> path = PathForIdeal(rec);
+    // In picoseconds, as the line paces frames (a frame time rounded to
+    // the nanosecond, times the packets, came out short by up to a
+    // nanosecond a packet); the line's events fall on whole nanoseconds,
+    // each run of frames on a hop down to one, so the sum is taken down by
+    // a nanosecond per hop and one more to stay a lower bound.
     Time delays;
-    Time lastFrom; // the last packet over the hops from c on
+    int64_t lastFrom = 0; // the last packet over the hops from c on
     for (uint32_t l : path)
     {
         delays += DynamicCast<PfcChannel>(m_topo.links[l].tx->GetChannel())->GetDelay();
-        lastFrom += m_topo.links[l].tx->GetFrameTxTime(lastBytes);
+        lastFrom += m_topo.links[l].tx->GetFrameTxPicoSeconds(lastBytes);
     }
-    Time longest = lastFrom;
-    Time fullTo;  // a full packet over the hops up to c
-    Time slowest; // the slowest full frame up to c
+    int64_t longest = lastFrom;
+    int64_t fullTo = 0;  // a full packet over the hops up to c
+    int64_t slowest = 0; // the slowest full frame up to c
     for (uint32_t l : path)
     {
         if (packets < 2)
         {
             break;
         }
-        const Time full = m_topo.links[l].tx->GetFrameTxTime(mtu + overhead);
+        const int64_t full = m_topo.links[l].tx->GetFrameTxPicoSeconds(mtu + overhead);
         fullTo += full;
         slowest = std::max(slowest, full);
         longest =
             std::max(longest, fullTo + slowest * static_cast<int64_t>(packets - 2) + lastFrom);
-        lastFrom -= m_topo.links[l].tx->GetFrameTxTime(lastBytes);
+        lastFrom -= m_topo.links[l].tx->GetFrameTxPicoSeconds(lastBytes);
     }
-    return delays + longest;
+    const auto slack = 1000 * static_cast<int64_t>(path.size() + 1);
+    return delays + PicoSeconds(std::max<int64_t>(0, longest - slack));
 }
 
 RunResults::FlowResult
