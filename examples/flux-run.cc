@@ -856,7 +856,23 @@ ReadPcapOptions(const Args& args, const ScenarioConfig& cfg, RunOptions& opts)
         const double frame = cfg.transport.mtuBytes + WireBytes::L2 + WireBytes::IP_UDP +
                              IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES + WireBytes::FCS;
         const double kept = (std::min<double>(frame, opts.pcapSnapLen) + 16) / (frame + 16);
-        const double mbPerMs = files * 2 * cfg.topology.hostGbps / 8 * kept;
+        // each captured host at its own cables' rate ("links" fabrics mix them)
+        const auto& t = cfg.topology;
+        double gbps = 0;
+        for (uint32_t i = 0; i < files; ++i)
+        {
+            const uint32_t h = opts.pcapHosts.empty() ? i : opts.pcapHosts[i];
+            double host = t.kind == "links" ? 0 : t.hostGbps;
+            for (const auto& l : t.kind == "links" ? t.links : decltype(t.links){})
+            {
+                // (a host beyond the fabric is refused when the run is built)
+                const bool mine =
+                    h < t.hostNodes.size() && (l.a == t.hostNodes[h] || l.b == t.hostNodes[h]);
+                host += mine ? l.gbps : 0;
+            }
+            gbps += host;
+        }
+        const double mbPerMs = 2 * gbps / 8 * kept;
         std::fprintf(stderr,
                      "flux-run: --pcap: %u files, up to %.0f MB per simulated ms while their "
                      "links are busy both ways\n",

@@ -103,7 +103,7 @@ ScenarioRun::BuildNetwork()
     FabricTopologyHelper helper;
     helper.SetHostRate(DataRate(static_cast<uint64_t>(t.hostGbps * 1e9)));
     helper.SetFabricRate(DataRate(static_cast<uint64_t>(t.fabricGbps * 1e9)));
-    helper.SetLinkDelay(NanoSeconds(static_cast<int64_t>(t.linkDelayUs * 1000)));
+    helper.SetLinkDelay(NanoSeconds(static_cast<int64_t>(std::llround(t.linkDelayUs * 1000))));
     helper.SetBufferSize(static_cast<uint64_t>(t.bufferMb * 1e6));
     helper.SetPfc(tr.pfc);
     helper.SetEcn(static_cast<uint32_t>(tr.ecn.kminKb * 1000),

@@ -392,3 +392,25 @@ def test_an_unwritable_pcap_file_is_one_line_not_an_abort(tmp_path, flux_run):
     with pytest.raises(ns3flux.ScenarioError) as err:
         ns3flux.run(INCAST, pcap_dir=tmp_path / "file", cache=False)
     assert err.value.field == "pcap_dir" and err.value.problem.startswith("cannot create")
+
+
+def test_the_stated_pcap_size_bounds_a_mixed_rate_fabric(tmp_path, flux_run):
+    """The size flux-run states before a capture is an upper bound at each
+    captured host's own line rate: on a "links" fabric whose first host has
+    10 Gb/s and the captured one 400 Gb/s, a 0.1 ms window holds at most
+    the stated MB per ms times 0.1, and more than a tenth of it (the link
+    is busy)."""
+    scenario = {"seed": 1, "stop_ms": 100,
+                "topology": {"kind": "links", "nodes": 5, "switch_nodes": [4], "links": [
+                    {"a": 0, "b": 4, "gbps": 10}, {"a": 1, "b": 4, "gbps": 400},
+                    {"a": 2, "b": 4, "gbps": 400}, {"a": 3, "b": 4, "gbps": 400}]},
+                "jobs": [{"name": "j", "ranks": 3, "hosts": [1, 2, 3], "bytes": 30000000,
+                          "compute_ms": 0.1, "iterations": 1}]}
+    scen = tmp_path / "mixed.json"
+    scen.write_text(json.dumps(scenario))
+    p = flux_run(scen, "--pcap", tmp_path / "pcap", "--pcap-hosts", "1", "--pcap-window",
+                 "0.2:0.3", "--out", tmp_path / "r.json")
+    assert p.returncode == 0, p.stderr
+    stated = float(p.stderr.split("up to ")[1].split(" MB per simulated ms")[0])
+    size = (tmp_path / "pcap" / "host1.pcap").stat().st_size / 1e6
+    assert stated * 0.1 / 10 < size <= stated * 0.1, (stated, size)

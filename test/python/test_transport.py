@@ -222,6 +222,23 @@ def test_the_ideal_fct_keeps_the_lines_sub_nanosecond_pace(flux_run, tmp_path, b
         assert ideal <= fct <= ideal + 0.0045, (gbps, row)
 
 
+def test_link_delays_round_to_the_nearest_nanosecond(flux_run, tmp_path):
+    """link_delay_us is rounded to the nearest nanosecond, not truncated
+    (1.005 µs is 1005 ns, not 1004 as 1.005 × 1000 is in binary): a
+    one-packet flow over two hops takes 2 ns more per 0.001 µs of delay."""
+    fct = {}
+    for delay in (1.004, 1.005, 1.006):
+        scenario = {"topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0,
+                                 "hosts_per_leaf": 2, "link_delay_us": delay},
+                    "background": [{"name": "f", "pattern": "flows", "flows": [
+                        {"src": 0, "dst": 1, "bytes": 4096, "start_ms": 0}]}]}
+        out, _ = run_scenario(flux_run, tmp_path, scenario, f"delay-{delay}")
+        with open(str(out)[:-5] + "-flows.csv", newline="") as f:
+            (row,) = list(csv.DictReader(f))
+        fct[delay] = round(float(row["fct_us"]) * 1000)
+    assert fct[1.005] - fct[1.004] == 2 and fct[1.006] - fct[1.005] == 2, fct
+
+
 @pytest.mark.parametrize("changes,warned", [
     ({"transport": {"pfc": False}}, "transport.pfc false"),
     ({"faults": [{"link": "all", "loss_rate": 0.001}]}, "faults[0].loss_rate"),
