@@ -177,6 +177,8 @@ FabricTopology::ComputeRoutes() const
     // Per switch: (port, neighbour switch) over the cables that are up, in
     // port order, and the hosts on it with their ports.
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> adjacency(nSwitches);
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> intact(nSwitches); // every cable
+    bool down = false;
     std::vector<std::vector<std::pair<uint32_t, uint32_t>>> hostsOf(nSwitches);
     std::vector<int64_t> hostOfNode(switchOfNode.size(), -1);
     for (uint32_t h = 0; h < GetNHosts(); ++h)
@@ -202,6 +204,8 @@ FabricTopology::ComputeRoutes() const
                 {
                     adjacency[s].emplace_back(port, switchOfNode[id]);
                 }
+                down = down || (ch && !ch->IsLinkUp());
+                intact[s].emplace_back(port, switchOfNode[id]);
             }
             else if (id < hostOfNode.size() && hostOfNode[id] >= 0)
             {
@@ -210,13 +214,8 @@ FabricTopology::ComputeRoutes() const
         }
     }
     const uint32_t unreached = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> group;
-    for (uint32_t t = 0; t < nSwitches; ++t)
-    {
-        if (hostsOf[t].empty())
-        {
-            continue;
-        }
+    // hops from every switch to t over the given cables
+    auto distances = [&](const auto& cables, uint32_t t) {
         std::vector<uint32_t> dist(nSwitches, unreached);
         std::deque<uint32_t> queue{t};
         dist[t] = 0;
@@ -224,7 +223,7 @@ FabricTopology::ComputeRoutes() const
         {
             const uint32_t s = queue.front();
             queue.pop_front();
-            for (const auto& [port, n] : adjacency[s])
+            for (const auto& [port, n] : cables[s])
             {
                 if (dist[n] == unreached)
                 {
@@ -233,6 +232,31 @@ FabricTopology::ComputeRoutes() const
                 }
             }
         }
+        return dist;
+    };
+    // the ports of s on shortest paths to t
+    auto towards = [&](const auto& cables, const std::vector<uint32_t>& dist, uint32_t s) {
+        std::vector<uint32_t> ports;
+        for (const auto& [port, n] : cables[s])
+        {
+            if (dist[s] != unreached && dist[n] + 1 == dist[s])
+            {
+                ports.push_back(port);
+            }
+        }
+        return ports;
+    };
+    std::vector<uint32_t> group;
+    std::vector<uint32_t> all;
+    std::vector<uint32_t> withdrawn;
+    for (uint32_t t = 0; t < nSwitches; ++t)
+    {
+        if (hostsOf[t].empty())
+        {
+            continue;
+        }
+        const std::vector<uint32_t> dist = distances(adjacency, t);
+        const std::vector<uint32_t> whole = down ? distances(intact, t) : dist;
         for (const auto& [h, port] : hostsOf[t])
         {
             switches[t].sw->SetRoute(hostAddresses[h], {port});
@@ -243,20 +267,28 @@ FabricTopology::ComputeRoutes() const
             {
                 continue;
             }
-            group.clear();
-            if (dist[s] != unreached)
+            group = towards(adjacency, dist, s);
+            // Where a failure only takes members away (the paths left are
+            // as short), the group keeps them as withdrawn: resilient
+            // hashing moves their flows alone, as the switch's failover did.
+            withdrawn.clear();
+            all = down && !group.empty() && dist[s] == whole[s] ? towards(intact, whole, s) : group;
+            for (uint32_t port : all)
             {
-                for (const auto& [port, n] : adjacency[s])
+                if (std::find(group.begin(), group.end(), port) == group.end())
                 {
-                    if (dist[n] + 1 == dist[s])
-                    {
-                        group.push_back(port);
-                    }
+                    withdrawn.push_back(port);
                 }
+            }
+            if (all.size() - withdrawn.size() != group.size())
+            {
+                all = group; // (new members: the hash starts over)
+                withdrawn.clear();
             }
             for (const auto& hp : hostsOf[t])
             {
-                switches[s].sw->SetRoute(hostAddresses[hp.first], group); // empty: no route
+                // (an empty group: no route)
+                switches[s].sw->SetRoute(hostAddresses[hp.first], all, withdrawn);
             }
         }
     }

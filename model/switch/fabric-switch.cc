@@ -272,6 +272,7 @@ FabricSwitch::DoDispose()
     m_routes.clear();
     m_groups.clear();
     m_memberPool.clear();
+    m_memberRouted.clear();
     m_groupOfPorts.clear();
     if (m_mmu)
     {
@@ -429,15 +430,23 @@ FabricSwitch::GetMmu() const
 }
 
 uint32_t
-FabricSwitch::InternGroup(const std::vector<uint32_t>& ports)
+FabricSwitch::InternGroup(const std::vector<uint32_t>& ports,
+                          const std::vector<uint32_t>& withdrawn)
 {
     // (a fabric's routes are set one destination switch at a time: many
     // hosts in a row with the same group)
-    if (m_lastGroup < m_groups.size() && m_groups[m_lastGroup].members == ports)
+    if (m_lastGroup < m_groups.size() && m_groups[m_lastGroup].members == ports &&
+        m_groups[m_lastGroup].withdrawn == withdrawn)
     {
         return m_lastGroup;
     }
-    auto it = m_groupOfPorts.find(ports);
+    std::vector<uint32_t> key = ports;
+    if (!withdrawn.empty())
+    {
+        key.push_back(UINT32_MAX);
+        key.insert(key.end(), withdrawn.begin(), withdrawn.end());
+    }
+    auto it = m_groupOfPorts.find(key);
     if (it != m_groupOfPorts.end())
     {
         m_lastGroup = it->second;
@@ -450,17 +459,20 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports)
     group.first = m_memberPool.size();
     group.n = ports.size();
     m_memberPool.insert(m_memberPool.end(), ports.begin(), ports.end());
-    group.members = ports;
     for (uint32_t port : ports)
     {
-        if (m_ports[port].up)
+        const bool out = std::find(withdrawn.begin(), withdrawn.end(), port) != withdrawn.end();
+        m_memberRouted.push_back(out ? 0 : 1);
+        if (m_ports[port].up && !out)
         {
             group.live.push_back(port);
         }
     }
+    group.members = ports;
+    group.withdrawn = withdrawn;
     m_groups.push_back(group);
     const uint32_t index = m_groups.size() - 1;
-    m_groupOfPorts.emplace(ports, index);
+    m_groupOfPorts.emplace(key, index);
     m_lastGroup = index;
     return index;
 }
@@ -479,7 +491,9 @@ FabricSwitch::AddRoute(Ipv4Address dst, uint32_t port)
 }
 
 void
-FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
+FabricSwitch::SetRoute(Ipv4Address dst,
+                       const std::vector<uint32_t>& ports,
+                       const std::vector<uint32_t>& withdrawn)
 {
     NS_LOG_FUNCTION(this << dst);
     if (ports.empty())
@@ -491,7 +505,12 @@ FabricSwitch::SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports)
     {
         NS_ABORT_MSG_IF(port >= m_ports.size(), "FabricSwitch::SetRoute: no port " << port);
     }
-    m_routes.Set(dst.Get(), InternGroup(ports));
+    for (uint32_t port : withdrawn)
+    {
+        NS_ABORT_MSG_IF(std::find(ports.begin(), ports.end(), port) == ports.end(),
+                        "FabricSwitch::SetRoute: withdrawn port " << port << " is no member");
+    }
+    m_routes.Set(dst.Get(), InternGroup(ports, withdrawn));
 }
 
 void
@@ -500,6 +519,7 @@ FabricSwitch::ClearRoutes()
     m_routes.clear();
     m_groups.clear();
     m_memberPool.clear();
+    m_memberRouted.clear();
     m_groupOfPorts.clear();
 }
 
@@ -533,17 +553,19 @@ bool
 FabricSwitch::SelectMember(const EcmpGroup& group, const QueueDiscItem* item, uint32_t& out) const
 {
     const uint32_t* members = m_memberPool.data() + group.first;
+    const uint8_t* routed = m_memberRouted.data() + group.first;
     const uint32_t n = group.n;
     if (n == 1)
     {
         out = members[0];
-        return m_ports[out].up;
+        return m_ports[out].up && routed[0];
     }
     // Resilient hashing: the member the hash picks among all members, or,
-    // when that one is down, one of the live members by the same hash.
+    // when that one is down or withdrawn, one of the live members by the
+    // same hash.
     const uint32_t hash = item->Hash(m_ecmpSeed);
     out = members[hash % n];
-    if (m_ports[out].up)
+    if (m_ports[out].up && routed[hash % n])
     {
         return true;
     }
@@ -574,9 +596,10 @@ FabricSwitch::UpdateLiveMembers()
     for (EcmpGroup& group : m_groups)
     {
         group.live.clear();
-        for (uint32_t port : group.members)
+        for (uint32_t i = 0; i < group.n; ++i)
         {
-            if (m_ports[port].up)
+            const uint32_t port = group.members[i];
+            if (m_ports[port].up && m_memberRouted[group.first + i])
             {
                 group.live.push_back(port);
             }

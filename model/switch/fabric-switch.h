@@ -220,15 +220,20 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
      * \brief Set the whole ECMP group of a destination, replacing any route to it.
      * \param dst the destination address
      * \param ports the egress ports (an empty list removes the route)
+     * \param withdrawn members of \p ports that routing withdrew: they keep
+     *        their place in the hash, as a dead port does, and their flows
+     *        go to the others (resilient hashing), so that the rest stay put
      */
-    void SetRoute(Ipv4Address dst, const std::vector<uint32_t>& ports);
+    void SetRoute(Ipv4Address dst,
+                  const std::vector<uint32_t>& ports,
+                  const std::vector<uint32_t>& withdrawn = {});
 
     /** \brief Remove all routes. */
     void ClearRoutes();
 
     /**
      * \param dst a destination address
-     * \return its ECMP group as configured, dead members included (empty
+     * \return its ECMP group as configured, dead and withdrawn members included (empty
      *         when there is no route)
      */
     std::vector<uint32_t> GetRoute(Ipv4Address dst) const;
@@ -338,10 +343,11 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     /// An ECMP group: its configured members and those that are up.
     struct EcmpGroup
     {
-        uint32_t first;                //!< index of its first member in m_memberPool
-        uint32_t n;                    //!< number of members
-        std::vector<uint32_t> members; //!< egress ports, as configured
-        std::vector<uint32_t> live;    //!< members whose port is up, in order
+        uint32_t first;                  //!< index of its first member in m_memberPool
+        uint32_t n;                      //!< number of members
+        std::vector<uint32_t> members;   //!< egress ports, as configured
+        std::vector<uint32_t> withdrawn; //!< members routing withdrew (SetRoute)
+        std::vector<uint32_t> live;      //!< members up and not withdrawn, in order
     };
 
     /**
@@ -364,9 +370,11 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
 
     /**
      * \param ports the members of a group
+     * \param withdrawn those of them routing withdrew
      * \return the index of the group with these members (created if needed)
      */
-    uint32_t InternGroup(const std::vector<uint32_t>& ports);
+    uint32_t InternGroup(const std::vector<uint32_t>& ports,
+                         const std::vector<uint32_t>& withdrawn = {});
 
     /// Rebuild the live members of every group from the ports' state.
     void UpdateLiveMembers();
@@ -473,7 +481,9 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     EcmpRouteTable m_routes;              //!< destination -> group index
     std::vector<EcmpGroup> m_groups;      //!< the ECMP groups in use
     std::vector<uint32_t> m_memberPool;   //!< the members of all groups, group after group
-    std::map<std::vector<uint32_t>, uint32_t> m_groupOfPorts; //!< members -> group index
+    std::vector<uint8_t> m_memberRouted;  //!< per m_memberPool entry: 0 when withdrawn
+    /// members, then UINT32_MAX and the withdrawn ones -> group index
+    std::map<std::vector<uint32_t>, uint32_t> m_groupOfPorts;
     uint32_t m_lastGroup{0}; //!< the group interned last (routes come in runs of one group)
 
     Stats m_stats; //!< the switch's own counters (see GetStats)
