@@ -393,7 +393,7 @@ FabricTopologyHelper::CheckBuffers(const Spec& spec) const
             os << "switch buffer size: switch " << spec.switches[s].first << " (" << hostPorts[s]
                << " host ports at " << m_hostRate.GetBitRate() / 1e9 << " Gb/s, " << fabricPorts[s]
                << " fabric ports at " << m_fabricRate.GetBitRate() / 1e9 << " Gb/s, link delay "
-               << m_delay.As(Time::US) << "): " << error;
+               << m_delay.GetNanoSeconds() / 1e3 << " us): " << error;
             return os.str();
         }
     }

@@ -191,7 +191,9 @@ ScenarioRun::BuildNetwork()
     }
     catch (const std::invalid_argument& e)
     {
-        throw ScenarioError("topology", e.what());
+        // (the helper's words for a buffer too small for its headroom)
+        const bool buffer = std::string(e.what()).rfind("switch buffer size", 0) == 0;
+        throw ScenarioError(buffer ? "topology.buffer_mb" : "topology", e.what());
     }
     m_topo.AssignStreams(STREAM_FABRIC);
 

@@ -250,3 +250,22 @@ def test_deep_nesting_is_refused(tmp_path):
     with pytest.raises(ns3flux.ScenarioError) as again:
         ns3flux.run(path)
     assert str(again.value) == str(info.value)
+
+
+def test_a_buffer_too_small_for_its_headroom_names_buffer_mb(tmp_path, flux_run):
+    """A switch buffer that the PFC headroom of fast, long links does not
+    leave a shared pool in is refused naming topology.buffer_mb, the key to
+    change (it named "topology"), with the delay in microseconds."""
+    scenario = {"topology": {"kind": "leaf-spine", "leaves": 4, "spines": 2, "hosts_per_leaf": 4,
+                             "host_gbps": 400, "fabric_gbps": 100, "link_delay_us": 10,
+                             "buffer_mb": 12},
+                "jobs": [{"name": "a", "ranks": 2, "bytes": 100000, "iterations": 1}]}
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario))
+    p = flux_run(path, "--check")
+    assert p.returncode == 2, p.stderr
+    assert p.stderr.startswith("flux-run: topology.buffer_mb: switch buffer size: "), p.stderr
+    assert "link delay 10 us" in p.stderr and p.stderr.count("\n") == 1, p.stderr
+    scenario["topology"]["buffer_mb"] = 64
+    path.write_text(json.dumps(scenario))
+    assert flux_run(path, "--check").returncode == 0
