@@ -22,6 +22,8 @@
 #      no results.
 #   5. --backend flow and --bound under mpirun, one process included: one
 #      line naming the option, no results.
+#   6. Standard output is the first process's (--help, --check once), and
+#      FLUX_TIMING's frame counts are summed over the processes.
 # The last line printed is "MPI tests: N passed, M failed".
 set -uo pipefail
 
@@ -137,6 +139,24 @@ flow_refused() {
     done
 }
 check "flux-run --backend flow and --bound under mpirun -np 1: refused, no results" flow_refused
+
+# 6. Standard output is the first process's: --help and --check print once;
+#    FLUX_TIMING's frame counts are every process's, the same on 1 and 2.
+rank0_output() {
+    local scenario=$module/examples/scenarios/single-job.json
+    "$flux_run" --help >"$work/help-1.txt" &&
+        "${mpirun[@]}" -np 2 "$flux_run" --help >"$work/help-2.txt" &&
+        cmp "$work/help-1.txt" "$work/help-2.txt" || return 1
+    [ "$("${mpirun[@]}" -np 2 "$flux_run" "$scenario" --check | grep -c ': valid')" = 1 ] || return 1
+    for np in 1 2; do
+        FLUX_TIMING=1 "${mpirun[@]}" -np "$np" "$flux_run" "$scenario" --quiet \
+            --out "$work/timing-np$np.json" 2>&1 | grep -o 'frames=[0-9]* data_frames=[0-9]*' \
+            >"$work/timing-np$np.txt" || return 1
+    done
+    cat "$work/timing-np1.txt" "$work/timing-np2.txt"
+    [ "$(wc -l <"$work/timing-np2.txt")" = 1 ] && cmp "$work/timing-np1.txt" "$work/timing-np2.txt"
+}
+check "flux-run under mpirun -np 2: --help and --check print once, frames summed" rank0_output
 
 echo "MPI tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
