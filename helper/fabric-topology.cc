@@ -6,6 +6,7 @@
 
 #include "pfc-link-helper.h"
 
+#include "ns3/assert.h"
 #include "ns3/fabric-queue-disc-item.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/ipv4-header.h"
@@ -271,6 +272,10 @@ FabricTopology::ComputeRoutes() const
             // Where a failure only takes members away (the paths left are
             // as short), the group keeps them as withdrawn: resilient
             // hashing moves their flows alone, as the switch's failover did.
+            // (Every live next hop is then an intact one: its intact distance
+            // is at most its live one, one less than s's, and at least that,
+            // since the cable to s is intact.) Where paths grow, the hash
+            // starts over.
             withdrawn.clear();
             all = down && !group.empty() && dist[s] == whole[s] ? towards(intact, whole, s) : group;
             for (uint32_t port : all)
@@ -280,11 +285,7 @@ FabricTopology::ComputeRoutes() const
                     withdrawn.push_back(port);
                 }
             }
-            if (all.size() - withdrawn.size() != group.size())
-            {
-                all = group; // (new members: the hash starts over)
-                withdrawn.clear();
-            }
+            NS_ASSERT(all.size() - withdrawn.size() == group.size());
             for (const auto& hp : hostsOf[t])
             {
                 // (an empty group: no route)

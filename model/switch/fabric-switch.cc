@@ -435,10 +435,21 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports,
 {
     // (a fabric's routes are set one destination switch at a time: many
     // hosts in a row with the same group)
-    if (m_lastGroup < m_groups.size() && m_groups[m_lastGroup].members == ports &&
-        m_groups[m_lastGroup].withdrawn == withdrawn)
+    auto isWithdrawn = [&withdrawn](uint32_t port) {
+        return std::find(withdrawn.begin(), withdrawn.end(), port) != withdrawn.end();
+    };
+    if (m_lastGroup < m_groups.size() && m_groups[m_lastGroup].members == ports)
     {
-        return m_lastGroup;
+        const EcmpGroup& last = m_groups[m_lastGroup];
+        bool same = true;
+        for (uint32_t i = 0; i < last.n && same; ++i)
+        {
+            same = (m_memberRouted[last.first + i] == 0) == isWithdrawn(ports[i]);
+        }
+        if (same)
+        {
+            return m_lastGroup;
+        }
     }
     std::vector<uint32_t> key = ports;
     if (!withdrawn.empty())
@@ -461,7 +472,7 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports,
     m_memberPool.insert(m_memberPool.end(), ports.begin(), ports.end());
     for (uint32_t port : ports)
     {
-        const bool out = std::find(withdrawn.begin(), withdrawn.end(), port) != withdrawn.end();
+        const bool out = isWithdrawn(port);
         m_memberRouted.push_back(out ? 0 : 1);
         if (m_ports[port].up && !out)
         {
@@ -469,7 +480,6 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports,
         }
     }
     group.members = ports;
-    group.withdrawn = withdrawn;
     m_groups.push_back(group);
     const uint32_t index = m_groups.size() - 1;
     m_groupOfPorts.emplace(key, index);
