@@ -100,6 +100,7 @@
 #include "ns3/flux-version.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/memory-estimate.h"
+#include "ns3/output-file.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/results-writer.h"
 #include "ns3/run-summary.h"
@@ -489,43 +490,17 @@ CheckOutputPath(const std::string& field, const std::string& path, const std::st
 {
     namespace fs = std::filesystem;
     std::error_code ec;
-    if (fs::is_directory(path, ec))
-    {
-        throw ScenarioError(field, "\"" + path + "\" is a folder");
-    }
-    if (fs::exists(path, ec) && fs::equivalent(path, scenario, ec))
+    if (!fs::is_directory(path, ec) && fs::exists(path, ec) && fs::equivalent(path, scenario, ec))
     {
         throw ScenarioError(field,
                             (field == path ? "" : "\"" + path + "\" ") +
                                 "would overwrite the scenario file");
     }
-    // (the file is written beside and renamed onto it: a device, a pipe or
-    // a socket would be replaced by a plain file)
-    if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    const std::string problem = OutputPathProblem(path);
+    if (!problem.empty())
     {
-        throw ScenarioError(field, "\"" + path + "\" is not a regular file");
+        throw ScenarioError(field, problem);
     }
-    std::string dir = fs::path(path).parent_path().string();
-    if (dir.empty())
-    {
-        dir = ".";
-    }
-    if (!fs::is_directory(dir, ec))
-    {
-        throw ScenarioError(field, "folder \"" + dir + "\" does not exist");
-    }
-    if (::access(dir.c_str(), W_OK) != 0)
-    {
-        throw ScenarioError(field, "folder \"" + dir + "\" is not writable");
-    }
-    // The writers' own temporary file, made and removed now: a name too
-    // long, or a file system that takes no files, fails before the run.
-    const std::string probe = path + ".tmp-" + std::to_string(::getpid());
-    if (!std::ofstream(probe, std::ios::binary))
-    {
-        throw ScenarioError(field, "cannot write \"" + path + "\": " + std::strerror(errno));
-    }
-    std::remove(probe.c_str());
 }
 
 /// Parse argv; throws ScenarioError naming the offending argument.

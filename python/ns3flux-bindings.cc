@@ -54,6 +54,7 @@
 
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/output-file.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/results-table.h"
 #include "ns3/results-writer.h"
@@ -675,6 +676,11 @@ PYBIND11_MODULE(_ns3flux, m)
             return d;
         },
         "Header sizes of a RoCEv2 frame on the wire, bytes (model/traffic-class.h).");
+    m.def("output_path_problem",
+          &ns3::OutputPathProblem,
+          py::arg("path"),
+          "Why a results or timeline file could not be written at path, or \"\" when it "
+          "can (the check flux-run makes before a run).");
     m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux (the model).");
     m.def("library_paths",
           &LibraryPaths,

@@ -215,19 +215,6 @@ def _check_backend(backend, pcap_dir):
         raise ScenarioError("pcap_dir", "the flow backend sends no packets to capture")
 
 
-def _probe_write(field, path):
-    """Raise ScenarioError naming ``field`` unless a file can be made where
-    ``path``'s writer makes its own (``path.tmp-<pid>``, then renamed): a
-    name too long, a read-only or special file system, before the run."""
-    probe = f"{path}.tmp-{os.getpid()}"
-    try:
-        with open(probe, "wb"):
-            pass
-        os.remove(probe)
-    except OSError as e:
-        raise ScenarioError(field, f'cannot write "{path}": {e.strerror}') from None
-
-
 def _timeline_target(timeline, scenario):
     """The absolute path of the timeline file ("" for none) and the
     scenario's name in it; raises ScenarioError naming "timeline" for a
@@ -235,14 +222,9 @@ def _timeline_target(timeline, scenario):
     if timeline is None:
         return "", ""
     path = os.path.abspath(os.fspath(timeline))
-    folder = os.path.dirname(path)
-    if os.path.isdir(path):
-        raise ScenarioError("timeline", f'"{path}" is a folder')
-    if not os.path.isdir(folder):
-        raise ScenarioError("timeline", f'folder "{folder}" does not exist')
-    if not os.access(folder, os.W_OK):
-        raise ScenarioError("timeline", f'folder "{folder}" is not writable')
-    _probe_write("timeline", path)
+    problem = _ns3flux.output_path_problem(path)
+    if problem:
+        raise ScenarioError("timeline", problem)
     if isinstance(scenario, (str, os.PathLike)):
         name = os.path.splitext(os.path.basename(os.fspath(scenario)))[0]
     else:

@@ -6,6 +6,7 @@
 
 #include "flux-version.h"
 #include "hpcc-fct-writer.h"
+#include "output-file.h"
 #include "results-table.h"
 
 #include "ns3/log.h"
@@ -461,8 +462,6 @@ ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
 void
 ResultsWriter::WriteFiles(const std::vector<std::pair<std::string, std::string>>& files)
 {
-    const std::string suffix = ".tmp-" + std::to_string(::getpid());
-
     std::vector<std::string> temps;
     auto removeTemps = [&temps]() {
         for (const auto& t : temps)
@@ -474,7 +473,7 @@ ResultsWriter::WriteFiles(const std::vector<std::pair<std::string, std::string>>
     {
         for (const auto& [path, content] : files)
         {
-            temps.push_back(path + suffix);
+            temps.push_back(TemporaryOutputPath(path));
             WriteNewFile(temps.back(), content);
         }
     }

@@ -4,6 +4,8 @@
 
 #include "timeline-writer.h"
 
+#include "output-file.h"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -206,7 +208,7 @@ TimelineWriter::Write(const TimelineData& data, std::ostream& out)
 void
 TimelineWriter::Write(const TimelineData& data, const std::string& path)
 {
-    const std::string temp = path + ".tmp-" + std::to_string(::getpid());
+    const std::string temp = TemporaryOutputPath(path);
     {
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out)

@@ -252,10 +252,15 @@ def test_bad_timeline_path_exits_2_and_writes_nothing(flux_run, tmp_path):
         assert sorted(os.listdir(tmp_path)) == ["s.json"]
     p = flux_run(scen, "--bound", "--timeline", tmp_path / "t.json", "--quiet")
     assert p.returncode == 2 and "--timeline" in p.stderr
-    # ns3flux.run alike, naming its argument, before the run
+    # ns3flux.run alike (the same check, from the scenario library),
+    # naming its argument, before the run
     with pytest.raises(ns3flux.ScenarioError) as err:
         ns3flux.run(_scenario("fifo"), timeline=tmp_path / ("x" * 300), cache=False)
     assert err.value.field == "timeline" and "cannot write" in err.value.problem
+    # (the writer renames a plain file onto its path: never onto a device)
+    with pytest.raises(ns3flux.ScenarioError) as err:
+        ns3flux.run(_scenario("fifo"), timeline="/dev/null", cache=False)
+    assert err.value.problem == '"/dev/null" is not a regular file'
     assert sorted(os.listdir(tmp_path)) == ["s.json"]
 
 
