@@ -160,6 +160,7 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     take turns (ns-3 has one simulator per process).
     """
     _check_backend(backend, pcap_dir)
+    records, quiet = _flag("records", records), _flag("quiet", quiet)
     data, folder = prepare(scenario, policy, seed, base_dir, seeds)
     timeline_path, name = _timeline_target(timeline, scenario)
     store = _resolve_cache(cache)
@@ -204,6 +205,14 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
     if store is not None:
         store.put(key, results, data)
     return results
+
+
+def _flag(name, value):
+    """value as a bool; TypeError naming the argument for anything but
+    True, False (or NumPy's) and 0 or 1."""
+    if isinstance(value, (str, bytes)) or value not in (True, False):
+        raise TypeError(f"{name}: expected True or False, got {value!r}")
+    return bool(value)
 
 
 def _check_backend(backend, pcap_dir):

@@ -84,9 +84,29 @@ def _as_list(value, default):
     return list(value)
 
 
+class _ProgressCall:
+    """A progress "bar" that calls a function with (runs done, runs in all)
+    after each run, and once at the start."""
+
+    def __init__(self, function, total, initial):
+        self.function, self.total, self.done = function, total, initial
+        function(initial, total)
+
+    def update(self, n):
+        self.done += n
+        self.function(self.done, self.total)
+
+    def close(self):
+        pass
+
+
 def _progress_bar(progress, total, initial):
+    if callable(progress):
+        return _ProgressCall(progress, total, initial)
     if progress is None:  # on where a person watches: stderr is a terminal
         progress = sys.stderr.isatty()
+    if not isinstance(progress, bool):
+        raise TypeError("progress: expected True, False, None or a function (done, total)")
     if not progress:
         return None
     cls = tqdm_class()
@@ -251,7 +271,9 @@ def sweep(scenarios, policies=None, seeds=None, *, table="jobs", client=None, ma
     cache: True (default: the default cache folder), False/None, a folder or
         a ns3flux.Cache; cached runs are not run again.
     progress: a progress bar over the runs (tqdm's, on stderr); None, the
-        default: when stderr is a terminal.
+        default: when stderr is a terminal; or a function called with
+        (runs done, runs in all) at the start and after each run (cached
+        runs count as done).
     base_dir: folder of relative paths in dict scenarios (default: the
         current folder).
     backend: "packet" (default) or "flow" (the flow-level model: seconds

@@ -86,6 +86,18 @@ def test_not_a_scenario():
         ns3flux.run(["not", "a", "scenario"])
 
 
+def test_bad_arguments_name_themselves():
+    """run()'s flags and the progress of run() and sweep() of the wrong kind
+    are a TypeError naming the argument, before anything runs (not the
+    bindings' list of signatures)."""
+    for kwargs, name in (({"records": "no"}, "records"), ({"quiet": 2}, "quiet"),
+                         ({"progress": "yes"}, "progress")):
+        with pytest.raises(TypeError, match=f"^{name}: "):
+            ns3flux.run(SMALL, cache=False, **kwargs)
+    with pytest.raises(TypeError, match="^progress: "):
+        ns3flux.sweep_runs(SMALL, policies=["fifo"], max_workers=0, cache=False, progress="yes")
+
+
 def test_runs_fine_after_errors(small):
     """After refused scenarios the process runs scenarios as before."""
     before = strip_wall(ns3flux.run(small, records=False))

@@ -70,6 +70,17 @@ def test_sweep_cache(tmp_path):
     assert [r.cached for r in more] == [True, False] * len(ns3flux.policies())
 
 
+def test_progress_function_is_called_per_run(tmp_path):
+    """sweep(progress=f) calls f(done, total) at the start and after each
+    run; cached runs count as done from the start."""
+    cache = ns3flux.Cache(tmp_path / "cache")
+    calls = []
+    ns3flux.sweep_runs(SMALL, policies=["fifo"], seeds=[1], max_workers=0, cache=cache)
+    ns3flux.sweep_runs(SMALL, policies=["fifo"], seeds=[1, 2, 3], max_workers=0, cache=cache,
+                       progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(1, 3), (2, 3), (3, 3)]
+
+
 def test_sweep_validates_first():
     """A bad scenario anywhere in a sweep raises ScenarioError before any
     run."""
