@@ -387,7 +387,7 @@ FabricTopology::GetPfcPauses(uint32_t link) const
 }
 
 Time
-FabricTopology::GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes) const
+FabricTopology::GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes, uint32_t ackEvery) const
 {
     // the largest data frame (an RDMA WRITE's first, with its RETH)
     const uint32_t dataFrame = WireBytes::DataFrame(mtu, true) + intBytes;
@@ -396,12 +396,15 @@ FabricTopology::GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes) const
     for (uint32_t dst = 1; dst < GetNHosts(); ++dst)
     {
         Time rtt;
+        Time frame; // of the last link, the receiver's
         for (uint32_t l : GetPath(0, dst, 49152))
         {
             const auto& link = links[l];
+            frame = link.tx->GetFrameTxTime(dataFrame);
             rtt += 2 * DynamicCast<PfcChannel>(link.tx->GetChannel())->GetDelay();
-            rtt += link.tx->GetFrameTxTime(dataFrame) + link.tx->GetFrameTxTime(ackFrame);
+            rtt += frame + link.tx->GetFrameTxTime(ackFrame);
         }
+        rtt += (ackEvery > 1 ? ackEvery - 1 : 0) * frame;
         worst = std::max(worst, rtt);
     }
     return worst;

@@ -122,12 +122,16 @@ struct FabricTopology
      * largest over the paths from host 0 (every path length of the
      * symmetric topologies) of the propagation delays both ways plus one
      * data frame's and one ACK's serialization per hop, as the HPCC
-     * authors' simulator takes the largest base RTT of its topology.
+     * authors' simulator takes the largest base RTT of its topology. A
+     * receiver that acknowledges every \p ackEvery packets holds the ACK of
+     * a window's first packet for \p ackEvery - 1 more frames of its link:
+     * that is in the RTT a sender at line rate sees, and in its window.
      * \param mtu RDMA payload bytes per packet
      * \param intBytes INT bytes per data packet and ACK (IntHeader::SizeFor)
+     * \param ackEvery the receivers' ACK interval, packets
      * \return the base RTT
      */
-    Time GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes) const;
+    Time GetMaxBaseRtt(uint32_t mtu, uint32_t intBytes, uint32_t ackEvery = 1) const;
 
     /**
      * \brief The pcap files of EnablePcapHosts that this process writes.

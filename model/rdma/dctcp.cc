@@ -47,7 +47,7 @@ DctcpCongestionControl::GetTypeId()
             .AddAttribute("BaseRtt",
                           "The base RTT: W starts at line rate x BaseRtt and is paced at W / "
                           "BaseRtt (0: 10 us; the scenario runner sets the topology's "
-                          "largest base RTT).",
+                          "largest base RTT, with the frames whose ACK the receiver holds back).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&DctcpCongestionControl::m_baseRtt),
                           MakeTimeChecker(Time(0)))

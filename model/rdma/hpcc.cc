@@ -57,12 +57,14 @@ HpccCongestionControl::GetTypeId()
                           UintegerValue(16),
                           MakeUintegerAccessor(&HpccCongestionControl::m_expectedFlows),
                           MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("BaseRtt",
-                          "T: the base RTT (0: 10 us; the scenario runner sets the "
-                          "topology's largest base RTT, as the authors' simulator does).",
-                          TimeValue(Time(0)),
-                          MakeTimeAccessor(&HpccCongestionControl::m_baseRtt),
-                          MakeTimeChecker(Time(0)))
+            .AddAttribute(
+                "BaseRtt",
+                "T: the base RTT (0: 10 us; the scenario runner sets the "
+                "topology's largest base RTT, as the authors' simulator does, with the frames "
+                "whose ACK the receiver holds back: none at IntAckInterval 1).",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&HpccCongestionControl::m_baseRtt),
+                MakeTimeChecker(Time(0)))
             .AddAttribute("MinRate",
                           "Lower bound of the sending rate W / T.",
                           DataRateValue(DataRate("100Mb/s")),

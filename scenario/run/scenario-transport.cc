@@ -27,12 +27,19 @@ ScenarioRun::ConfigureTransport()
     {
         return; // (the scenario's factory sets what it sets)
     }
+    // (a window of one BDP holds a sender at line rate only if it counts
+    // the packets whose ACK the receiver holds back)
+    auto ackEvery = [this](const std::string& attribute) {
+        UintegerValue every;
+        m_nics[0]->GetAttribute(attribute, every);
+        return static_cast<uint32_t>(every.Get());
+    };
     // DCQCN with a window: whole BDPs of the topology, as the HPCC
     // simulator's DCQCN+w.
     const auto& dcqcn = m_cfg.transport.dcqcn;
     if (m_cfg.transport.cc == "dcqcn" && dcqcn.windowBdp > 0)
     {
-        const Time rtt = m_topo.GetMaxBaseRtt(m_cfg.transport.mtuBytes, 0);
+        const Time rtt = m_topo.GetMaxBaseRtt(m_cfg.transport.mtuBytes, 0, ackEvery("AckInterval"));
         const auto bytes = static_cast<uint64_t>(
             std::ceil(dcqcn.windowBdp * m_cfg.topology.hostGbps * 1e9 / 8 * rtt.GetSeconds()));
         const std::string cc = "ns3::DcqcnCongestionControl[Window=" + std::to_string(bytes) +
@@ -44,7 +51,8 @@ ScenarioRun::ConfigureTransport()
         return;
     }
     // Congestion controls with a BaseRtt attribute (hpcc, dctcp) get the
-    // topology's largest base RTT unless the scenario sets it.
+    // topology's largest base RTT (held ACKs counted) unless the scenario
+    // sets it.
     const std::string type = RdmaCongestionControl::GetAlgorithmTypeName(m_cfg.transport.cc);
     if (type.empty())
     {
@@ -83,6 +91,7 @@ ScenarioRun::ConfigureTransport()
         }
     }
     uint32_t intBytes = 0;
+    uint32_t every = ackEvery("AckInterval");
     {
         ObjectFactory factory;
         factory.SetTypeId(type);
@@ -92,10 +101,11 @@ ScenarioRun::ConfigureTransport()
             UintegerValue hops;
             m_nics[0]->GetAttribute("IntMaxHops", hops);
             intBytes = IntHeader::SizeFor(static_cast<uint8_t>(hops.Get()));
+            every = ackEvery("IntAckInterval");
         }
         probe->Dispose();
     }
-    const Time rtt = m_topo.GetMaxBaseRtt(m_cfg.transport.mtuBytes, intBytes);
+    const Time rtt = m_topo.GetMaxBaseRtt(m_cfg.transport.mtuBytes, intBytes, every);
     const std::string cc = type + "[BaseRtt=" + std::to_string(rtt.GetNanoSeconds()) + "ns]";
     for (const auto& nic : m_nics)
     {
