@@ -79,8 +79,15 @@ SwiftCongestionControl::GetTypeId()
                           DoubleValue(0.001),
                           MakeDoubleAccessor(&SwiftCongestionControl::m_minCwnd),
                           MakeDoubleChecker<double>(1e-6, 1e6))
+            .AddAttribute("BaseRtt",
+                          "The path's base RTT, so that the window's bound covers it (0: "
+                          "none; the scenario runner sets the topology's largest base RTT).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&SwiftCongestionControl::m_baseRtt),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("MaxCwnd",
-                          "Upper bound of the window, packets (0: line rate x BaseTarget).",
+                          "Upper bound of the window, packets (0: line rate x the larger of "
+                          "BaseTarget and BaseRtt).",
                           DoubleValue(0),
                           MakeDoubleAccessor(&SwiftCongestionControl::m_maxCwndAttr),
                           MakeDoubleChecker<double>(0, 1e9));
@@ -121,7 +128,9 @@ SwiftCongestionControl::Init(DataRate lineRate)
     const double hi = 1 / std::sqrt(m_fsMaxCwnd);
     m_fsA = lo > hi ? m_fsRangeS / (lo - hi) : 0;
     m_fsB = -m_fsA * hi;
-    m_maxCwnd = m_maxCwndAttr > 0 ? m_maxCwndAttr : std::max(1.0, m_lineRate * base / 8 / m_mtu);
+    // (a bound below the path's BDP would hold a lone flow below line rate)
+    const double bdpTime = std::max(base, m_baseRtt.GetSeconds());
+    m_maxCwnd = m_maxCwndAttr > 0 ? m_maxCwndAttr : std::max(1.0, m_lineRate * bdpTime / 8 / m_mtu);
     m_cwnd = m_maxCwnd;
     m_lastRtt = base;
     m_lastDelay = 0;

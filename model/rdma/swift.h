@@ -70,6 +70,7 @@ class SwiftCongestionControl : public RdmaCongestionControl
     void Apply();
 
     Time m_baseTarget;    //!< base target delay
+    Time m_baseRtt;       //!< the path's base RTT (0: none), for the window's bound
     Time m_hopScale;      //!< target added per switch (0: BaseTarget / 6.55)
     Time m_fsRange;       //!< range of the flow-scaling term (0: 5 x BaseTarget)
     double m_fsMinCwnd;   //!< cwnd (packets) at which fs = FsRange
@@ -78,7 +79,7 @@ class SwiftCongestionControl : public RdmaCongestionControl
     double m_beta;        //!< multiplicative decrease factor
     double m_maxMdf;      //!< largest cut of one decrease
     double m_minCwnd;     //!< lower bound of cwnd, packets
-    double m_maxCwndAttr; //!< upper bound of cwnd, packets (0: line rate x BaseTarget)
+    double m_maxCwndAttr; //!< upper bound of cwnd, packets (0: line rate x BDP time)
 
     double m_cwnd;       //!< congestion window, packets
     double m_maxCwnd;    //!< upper bound in use, packets
