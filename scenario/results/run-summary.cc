@@ -93,13 +93,14 @@ FormatRunSummary(const RunResults& r)
     out << "policy " << r.policy << ", seed " << r.seed << ", " << r.backend
         << " level: " << Fixed(r.sim.simulatedMs, 3) << " ms simulated in " << Fixed(r.sim.wallS, 1)
         << " s (" << r.sim.stopReason << ")\n";
-    // the policy's settings and the faults' losses this level has no
-    // counterpart for (a fluid has no queues, no congestion window, loses
-    // nothing): said here, not only in the file
+    // the policy's settings, the congestion control and the faults' losses
+    // this level has no counterpart for (a fluid has no queues, no
+    // congestion window, loses nothing): said here, not only in the file
     std::vector<std::string> ignored;
     for (const auto& field : r.backendLimits)
     {
-        if (field.rfind("scheduler.", 0) == 0 || field.rfind("faults[", 0) == 0)
+        if (field.rfind("scheduler.", 0) == 0 || field.rfind("faults[", 0) == 0 ||
+            field.rfind("transport.", 0) == 0)
         {
             ignored.push_back(field);
         }

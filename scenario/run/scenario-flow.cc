@@ -111,6 +111,13 @@ ScenarioRun::CollectFluid(RunResults& r) const
     {
         r.backendLimits.push_back(limit); // what the policy does that a fluid cannot
     }
+    // a fluid's rates are max-min fair shares, whatever the congestion
+    // control and its settings
+    r.backendLimits.emplace_back("transport.cc");
+    for (const auto& s : m_cfg.transport.ccSettings)
+    {
+        r.backendLimits.push_back("transport." + s.algorithm + "." + s.key);
+    }
     for (std::size_t i = 0; i < m_cfg.faults.size(); ++i)
     {
         if (m_cfg.faults[i].lossRate > 0)

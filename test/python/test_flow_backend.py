@@ -245,6 +245,10 @@ def covered(path, limits):
                for lim in limits)
 
 
+# backend_limits entries that name scenario inputs, not results fields
+INPUTS = ("scheduler.", "faults[", "transport.")
+
+
 def test_flow_results_lack_exactly_the_backend_limits(flux_run, tmp_path):
     """Flow results have every field of Contract 1 that a fluid can know
     (jobs[].jct_ms, iteration_ms, phase_ms, flows.count, flows.fct_slowdown,
@@ -271,8 +275,10 @@ def test_flow_results_lack_exactly_the_backend_limits(flux_run, tmp_path):
                                                               if not covered(p, limits))
     for lim in limits:
         assert not any(covered(p, [lim]) for p in fp), lim
-        if lim != "traces":
+        if lim != "traces" and not lim.startswith(INPUTS):
             assert lim in pp, lim
+    # the inputs it cannot act on: the congestion control, always
+    assert "transport.cc" in limits
     # The contract's fields, with values.
     assert flow["policy"] == packet["policy"] and flow["seed"] == packet["seed"]
     for j in flow["jobs"]:
@@ -611,3 +617,19 @@ def test_a_job_cut_off_at_flow_level_says_why(tmp_path, flux_run):
             assert job["reason"] == ""
         else:
             assert job["reason"].startswith("at flow level, a message waits on a link that is down")
+
+
+def test_backend_limits_name_the_congestion_control_and_its_keys(flux_run, tmp_path):
+    """A fluid's rates are max-min fair shares whatever the congestion
+    control: the flow level lists transport.cc and every transport.<cc> key
+    the scenario sets among the inputs it cannot act on, and gives the same
+    JCTs with and without them."""
+    hpcc = copy.deepcopy(SMALL)
+    hpcc["transport"] = dict(hpcc.get("transport", {}), cc="hpcc",
+                             hpcc={"target_utilization": 0.5})
+    _, plain = run_level(flux_run, tmp_path, SMALL, "plain", "flow")
+    _, flow = run_level(flux_run, tmp_path, hpcc, "hpcc", "flow")
+    assert "transport.cc" in plain["backend_limits"]
+    assert [f for f in flow["backend_limits"] if f.startswith("transport.")] == [
+        "transport.cc", "transport.hpcc.target_utilization"]
+    assert [j["jct_ms"] for j in flow["jobs"]] == [j["jct_ms"] for j in plain["jobs"]]

@@ -568,17 +568,17 @@ def test_summary_shows_each_job_and_tenant_as_the_results_say(backend, tmp_path,
 def test_summary_says_which_settings_have_no_effect(policy, backend, loss, small_file, tmp_path,
                                                     flux_run):
     """The summary names the policy's settings and the faults' losses that
-    the level has no counterpart for, exactly the scheduler.* and faults[]
-    entries of the results' backend_limits (mltcp's rate scaling and a
-    loss_rate at flow level), in one line after the first; none where there
-    are none."""
+    the level has no counterpart for, exactly the scheduler.*, faults[] and
+    transport.* entries of the results' backend_limits (mltcp's rate
+    scaling, a loss_rate and the congestion control at flow level), in one
+    line after the first; none where there are none."""
     out = tmp_path / "r.json"
     extra = (["--set", 'faults=[{"link": "leaf0<->spine0", "loss_rate": 0.01}]',
               "--set", "transport.ack_timeout=8"] if loss else [])
     p = flux_run(small_file, "--out", out, "--backend", backend, "--policy", policy, *extra)
     assert p.returncode == 0, p.stderr
     limits = [f for f in json.loads(out.read_text())["backend_limits"]
-              if f.startswith(("scheduler.", "faults["))]
+              if f.startswith(("scheduler.", "faults[", "transport."))]
     assert ("faults[0].loss_rate" in limits) == (loss and backend == "flow")
     said = [line for line in p.stdout.splitlines() if "no effect at this level" in line]
     if not limits:
