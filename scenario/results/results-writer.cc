@@ -361,9 +361,11 @@ ResultsWriter::ToJson(const RunResults& results)
     if (const auto& info = results.sim; results.backend == "flow")
     {
         sim["rate_updates"] = info.rateUpdates;
-        const double perUpdate =
-            info.rateUpdates ? double(info.flowsAllocated) / info.rateUpdates : 0;
-        sim["flows_per_update"] = Number(perUpdate, kRatioDigits);
+        // (a mean over no computation: every rate was its path's alone)
+        sim["flows_per_update"] =
+            info.rateUpdates
+                ? Number(double(info.flowsAllocated) / info.rateUpdates, kRatioDigits)
+                : ojson(nullptr);
     }
     out["sim"] = std::move(sim);
     out["backend"] = results.backend;

@@ -332,7 +332,9 @@ ScenarioRun::Collect(double wallS) const
             {"leaf-spine", {"leaf", "spine"}},
             {"rail-optimized", {"leaf", "spine"}},
             {"fat-tree", {"edge", "agg", "core"}},
-            {"dumbbell", {"switch"}}};
+            {"dumbbell", {"switch"}},
+            {"ring", {"ring"}},
+            {"links", {"switch"}}};
         const auto names = tierNames.find(m_topo.kind);
         auto tierOf = [this, &names](const Ptr<PfcNetDevice>& dev) -> std::string {
             const uint32_t id = dev->GetNode()->GetId();

@@ -633,3 +633,19 @@ def test_backend_limits_name_the_congestion_control_and_its_keys(flux_run, tmp_p
     assert [f for f in flow["backend_limits"] if f.startswith("transport.")] == [
         "transport.cc", "transport.hpcc.target_utilization"]
     assert [j["jct_ms"] for j in flow["jobs"]] == [j["jct_ms"] for j in plain["jobs"]]
+
+
+def test_rate_computations_are_counted_and_their_mean_is_null_without_any(flux_run, tmp_path):
+    """sim.rate_updates counts the max-min computations: none for one flow
+    alone on its path (flows_per_update, a mean over none, is null, not 0),
+    some for two flows that share a link."""
+    def flows(*pairs):
+        return {"seed": 1, "stop_ms": 10,
+                "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0,
+                             "hosts_per_leaf": 3},
+                "background": [{"name": "f", "pattern": "flows", "flows": [
+                    {"src": s, "dst": 0, "bytes": 1_000_000} for s in pairs]}]}
+    _, alone = run_level(flux_run, tmp_path, flows(1), "alone", "flow")
+    _, shared = run_level(flux_run, tmp_path, flows(1, 2), "shared", "flow")
+    assert alone["sim"]["rate_updates"] == 0 and alone["sim"]["flows_per_update"] is None
+    assert shared["sim"]["rate_updates"] > 0 and shared["sim"]["flows_per_update"] > 0

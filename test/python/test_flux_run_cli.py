@@ -591,12 +591,16 @@ def test_summary_says_which_settings_have_no_effect(policy, backend, loss, small
 
 def test_summary_counts_the_watchdogs_storms(tmp_path, flux_run):
     """With PFC watchdogs, the summary's fabric line gives their storms as
-    the results do (pfc-deadlock-ring: the watchdogs break its deadlock)."""
+    the results do (pfc-deadlock-ring: the watchdogs break its deadlock).
+    The ring's pauses are named by its switches' kind, as its links are."""
     scenario = os.path.join(ROOT, "examples", "scenarios", "pfc-deadlock-ring.json")
     out = tmp_path / "r.json"
     p = flux_run(scenario, "--out", out)
     assert p.returncode == 0, p.stderr
-    storms = json.loads(out.read_text())["network"]["pfc_watchdog_storms"]
+    net = json.loads(out.read_text())["network"]
+    assert set(net["pfc_pauses_by_tier"]) <= {"host->ring", "ring->ring"}, net
+    assert sum(net["pfc_pauses_by_tier"].values()) == net["pfc_pauses"] > 0
+    storms = net["pfc_watchdog_storms"]
     fabric = [line for line in p.stdout.splitlines() if line.startswith("fabric: ")]
     assert storms > 0 and f", {storms} PFC watchdog storms," in fabric[0], fabric
 
