@@ -665,17 +665,22 @@ ParseArgs(int argc, char** argv)
 /**
  * \brief Print the scenario's warnings (an imported file's keys without a
  * counterpart, a lossy fabric's long timer) on stderr, one line each, from
- * the first process.
+ * the first process; those of the packet level only at that level.
  * \param cfg the scenario
+ * \param backend the level run
  */
 void
-PrintWarnings(const ScenarioConfig& cfg)
+PrintWarnings(const ScenarioConfig& cfg, const std::string& backend)
 {
     if (FabricRanks::GetRank() != 0)
     {
         return;
     }
     for (const auto& w : cfg.warnings)
+    {
+        std::cerr << "flux-run: warning: " << w << std::endl;
+    }
+    for (const auto& w : backend == "flow" ? std::vector<std::string>{} : cfg.packetWarnings)
     {
         std::cerr << "flux-run: warning: " << w << std::endl;
     }
@@ -911,7 +916,7 @@ Bound(const ScenarioConfig& cfg, const std::string& outPath, bool quiet)
     {
         return Error(130, "interrupted; no bound written");
     }
-    PrintWarnings(cfg); // (once its runs built: bad input stays one line)
+    PrintWarnings(cfg, "flow"); // (once its runs built: bad input stays one line)
     try
     {
         BoundWriter::Write(bound, outPath);
@@ -1089,7 +1094,7 @@ Main(int argc, char** argv)
                 build.timeline = &timeline;
             }
             RunScenario(cfg, build);
-            PrintWarnings(cfg);
+            PrintWarnings(cfg, args.backend);
             if (FabricRanks::GetRank() == 0)
             {
                 std::cout << args.scenario << ": valid (policy " << cfg.scheduler.policy
@@ -1216,7 +1221,7 @@ Main(int argc, char** argv)
     };
     opts.cancel = &g_cancel;
     // (warnings only for a scenario that builds: bad input stays one line)
-    opts.started = [&cfg]() { PrintWarnings(cfg); };
+    opts.started = [&cfg, &args]() { PrintWarnings(cfg, args.backend); };
     // FLUX_TIMING=1: the wall-clock time of each phase on stderr, to tell
     // the runner's own work from the simulation.
     const char* timingEnv = std::getenv("FLUX_TIMING");

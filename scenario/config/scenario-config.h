@@ -318,6 +318,9 @@ struct ScenarioConfig
     /// what the scenario's imported files hold that has no counterpart here
     /// (HpccImport), for the runner to print
     std::vector<std::string> warnings;
+    /// warnings that hold at packet level only (a lossy fabric's long
+    /// timer: the flow level loses nothing), for packet-level runs
+    std::vector<std::string> packetWarnings;
 
     /** \return the seed of the switches' ECMP hash and the jobs' source ports */
     uint32_t EcmpSeed() const

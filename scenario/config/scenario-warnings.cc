@@ -52,7 +52,7 @@ WarnLossyTimer(ScenarioConfig& cfg)
     {
         return;
     }
-    cfg.warnings.push_back(
+    cfg.packetWarnings.push_back(
         lossy + " can lose frames at packet level, and transport.ack_timeout " + std::to_string(t) +
         (t == 0
              ? " (no timer) never sends a lost tail again"

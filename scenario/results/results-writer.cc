@@ -363,9 +363,8 @@ ResultsWriter::ToJson(const RunResults& results)
         sim["rate_updates"] = info.rateUpdates;
         // (a mean over no computation: every rate was its path's alone)
         sim["flows_per_update"] =
-            info.rateUpdates
-                ? Number(double(info.flowsAllocated) / info.rateUpdates, kRatioDigits)
-                : ojson(nullptr);
+            info.rateUpdates ? Number(double(info.flowsAllocated) / info.rateUpdates, kRatioDigits)
+                             : ojson(nullptr);
     }
     out["sim"] = std::move(sim);
     out["backend"] = results.backend;

@@ -398,6 +398,12 @@ ScenarioRun::Collect(double wallS) const
     r.hpccFct = m_cfg.hpccFct;
     r.hpccFctRecords = m_hpccFct;
     r.warnings = m_cfg.warnings;
+    if (m_opts.backend != "flow")
+    {
+        r.warnings.insert(r.warnings.end(),
+                          m_cfg.packetWarnings.begin(),
+                          m_cfg.packetWarnings.end());
+    }
     r.traces = m_cfg.traces.enabled;
     r.rates = m_rates;
     r.queues = m_queues;

@@ -256,11 +256,15 @@ def test_a_lossy_fabric_with_a_long_timer_is_warned_of(flux_run, tmp_path, chang
     link, a watchdog that drops), a lost tail waits for the ACK timer: with
     NCCL's default (4.29 s) or none, flux-run warns once, naming the cause
     and the timer; a timer of 10 ms or less, or RetransmitTimeout, is not
-    warned of, nor is a lossless fabric. The scenario stays valid."""
+    warned of, nor is a lossless fabric, nor a run at flow level, which
+    loses nothing. The scenario stays valid."""
     s = {"seed": 1, "stop_ms": 50, "topology": LEAF_SPINE,
          "jobs": [{"name": "a", "ranks": 4, "bytes": 1000000, "iterations": 1}], **changes}
     path = tmp_path / "s.json"
     path.write_text(json.dumps(s))
+    proc = flux_run(path, "--check", "--backend", "flow")
+    assert proc.returncode == 0, proc.stderr
+    assert "warning" not in proc.stderr
     proc = flux_run(path, "--check")
     assert proc.returncode == 0, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if "warning" in line]
