@@ -104,6 +104,24 @@ def test_plots_from_several_runs(small_results, tmp_path):
         assert _is_png(out / name), name
 
 
+def test_a_job_no_run_completed_has_no_bar(small_results, tmp_path, flux_run):
+    """A job that no run completed gets no JCT bar (its height in --data is
+    null, not a made-up 0), and the figure says why."""
+    scen = copy.deepcopy(SMALL)
+    scen["stop_ms"] = 1
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(scen))
+    res = tmp_path / "short-results.json"
+    assert flux_run(path, "--out", res, "--quiet").returncode == 0
+    assert all(j["jct_ms"] is None for j in json.loads(res.read_text())["jobs"])
+    p = _plot(res, "-o", tmp_path / "out", "--data")
+    assert p.returncode == 0, p.stderr
+    panel, = json.loads((tmp_path / "out" / "jct.json").read_text())["axes"]
+    bars, = panel["bars"]
+    assert bars["heights"] == [None] * len(SMALL["jobs"])
+    assert panel["xlabel"].endswith("the mean of the runs that did (none: no bar)")
+
+
 def test_default_folder_is_beside_the_results(small_results):
     """Without -o the PNGs go to a folder "plots" beside the first results
     file."""
