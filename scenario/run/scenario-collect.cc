@@ -274,7 +274,9 @@ ScenarioRun::Collect(double wallS) const
         RunResults::TenantResult tr;
         tr.name = t->GetName();
         const double endMs = m_tenantArrivalsEndMs[i]; // (a stop_ms the run may not reach)
-        if (!std::isnan(endMs) && FromMs(endMs) <= Simulator::Now())
+        // (arrivals that would have begun after the jobs ended never did)
+        if (!std::isnan(endMs) && FromMs(endMs) <= Simulator::Now() &&
+            endMs >= m_cfg.background[i].startMs)
         {
             tr.arrivalsEndMs = endMs;
         }

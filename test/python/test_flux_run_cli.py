@@ -268,15 +268,16 @@ def test_each_tenant_records_when_its_arrivals_ended(backend, tmp_path, flux_run
     """flows.tenants.NAME.arrivals_end_ms: a tenant without stop_ms stops
     with the last job, whose end (start_ms + JCT) it records, and so starts
     fewer flows under a policy that ends the jobs sooner; one with stop_ms
-    records that; an incast, and a tenant still arriving when the run ends,
-    record null."""
+    records that; an incast, a tenant still arriving when the run ends, and
+    one that would have begun after the jobs ended, record null."""
     scenario = shipped("contended-leaf-spine")
     starts = {j["name"]: j.get("start_ms", 0) for j in scenario["jobs"]}
     scenario["background"] += [
         {"name": "fixed", "cdf": "websearch", "load": 0.05, "hosts": [0, 1], "stop_ms": 5},
         {"name": "late", "cdf": "websearch", "load": 0.05, "hosts": [2, 3], "stop_ms": 10000},
         {"name": "burst", "pattern": "incast", "senders": [4, 5], "receiver": 6,
-         "bytes": 10000, "start_ms": 1}]
+         "bytes": 10000, "start_ms": 1},
+        {"name": "after", "cdf": "websearch", "load": 0.05, "hosts": [0, 1], "start_ms": 300}]
     ended = {}
     for policy in ("fifo", "flux"):
         out = tmp_path / f"{policy}.json"
@@ -290,6 +291,7 @@ def test_each_tenant_records_when_its_arrivals_ended(backend, tmp_path, flux_run
         assert tenants["fixed"]["arrivals_end_ms"] == 5
         assert tenants["late"]["arrivals_end_ms"] is None
         assert tenants["burst"]["arrivals_end_ms"] is None
+        assert tenants["after"]["arrivals_end_ms"] is None and tenants["after"]["started"] == 0
         ended[policy] = (last, tenants["rpc"]["started"])
     assert (ended["flux"][0] < ended["fifo"][0]) == (ended["flux"][1] < ended["fifo"][1])
 
