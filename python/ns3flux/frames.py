@@ -16,7 +16,7 @@ iterations()   completed iteration     records (``-iterations.csv``), else
                                        jobs[].iteration_ms
 phases()       completed phase         records (``-phases.csv``)
 flows()        finished flow           records (``-flows.csv``)
-tenants()      tenant with flows       flows.tenants
+tenants()      tenant                  flows.tenants
 links()        busiest link direction  network.busiest_links
 =============  ======================  =====================================
 
@@ -248,9 +248,9 @@ _TENANT_COLUMNS = {
 
 
 def tenants(results):
-    """One row per tenant with finished flows: count and FCT slowdown
-    percentiles (``flows.tenants``), the latency of the data packets it
-    received (NaN at flow level)."""
+    """One row per tenant: count and FCT slowdown percentiles of its
+    finished flows (``flows.tenants``; NaN without any), the latency of the
+    data packets it received (NaN at flow level)."""
     rows = []
     for name, t in results.get("flows", {}).get("tenants", {}).items():
         s = t.get("fct_slowdown", {})
