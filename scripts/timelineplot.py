@@ -33,6 +33,25 @@ def load(path):
         return json.load(f)
 
 
+def _ms(us):
+    """A trace time (µs, to the nanosecond) in ms, without float noise."""
+    return round(us / 1e3, 6)
+
+
+def clip(data, to_ms):
+    """rows() up to to_ms: the spans that start before it (cut there), the
+    link samples up to it, and end_ms at most to_ms."""
+    out = dict(data, end_ms=min(data["end_ms"], to_ms))
+    out["ranks"] = [dict(r, spans=[[s, min(e, to_ms), c, n] for s, e, c, n in r["spans"]
+                                   if s < to_ms]) for r in data["ranks"]]
+    out["links"] = []
+    for link in data["links"]:
+        keep = [i for i, t in enumerate(link["t_ms"]) if t <= to_ms]
+        out["links"].append(dict(link, t_ms=[link["t_ms"][i] for i in keep],
+                                 utilization=[link["utilization"][i] for i in keep]))
+    return out
+
+
 def rows(trace, max_ranks=4, jobs=None):
     """The rows of the figure, as plain data.
 
@@ -79,7 +98,7 @@ def rows(trace, max_ranks=4, jobs=None):
             continue
         key = (e["pid"], int(m.group(1)))
         spans.setdefault(key, []).append(
-            [e["ts"] / 1e3, (e["ts"] + e["dur"]) / 1e3, e.get("cat", ""), e["name"]])
+            [_ms(e["ts"]), _ms(e["ts"] + e["dur"]), e.get("cat", ""), e["name"]])
     out_ranks = []
     for pid in job_pids:
         for rank in sorted(r for p, r in spans if p == pid):
@@ -92,7 +111,7 @@ def rows(trace, max_ranks=4, jobs=None):
         if not e["name"].endswith(" utilization"):
             continue
         series = links.setdefault(e["name"][: -len(" utilization")], ([], []))
-        series[0].append(e["ts"] / 1e3)
+        series[0].append(_ms(e["ts"]))
         series[1].append(float(e["args"]["utilization"]))
         end_ns = max(end_ns, e["ts"] * 1e3)
     return {"metadata": trace.get("otherData", {}), "end_ms": end_ns / 1e6, "ranks": out_ranks,

@@ -291,6 +291,25 @@ def test_ns3flux_run_writes_the_same_file(runs, tmp_path):
     assert e.value.field == "timeline"
 
 
+def test_plot_rows_up_to_a_time_are_those_drawn(runs, tmp_path):
+    """flux-plot timeline --to-ms T --data writes the rows it draws up to T:
+    no span starts at or after T or ends after it, no link sample lies
+    after it, end_ms is T; times are whole nanoseconds (no float noise)."""
+    _, trace, tl = runs["flux"]
+    data = tmp_path / "rows.json"
+    p = subprocess.run([sys.executable, FLUX_PLOT, "timeline", tl, "-o", tmp_path / "f.png",
+                        "--to-ms", "2.5", "--data", data], capture_output=True, text=True,
+                       timeout=300)
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(data.read_text())
+    assert rows == json.loads(json.dumps(timelineplot.clip(timelineplot.rows(trace), 2.5)))
+    assert rows["end_ms"] == 2.5
+    spans = [s for r in rows["ranks"] for s in r["spans"]]
+    assert spans and all(s[0] < 2.5 and s[1] <= 2.5 for s in spans)
+    assert all(t <= 2.5 for link in rows["links"] for t in link["t_ms"])
+    assert all(len(repr(float(t)).split(".")[1]) <= 6 for s in spans for t in s[:2])
+
+
 def test_plot_rows_are_the_timeline(runs, tmp_path):
     """flux-plot timeline draws a PNG and, with --data, the rows it drew:
     the first --ranks ranks of each job with their step spans (as many as
