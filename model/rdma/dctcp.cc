@@ -6,6 +6,8 @@
 
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -77,7 +79,8 @@ DctcpCongestionControl::DctcpCongestionControl()
       m_acked(0),
       m_marked(0),
       m_lastUpdatePsn(0),
-      m_started(false)
+      m_started(false),
+      m_deliveryBps(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -98,6 +101,7 @@ DctcpCongestionControl::Init(DataRate lineRate)
     m_marked = 0;
     m_lastUpdatePsn = 0;
     m_started = false;
+    m_deliveryBps = 0;
     Apply();
 }
 
@@ -134,6 +138,7 @@ DctcpCongestionControl::OnAck(const AckEvent& ack)
         // the first ACK opens the first window
         m_started = true;
         m_lastUpdatePsn = ack.sndNxt;
+        m_lastUpdate = Simulator::Now();
         return;
     }
     if (ack.nextPsn <= m_lastUpdatePsn)
@@ -142,6 +147,17 @@ DctcpCongestionControl::OnAck(const AckEvent& ack)
     }
     // Once per window: the ACK of a packet sent after the previous update.
     m_lastUpdatePsn = ack.sndNxt;
+    const Time now = Simulator::Now();
+    if (now > m_lastUpdate)
+    {
+        // what the window delivered, on the wire as the rates are: the
+        // pacing rate W / BaseRtt says only what it allows, and ACK
+        // clocking holds shared flows below it
+        const double wire =
+            static_cast<double>(WireBytes::OnWire(WireBytes::DataFrame(m_mtu))) / m_mtu;
+        m_deliveryBps = static_cast<double>(m_acked) * 8 * wire / (now - m_lastUpdate).GetSeconds();
+    }
+    m_lastUpdate = now;
     const double f =
         m_acked > 0 ? std::min(1.0, static_cast<double>(m_marked) / m_acked) : (m_marked ? 1 : 0);
     m_alphaValue = (1 - m_g) * m_alphaValue + m_g * f;
@@ -163,7 +179,9 @@ DctcpCongestionControl::OnAck(const AckEvent& ack)
 RdmaCongestionControl::State
 DctcpCongestionControl::GetState()
 {
-    return State{m_rate, m_rate, m_alphaValue, static_cast<double>(m_window)};
+    // (the rate it sends at: what the last window delivered, at most the pacing rate)
+    const double rate = m_deliveryBps > 0 ? std::min(m_rate, m_deliveryBps) : m_rate;
+    return State{rate, m_rate, m_alphaValue, static_cast<double>(m_window)};
 }
 
 } // namespace ns3

@@ -69,6 +69,8 @@ class DctcpCongestionControl : public RdmaCongestionControl
     uint64_t m_marked;        //!< of which acknowledged by ECN-echo ACKs
     uint64_t m_lastUpdatePsn; //!< the next update comes with an ACK beyond this PSN
     bool m_started;           //!< an ACK arrived (the first window is open)
+    Time m_lastUpdate;        //!< when the last window's update was
+    double m_deliveryBps;     //!< bits acknowledged over the last window / its time (0: none)
 };
 
 } // namespace ns3

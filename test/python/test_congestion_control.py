@@ -170,3 +170,25 @@ def test_lone_windowed_flow_reaches_line_rate(flux_run, tmp_path, cc, transport,
     with open(str(out)[:-5] + "-flows.csv", newline="") as f:
         (flow,) = list(csv.DictReader(f))
     assert float(flow["fct_us"]) <= 1.0001 * float(flow["ideal_fct_us"]), flow
+
+
+def test_dctcp_traces_the_rate_it_sends_at(flux_run, tmp_path):
+    """Two DCTCP flows into one host share its link by ACK clocking while
+    their windows allow line rate each: the rates trace shows what each
+    window delivered (about half the link each, in the middle of the run),
+    not the pacing rate (the target, at line rate)."""
+    s = _incast("dctcp", 2, 20)
+    s["traces"]["rates"] = True
+    out, r = run_scenario(flux_run, tmp_path, s, "dctcp-rates")
+    done_us = r["sim"]["simulated_ms"] * 1e3
+    with open(str(out)[:-5] + "-rates.csv", newline="") as f:
+        rows = [x for x in csv.DictReader(f)
+                if 0.3 * done_us <= float(x["time_us"]) <= 0.7 * done_us]
+    by_qp = {}
+    for x in rows:
+        by_qp.setdefault((x["src"], x["qpn"]), []).append(x)
+    assert len(by_qp) == 2, by_qp.keys()
+    for samples in by_qp.values():
+        rates = sorted(float(x["rate_gbps"]) for x in samples)
+        assert 45 <= rates[len(rates) // 2] <= 55, rates
+        assert all(float(x["target_gbps"]) > 90 for x in samples)
