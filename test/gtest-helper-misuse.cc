@@ -10,9 +10,11 @@
 
 #include "two-hosts.h"
 
+#include "ns3/incast-traffic.h"
 #include "ns3/job-scheduler-helper.h"
 #include "ns3/job-scheduler.h"
 #include "ns3/object-factory.h"
+#include "ns3/poisson-traffic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulator.h"
 #include "ns3/training-job-helper.h"
@@ -98,4 +100,35 @@ TEST(HelperMisuseDeathTest, APolicyWithoutItsClassesSaysWhichCallIsMissing)
     schedulers.SetAttribute("Classes", UintegerValue(6));
     EXPECT_DEATH(schedulers.Create(0x0f), "Create \\(policy flux\\): needs 6 classes, but only");
     flux->Dispose();
+}
+
+TEST(HelperMisuseDeathTest, ATenantsHostsAreCheckedAgainstItsNics)
+{
+    // a host beyond the NICs given to Setup, or no Setup at all: named at
+    // the first flow, not a read past the end of the NICs
+    EXPECT_DEATH(
+        {
+            RdmaHelper rdma;
+            fluxtest::TwoHosts hosts("100Gbps", MicroSeconds(1), rdma);
+            Ptr<IncastTraffic> incast = CreateObject<IncastTraffic>();
+            incast->Configure({0}, 5, 10000);
+            incast->Setup("burst", {hosts.nicA, hosts.nicB});
+            incast->Start();
+            Simulator::Run();
+        },
+        "FlowTraffic \"burst\": host 5 is not among the 2 NICs given to Setup\\(\\)");
+    EXPECT_DEATH(
+        {
+            Ptr<IncastTraffic> incast = CreateObject<IncastTraffic>();
+            incast->Configure({0}, 1, 10000);
+            incast->Start();
+            Simulator::Run();
+        },
+        "not among the 0 NICs given to Setup\\(\\) \\(was Setup\\(\\) called\\?\\)");
+    EXPECT_DEATH(CreateObject<PoissonTraffic>()->Configure({0, 1},
+                                                           FlowSizeCdf::Builtin("websearch"),
+                                                           2,
+                                                           100e9),
+                 "needs a load in \\(0, 1\\] .*got load 2");
+    Simulator::Destroy();
 }

@@ -11,6 +11,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -168,6 +170,13 @@ void
 FlowTraffic::StartFlow(uint32_t src, uint32_t dst, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << src << dst << bytes);
+    // (per flow, not per packet: a host index from Configure checked here,
+    // where the NICs of Setup are known)
+    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size(),
+                    "FlowTraffic \"" << m_name << "\": host " << std::max(src, dst)
+                                     << " is not among the " << m_nics.size()
+                                     << " NICs given to Setup()"
+                                     << (m_nics.empty() ? " (was Setup() called?)" : ""));
     const uint64_t id = m_flows.size();
     const auto port = static_cast<uint16_t>(m_port->GetInteger(49152, 65535));
     auto qps = RdmaNic::Connect(m_nics[src], m_nics[dst], m_prio, port);

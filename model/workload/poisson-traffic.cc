@@ -65,8 +65,10 @@ PoissonTraffic::Configure(const std::vector<uint32_t>& hosts,
                           double lineRateBps)
 {
     NS_ABORT_MSG_IF(hosts.size() < 2, "PoissonTraffic: needs at least two hosts");
-    NS_ABORT_MSG_IF(!(load > 0) || !sizes.IsValid() || sizes.Mean() <= 0,
-                    "PoissonTraffic: needs a positive load and a valid size distribution");
+    NS_ABORT_MSG_IF(!(load > 0) || !(load <= 1) || !sizes.IsValid() || sizes.Mean() <= 0,
+                    "PoissonTraffic: needs a load in (0, 1] and a valid size distribution, got "
+                    "load "
+                        << load);
     m_hosts = hosts;
     m_sizes = sizes;
     m_arrivalRate = hosts.size() * load * lineRateBps / (8 * sizes.Mean());
