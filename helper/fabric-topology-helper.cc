@@ -151,6 +151,28 @@ FabricTopologyHelper::GetRanks() const
     return m_ranks;
 }
 
+namespace
+{
+/**
+ * \param name an attribute name
+ * \param own the attributes the helper sets from its own settings, each with
+ * the call that sets it
+ * \return that call when \p name is one of them, else nullptr
+ */
+const char*
+HelperOwn(const std::string& name, std::initializer_list<std::pair<const char*, const char*>> own)
+{
+    for (const auto& [attribute, call] : own)
+    {
+        if (name == attribute)
+        {
+            return call;
+        }
+    }
+    return nullptr;
+}
+} // namespace
+
 void
 FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
@@ -158,6 +180,18 @@ FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeVa
     if (!SwitchMmu::GetTypeId().LookupAttributeByName(name, &info))
     {
         m_configError = "switch buffer: SwitchMmu has no attribute \"" + name + "\"";
+        return;
+    }
+    if (const char* own = HelperOwn(name,
+                                    {{"BufferSize", "SetBufferSize"},
+                                     {"Lossless", "SetPfc"},
+                                     {"LosslessPriorities", "SetLosslessPriorities"},
+                                     {"EcnKmin", "SetEcn"},
+                                     {"EcnKmax", "SetEcn"},
+                                     {"EcnPmax", "SetEcn"},
+                                     {"DefaultHeadroom", "SetLinkDelay and SetMtu"}}))
+    {
+        m_configError = "switch buffer: SwitchMmu's " + name + " is the helper's own: use " + own;
         return;
     }
     m_mmuAttributes.emplace_back(name, value.Copy());
@@ -172,6 +206,14 @@ FabricTopologyHelper::SetDeviceAttribute(const std::string& name, const Attribut
         m_configError = "links: PfcNetDevice has no attribute \"" + name + "\"";
         return;
     }
+    if (const char* own = HelperOwn(name,
+                                    {{"DataRate", "SetHostRate and SetFabricRate"},
+                                     {"Mtu", "SetMtu"},
+                                     {"PfcEnabled", "SetPfc"}}))
+    {
+        m_configError = "links: PfcNetDevice's " + name + " is the helper's own: use " + own;
+        return;
+    }
     m_deviceAttributes.emplace_back(name, value.Copy());
 }
 
@@ -182,6 +224,12 @@ FabricTopologyHelper::SetSwitchAttribute(const std::string& name, const Attribut
     if (!FabricSwitch::GetTypeId().LookupAttributeByName(name, &info))
     {
         m_configError = "switches: FabricSwitch has no attribute \"" + name + "\"";
+        return;
+    }
+    if (const char* own =
+            HelperOwn(name, {{"EcmpSeed", "SetEcmpSeed"}, {"Mmu", "SetMmuAttribute"}}))
+    {
+        m_configError = "switches: FabricSwitch's " + name + " is the helper's own: use " + own;
         return;
     }
     m_switchAttributes.emplace_back(name, value.Copy());

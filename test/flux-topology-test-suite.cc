@@ -447,6 +447,24 @@ class TopologyErrorsTestCase : public TestCase
             FabricTopologyHelper h3;
             h3.SetMmuAttribute("PfcAlpha", DoubleValue(-1));
             NS_TEST_ASSERT_MSG_EQ(Has(h3.CheckFatTree(4), "PfcAlpha"), true, "negative alpha");
+            // what the helper sets from its own settings is refused, naming
+            // the call to use, not overwritten in silence
+            FabricTopologyHelper h6;
+            h6.SetMmuAttribute("EcnKmin", UintegerValue(5000));
+            NS_TEST_ASSERT_MSG_EQ(h6.CheckFatTree(4),
+                                  "switch buffer: SwitchMmu's EcnKmin is the helper's own: use "
+                                  "SetEcn",
+                                  "the helper's ECN threshold");
+            FabricTopologyHelper h7;
+            h7.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+            NS_TEST_ASSERT_MSG_EQ(Has(h7.CheckFatTree(4), "use SetHostRate and SetFabricRate"),
+                                  true,
+                                  "the helper's link rate");
+            FabricTopologyHelper h8;
+            h8.SetSwitchAttribute("EcmpSeed", UintegerValue(3));
+            NS_TEST_ASSERT_MSG_EQ(Has(h8.CheckFatTree(4), "use SetEcmpSeed"),
+                                  true,
+                                  "the helper's ECMP seed");
         }
         NS_TEST_ASSERT_MSG_EQ(NodeList::GetNNodes(), nodesBefore, "no node was created");
     }
