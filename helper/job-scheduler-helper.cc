@@ -6,7 +6,9 @@
 
 #include "ns3/abort.h"
 #include "ns3/config.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/traffic-class.h"
@@ -60,15 +62,47 @@ JobSchedulerHelper::Create(uint8_t reservedClasses) const
     NS_ABORT_MSG_UNLESS(problem.empty(),
                         "JobSchedulerHelper::Create (policy " << scheduler->GetPolicyName()
                                                               << "): " << problem);
-    ObjectFactory factory;
-    if (scheduler->GetQueueDiscFactory(factory))
-    {
-        Config::SetDefault("ns3::FabricSwitch::QueueDiscFactory", ObjectFactoryValue(factory));
-    }
-    if (scheduler->GetQpArbiterFactory(factory))
-    {
-        Config::SetDefault("ns3::RdmaNic::QpArbiter", ObjectFactoryValue(factory));
-    }
+    // A default an earlier Create set for its policy goes back to the
+    // attribute's own when this policy needs none: policies compared in one
+    // process must not inherit each other's queue disc or arbiter. (One set
+    // by the program itself is left alone.)
+    static bool queueDiscSet = false;
+    static bool arbiterSet = false;
+    auto apply = [](const std::string& path,
+                    TypeId owner,
+                    const std::string& attribute,
+                    bool needed,
+                    const ObjectFactory& factory,
+                    bool& setHere) {
+        if (needed)
+        {
+            Config::SetDefault(path, ObjectFactoryValue(factory));
+            setHere = true;
+            return;
+        }
+        TypeId::AttributeInformation info;
+        if (setHere && owner.LookupAttributeByName(attribute, &info))
+        {
+            Config::SetDefault(path, *info.originalInitialValue);
+        }
+        setHere = false;
+    };
+    ObjectFactory queueDisc;
+    const bool needsQueueDisc = scheduler->GetQueueDiscFactory(queueDisc);
+    apply("ns3::FabricSwitch::QueueDiscFactory",
+          FabricSwitch::GetTypeId(),
+          "QueueDiscFactory",
+          needsQueueDisc,
+          queueDisc,
+          queueDiscSet);
+    ObjectFactory arbiter; // (its own: no queue disc attribute carried over)
+    const bool needsArbiter = scheduler->GetQpArbiterFactory(arbiter);
+    apply("ns3::RdmaNic::QpArbiter",
+          RdmaNic::GetTypeId(),
+          "QpArbiter",
+          needsArbiter,
+          arbiter,
+          arbiterSet);
     return scheduler;
 }
 

@@ -99,7 +99,8 @@ RunTwoJobs(const std::string& policy)
  * (mean JCT at most 0.85 of fifo's, where fair sharing stretches every
  * communication phase twofold), every job ends, the policy's classes are
  * lossless (no packet sent again), fifo keeps the jobs' class and flux
- * changes classes, and the jobs carry the ids 0 and 1 in install order.
+ * changes classes, and the jobs carry the ids 0 and 1 in install order;
+ * fifo run again after flux gives the same JCTs as before it.
  */
 class SchedulerHelperTestCase : public TestCase
 {
@@ -134,6 +135,13 @@ class SchedulerHelperTestCase : public TestCase
                               0.85 * fifoMean,
                               "flux interleaves the two jobs (" << fluxMean << " ms against fifo's "
                                                                 << fifoMean << " ms)");
+        // fifo after flux in the same process runs as fifo alone: Create
+        // took back the queue disc and arbiter defaults flux's Create set
+        const PolicyRun fifoAgain = RunTwoJobs("fifo");
+        NS_TEST_ASSERT_MSG_EQ((fifoAgain.jctMs == fifo.jctMs),
+                              true,
+                              "fifo after flux gives fifo's JCTs ("
+                                  << fifoAgain.jctMs[0] << ", " << fifoAgain.jctMs[1] << " ms)");
     }
 };
 
