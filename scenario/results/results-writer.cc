@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <map>
 #include <stdexcept>
 #include <unistd.h>
@@ -457,6 +458,19 @@ ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
         files.emplace_back(paths[5], QueuesCsv(results));
     }
     files.emplace_back(jsonPath, ToJsonText(results));
+    // A companion this run does not write, left by an earlier run to the
+    // same path, would be read as this run's: it goes first.
+    for (const auto& path : paths)
+    {
+        const bool written = std::any_of(files.begin(), files.end(), [&path](const auto& f) {
+            return f.first == path;
+        });
+        std::error_code ec;
+        if (!written && std::filesystem::is_regular_file(path, ec))
+        {
+            std::filesystem::remove(path, ec);
+        }
+    }
     WriteFiles(files);
 }
 

@@ -607,6 +607,21 @@ def test_summary_counts_the_watchdogs_storms(tmp_path, flux_run):
     assert storms > 0 and f", {storms} PFC watchdog storms," in fabric[0], fabric
 
 
+def test_a_rerun_leaves_no_companion_of_the_run_before(small_file, tmp_path, flux_run):
+    """Results written over an earlier run's take its companion files that
+    this run does not write (trace CSV files) away: every <stem>-* file
+    beside the results is the new run's."""
+    out = tmp_path / "r.json"
+    p = flux_run(small_file, "--out", out, "--quiet", "--set", "traces.interval_us=100",
+                 "--set", 'traces.links=["leaf0->spine0"]')
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "r-rates.csv").exists() and (tmp_path / "r-queues.csv").exists()
+    p = flux_run(small_file, "--out", out, "--quiet")
+    assert p.returncode == 0, p.stderr
+    assert sorted(f.name for f in tmp_path.iterdir() if f.name.startswith("r")) == [
+        "r-flows.csv", "r-iterations.csv", "r-phases.csv", "r.json"]
+
+
 def test_same_seed_same_results(small_file, tmp_path, flux_run):
     """Two runs of the same scenario and seed give identical results files
     apart from sim.wall_s, and byte-identical CSV files."""
