@@ -830,12 +830,16 @@ ReadPcapOptions(const Args& args, const ScenarioConfig& cfg, RunOptions& opts)
     if (!args.quiet && FabricRanks::GetRank() == 0)
     {
         // a busy host sends and receives at line rate; each frame costs its
-        // captured bytes and a 16-byte record header
+        // captured bytes and a 16-byte record header, and may bring an ACK
+        // the other way (one per packet at most: HPCC's), captured too
         const uint32_t files =
             opts.pcapHosts.empty() ? cfg.HostCount() : static_cast<uint32_t>(opts.pcapHosts.size());
         const double frame = cfg.transport.mtuBytes + WireBytes::L2 + WireBytes::IP_UDP +
                              IbBthHeader::SIZE + IbBthHeader::ICRC_BYTES + WireBytes::FCS;
-        const double kept = (std::min<double>(frame, opts.pcapSnapLen) + 16) / (frame + 16);
+        const double ack = WireBytes::ACK_FRAME + WireBytes::FCS;
+        const double kept = (std::min<double>(frame, opts.pcapSnapLen) + 16 +
+                             std::min<double>(ack, opts.pcapSnapLen) + 16) /
+                            (frame + 16);
         // each captured host at its own cables' rate ("links" fabrics mix them)
         const auto& t = cfg.topology;
         double gbps = 0;
@@ -853,9 +857,12 @@ ReadPcapOptions(const Args& args, const ScenarioConfig& cfg, RunOptions& opts)
             gbps += host;
         }
         const double mbPerMs = 2 * gbps / 8 * kept;
+        // (two significant digits below 10 MB: a short snap length is not 0)
         std::fprintf(stderr,
-                     "flux-run: --pcap: %u files, up to %.0f MB per simulated ms while their "
-                     "links are busy both ways\n",
+                     mbPerMs >= 10 ? "flux-run: --pcap: %u files, up to %.0f MB per simulated ms "
+                                     "while their links are busy both ways\n"
+                                   : "flux-run: --pcap: %u files, up to %.2g MB per simulated ms "
+                                     "while their links are busy both ways\n",
                      files,
                      mbPerMs);
     }

@@ -414,3 +414,10 @@ def test_the_stated_pcap_size_bounds_a_mixed_rate_fabric(tmp_path, flux_run):
     stated = float(p.stderr.split("up to ")[1].split(" MB per simulated ms")[0])
     size = (tmp_path / "pcap" / "host1.pcap").stat().st_size / 1e6
     assert stated * 0.1 / 10 < size <= stated * 0.1, (stated, size)
+    # a short snap length: a size under 10 MB per ms is stated, not rounded to 0
+    p = flux_run(scen, "--pcap", tmp_path / "short", "--pcap-hosts", "1", "--pcap-window",
+                 "0.2:0.3", "--pcap-snaplen", "64", "--out", tmp_path / "r.json")
+    assert p.returncode == 0, p.stderr
+    stated = float(p.stderr.split("up to ")[1].split(" MB per simulated ms")[0])
+    size = (tmp_path / "short" / "host1.pcap").stat().st_size / 1e6
+    assert 0 < stated < 10 and stated * 0.1 / 10 < size <= stated * 0.1, (stated, size)
