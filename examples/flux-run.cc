@@ -201,7 +201,7 @@ TuneAllocator(bool fluid, const ScenarioConfig& cfg)
 {
     if (fluid)
     {
-        ReserveHugePages(MemoryEstimate::Bytes(cfg) - MemoryEstimate::kBaseBytes);
+        ReserveHugePages(MemoryEstimate::Bytes(cfg, true) - MemoryEstimate::kBaseBytes);
     }
     else
     {

@@ -87,7 +87,7 @@ ReadNumber(const std::string& path)
 } // namespace
 
 std::vector<MemoryEstimate::Part>
-MemoryEstimate::Parts(const ScenarioConfig& cfg)
+MemoryEstimate::Parts(const ScenarioConfig& cfg, bool fluid)
 {
     NS_LOG_FUNCTION_NOARGS();
     std::vector<Part> parts;
@@ -165,6 +165,10 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
         parts.push_back(
             Part{"background[" + std::to_string(i) + "]", what.str(), kFlowBytes * flows});
     }
+    if (fluid)
+    {
+        return parts; // (no frames held, no traces sampled)
+    }
     if (cfg.traces.enabled)
     {
         double sampled = cfg.traces.links.size();
@@ -193,10 +197,10 @@ MemoryEstimate::Parts(const ScenarioConfig& cfg)
 }
 
 double
-MemoryEstimate::Bytes(const ScenarioConfig& cfg)
+MemoryEstimate::Bytes(const ScenarioConfig& cfg, bool fluid)
 {
     double total = 0;
-    for (const auto& p : Parts(cfg))
+    for (const auto& p : Parts(cfg, fluid))
     {
         total += p.bytes;
     }
@@ -239,7 +243,7 @@ MemoryEstimate::AvailableBytes(std::string& source)
 }
 
 void
-MemoryEstimate::Check(const ScenarioConfig& cfg)
+MemoryEstimate::Check(const ScenarioConfig& cfg, bool fluid)
 {
     std::string source;
     const double available = AvailableBytes(source);
@@ -247,7 +251,7 @@ MemoryEstimate::Check(const ScenarioConfig& cfg)
     {
         return;
     }
-    const auto parts = Parts(cfg);
+    const auto parts = Parts(cfg, fluid);
     double total = 0;
     const Part* largest = &parts.front();
     for (const auto& p : parts)

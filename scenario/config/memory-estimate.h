@@ -63,15 +63,18 @@ class MemoryEstimate
 
     /**
      * \param cfg a scenario validated by ParseScenario
+     * \param fluid a run at flow level, which holds no frames in switch
+     *        buffers and samples no traces
      * \return the parts of the estimate, the process first
      */
-    static std::vector<Part> Parts(const ScenarioConfig& cfg);
+    static std::vector<Part> Parts(const ScenarioConfig& cfg, bool fluid = false);
 
     /**
      * \param cfg a scenario validated by ParseScenario
+     * \param fluid a run at flow level
      * \return the estimated peak memory of its run, bytes
      */
-    static double Bytes(const ScenarioConfig& cfg);
+    static double Bytes(const ScenarioConfig& cfg, bool fluid = false);
 
     /**
      * \brief The memory a run may use: FLUX_MEMORY_LIMIT_MB (MB, 10^6 bytes)
@@ -89,13 +92,14 @@ class MemoryEstimate
     /**
      * \brief Refuse a scenario whose estimate exceeds the available memory.
      * \param cfg a scenario validated by ParseScenario
+     * \param fluid a run at flow level
      *
      * Throws ScenarioError naming the field of the largest part, with the
      * estimate and the available memory, e.g. `topology: needs an estimated
      * 20.7 GB of memory (20.7 GB for the fabric: 1048576 hosts, ...), more than
      * the 8.2 GB available (MemAvailable; FLUX_MEMORY_LIMIT_MB overrides it)`.
      */
-    static void Check(const ScenarioConfig& cfg);
+    static void Check(const ScenarioConfig& cfg, bool fluid = false);
 
     /**
      * \param bytes a size

@@ -287,7 +287,7 @@ RunResults
 RunScenario(const ScenarioConfig& cfg, const RunOptions& opts)
 {
     // Before any ns-3 object is built: refuse what this machine cannot hold.
-    MemoryEstimate::Check(cfg);
+    MemoryEstimate::Check(cfg, opts.backend == "flow");
     scenario::ScenarioRun run(cfg, opts);
     return run.Run();
 }

@@ -52,3 +52,26 @@ def test_estimate_within_measured_peak(tmp_path, topology):
                         env=dict(os.environ, FLUX_MEMORY_LIMIT_MB="0"))
     print(f"{topology}: estimate {estimate} MB, measured {measured:.1f} MB")
     assert 0.95 * measured <= estimate <= 1.25 * measured
+
+
+def test_the_flow_level_is_not_charged_for_switch_buffers(tmp_path):
+    """An incast that fills a deep switch buffer at packet level holds no
+    frame at flow level: under a limit the packet level's estimate exceeds
+    (its switch buffers named), --check and the run at flow level pass."""
+    import os
+
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps({
+        "stop_ms": 5, "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0,
+                                   "hosts_per_leaf": 17, "buffer_mb": 1000},
+        "background": [{"name": "in", "pattern": "incast", "receiver": 0,
+                        "senders": list(range(1, 17)), "bytes": 100_000_000}]}))
+    flux_run = _flux_run_path()
+    env = dict(os.environ, FLUX_MEMORY_LIMIT_MB="100")
+    p = subprocess.run([flux_run, scenario, "--check"], capture_output=True, text=True, env=env,
+                       timeout=60)
+    assert p.returncode == 2 and "topology.buffer_mb" in p.stderr, p.stderr
+    for args in (["--check"], ["--out", tmp_path / "r.json", "--quiet"]):
+        p = subprocess.run([flux_run, scenario, "--backend", "flow", *args], capture_output=True,
+                           text=True, env=env, timeout=60)
+        assert p.returncode == 0, p.stderr
