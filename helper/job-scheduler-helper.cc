@@ -68,12 +68,12 @@ JobSchedulerHelper::Create(uint8_t reservedClasses) const
     // by the program itself is left alone.)
     static bool queueDiscSet = false;
     static bool arbiterSet = false;
-    auto apply = [](const std::string& path,
-                    TypeId owner,
+    auto apply = [](TypeId owner,
                     const std::string& attribute,
                     bool needed,
                     const ObjectFactory& factory,
                     bool& setHere) {
+        const std::string path = owner.GetName() + "::" + attribute;
         if (needed)
         {
             Config::SetDefault(path, ObjectFactoryValue(factory));
@@ -89,20 +89,10 @@ JobSchedulerHelper::Create(uint8_t reservedClasses) const
     };
     ObjectFactory queueDisc;
     const bool needsQueueDisc = scheduler->GetQueueDiscFactory(queueDisc);
-    apply("ns3::FabricSwitch::QueueDiscFactory",
-          FabricSwitch::GetTypeId(),
-          "QueueDiscFactory",
-          needsQueueDisc,
-          queueDisc,
-          queueDiscSet);
+    apply(FabricSwitch::GetTypeId(), "QueueDiscFactory", needsQueueDisc, queueDisc, queueDiscSet);
     ObjectFactory arbiter; // (its own: no queue disc attribute carried over)
     const bool needsArbiter = scheduler->GetQpArbiterFactory(arbiter);
-    apply("ns3::RdmaNic::QpArbiter",
-          RdmaNic::GetTypeId(),
-          "QpArbiter",
-          needsArbiter,
-          arbiter,
-          arbiterSet);
+    apply(RdmaNic::GetTypeId(), "QpArbiter", needsArbiter, arbiter, arbiterSet);
     return scheduler;
 }
 
