@@ -6,6 +6,8 @@
 #define OUTPUT_FILE_H
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -32,6 +34,20 @@ std::string TemporaryOutputPath(const std::string& path);
  * \return the problem in a few words, or "" when it can be written
  */
 std::string OutputPathProblem(const std::string& path);
+
+/**
+ * \ingroup flux-scenario
+ * \brief Write files so that none is ever seen half-written.
+ *
+ * Every file is first written in full (and synced) under its
+ * TemporaryOutputPath, then they are renamed into place in the order
+ * given, so that the last one's presence means that the others are
+ * complete. On failure the temporary files are removed and
+ * std::runtime_error is thrown with a one-line message `<path>: <reason>`.
+ *
+ * \param files (path, content) pairs
+ */
+void WriteOutputFiles(const std::vector<std::pair<std::string, std::string>>& files);
 
 } // namespace ns3
 

@@ -12,15 +12,11 @@
 #include "ns3/log.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <fcntl.h>
 #include <filesystem>
 #include <map>
 #include <stdexcept>
-#include <unistd.h>
 #include <utility>
 
 namespace ns3
@@ -58,43 +54,6 @@ SlowdownJson(const SampleSummary& s)
     j["p99"] = Number(s.P99(), kRatioDigits);
     j["p999"] = Number(s.P999(), kRatioDigits);
     return j;
-}
-
-/// Write content to a new file; throws std::runtime_error.
-void
-WriteNewFile(const std::string& path, const std::string& content)
-{
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0)
-    {
-        throw std::runtime_error(path + ": cannot create the file (" + std::strerror(errno) + ")");
-    }
-    size_t done = 0;
-    while (done < content.size())
-    {
-        const ssize_t n = ::write(fd, content.data() + done, content.size() - done);
-        if (n < 0)
-        {
-            if (errno == EINTR)
-            {
-                continue;
-            }
-            const int err = errno;
-            ::close(fd);
-            throw std::runtime_error(path + ": cannot write (" + std::strerror(err) + ")");
-        }
-        done += static_cast<size_t>(n);
-    }
-    if (::fsync(fd) != 0 && errno != EINVAL)
-    {
-        const int err = errno;
-        ::close(fd);
-        throw std::runtime_error(path + ": cannot write (" + std::strerror(err) + ")");
-    }
-    if (::close(fd) != 0)
-    {
-        throw std::runtime_error(path + ": cannot write (" + std::strerror(errno) + ")");
-    }
 }
 
 /// \param l statistics of packet latencies
@@ -477,37 +436,7 @@ ResultsWriter::Write(const RunResults& results, const std::string& jsonPath)
 void
 ResultsWriter::WriteFiles(const std::vector<std::pair<std::string, std::string>>& files)
 {
-    std::vector<std::string> temps;
-    auto removeTemps = [&temps]() {
-        for (const auto& t : temps)
-        {
-            std::remove(t.c_str());
-        }
-    };
-    try
-    {
-        for (const auto& [path, content] : files)
-        {
-            temps.push_back(TemporaryOutputPath(path));
-            WriteNewFile(temps.back(), content);
-        }
-    }
-    catch (...)
-    {
-        removeTemps();
-        throw;
-    }
-    for (size_t i = 0; i < files.size(); ++i)
-    {
-        if (std::rename(temps[i].c_str(), files[i].first.c_str()) != 0)
-        {
-            const int err = errno;
-            temps.erase(temps.begin(), temps.begin() + static_cast<std::ptrdiff_t>(i));
-            removeTemps();
-            throw std::runtime_error(files[i].first + ": cannot write (" + std::strerror(err) +
-                                     ")");
-        }
-    }
+    WriteOutputFiles(files);
 }
 
 } // namespace ns3

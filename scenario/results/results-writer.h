@@ -136,11 +136,8 @@ class ResultsWriter
      * \brief Write files so that none is ever seen half-written.
      * \param files (path, content) pairs
      *
-     * Every file is first written in full to a temporary file in the same
-     * folder, then they are renamed into place in the order given, so that
-     * the last one's presence means that the others are complete. On
-     * failure the temporary files are removed and std::runtime_error is
-     * thrown with a one-line message `<path>: <reason>`.
+     * As WriteOutputFiles: each in full under a temporary name, then
+     * renamed into place in the order given; std::runtime_error on failure.
      */
     static void WriteFiles(const std::vector<std::pair<std::string, std::string>>& files);
 };
