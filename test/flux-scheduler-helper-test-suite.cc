@@ -138,6 +138,21 @@ class SchedulerHelperTestCase : public TestCase
         // fifo after flux in the same process runs as fifo alone: Create
         // took back the queue disc and arbiter defaults flux's Create set
         const PolicyRun fifoAgain = RunTwoJobs("fifo");
+        for (const auto& [owner, attribute] :
+             {std::make_pair(TypeId::LookupByName("ns3::FabricSwitch"), "QueueDiscFactory"),
+              std::make_pair(TypeId::LookupByName("ns3::RdmaNic"), "QpArbiter")})
+        {
+            TypeId::AttributeInformation info;
+            owner.LookupAttributeByName(attribute, &info);
+            // (the type the factory makes: "ns3::X" and "ns3::X[]" are one)
+            auto typeOf = [&info](Ptr<const AttributeValue> v) {
+                const std::string text = v->SerializeToString(info.checker);
+                return text.substr(0, text.find('['));
+            };
+            NS_TEST_ASSERT_MSG_EQ(typeOf(info.initialValue),
+                                  typeOf(info.originalInitialValue),
+                                  attribute << "'s default is its own again after fifo's Create");
+        }
         NS_TEST_ASSERT_MSG_EQ((fifoAgain.jctMs == fifo.jctMs),
                               true,
                               "fifo after flux gives fifo's JCTs ("
