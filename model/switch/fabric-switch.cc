@@ -438,13 +438,14 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports,
     auto isWithdrawn = [&withdrawn](uint32_t port) {
         return std::find(withdrawn.begin(), withdrawn.end(), port) != withdrawn.end();
     };
-    if (m_lastGroup < m_groups.size() && m_groups[m_lastGroup].members == ports)
+    if (m_lastGroup < m_groups.size() && m_groups[m_lastGroup].n == ports.size())
     {
         const EcmpGroup& last = m_groups[m_lastGroup];
         bool same = true;
         for (uint32_t i = 0; i < last.n && same; ++i)
         {
-            same = (m_memberRouted[last.first + i] == 0) == isWithdrawn(ports[i]);
+            same = m_memberPool[last.first + i] == ports[i] &&
+                   (m_memberRouted[last.first + i] == 0) == isWithdrawn(ports[i]);
         }
         if (same)
         {
@@ -479,7 +480,6 @@ FabricSwitch::InternGroup(const std::vector<uint32_t>& ports,
             group.live.push_back(port);
         }
     }
-    group.members = ports;
     m_groups.push_back(group);
     const uint32_t index = m_groups.size() - 1;
     m_groupOfPorts.emplace(key, index);
@@ -537,7 +537,13 @@ std::vector<uint32_t>
 FabricSwitch::GetRoute(Ipv4Address dst) const
 {
     auto it = m_routes.find(dst.Get());
-    return it == m_routes.end() ? std::vector<uint32_t>() : m_groups[it->second].members;
+    if (it == m_routes.end())
+    {
+        return {};
+    }
+    const EcmpGroup& group = m_groups[it->second];
+    const auto first = m_memberPool.begin() + group.first;
+    return std::vector<uint32_t>(first, first + group.n);
 }
 
 std::vector<uint32_t>
@@ -608,7 +614,7 @@ FabricSwitch::UpdateLiveMembers()
         group.live.clear();
         for (uint32_t i = 0; i < group.n; ++i)
         {
-            const uint32_t port = group.members[i];
+            const uint32_t port = m_memberPool[group.first + i];
             if (m_ports[port].up && m_memberRouted[group.first + i])
             {
                 group.live.push_back(port);

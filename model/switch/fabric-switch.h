@@ -343,10 +343,9 @@ class FabricSwitch : public Object, public PfcIpv4Receiver
     /// An ECMP group: its configured members and those that are up.
     struct EcmpGroup
     {
-        uint32_t first;                //!< index of its first member in m_memberPool
-        uint32_t n;                    //!< number of members
-        std::vector<uint32_t> members; //!< egress ports, as configured
-        std::vector<uint32_t> live;    //!< members up and not withdrawn, in order
+        uint32_t first;             //!< index of its first member in m_memberPool
+        uint32_t n;                 //!< number of members
+        std::vector<uint32_t> live; //!< members up and not withdrawn, in order
     };
 
     /**
