@@ -676,11 +676,7 @@ PrintWarnings(const ScenarioConfig& cfg, const std::string& backend)
     {
         return;
     }
-    for (const auto& w : cfg.warnings)
-    {
-        std::cerr << "flux-run: warning: " << w << std::endl;
-    }
-    for (const auto& w : backend == "flow" ? std::vector<std::string>{} : cfg.packetWarnings)
+    for (const auto& w : cfg.WarningsFor(backend))
     {
         std::cerr << "flux-run: warning: " << w << std::endl;
     }

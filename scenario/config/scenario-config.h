@@ -322,6 +322,9 @@ struct ScenarioConfig
     /// timer: the flow level loses nothing), for packet-level runs
     std::vector<std::string> packetWarnings;
 
+    /// \param backend "packet" or "flow" \return the warnings of a run at that level
+    std::vector<std::string> WarningsFor(const std::string& backend) const;
+
     /** \return the seed of the switches' ECMP hash and the jobs' source ports */
     uint32_t EcmpSeed() const
     {

@@ -135,4 +135,16 @@ AddWarnings(ScenarioConfig& cfg)
 }
 
 } // namespace scenario
+
+std::vector<std::string>
+ScenarioConfig::WarningsFor(const std::string& backend) const
+{
+    std::vector<std::string> all = warnings;
+    if (backend != "flow")
+    {
+        all.insert(all.end(), packetWarnings.begin(), packetWarnings.end());
+    }
+    return all;
+}
+
 } // namespace ns3

@@ -399,13 +399,7 @@ ScenarioRun::Collect(double wallS) const
     r.sim.stopReason = m_stopReason;
     r.hpccFct = m_cfg.hpccFct;
     r.hpccFctRecords = m_hpccFct;
-    r.warnings = m_cfg.warnings;
-    if (m_opts.backend != "flow")
-    {
-        r.warnings.insert(r.warnings.end(),
-                          m_cfg.packetWarnings.begin(),
-                          m_cfg.packetWarnings.end());
-    }
+    r.warnings = m_cfg.WarningsFor(m_opts.backend);
     r.traces = m_cfg.traces.enabled;
     r.rates = m_rates;
     r.queues = m_queues;
