@@ -449,22 +449,26 @@ class TopologyErrorsTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(Has(h3.CheckFatTree(4), "PfcAlpha"), true, "negative alpha");
             // what the helper sets from its own settings is refused, naming
             // the call to use, not overwritten in silence
-            FabricTopologyHelper h6;
-            h6.SetMmuAttribute("EcnKmin", UintegerValue(5000));
-            NS_TEST_ASSERT_MSG_EQ(h6.CheckFatTree(4),
-                                  "switch buffer: SwitchMmu's EcnKmin is the helper's own: use "
-                                  "SetEcn",
-                                  "the helper's ECN threshold");
-            FabricTopologyHelper h7;
-            h7.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
-            NS_TEST_ASSERT_MSG_EQ(Has(h7.CheckFatTree(4), "use SetHostRate and SetFabricRate"),
-                                  true,
-                                  "the helper's link rate");
-            FabricTopologyHelper h8;
-            h8.SetSwitchAttribute("EcmpSeed", UintegerValue(3));
-            NS_TEST_ASSERT_MSG_EQ(Has(h8.CheckFatTree(4), "use SetEcmpSeed"),
-                                  true,
-                                  "the helper's ECMP seed");
+            const std::vector<std::pair<std::function<void(FabricTopologyHelper&)>, std::string>>
+                own = {{[](FabricTopologyHelper& h) {
+                            h.SetMmuAttribute("EcnKmin", UintegerValue(5000));
+                        },
+                        "switch buffer: SwitchMmu's EcnKmin is the helper's own: use SetEcn"},
+                       {[](FabricTopologyHelper& h) {
+                            h.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gbps")));
+                        },
+                        "links: PfcNetDevice's DataRate is the helper's own: use SetHostRate and "
+                        "SetFabricRate"},
+                       {[](FabricTopologyHelper& h) {
+                            h.SetSwitchAttribute("EcmpSeed", UintegerValue(3));
+                        },
+                        "switches: FabricSwitch's EcmpSeed is the helper's own: use SetEcmpSeed"}};
+            for (const auto& [set, problem] : own)
+            {
+                FabricTopologyHelper h;
+                set(h);
+                NS_TEST_ASSERT_MSG_EQ(h.CheckFatTree(4), problem, "the helper's own attribute");
+            }
         }
         NS_TEST_ASSERT_MSG_EQ(NodeList::GetNNodes(), nodesBefore, "no node was created");
     }
