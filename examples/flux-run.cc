@@ -259,8 +259,8 @@ const char* const kUsage =
     "                      bound on the mean JCT and the worst iteration, and the\n"
     "                      best priority schedule of a search (doc/bound.rst)\n"
     "  --check             check the scenario (with the overrides given) as a run\n"
-    "                      would, building it, print one line and exit: nothing\n"
-    "                      is run or written\n"
+    "                      would, building it, print it valid with its memory\n"
+    "                      estimate and exit: nothing is run or written\n"
     "  --list-policies     print the available policies, one per line, and exit;\n"
     "                      with --verbose, each with its scheduler keys\n"
     "  --describe-policy NAME  print the scheduler keys of a policy (type, default,\n"
@@ -1104,6 +1104,18 @@ Main(int argc, char** argv)
                           << ", seed " << cfg.seed << ", " << cfg.HostCount() << " hosts, "
                           << cfg.jobs.size() << " job(s), " << cfg.background.size()
                           << " tenant(s))" << std::endl;
+                // the estimate the memory check compared with what is available
+                std::string source;
+                const double available = MemoryEstimate::AvailableBytes(source);
+                std::cout << "  memory: an estimated "
+                          << MemoryEstimate::Format(
+                                 MemoryEstimate::Bytes(cfg, args.backend == "flow"));
+                if (available >= 0)
+                {
+                    std::cout << " of the " << MemoryEstimate::Format(available) << " available ("
+                              << source << ")";
+                }
+                std::cout << std::endl;
             }
             return 0;
         }

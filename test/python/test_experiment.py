@@ -6,6 +6,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 
 from conftest import script_env
@@ -93,12 +94,25 @@ def test_a_bad_scenario_is_refused_once_before_any_run(tmp_path):
 
 
 def test_check_validates_without_running_or_writing(tmp_path, flux_run):
-    """flux-run --check prints one line and writes nothing for a valid
+    """flux-run --check prints its verdict and the memory estimate it checked,
+    and writes nothing for a valid
     scenario (with its overrides applied), and refuses a bad one as a run
     would: exit 2, the field named."""
     p = flux_run(SCENARIO, "--check", "--policy", "flux", "--seed", "3")
     assert p.returncode == 0, p.stderr
-    assert p.stdout.strip().endswith("valid (policy flux, seed 3, 6 hosts, 3 job(s), 0 tenant(s))")
+    first, memory = p.stdout.strip().splitlines()
+    assert first.endswith("valid (policy flux, seed 3, 6 hosts, 3 job(s), 0 tenant(s))")
+    # the estimate printed is the one the memory check compares: a limit
+    # 10 % below it refuses the scenario, one 10 % above passes it
+    m = re.match(r"\s*memory: an estimated ([\d.]+) MB of the ", memory)
+    assert m, memory
+    mb = float(m.group(1))
+    for limit, code in ((mb * 0.9, 2), (mb * 1.1, 0)):
+        env = dict(os.environ, FLUX_MEMORY_LIMIT_MB=str(limit))
+        q = subprocess.run([flux_run.path, SCENARIO, "--check", "--policy", "flux"], env=env,
+                           capture_output=True, text=True, timeout=600)
+        assert q.returncode == code, (limit, q.stderr)
+    assert f"an estimated {m.group(1)} MB" in q.stdout and "(FLUX_MEMORY_LIMIT_MB)" in q.stdout
     assert not os.path.exists(SCENARIO.replace(".json", "-results.json"))
     p = flux_run(SCENARIO, "--check", "--set", "jobs[0].ranks=99")
     assert p.returncode == 2 and p.stderr.startswith("flux-run: jobs[0].ranks"), p.stderr
