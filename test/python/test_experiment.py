@@ -95,9 +95,8 @@ def test_a_bad_scenario_is_refused_once_before_any_run(tmp_path):
 
 def test_check_validates_without_running_or_writing(tmp_path, flux_run):
     """flux-run --check prints its verdict and the memory estimate it checked,
-    and writes nothing for a valid
-    scenario (with its overrides applied), and refuses a bad one as a run
-    would: exit 2, the field named."""
+    and writes nothing for a valid scenario (with its overrides applied), and
+    refuses a bad one as a run would: exit 2, the field named."""
     p = flux_run(SCENARIO, "--check", "--policy", "flux", "--seed", "3")
     assert p.returncode == 0, p.stderr
     first, memory = p.stdout.strip().splitlines()
