@@ -8,8 +8,10 @@
 // inside ObjectFactory::Create, and a null NIC or a class above the data
 // classes would fail far from the call that gave it.
 
+#include "rdma-fabric.h"
 #include "two-hosts.h"
 
+#include "ns3/fabric-topology-helper.h"
 #include "ns3/incast-traffic.h"
 #include "ns3/job-scheduler-helper.h"
 #include "ns3/job-scheduler.h"
@@ -23,6 +25,49 @@
 #include <gtest/gtest.h>
 
 using namespace ns3;
+
+namespace
+{
+
+/// A flux scheduler, a two-pair dumbbell with its classes, and a job on it.
+struct SchedulerSetup
+{
+    JobSchedulerHelper schedulers; //!< the helper
+    Ptr<JobScheduler> scheduler;   //!< the policy
+    fluxtest::RdmaFabric fabric;   //!< the network
+    Ptr<TrainingJob> job;          //!< a job between hosts 0 and 2
+
+    SchedulerSetup()
+        : scheduler(Create("flux")),
+          fabric(Dumbbell(scheduler), RdmaHelper()),
+          job(TrainingJobHelper().Install("a", {fabric.nics[0], fabric.nics[2]}, 3, 50000))
+    {
+    }
+
+    /**
+     * \param policy a policy
+     * \return it, its classes assigned
+     */
+    static Ptr<JobScheduler> Create(const std::string& policy)
+    {
+        JobSchedulerHelper schedulers;
+        schedulers.SetPolicy(policy);
+        return schedulers.Create();
+    }
+
+    /**
+     * \param scheduler the policy
+     * \return a dumbbell whose lossless classes are the policy's
+     */
+    static FabricTopology Dumbbell(Ptr<JobScheduler> scheduler)
+    {
+        FabricTopologyHelper fabric;
+        fabric.SetLosslessPriorities(JobSchedulerHelper::GetLosslessClasses(scheduler, 0, 3));
+        return fabric.BuildDumbbell(2);
+    }
+};
+
+} // namespace
 
 TEST(HelperMisuseDeathTest, MisspeltCongestionControlIsNamed)
 {
@@ -130,5 +175,42 @@ TEST(HelperMisuseDeathTest, ATenantsHostsAreCheckedAgainstItsNics)
                                                            2,
                                                            100e9),
                  "needs a load in \\(0, 1\\] .*got load 2");
+    Simulator::Destroy();
+}
+
+TEST(HelperMisuseDeathTest, ASchedulerGetsItsFabricFirstAndEachJobOnce)
+{
+    // the jobs' links are computed as they are added, a job added twice
+    // would contend with itself, and a path-aware policy without paths would
+    // keep the hash's silently
+    EXPECT_DEATH(
+        {
+            SchedulerSetup s;
+            s.schedulers.AddJob(s.scheduler, s.fabric.topo, s.job, 3);
+            s.schedulers.SetFabric(s.scheduler, s.fabric.topo);
+        },
+        "the fabric \\(JobSchedulerHelper::SetFabric\\) must be given before the jobs");
+    EXPECT_DEATH(
+        {
+            SchedulerSetup s;
+            s.schedulers.SetFabric(s.scheduler, s.fabric.topo);
+            s.schedulers.AddJob(s.scheduler, s.fabric.topo, s.job, 3);
+            s.schedulers.AddJob(s.scheduler, s.fabric.topo, s.job, 3);
+        },
+        "job 1 is job 0 added again");
+    EXPECT_DEATH(
+        {
+            SchedulerSetup s;
+            s.schedulers.AddJob(s.scheduler, s.fabric.topo, s.job, 3);
+            s.scheduler->Start();
+        },
+        "policy flux chooses paths, but it was given no fabric");
+    // in the right order, the same calls run
+    SchedulerSetup s;
+    s.schedulers.SetFabric(s.scheduler, s.fabric.topo);
+    s.schedulers.AddJob(s.scheduler, s.fabric.topo, s.job, 3);
+    s.scheduler->Start();
+    EXPECT_EQ(s.scheduler->GetNJobs(), 1u);
+    s.scheduler->Dispose();
     Simulator::Destroy();
 }

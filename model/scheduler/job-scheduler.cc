@@ -298,6 +298,10 @@ JobScheduler::GetQpArbiterFactory(ObjectFactory& /* factory */) const
 void
 JobScheduler::SetPathFunction(PathFunction paths, std::vector<double> linkBps)
 {
+    // the jobs' links and conflicts are computed as they are added
+    NS_ABORT_MSG_IF(!m_jobs.empty(),
+                    "JobScheduler: the fabric (JobSchedulerHelper::SetFabric) must be given "
+                    "before the jobs are added");
     m_paths = std::move(paths);
     m_linkBps = std::move(linkBps);
 }
@@ -308,6 +312,12 @@ JobScheduler::AddJob(const JobInfo& info)
     NS_LOG_FUNCTION(this << info.index);
     NS_ABORT_MSG_IF(info.index != m_jobs.size(), "JobScheduler: jobs must be added in order");
     NS_ABORT_MSG_IF(!info.job, "JobScheduler: job " << info.index << " has no TrainingJob");
+    for (const auto& other : m_jobs)
+    {
+        NS_ABORT_MSG_IF(other.job == info.job,
+                        "JobScheduler: job " << info.index << " is job " << other.index
+                                             << " added again");
+    }
     NS_ABORT_MSG_IF(info.rankLinks.size() != info.job->GetConnections().size(),
                     "JobScheduler: job "
                         << info.index << " has " << info.job->GetConnections().size()
@@ -400,7 +410,11 @@ uint32_t
 JobScheduler::PlacePaths(const std::vector<uint32_t>& order)
 {
     NS_LOG_FUNCTION(this << order.size());
-    if (!m_paths || m_linkBps.empty())
+    NS_ABORT_MSG_IF(!m_paths,
+                    "JobScheduler: policy " << GetPolicyName()
+                                            << " chooses paths, but it was given no fabric "
+                                               "(JobSchedulerHelper::SetFabric before AddJob)");
+    if (m_linkBps.empty())
     {
         return 0;
     }

@@ -29,12 +29,14 @@ namespace ns3
  *    jobs may use (Classes of them, avoiding the classes other tenants use),
  *    so that the fabric can make them lossless; GetQueueDiscFactory() and
  *    GetQpArbiterFactory() name what switch ports and NICs must run.
- * 2. AddJob() for every job, once the jobs and their queue pairs exist, with
- *    what the scheduler may know of it: the link directions its ring sends
- *    cross under the fabric's ECMP hashing and their rates.
- * 3. Start(), before the simulation runs: the policy installs its gates,
- *    and a path-aware policy chooses the source ports of the jobs' queue
- *    pairs (PlacePaths()), given the fabric's paths (SetPathFunction()).
+ * 2. SetPathFunction() (JobSchedulerHelper::SetFabric), then AddJob() for
+ *    every job, once, when the jobs and their queue pairs exist, with what
+ *    the scheduler may know of it: the link directions its ring sends cross
+ *    under the fabric's ECMP hashing and their rates.
+ * 3. Start(), once, before the simulation runs: the policy installs its
+ *    gates, and a path-aware policy chooses the source ports of the jobs'
+ *    queue pairs (PlacePaths()) on the fabric's paths; without a path
+ *    function it aborts.
  *
  * Policies are found by name (GetPolicies(), Create()), as congestion
  * controls are, and take their parameters as attributes.
@@ -191,14 +193,15 @@ class JobScheduler : public Object
 
     /**
      * \brief Let the scheduler see the fabric's paths, so that it can choose
-     * them (before AddJob).
+     * them (before AddJob; afterwards it aborts).
      * \param paths the path of a send
      * \param linkBps per link direction: its rate, bit/s
      */
     void SetPathFunction(PathFunction paths, std::vector<double> linkBps);
 
     /**
-     * \brief Learn of a job (after AssignClasses, before Start).
+     * \brief Learn of a job (after AssignClasses and SetPathFunction, before
+     * Start); a job added twice aborts.
      * \param info the job
      */
     void AddJob(const JobInfo& info);
