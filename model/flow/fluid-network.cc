@@ -174,10 +174,20 @@ FluidNetwork::SetLinkUp(uint32_t link, bool up)
         return;
     }
     m_linkUp[link] = up ? 1 : 0;
+    m_linksDown += up ? -1 : 1;
     m_allocator.SetCapacity(link, up ? l.bps : 0.0);
+    const int64_t now = Simulator::Now().GetNanoSeconds();
     for (const auto& f : l.flows)
     {
         MarkDirty(f.first);
+        if (up)
+        {
+            NoteRestored(f.first);
+        }
+        else
+        {
+            NoteCut(f.first, now);
+        }
     }
     ScheduleUpdate();
 }
@@ -201,6 +211,8 @@ FluidNetwork::RefreshPaths()
         Route(s);
         Attach(i);
         MarkDirty(i);
+        NoteRestored(i);
+        NoteCut(i, now);
     }
     ScheduleUpdate();
 }
@@ -308,9 +320,82 @@ FluidNetwork::IsCutOff(Ptr<RdmaQueuePair> qp) const
     {
         return false;
     }
-    const Hops path = Path(m_senders[index]);
+    return PathCut(m_senders[index]);
+}
+
+bool
+FluidNetwork::PathCut(const Sender& s) const
+{
+    const Hops path = Path(s);
     return path.empty() ||
            std::any_of(path.begin(), path.end(), [this](uint32_t l) { return !m_linkUp[l]; });
+}
+
+void
+FluidNetwork::NoteCut(uint32_t index, int64_t nowNs)
+{
+    Sender& s = m_senders[index];
+    if (!s.active || s.cutSinceNs >= 0 || !PathCut(s))
+    {
+        return;
+    }
+    const Time giveUp = s.qp->GetGiveUpTime();
+    if (giveUp.IsZero())
+    {
+        return; // no timer: it waits for the path, as a packet-level pair would
+    }
+    NS_LOG_DEBUG("sender " << index << " cut off, gives up in " << giveUp.As(Time::MS));
+    s.cutSinceNs = nowNs;
+    Simulator::Schedule(giveUp, &FluidNetwork::GiveUp, this, index, nowNs);
+}
+
+void
+FluidNetwork::NoteRestored(uint32_t index)
+{
+    Sender& s = m_senders[index];
+    if (s.cutSinceNs >= 0 && !PathCut(s))
+    {
+        s.cutSinceNs = -1;
+    }
+}
+
+void
+FluidNetwork::GiveUp(uint32_t index, int64_t sinceNs)
+{
+    NoteRestored(index);
+    if (m_senders[index].cutSinceNs == sinceNs && m_senders[index].active)
+    {
+        Fail(index);
+    }
+}
+
+void
+FluidNetwork::Fail(uint32_t index)
+{
+    NS_LOG_FUNCTION(this << index);
+    Sender& s = m_senders[index];
+    std::vector<std::pair<uint64_t, uint64_t>> failed{{s.head.seq, s.head.bytes}};
+    for (std::size_t i = 0; i < s.waiting.size(); ++i)
+    {
+        failed.emplace_back(s.waiting[i].seq, s.waiting[i].bytes);
+    }
+    s.waiting.clear();
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    Settle(index, now);
+    --m_activeFlows;
+    for (uint32_t l : Path(s))
+    {
+        LeaveLink(l, index);
+    }
+    SetRate(index, 0, now);
+    Detach(index);
+    s.active = false;
+    s.left = 0;
+    s.cutSinceNs = -1;
+    Ptr<RdmaQueuePair> qp = s.qp; // (the handlers may post, and grow m_senders)
+    qp->FailOffloaded(failed);
+    ReleaseIfGone(m_senders[index]);
+    ScheduleUpdate();
 }
 
 uint32_t
@@ -661,6 +746,10 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
     m_peakFlows = std::max(m_peakFlows, m_activeFlows);
     m_rates[index].cls = s.cls;
     Attach(index);
+    if (m_linksDown > 0 || s.hops == 0)
+    {
+        NoteCut(index, now);
+    }
     if (!m_shared)
     {
         SetRate(index, PathRate(index), now);

@@ -61,6 +61,9 @@ namespace ns3
  * fluid already counts): a message alone on the idle fabric takes exactly
  * the ideal FCT of the packet-level results. The sender learns of the
  * delivery when an ACK (AckBytes on the wire) returns over the same hops.
+ * A queue pair whose path is cut (a link direction down, or no route)
+ * keeps its messages for as long as its retries would last at packet level,
+ * then enters the error state as they would.
  *
  * What the fluid model cannot know is absent: there are no queues, so no
  * PFC pauses, ECN marks, CNPs, drops, retransmissions or per-packet
@@ -147,8 +150,9 @@ class FluidNetwork : public RdmaMessageOffload
 
     /**
      * \brief Whether a queue pair's messages wait on a link that is down
-     * (or on no route): at flow level nothing times out, so they wait for
-     * the link to come back.
+     * (or on no route). They wait for the link to come back, for as long
+     * as the queue pair's retries would last at packet level
+     * (RdmaQueuePair::GetGiveUpTime()); then they complete in error.
      * \param qp a sending queue pair
      * \return true when it has a message and its path is cut
      */
@@ -224,6 +228,7 @@ class FluidNetwork : public RdmaMessageOffload
         uint32_t peerQpn{0};          //!< its peer's QP number
         uint32_t peerAddress{0};      //!< its peer's address
         uint64_t routeEpoch{0};       //!< m_routeEpoch when the path was looked up
+        int64_t cutSinceNs{-1}; //!< since when its path is cut while it has messages (-1: not)
     };
 
     /// What a bottleneck check found on a link (HeldAt).
@@ -492,11 +497,44 @@ class FluidNetwork : public RdmaMessageOffload
      */
     double OnWire(uint64_t bytes, uint32_t mtu) const;
 
+    /**
+     * \param s a sender
+     * \return whether its path is cut: no route, or a link direction down
+     */
+    bool PathCut(const Sender& s) const;
+    /**
+     * \brief A sender with messages may have lost its path: if it did, its
+     * queue pair gives up after its GetGiveUpTime(), as its retries would
+     * at packet level, unless the path comes back first.
+     * \param index the sender
+     * \param nowNs now, ns
+     */
+    void NoteCut(uint32_t index, int64_t nowNs);
+    /**
+     * \brief A sender's path may have come back: it no longer gives up.
+     * \param index the sender
+     */
+    void NoteRestored(uint32_t index);
+    /**
+     * \brief A sender's give-up time has passed since its path was cut:
+     * unless the path came back meanwhile, its messages fail (Fail).
+     * \param index the sender
+     * \param sinceNs when the path was cut, ns (a later cut has its own)
+     */
+    void GiveUp(uint32_t index, int64_t sinceNs);
+    /**
+     * \brief The sender's queue pair enters the error state: its messages
+     * leave the fluid and complete in error (RdmaQueuePair::FailOffloaded).
+     * \param index the sender
+     */
+    void Fail(uint32_t index);
+
     uint32_t m_packetOverhead;         //!< wire bytes per packet besides payload
     uint32_t m_ackBytes;               //!< wire bytes of an ACK
     bool m_shared;                     //!< flows share links (else each at its path's rate)
     std::vector<Link> m_links;         //!< the link directions
     std::vector<uint8_t> m_linkUp;     //!< per link direction: whether it carries anything
+    uint32_t m_linksDown{0};           //!< link directions down
     std::vector<double> m_linkDelayS;  //!< per link direction: its propagation delay, s
     std::vector<double> m_residual;    //!< per link direction: what a computation may give out
     std::vector<Ptr<RdmaNic>> m_hosts; //!< NIC per host

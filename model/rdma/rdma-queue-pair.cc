@@ -221,6 +221,20 @@ RdmaQueuePair::CompleteOffloaded(uint64_t seq, uint64_t bytes)
 }
 
 void
+RdmaQueuePair::FailOffloaded(const std::vector<std::pair<uint64_t, uint64_t>>& messages)
+{
+    NS_LOG_FUNCTION(this << messages.size());
+    m_timeouts += m_retryCount + 1;
+    m_retries = m_retryCount;
+    EnterError();                   // (the offload holds the messages: none are here)
+    Ptr<RdmaQueuePair> self = this; // a handler may destroy the queue pair
+    for (std::size_t i = 0; i < messages.size(); ++i)
+    {
+        CompleteInError(messages[i].first, messages[i].second, i == 0 ? RETRY_EXCEEDED : FLUSHED);
+    }
+}
+
+void
 RdmaQueuePair::SetSendCompletionCallback(CompletionCallback cb)
 {
     m_sendDone = cb;
@@ -415,6 +429,12 @@ Time
 RdmaQueuePair::GetRetransmitTimeout() const
 {
     return m_rtoValue;
+}
+
+Time
+RdmaQueuePair::GetGiveUpTime() const
+{
+    return m_rtoValue * static_cast<int64_t>(m_retryCount + 1);
 }
 
 uint64_t

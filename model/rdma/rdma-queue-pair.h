@@ -17,6 +17,9 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <utility>
+#include <vector>
+
 namespace ns3
 {
 
@@ -161,6 +164,16 @@ class RdmaQueuePair : public Object
     void CompleteOffloaded(uint64_t seq, uint64_t bytes);
 
     /**
+     * \brief The NIC's message offload saw this (sending) queue pair's path
+     * stay cut for GetGiveUpTime(): it counts the timeouts and enters the
+     * error state as the last one would, and the messages the offload held
+     * complete in error (the first RETRY_EXCEEDED, the others FLUSHED).
+     * \param messages the messages not delivered, (sequence number, payload
+     *        bytes), oldest first
+     */
+    void FailOffloaded(const std::vector<std::pair<uint64_t, uint64_t>>& messages);
+
+    /**
      * \brief The NIC's message offload keeps this queue pair's sending side
      * under an index of its own, so that it finds it without a look-up.
      * \param index the offload's index (NO_OFFLOAD_INDEX: none)
@@ -272,6 +285,12 @@ class RdmaQueuePair : public Object
     Counters GetCounters() const;
     /** \return the retransmission timeout in use (zero: none) */
     Time GetRetransmitTimeout() const;
+    /**
+     * \return how long the queue pair goes without acknowledged progress
+     * before it enters the error state: its RetryCount retries and the
+     * timeout after them, (RetryCount + 1) x the timeout (zero: never)
+     */
+    Time GetGiveUpTime() const;
     /**
      * \return retransmitted packets received that repaired a loss: the
      * receive side accepted them in order (it did not have their data).

@@ -234,8 +234,8 @@ ScenarioRun::Collect(double wallS) const
         jr.reason = job->GetFailureReason();
         if (m_fluid && jr.status == "unfinished" && CutOff(*m_fluid, *job))
         {
-            jr.reason = "at flow level, a message waits on a link that is down (a fluid has no "
-                        "ACK timeout or retries to fail it)";
+            jr.reason = "at flow level, a message waits on a link that is down (without an "
+                        "ACK timeout nothing fails it)";
         }
         jr.transport = ToResults(job->GetCollective()->GetCounters());
         if (job->GetWorkload())

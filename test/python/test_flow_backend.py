@@ -593,30 +593,41 @@ def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # no
     assert got == [w if w not in ("+0.0", "-0.0") else "0.0" for w in want], (got, want)
 
 
-def test_a_job_cut_off_at_flow_level_says_why(tmp_path, flux_run):
-    """At flow level a message whose path crosses a link that is down waits
-    (a fluid has no ACK timeout to fail it): a job cut off for good ends
-    unfinished with that reason (at packet level it fails on its retries);
-    with the link back in time it completes, with no reason."""
+def test_a_job_cut_off_fails_at_flow_level_as_at_packet_level(tmp_path, flux_run):
+    """A queue pair whose path stays cut gives up at flow level when its
+    retries would at packet level ((retry count + 1) ACK timeouts): the job
+    fails with the packet level's reason and the run ends at the same time,
+    within a microsecond; with the link back in time it completes; without
+    an ACK timeout it waits, unfinished, and the reason says why."""
     s = {"stop_ms": 50, "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1,
                                      "hosts_per_leaf": 2},
          "transport": {"ack_timeout": 8},
          "jobs": [{"name": "j", "ranks": 4, "bytes": 1000000, "iterations": 2}],
          "faults": [{"link": "leaf0<->spine0", "down_ms": 0.01}]}
-    for up, status in ((None, "unfinished"), (5, "completed")):
-        if up:
-            s["faults"][0]["up_ms"] = up
+
+    def run(scenario, backend):
         path = tmp_path / "cut.json"
-        path.write_text(json.dumps(s))
-        out = tmp_path / "r.json"
-        p = flux_run(path, "--backend", "flow", "--out", out, "--quiet")
+        path.write_text(json.dumps(scenario))
+        out = tmp_path / f"{backend}.json"
+        p = flux_run(path, "--backend", backend, "--out", out, "--quiet")
         assert p.returncode == 0, p.stderr
-        job = json.loads(out.read_text())["jobs"][0]
-        assert job["status"] == status, job
-        if up:
-            assert job["reason"] == ""
-        else:
-            assert job["reason"].startswith("at flow level, a message waits on a link that is down")
+        return json.loads(out.read_text())
+
+    packet, flow = run(s, "packet"), run(s, "flow")
+    for r in (packet, flow):
+        assert r["jobs"][0]["status"] == "failed" and r["sim"]["stop_reason"] == "job_failed", r
+    # 0.01 ms + 8 timeouts of 4.096 us x 2^8
+    assert abs(flow["sim"]["simulated_ms"] - (0.01 + 8 * 4.096e-3 * 256)) < 1e-3
+    assert abs(flow["sim"]["simulated_ms"] - packet["sim"]["simulated_ms"]) < 1e-3
+    assert flow["jobs"][0]["reason"] == packet["jobs"][0]["reason"]
+    assert flow["jobs"][0]["reason"].startswith("retry count exceeded on the queue pair of rank")
+    back = dict(s, faults=[dict(s["faults"][0], up_ms=5)])
+    job = run(back, "flow")["jobs"][0]
+    assert job["status"] == "completed" and job["reason"] == "", job
+    forever = dict(s, transport={"ack_timeout": 0})
+    job = run(forever, "flow")["jobs"][0]
+    assert job["status"] == "unfinished", job
+    assert job["reason"].startswith("at flow level, a message waits on a link that is down")
 
 
 def test_backend_limits_name_the_congestion_control_and_its_keys(flux_run, tmp_path):
