@@ -149,16 +149,20 @@ def test_no_flows_no_fct_plot(tmp_path, flux_run):
 
 
 def test_unreadable_results_file(tmp_path):
-    """A results file that is missing, not JSON, or JSON of another kind (a
-    --bound or --timeline file) makes flux-plot exit 2 with a message naming
-    the file (and, for those two, what draws them), and write no PNG."""
+    """A results file that is missing, not JSON (a pcap), or JSON of another
+    kind (a --bound or --timeline file) makes flux-plot exit 2 with a message
+    naming the file and what it is not (and, for those two, what draws
+    them), and write no PNG."""
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
     bound = tmp_path / "bound.json"
     bound.write_text(json.dumps({"policy": {"name": "fifo"}, "jobs": [], "lower_bound": {}}))
     timeline = tmp_path / "timeline.json"
     timeline.write_text(json.dumps({"traceEvents": []}))
-    for path, hint in ((bad, ""), (tmp_path / "missing.json", ""),
+    pcap = tmp_path / "host0.pcap"
+    pcap.write_bytes(bytes.fromhex("4d3cb2a102000400"))  # (a nanosecond pcap's magic)
+    for path, hint in ((bad, "not a results file"), (pcap, "not a results file"),
+                       (tmp_path / "missing.json", ""),
                        (bound, "run-experiment.sh --bound"), (timeline, "flux-plot timeline")):
         p = _plot(path, "-o", tmp_path / "out")
         assert p.returncode == 2
