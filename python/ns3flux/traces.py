@@ -92,9 +92,11 @@ def convergence_us(time_us, rates, since_us, span_us=500.0, threshold=0.95, unti
     starts = np.arange(since_us, end - span_us, span_us / 5)
     ok = []
     for s in starts:
-        sel = (time_us >= s) & (time_us < s + span_us)
-        m = np.nanmean(rates[sel], axis=0) if np.any(sel) else np.array([])
-        m = m[~np.isnan(m)]
+        window = rates[(time_us >= s) & (time_us < s + span_us)]
+        # the mean of each flow sampled in the window (no nanmean: it warns
+        # about the flows without a sample there)
+        n = np.sum(~np.isnan(window), axis=0)
+        m = np.nansum(window, axis=0)[n > 0] / n[n > 0]
         ok.append(m.size > 1 and jain(m) >= threshold)
     ok = np.array(ok)
     if ok.size == 0:

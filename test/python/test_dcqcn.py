@@ -7,7 +7,9 @@ flow reaches its fair share quickly. scripts/dcqcn-validate prints the same
 measures for every profile and draws them."""
 
 import json
+import warnings
 
+import numpy as np
 import pytest
 
 from conftest import run_scenario
@@ -141,3 +143,19 @@ def test_bad_dcqcn_keys_exit_2(flux_run, tmp_path, dcqcn, field):
     assert proc.returncode == 2
     assert field in proc.stderr
     assert not out.exists()
+
+
+def test_convergence_us_finds_the_first_fair_window_and_ignores_absent_flows():
+    """convergence_us gives the start of the first window after the last
+    unfair one (flow 0 at 10x flow 1 until 1000 us, equal after, windows of
+    500 us every 100 us): 1000 us; a flow with no sample in a window is left
+    out of its index, without a warning; never fair gives None."""
+    t = np.arange(0.0, 3000.0, 10.0)
+    rates = np.column_stack([np.where(t < 1000, 10.0, 1.0), np.ones_like(t),
+                             np.full_like(t, np.nan)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert traces.convergence_us(t, rates, 0.0) == 1000.0
+        assert traces.convergence_us(t, rates, 200.0) == 800.0
+        rates[:, 0] = 10.0
+        assert traces.convergence_us(t, rates, 0.0) is None
