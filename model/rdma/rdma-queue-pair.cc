@@ -224,10 +224,10 @@ void
 RdmaQueuePair::FailOffloaded(const std::vector<std::pair<uint64_t, uint64_t>>& messages)
 {
     NS_LOG_FUNCTION(this << messages.size());
+    Ptr<RdmaQueuePair> self = this; // a handler may destroy the queue pair
     m_timeouts += m_retryCount + 1;
     m_retries = m_retryCount;
-    EnterError();                   // (the offload holds the messages: none are here)
-    Ptr<RdmaQueuePair> self = this; // a handler may destroy the queue pair
+    EnterError(); // (the offload holds the messages: none are here)
     for (std::size_t i = 0; i < messages.size(); ++i)
     {
         CompleteInError(messages[i].first, messages[i].second, i == 0 ? RETRY_EXCEEDED : FLUSHED);

@@ -48,6 +48,21 @@ Number(std::ostream& out, double value)
     }
 }
 
+/// A counter's sample (a utilisation, a queue's bytes) to nine significant
+/// digits: a ratio of two sums comes out as 0.9407280000000001 otherwise.
+void
+Sample(std::ostream& out, double value)
+{
+    if (!std::isfinite(value))
+    {
+        out << 0;
+        return;
+    }
+    char text[32];
+    std::snprintf(text, sizeof(text), "%.9g", value);
+    out << text;
+}
+
 /// Nanoseconds as microseconds with three decimals, exactly.
 void
 Micros(std::ostream& out, int64_t ns)
@@ -198,7 +213,7 @@ TimelineWriter::Write(const TimelineData& data, std::ostream& out)
         for (std::size_t v = 0; v < counter.series.size(); ++v)
         {
             out << (v ? "," : "") << seriesNames[c.counter][v] << ':';
-            Number(out, data.GetValues()[c.firstValue + v]);
+            Sample(out, data.GetValues()[c.firstValue + v]);
         }
         out << "}}";
     }

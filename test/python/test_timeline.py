@@ -7,6 +7,7 @@ import collections
 import copy
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -205,10 +206,14 @@ def test_spans_on_a_track_nest(runs, flux_run, tmp_path):
 
 def test_link_utilisation_agrees_with_the_results(runs):
     """A traced link's utilisation counter lies in [0, 1.05] (a sample
-    counts the frames that began in its interval), and its mean over the
+    counts the frames that began in its interval), is written with at most
+    nine significant digits (not 0.9407280000000001), and its mean over the
     run is the link's bytes / (rate x time) of the results' busiest links
     within 3 %."""
-    results, trace, _ = runs["flux"]
+    results, trace, path = runs["flux"]
+    written = re.findall(r'"utilization":([-0-9.eE+]+)', path.read_text())
+    assert written and all(len(re.sub(r"[-.+]|e.*|^0*", "", w, flags=re.I)) <= 9
+                           for w in written), max(written, key=len)
     busiest = {b["link"]: b["utilization"] for b in results["network"]["busiest_links"]}
     sim_us = results["sim"]["simulated_ms"] * 1e3
     checked = 0
