@@ -6,10 +6,10 @@
 
 #include "ns3/log.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-json.h"
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -248,11 +248,7 @@ File
 ParseFile(const std::string& file)
 {
     NS_LOG_FUNCTION(file);
-    std::error_code ec;
-    if (std::filesystem::is_directory(file, ec))
-    {
-        throw ScenarioError(file, "is a folder, not an AICB workload file");
-    }
+    RequireRegularFile(file, "an AICB workload file");
     std::ifstream in(file);
     if (!in)
     {

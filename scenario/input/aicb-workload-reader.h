@@ -63,7 +63,8 @@ struct AicbOptions
  * \param file the workload file
  * \param options how to read it
  * \return the workload
- * \throws ScenarioError naming the file and line: missing or extra columns,
+ * \throws ScenarioError naming the file: not a regular file; or the file and
+ *         line: missing or extra columns,
  *         an unknown parallelism kind, option or collective, a negative or
  *         malformed number, group sizes that do not divide the rank count, a
  *         layer count that differs from the layers listed, more nodes than

@@ -98,7 +98,8 @@ ListChakraRankFiles(const std::string& prefix)
 std::map<std::string, std::vector<uint32_t>>
 ReadChakraCommGroups(const std::string& file, uint32_t ranks)
 {
-    const nlohmann::json doc = ReadScenarioJson(file); // (a folder, a syntax error: named)
+    RequireRegularFile(file, "a communication-group file");
+    const nlohmann::json doc = ReadScenarioJson(file); // (a syntax error: named)
     if (!doc.is_object())
     {
         throw ScenarioError(file, "must be an object {\"<pg_name>\": [ranks...], ...}");

@@ -29,9 +29,9 @@ std::vector<std::string> ListChakraRankFiles(const std::string& prefix);
  * \param file the JSON file
  * \param ranks the trace's rank count
  * \return pg_name -> its ranks, ascending
- * \throws ScenarioError naming the file and group: unreadable or not such an
- *         object, a group empty, larger than the trace, naming a rank twice
- *         or a rank outside 0 .. ranks-1
+ * \throws ScenarioError naming the file and group: not a regular file,
+ *         unreadable or not such an object, a group empty, larger than the
+ *         trace, naming a rank twice or a rank outside 0 .. ranks-1
  */
 std::map<std::string, std::vector<uint32_t>> ReadChakraCommGroups(const std::string& file,
                                                                   uint32_t ranks);

@@ -10,6 +10,7 @@
 
 #include "ns3/log.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-json.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -333,6 +334,7 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
                      WorkloadTrace& trace,
                      std::unordered_map<std::string, uint32_t>& groupIndex)
 {
+    RequireRegularFile(m_path, "a Chakra trace file");
     const int fd = open(m_path.c_str(), O_RDONLY);
     if (fd < 0)
     {

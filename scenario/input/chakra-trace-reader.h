@@ -38,7 +38,7 @@ namespace ns3
  * \param commGroupsFile the communication-group file, or "" for none
  * \return the trace, every rank's nodes in dependency order
  * \throws ScenarioError naming the file (and node id) of the first problem:
- *         a missing rank file, a truncated file or message, a bad length
+ *         a missing rank file, one not a regular file, a truncated file or message, a bad length
  *         prefix, an unknown node type or collective, a missing or bad
  *         attribute, a size or duration out of range, a duplicate node id,
  *         a dependency on a node the rank does not have, a dependency

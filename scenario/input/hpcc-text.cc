@@ -42,10 +42,7 @@ ReadText(const std::string& field, const std::string& path)
     {
         throw ScenarioError(field, path + ": no such file");
     }
-    if (!fs::is_regular_file(path, ec))
-    {
-        throw ScenarioError(field, path + ": not a regular file");
-    }
+    RequireRegularFile(path, "an HPCC text file", field);
     const auto size = fs::file_size(path, ec);
     if (!ec && size > kMaxFileBytes)
     {

@@ -272,6 +272,44 @@ ParseScenarioText(const std::string& text, const std::string& source)
     }
 }
 
+void
+RequireRegularFile(const std::string& path, const std::string& what, const std::string& field)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    std::string problem;
+    switch (fs::status(path, ec).type())
+    {
+    case fs::file_type::regular:
+    case fs::file_type::not_found:
+    case fs::file_type::none: // (cannot be examined: opening it says why)
+        return;
+    case fs::file_type::directory:
+        problem = "is a folder, not " + what;
+        break;
+    case fs::file_type::fifo:
+        problem = "is a FIFO, not a regular file";
+        break;
+    case fs::file_type::character:
+        problem = "is a character device, not a regular file";
+        break;
+    case fs::file_type::block:
+        problem = "is a block device, not a regular file";
+        break;
+    case fs::file_type::socket:
+        problem = "is a socket, not a regular file";
+        break;
+    default:
+        problem = "is not a regular file";
+        break;
+    }
+    if (field.empty())
+    {
+        Fail(path, problem);
+    }
+    Fail(field, path + ": " + problem);
+}
+
 nlohmann::json
 ReadScenarioJson(const std::string& path)
 {

@@ -37,6 +37,22 @@ nlohmann::json ParseScenarioText(const std::string& text, const std::string& sou
  */
 nlohmann::json ReadScenarioJson(const std::string& path);
 
+/**
+ * \ingroup flux-scenario
+ * \brief Refuse an input path that is not a regular file, before it is opened.
+ * \param path the file
+ * \param what what the file should be, for a folder ("an AICB workload file")
+ * \param field the field to name; empty: the path itself
+ *
+ * A FIFO would block the reader, a device such as /dev/zero never ends.
+ * Throws ScenarioError `<path>: is a folder, not <what>` or `<path>: is a
+ * FIFO, not a regular file` (with \p field: `<field>: <path>: ...`). A path
+ * that does not exist passes: opening it says so.
+ */
+void RequireRegularFile(const std::string& path,
+                        const std::string& what,
+                        const std::string& field = "");
+
 namespace scenario
 {
 

@@ -6,6 +6,7 @@ replayed exactly and its communication takes its alpha-beta sum, two real worklo
 
 import json
 import os
+import subprocess
 
 import pytest
 from conftest import ROOT, strip_wall
@@ -427,3 +428,30 @@ def test_collectives_of_one_rank_groups_are_named_when_left_out(flux_run, tmp_pa
             f"flux-run: warning: jobs[0].workload.aicb: {expected} collectives of one-rank groups "
             f"move no data and are left out, the first layer {first[0]}'s {first[1]} "
             "all-gather (TP group of 1)"], p.stderr
+
+
+def test_a_workload_path_that_is_not_a_regular_file_is_refused(flux_run, tmp_path):
+    """A FIFO (whose open would block for ever) or a device given as an AICB
+    file, a Chakra rank file or a communication-group file: exit 2 at once,
+    one line naming the field and the file."""
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    (tmp_path / "t").mkdir()
+    rank0 = tmp_path / "t" / "ar.0.et"
+    os.mkfifo(rank0)
+    prefix = os.path.join(CHAKRA, "all_reduce", "4npus_1MB", "all_reduce")
+    cases = [
+        ({"aicb": str(pipe)}, "aicb", f"{pipe}: is a FIFO"),
+        ({"aicb": "/dev/null"}, "aicb", "/dev/null: is a character device"),
+        ({"chakra": str(tmp_path / "t" / "ar")}, "chakra", f"{rank0}: is a FIFO"),
+        ({"chakra": prefix, "comm_groups": str(pipe)}, "comm_groups", f"{pipe}: is a FIFO"),
+    ]
+    for workload, key, problem in cases:
+        path = tmp_path / "s.json"
+        path.write_text(json.dumps({
+            "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+            "jobs": [{"name": "j", "workload": workload, "iterations": 1}]}))
+        p = subprocess.run([flux_run.path, str(path), "--check"], capture_output=True, text=True,
+                           timeout=60)
+        assert p.returncode == 2, (workload, p.stderr)
+        assert p.stderr == (f"flux-run: jobs[0].workload.{key}: {problem}, not a regular file\n")

@@ -369,3 +369,13 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
         },
         {"L65B-M1-C05", "line 2", "declares 839 layers, the file lists 33"});
 }
+
+// Only a regular file is opened: a device (read forever, or empty) or a
+// FIFO (the open blocks) is refused by name, as a folder is.
+TEST(AicbReader, OnlyARegularFileIsRead)
+{
+    ExpectScenarioError([] { ReadAicbWorkload("/dev/null"); },
+                        {"/dev/null: is a character device, not a regular file"});
+    ExpectScenarioError([] { ReadAicbWorkload(kData); },
+                        {kData + ": is a folder, not an AICB workload file"});
+}

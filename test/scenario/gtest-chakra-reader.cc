@@ -376,3 +376,28 @@ TEST(ChakraReader, BadCommunicationGroups)
     ASSERT_EQ(t.groups.size(), 1U);
     EXPECT_EQ(t.groups[0], std::vector<uint32_t>({0, 1}));
 }
+
+// Only regular files are opened, rank files and the group file alike: a
+// device (/dev/zero never ends, /dev/null is empty) or a folder is
+// refused by name.
+TEST(ChakraReader, OnlyRegularFilesAreRead)
+{
+    TraceDir dir;
+    const std::string p = dir.Prefix();
+    const std::string folder = fs::path(p).parent_path().string();
+    dir.Rank(0, {Comp(1, 1)});
+    dir.Rank(1, {Comp(1, 1)});
+    ExpectScenarioError([&] { ReadChakraTrace(p, "/dev/null"); },
+                        {"/dev/null: is a character device, not a regular file"});
+    ExpectScenarioError([&] { ReadChakraTrace(p, folder); },
+                        {folder + ": is a folder, not a communication-group file"});
+    const std::string f1 = p + ".1.et";
+    fs::remove(f1);
+    fs::create_symlink("/dev/zero", f1);
+    ExpectScenarioError([&] { ReadChakraTrace(p); },
+                        {f1 + ": is a character device, not a regular file"});
+    fs::remove(f1);
+    fs::create_directory(f1);
+    ExpectScenarioError([&] { ReadChakraTrace(p); },
+                        {f1 + ": is a folder, not a Chakra trace file"});
+}
