@@ -159,6 +159,13 @@ ParseJobWorkload(const ObjectReader& r, ScenarioConfig::JobConfig& job, const Sc
             wc.path = Resolve(cfg, w["aicb"].get<std::string>());
             AicbOptions options;
             r.Read("ranks", options.ranks);
+            // refused before all_gpus ranks are built
+            options.checkRanks = [&cfg](uint64_t ranks) {
+                if (const std::string beyond = RanksBeyondTopology(ranks, cfg); !beyond.empty())
+                {
+                    throw ScenarioError("ranks", beyond);
+                }
+            };
             trace = ReadAicbWorkload(wc.path, options);
         }
     }

@@ -130,6 +130,14 @@ void ParseJobWorkload(const ObjectReader& r,
 void CheckJobAlgorithms(const ObjectReader& r, const ScenarioConfig::JobConfig& job);
 
 /**
+ * \param ranks a job's rank count
+ * \param cfg the scenario, topology parsed
+ * \return why the topology cannot hold the job ("N ranks but the topology
+ * has M hosts"; GPUs with servers), or "" when it can
+ */
+std::string RanksBeyondTopology(uint64_t ranks, const ScenarioConfig& cfg);
+
+/**
  * \param v one entry of "jobs"
  * \param path its path ("jobs[0]")
  * \param cfg the scenario, topology and transport parsed

@@ -69,6 +69,20 @@ ParsePriority(const ObjectReader& r)
 
 } // namespace
 
+std::string
+RanksBeyondTopology(uint64_t ranks, const ScenarioConfig& cfg)
+{
+    // with servers ranks go on GPUs; without, on hosts (one GPU each)
+    const bool servers = cfg.topology.hasServers;
+    const uint32_t slots = servers ? cfg.GpuCount() : cfg.HostCount();
+    if (ranks <= slots)
+    {
+        return "";
+    }
+    return std::to_string(ranks) + " ranks but the topology has " + std::to_string(slots) +
+           (servers ? " GPUs" : " hosts");
+}
+
 ScenarioConfig::JobConfig
 ParseJob(const json& v,
          const std::string& path,
@@ -92,11 +106,9 @@ ParseJob(const json& v,
     {
         job.ranks = r["ranks"].get<uint32_t>();
     }
-    if (job.ranks > slots)
+    if (const std::string beyond = RanksBeyondTopology(job.ranks, cfg); !beyond.empty())
     {
-        Fail(r.Path("ranks"),
-             std::to_string(job.ranks) + " ranks but the topology has " + std::to_string(slots) +
-                 (servers ? " GPUs" : " hosts"));
+        Fail(r.Path("ranks"), beyond);
     }
     if (r.Has("hosts") && r.Has("gpus"))
     {

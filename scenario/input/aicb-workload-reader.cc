@@ -219,6 +219,10 @@ ReadAicbWorkload(const std::string& file, const AicbOptions& options)
         fail("all_gpus is " + std::to_string(header.allGpus) + ", the job has " +
              std::to_string(options.ranks) + " ranks");
     }
+    if (options.checkRanks)
+    {
+        options.checkRanks(ranks);
+    }
     if (header.kind == "DATA" || header.kind == "MICRO")
     {
         header.tp = 1;

@@ -8,6 +8,7 @@
 #include "ns3/workload-trace.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace ns3
@@ -25,6 +26,10 @@ struct AicbOptions
     /// The most nodes the workload may have, all ranks together (a bound on
     /// memory: a node takes about 100 bytes).
     uint64_t maxNodes{1ULL << 24};
+    /// Called with the rank count once it is known, before any rank is
+    /// built: it may throw to refuse a job too large at once (a
+    /// ScenarioError for the field "ranks" names the job's ranks).
+    std::function<void(uint64_t ranks)> checkRanks;
 };
 
 /**

@@ -455,3 +455,18 @@ def test_a_workload_path_that_is_not_a_regular_file_is_refused(flux_run, tmp_pat
                            timeout=60)
         assert p.returncode == 2, (workload, p.stderr)
         assert p.stderr == (f"flux-run: jobs[0].workload.{key}: {problem}, not a regular file\n")
+
+
+def test_an_aicb_job_larger_than_the_topology_is_refused_before_it_is_built(flux_run, tmp_path):
+    """all_gpus 2^20 on 8 hosts: refused for its rank count, as any job
+    larger than the topology, before the 2^20 ranks are built (which the
+    node bound, 2^24, would refuse: 2 layers make 18 nodes a rank)."""
+    (tmp_path / "big.txt").write_text(
+        "DATA all_gpus: 1048576\n2\n" + "l -1 100 NONE 0 100 NONE 0 100 ALLREDUCE 1000 100\n" * 2)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps({
+        "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+        "jobs": [{"name": "a", "workload": {"aicb": "big.txt"}, "iterations": 1}]}))
+    p = flux_run(path, "--check")
+    assert p.returncode == 2, p.stderr
+    assert p.stderr == "flux-run: jobs[0].ranks: 1048576 ranks but the topology has 8 hosts\n"

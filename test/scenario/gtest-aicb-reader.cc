@@ -370,6 +370,28 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
         {"L65B-M1-C05", "line 2", "declares 839 layers, the file lists 33"});
 }
 
+// The rank count goes to AicbOptions::checkRanks as soon as it is known,
+// before any rank is built: a job too large for the topology is refused at
+// once, not after all_gpus ranks (here 2^20) were expanded.
+TEST(AicbReader, TheRankCountIsCheckedBeforeAnyRankIsBuilt)
+{
+    AicbFile f("DATA all_gpus: 1048576\n1\na -1 10 NONE 0 20 NONE 0 30 ALLREDUCE 300 5\n");
+    AicbOptions o;
+    o.maxNodes = 1; // (a check after the expansion's node count would refuse it too)
+    uint64_t seen = 0;
+    o.checkRanks = [&seen](uint64_t ranks) {
+        seen = ranks;
+        throw ScenarioError("ranks", "too many");
+    };
+    ExpectScenarioError([&] { ReadAicbWorkload(f.Path(), o); }, {"ranks: too many"});
+    EXPECT_EQ(seen, 1048576U);
+    // without the hook the same file reads, all its ranks built
+    AicbFile small("DATA all_gpus: 4\n1\na -1 10 NONE 0 20 NONE 0 30 ALLREDUCE 300 5\n");
+    o.maxNodes = 1 << 10;
+    o.checkRanks = nullptr;
+    EXPECT_EQ(ReadAicbWorkload(small.Path(), o).ranks, 4U);
+}
+
 // Only a regular file is opened: a device (read forever, or empty) or a
 // FIFO (the open blocks) is refused by name, as a folder is.
 TEST(AicbReader, OnlyARegularFileIsRead)
