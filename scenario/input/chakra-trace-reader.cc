@@ -390,10 +390,17 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
             }
             break;
         }
-        uint32_t length = 0;
-        if (!coded.ReadVarint32(&length))
+        // (read in full: ReadVarint32 would keep the low 32 bits of a larger one)
+        uint64_t length = 0;
+        if (!coded.ReadVarint64(&length))
         {
             throw ScenarioError(m_path, "truncated or malformed length prefix of " + where());
+        }
+        if (length > std::numeric_limits<uint32_t>::max())
+        {
+            throw ScenarioError(m_path,
+                                "malformed length prefix of " + where() + ": " +
+                                    std::to_string(length) + " does not fit 32 bits");
         }
         if (length > kMaxMessageBytes)
         {
@@ -401,7 +408,7 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
                                 "length prefix of " + where() + " is " + std::to_string(length) +
                                     " bytes, more than " + std::to_string(kMaxMessageBytes));
         }
-        const auto limit = coded.PushLimit(length);
+        const auto limit = coded.PushLimit(static_cast<int>(length));
         const bool parsed = message == 0 ? metadata.ParseFromCodedStream(&coded)
                                          : m_node.ParseFromCodedStream(&coded);
         if (!parsed || !coded.ConsumedEntireMessage() || coded.BytesUntilLimit() != 0)
