@@ -58,6 +58,7 @@ struct EtNode
     std::vector<uint64_t> ctrlDeps;                           //!< Node.ctrl_deps
     uint64_t durationMicros{0};                               //!< Node.duration_micros
     std::vector<std::pair<std::string, int64_t>> ints;        //!< int64 attributes
+    std::vector<std::pair<std::string, uint64_t>> uints;      //!< uint64 attributes
     std::vector<std::pair<std::string, std::string>> strings; //!< string attributes
 };
 
@@ -107,6 +108,13 @@ EncodeNode(const EtNode& n)
         std::string attr;
         PutBytes(attr, 1, name);
         PutUint(attr, 9, static_cast<uint64_t>(value)); // int64_val
+        PutBytes(out, 10, attr);
+    }
+    for (const auto& [name, value] : n.uints)
+    {
+        std::string attr;
+        PutBytes(attr, 1, name);
+        PutUint(attr, 13, value); // uint64_val
         PutBytes(out, 10, attr);
     }
     for (const auto& [name, value] : n.strings)

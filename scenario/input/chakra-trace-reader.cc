@@ -42,33 +42,53 @@ constexpr uint64_t kMaxBytes = 1ULL << 50;             //!< larger sizes are abs
 constexpr uint64_t kMaxDurationMicros = 1000000000000; //!< longer is absurd (11.6 days)
 constexpr uint32_t kMaxMessageBytes = 64 << 20;        //!< no node is this large
 
-/// An attribute's integer value (any of the integer kinds); nullopt if it has none.
-std::optional<int64_t>
-IntegerValue(const AttributeProto& a)
+/// An integer attribute's value, of any of the integer kinds.
+struct Integer
+{
+    int64_t value{0};   //!< for comparisons: a uint64 beyond int64 is its maximum
+    uint64_t beyond{0}; //!< a uint64 beyond int64: its value (else 0)
+
+    /// \return the value as written, for messages and names
+    std::string Text() const
+    {
+        return beyond ? std::to_string(beyond) : std::to_string(value);
+    }
+};
+
+/// An unsigned 64-bit value as an Integer.
+Integer
+Unsigned(uint64_t v)
 {
     constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    return v > kMax ? Integer{static_cast<int64_t>(kMax), v} : Integer{static_cast<int64_t>(v), 0};
+}
+
+/// An attribute's integer value (any of the integer kinds); nullopt if it has none.
+std::optional<Integer>
+IntegerValue(const AttributeProto& a)
+{
     switch (a.value_case())
     {
     case AttributeProto::kInt32Val:
-        return a.int32_val();
+        return Integer{a.int32_val()};
     case AttributeProto::kInt64Val:
-        return a.int64_val();
+        return Integer{a.int64_val()};
     case AttributeProto::kUint32Val:
-        return a.uint32_val();
+        return Integer{a.uint32_val()};
     case AttributeProto::kUint64Val:
-        return static_cast<int64_t>(std::min<uint64_t>(a.uint64_val(), kMax));
+        return Unsigned(a.uint64_val());
     case AttributeProto::kSint32Val:
-        return a.sint32_val();
+        return Integer{a.sint32_val()};
     case AttributeProto::kSint64Val:
-        return a.sint64_val();
+        return Integer{a.sint64_val()};
     case AttributeProto::kFixed32Val:
-        return a.fixed32_val();
+        return Integer{a.fixed32_val()};
     case AttributeProto::kFixed64Val:
-        return static_cast<int64_t>(std::min<uint64_t>(a.fixed64_val(), kMax));
+        return Unsigned(a.fixed64_val());
     case AttributeProto::kSfixed32Val:
-        return a.sfixed32_val();
+        return Integer{a.sfixed32_val()};
     case AttributeProto::kSfixed64Val:
-        return a.sfixed64_val();
+        return Integer{a.sfixed64_val()};
     default:
         return std::nullopt;
     }
@@ -77,11 +97,11 @@ IntegerValue(const AttributeProto& a)
 /// The attributes of a communication node that flux reads.
 struct CommAttributes
 {
-    std::optional<int64_t> type;   //!< comm_type
-    std::optional<int64_t> size;   //!< comm_size
-    std::optional<int64_t> src;    //!< comm_src
-    std::optional<int64_t> dst;    //!< comm_dst
-    std::optional<int64_t> tag;    //!< comm_tag
+    std::optional<Integer> type;   //!< comm_type
+    std::optional<Integer> size;   //!< comm_size
+    std::optional<Integer> src;    //!< comm_src
+    std::optional<Integer> dst;    //!< comm_dst
+    std::optional<Integer> tag;    //!< comm_tag
     std::optional<std::string> pg; //!< pg_name
 };
 
@@ -110,8 +130,8 @@ class RankFileReader
                             problem);
     }
 
-    uint64_t Bytes(const std::optional<int64_t>& v, const char* what) const;
-    uint32_t Rank(const std::optional<int64_t>& v, const char* what) const;
+    uint64_t Bytes(const std::optional<Integer>& v, const char* what) const;
+    uint32_t Rank(const std::optional<Integer>& v, const char* what) const;
     CommAttributes Attributes() const;
     void Convert(WorkloadNode& out,
                  const std::map<std::string, std::vector<uint32_t>>* commGroups,
@@ -125,29 +145,31 @@ class RankFileReader
 };
 
 uint64_t
-RankFileReader::Bytes(const std::optional<int64_t>& v, const char* what) const
+RankFileReader::Bytes(const std::optional<Integer>& v, const char* what) const
 {
-    if (*v < 0 || static_cast<uint64_t>(*v) > kMaxBytes)
+    const int64_t n = v->value;
+    if (n < 0 || static_cast<uint64_t>(n) > kMaxBytes)
     {
-        FailNode(std::string(what) + " " + std::to_string(*v) + " is out of range 0.." +
+        FailNode(std::string(what) + " " + v->Text() + " is out of range 0.." +
                  std::to_string(kMaxBytes));
     }
-    return *v;
+    return n;
 }
 
 uint32_t
-RankFileReader::Rank(const std::optional<int64_t>& v, const char* what) const
+RankFileReader::Rank(const std::optional<Integer>& v, const char* what) const
 {
     if (!v)
     {
         FailNode(std::string("has no ") + what);
     }
-    if (*v < 0 || *v >= m_ranks || *v == m_rank)
+    const int64_t n = v->value;
+    if (n < 0 || n >= m_ranks || n == m_rank)
     {
-        FailNode(std::string(what) + " " + std::to_string(*v) + " is not another rank of the " +
+        FailNode(std::string(what) + " " + v->Text() + " is not another rank of the " +
                  std::to_string(m_ranks));
     }
-    return *v;
+    return n;
 }
 
 CommAttributes
@@ -156,7 +178,7 @@ RankFileReader::Attributes() const
     CommAttributes c;
     for (const auto& a : m_node.attr())
     {
-        std::optional<int64_t>* slot = nullptr;
+        std::optional<Integer>* slot = nullptr;
         const std::string& name = a.name();
         if (name == "pg_name")
         {
@@ -166,7 +188,7 @@ RankFileReader::Attributes() const
             }
             else if (auto v = IntegerValue(a))
             {
-                c.pg = std::to_string(*v);
+                c.pg = v->Text();
             }
             else
             {
@@ -263,12 +285,13 @@ RankFileReader::Convert(WorkloadNode& out,
         {
             FailNode("collective has no comm_type");
         }
-        const auto collective = MapCollective(*c.type);
+        const int64_t commType = c.type->value;
+        const auto collective = MapCollective(commType);
         if (!collective)
         {
-            FailNode("comm_type " + std::to_string(*c.type) +
-                     (*c.type >= 0 && *c.type <= ChakraProtoMsg::CollectiveCommType_MAX
-                          ? " (" + ChakraProtoMsg::CollectiveCommType_Name(*c.type) +
+            FailNode("comm_type " + c.type->Text() +
+                     (commType >= 0 && commType <= ChakraProtoMsg::CollectiveCommType_MAX
+                          ? " (" + ChakraProtoMsg::CollectiveCommType_Name(commType) +
                                 ") is not a collective flux runs"
                           : " is not a Chakra collective type"));
         }
@@ -316,11 +339,11 @@ RankFileReader::Convert(WorkloadNode& out,
     const bool send = type == ChakraProtoMsg::COMM_SEND_NODE;
     out.kind = send ? WorkloadNode::Kind::SEND : WorkloadNode::Kind::RECV;
     out.peer = send ? Rank(c.dst, "comm_dst") : Rank(c.src, "comm_src");
-    if (c.tag && (*c.tag < 0 || *c.tag > std::numeric_limits<uint32_t>::max()))
+    if (c.tag && (c.tag->value < 0 || c.tag->value > std::numeric_limits<uint32_t>::max()))
     {
-        FailNode("comm_tag " + std::to_string(*c.tag) + " is out of range");
+        FailNode("comm_tag " + c.tag->Text() + " is out of range");
     }
-    out.tag = c.tag ? *c.tag : 0;
+    out.tag = c.tag ? c.tag->value : 0;
     if (send && !c.size)
     {
         FailNode("send has no comm_size");

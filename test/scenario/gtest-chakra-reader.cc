@@ -386,6 +386,30 @@ TEST(ChakraReader, BadCommunicationGroups)
     EXPECT_EQ(t.groups[0], std::vector<uint32_t>({0, 1}));
 }
 
+// A uint64 attribute beyond int64's range keeps its value: a message names
+// it as written, a pg_name matches the group file's key for it.
+TEST(ChakraReader, Uint64AttributesKeepTheirValue)
+{
+    TraceDir dir;
+    const std::string p = dir.Prefix();
+    const uint64_t max = ~uint64_t(0);
+    EtNode huge = Coll(3, ET_ALL_REDUCE, 8);
+    huge.ints.pop_back();
+    huge.uints = {{"comm_size", max}};
+    dir.Rank(0, {huge});
+    dir.Rank(1, {Coll(3, ET_ALL_REDUCE, 8)});
+    ExpectScenarioError([&] { ReadChakraTrace(p); },
+                        {p + ".0.et node 3", "comm_size 18446744073709551615 is out of range"});
+    EtNode named = Coll(3, ET_ALL_REDUCE, 8);
+    named.uints = {{"pg_name", max}};
+    dir.Rank(0, {named});
+    dir.Rank(1, {named});
+    const std::string groups = dir.File("g.json", R"({"18446744073709551615": [0, 1]})");
+    const WorkloadTrace t = ReadChakraTrace(p, groups);
+    ASSERT_EQ(t.groups.size(), 1U);
+    EXPECT_EQ(t.groups[0], std::vector<uint32_t>({0, 1}));
+}
+
 // Only regular files are opened, rank files and the group file alike: a
 // device (/dev/zero never ends, /dev/null is empty) or a folder is
 // refused by name.
