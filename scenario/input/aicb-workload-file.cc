@@ -262,6 +262,10 @@ ParseFile(const std::string& file)
     std::string text;
     for (size_t line = 1; std::getline(in, text); ++line)
     {
+        if (line == 1 && text.compare(0, 3, "\xEF\xBB\xBF") == 0)
+        {
+            text.erase(0, 3); // a UTF-8 byte-order mark (editors on Windows write one)
+        }
         if (text.find('\0') != std::string::npos)
         {
             parser.Fail(line, "a NUL character (not a text file)");

@@ -370,6 +370,23 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
         {"L65B-M1-C05", "line 2", "declares 839 layers, the file lists 33"});
 }
 
+// A UTF-8 byte-order mark before the parallelism kind is skipped: the
+// file reads as without it (it was an unknown kind, shown invisibly).
+TEST(AicbReader, ALeadingByteOrderMarkIsSkipped)
+{
+    const std::string text = "DATA all_gpus: 4\n1\na -1 10 NONE 0 20 NONE 0 30 ALLREDUCE 300 5\n";
+    AicbFile plain(text);
+    AicbFile bom("\xEF\xBB\xBF" + text);
+    const WorkloadTrace a = ReadAicbWorkload(plain.Path());
+    const WorkloadTrace b = ReadAicbWorkload(bom.Path());
+    ASSERT_EQ(b.ranks, 4U);
+    ASSERT_EQ(b.nodes[0].size(), a.nodes[0].size());
+    EXPECT_EQ(b.nodes[0][0].durationNs, 10U);
+    // only at the start of the file
+    AicbFile late(std::string("DATA all_gpus: 4\n\xEF\xBB\xBF") + "1\n");
+    ExpectScenarioError([&] { ReadAicbWorkload(late.Path()); }, {"line 2", "layer count"});
+}
+
 // The rank count goes to AicbOptions::checkRanks as soon as it is known,
 // before any rank is built: a job too large for the topology is refused at
 // once, not after all_gpus ranks (here 2^20) were expanded.
