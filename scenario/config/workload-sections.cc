@@ -270,20 +270,20 @@ ParseBackground(const json& v,
                 file = fs::path(cfg.baseDir) / file;
             }
             bg.cdfPath = file.lexically_normal().string();
+            // Only regular files of a sane size, checked before opening: a
+            // pipe would block the open, a device (/dev/zero) never end.
+            if (!bg.cdf.empty())
+            {
+                RequireRegularFile(bg.cdfPath, "a flow-size CDF file", cdfPath);
+            }
             std::error_code ec;
             std::ifstream probe(bg.cdfPath);
-            if (bg.cdf.empty() || !probe || fs::is_directory(bg.cdfPath, ec))
+            if (bg.cdf.empty() || !probe)
             {
                 Fail(cdfPath,
                      Quote(bg.cdf) + " is neither a builtin CDF (" +
                          Join(FlowSizeCdf::BuiltinNames()) + ") nor a readable file (" +
                          bg.cdfPath + ")");
-            }
-            // Only regular files of a sane size: a device (/dev/zero) or a
-            // pipe would be read forever.
-            if (!fs::is_regular_file(bg.cdfPath, ec))
-            {
-                Fail(cdfPath, bg.cdfPath + " is not a regular file");
             }
             const auto size = fs::file_size(bg.cdfPath, ec);
             if (!ec && size > kMaxCdfFileBytes)

@@ -432,8 +432,8 @@ def test_collectives_of_one_rank_groups_are_named_when_left_out(flux_run, tmp_pa
 
 def test_a_workload_path_that_is_not_a_regular_file_is_refused(flux_run, tmp_path):
     """A FIFO (whose open would block for ever) or a device given as an AICB
-    file, a Chakra rank file or a communication-group file: exit 2 at once,
-    one line naming the field and the file."""
+    file, a Chakra rank file, a communication-group file or a tenant's CDF
+    file: exit 2 at once, one line naming the field and the file."""
     pipe = tmp_path / "pipe"
     os.mkfifo(pipe)
     (tmp_path / "t").mkdir()
@@ -455,6 +455,14 @@ def test_a_workload_path_that_is_not_a_regular_file_is_refused(flux_run, tmp_pat
                            timeout=60)
         assert p.returncode == 2, (workload, p.stderr)
         assert p.stderr == (f"flux-run: jobs[0].workload.{key}: {problem}, not a regular file\n")
+    # and a background tenant's flow-size CDF file
+    path.write_text(json.dumps({
+        "topology": {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 8},
+        "background": [{"name": "t", "cdf": str(pipe), "load": 0.1}]}))
+    p = subprocess.run([flux_run.path, str(path), "--check"], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2, p.stderr
+    assert p.stderr == f"flux-run: background[0].cdf: {pipe}: is a FIFO, not a regular file\n"
 
 
 def test_an_aicb_job_larger_than_the_topology_is_refused_before_it_is_built(flux_run, tmp_path):
