@@ -321,7 +321,7 @@ ParseScenario(const nlohmann::json& input, const std::string& baseDir)
     const bool imports = input.is_object() && input.contains("hpcc");
     if (imports)
     {
-        expanded = ExpandHpccImport(input, cfg.baseDir, cfg.warnings);
+        expanded = ExpandHpccImport(input, cfg.baseDir, cfg.warnings, &cfg.importOrigins);
     }
     const json& scenario = imports ? expanded : input;
     ValidateScenario(scenario);

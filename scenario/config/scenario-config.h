@@ -318,6 +318,10 @@ struct ScenarioConfig
     /// what the scenario's imported files hold that has no counterpart here
     /// (HpccImport), for the runner to print
     std::vector<std::string> warnings;
+    /// the scenario keys the imported files gave, by key ("topology.buffer_mb"):
+    /// the field and the place that gave them ("hpcc.config", "<file> line 3:
+    /// BUFFER_SIZE 1"), to name in a problem found when the fabric is built
+    std::map<std::string, std::pair<std::string, std::string>> importOrigins;
     /// warnings that hold at packet level only (a lossy fabric's long
     /// timer: the flow level loses nothing), for packet-level runs
     std::vector<std::string> packetWarnings;

@@ -360,6 +360,17 @@ ImportFabric(ConfigImport& x)
     {
         const double mib = c.Real("BUFFER_SIZE", 1e-6, 9e5);
         topology["buffer_mb"] = Number(mib * 1.048576); // MiB -> MB
+        x.origins["topology.buffer_mb"] = {
+            "hpcc.config",
+            configFile.name + " line " + std::to_string(c.At("BUFFER_SIZE").number) +
+                ": BUFFER_SIZE " + c.Value("BUFFER_SIZE") + " (MiB)"};
+    }
+    else
+    {
+        // the default buffer, which the topology's links may not fit
+        x.origins["topology.buffer_mb"] = {"hpcc.topology",
+                                           topoPath + " (with the default switch buffer: no "
+                                                      "BUFFER_SIZE in hpcc.config)"};
     }
     std::set<uint64_t> rates;
     for (const auto& cable : topo.cables)

@@ -292,6 +292,8 @@ struct ConfigImport
     json defaults = json::object();  //!< "ns3_defaults"
     json faults = json::array();     //!< "faults"
     json topology = json::object();  //!< "topology" keys
+    /// scenario key -> the field and place that gave it (ExpandHpccImport)
+    std::map<std::string, std::pair<std::string, std::string>> origins;
 };
 
 /// CC_MODE, the payload, the congestion controls' parameters and the ACKs.

@@ -155,7 +155,8 @@ Merge(json& base, const json& top)
 json
 ExpandHpccImport(const json& scenario,
                  const std::string& baseDir,
-                 std::vector<std::string>& warnings)
+                 std::vector<std::string>& warnings,
+                 std::map<std::string, std::pair<std::string, std::string>>* origins)
 {
     const json& h = scenario.at("hpcc");
     if (!h.is_object())
@@ -400,6 +401,22 @@ ExpandHpccImport(const json& scenario,
     }
 
     Merge(out, scenario);
+    if (origins)
+    {
+        // the keys the scenario gives itself are its own
+        x.origins["topology"] = {"hpcc.topology", topoPath};
+        const json* own = scenario.contains("topology") && scenario["topology"].is_object()
+                              ? &scenario["topology"]
+                              : nullptr;
+        for (const auto& [key, origin] : x.origins)
+        {
+            const std::string sub = key.rfind("topology.", 0) == 0 ? key.substr(9) : "";
+            if (!(own && !sub.empty() && own->contains(sub)))
+            {
+                (*origins)[key] = origin;
+            }
+        }
+    }
     return out;
 }
 

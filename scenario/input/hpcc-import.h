@@ -6,6 +6,7 @@
 #define HPCC_IMPORT_H
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -55,11 +56,17 @@ namespace ns3
  * \param baseDir the folder relative names are relative to
  * \param warnings receives at most one line: what the files hold that is
  *        not carried over
+ * \param origins if given, receives, per scenario key the files give and
+ *        the scenario does not ("topology.buffer_mb"), the field and the
+ *        place in its file that gave it ("hpcc.config", "<file> line 3:
+ *        BUFFER_SIZE 1"): what a later problem with that key names
  * \return the scenario without "hpcc", with the files' content as keys
  */
-nlohmann::json ExpandHpccImport(const nlohmann::json& scenario,
-                                const std::string& baseDir,
-                                std::vector<std::string>& warnings);
+nlohmann::json ExpandHpccImport(
+    const nlohmann::json& scenario,
+    const std::string& baseDir,
+    std::vector<std::string>& warnings,
+    std::map<std::string, std::pair<std::string, std::string>>* origins = nullptr);
 
 /**
  * \ingroup flux-scenario

@@ -193,7 +193,14 @@ ScenarioRun::BuildNetwork()
     {
         // (the helper's words for a buffer too small for its headroom)
         const bool buffer = std::string(e.what()).rfind("switch buffer size", 0) == 0;
-        throw ScenarioError(buffer ? "topology.buffer_mb" : "topology", e.what());
+        const std::string field = buffer ? "topology.buffer_mb" : "topology";
+        // a key an imported file gave: that file's field and place
+        const auto origin = m_cfg.importOrigins.find(field);
+        if (origin != m_cfg.importOrigins.end())
+        {
+            throw ScenarioError(origin->second.first, origin->second.second + ": " + e.what());
+        }
+        throw ScenarioError(field, e.what());
     }
     m_topo.AssignStreams(STREAM_FABRIC);
 

@@ -10,12 +10,47 @@
 #include "ns3/hpcc-fct-writer.h"
 #include "ns3/hpcc-import.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/scenario-error.h"
 #include "ns3/simulator.h"
 
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <stdexcept>
 
 using namespace ns3;
+
+namespace
+{
+
+/// A folder with an HPCC topology, flow and configuration file.
+struct HpccFiles
+{
+    std::filesystem::path dir; //!< the folder
+
+    /// \param name the test's name \param topology the topology file's text
+    /// \param config the configuration's text
+    HpccFiles(const std::string& name, const std::string& topology, const std::string& config)
+        : dir(std::filesystem::temp_directory_path() / ("flux-gtest-hpcc-" + name))
+    {
+        std::filesystem::create_directories(dir);
+        std::ofstream(dir / "topology.txt") << topology;
+        std::ofstream(dir / "flow.txt") << "1\n0 1 3 100 1000 0.0001\n";
+        std::ofstream(dir / "config.txt") << "TOPOLOGY_FILE topology.txt\nFLOW_FILE flow.txt\n"
+                                          << config;
+    }
+
+    ~HpccFiles()
+    {
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+};
+
+/// Two hosts on one switch.
+const std::string kStar = "3 1 2\n2\n0 2 100Gbps 1us 0\n1 2 100Gbps 1us 0\n";
+
+} // namespace
 
 // Rates: a number and an ns-3 unit, bit or byte, or plain bit/s; anything
 // else is not a rate.
@@ -134,4 +169,32 @@ TEST(HpccImport, GraphFabric)
     lonely.erase(lonely.begin());
     EXPECT_NE(helper.CheckGraph(5, {0, 3}, lonely).find("host 1 has no cable"), std::string::npos);
     EXPECT_THROW(helper.BuildGraph(5, {0, 9}, cables), std::invalid_argument);
+}
+
+// Where the files' keys came from, for a problem found when the fabric is
+// built: BUFFER_SIZE by its line, else the topology file (the default
+// buffer); a key the scenario gives itself has no origin in the files.
+TEST(HpccImport, KeysRememberTheirLine)
+{
+    HpccFiles files("origins", kStar, "CC_MODE 1\nBUFFER_SIZE 2\n");
+    std::vector<std::string> warnings;
+    std::map<std::string, std::pair<std::string, std::string>> origins;
+    const auto scenario = nlohmann::json{{"hpcc", {{"config", "config.txt"}}}};
+    ExpandHpccImport(scenario, files.dir.string(), warnings, &origins);
+    ASSERT_EQ(origins.count("topology.buffer_mb"), 1u);
+    EXPECT_EQ(origins["topology.buffer_mb"].first, "hpcc.config");
+    EXPECT_EQ(origins["topology.buffer_mb"].second,
+              (files.dir / "config.txt").string() + " line 4: BUFFER_SIZE 2 (MiB)");
+    EXPECT_EQ(origins["topology"].first, "hpcc.topology");
+
+    std::ofstream(files.dir / "config.txt") << "TOPOLOGY_FILE topology.txt\nFLOW_FILE flow.txt\n";
+    origins.clear();
+    ExpandHpccImport(scenario, files.dir.string(), warnings, &origins);
+    EXPECT_EQ(origins["topology.buffer_mb"].first, "hpcc.topology");
+
+    auto own = scenario;
+    own["topology"] = {{"buffer_mb", 4}};
+    origins.clear();
+    ExpandHpccImport(own, files.dir.string(), warnings, &origins);
+    EXPECT_EQ(origins.count("topology.buffer_mb"), 0u);
 }
