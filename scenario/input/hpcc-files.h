@@ -36,6 +36,9 @@ using scenario::Num;
 
 /// Largest file read (a flow file of a few million flows).
 constexpr uintmax_t kMaxFileBytes = uintmax_t{1} << 30;
+/// Longest link delay of a topology file, ns (1 s: far beyond any cable,
+/// and a switch buffer holds 3 x rate x delay of PFC headroom per port).
+constexpr double kMaxDelayNs = 1e9;
 
 /// One non-blank line of a file, split at white space.
 struct Line

@@ -140,9 +140,18 @@ ReadTopology(TextFile& f)
         {
             f.Fail(line.number, "delay \"" + line.tokens[3] + "\" is not a time (e.g. 0.001ms)");
         }
-        if (*delay < 0 || *delay > 1e12)
+        double number = 0;
+        std::string unit;
+        if (SplitUnit(line.tokens[3], number, unit) && unit.empty() && number != 0)
         {
-            f.Fail(line.number, "delay " + line.tokens[3] + " out of range (0 .. 1000s)");
+            // ns-3 would read seconds: a unit left out, never a cable (0: none)
+            f.Fail(line.number,
+                   "delay " + line.tokens[3] + " has no unit (ns-3 would read " + line.tokens[3] +
+                       " s); write one, e.g. 0.001ms");
+        }
+        if (*delay < 0 || *delay > kMaxDelayNs)
+        {
+            f.Fail(line.number, "delay " + line.tokens[3] + " out of range (0 .. 1s)");
         }
         const auto error = ToReal(line.tokens[4]);
         if (!error || *error < 0 || *error > 1)

@@ -217,6 +217,9 @@ BAD = [
     ("topology.txt", TOPOLOGY.replace("3 5 100Gbps", "3 2 100Gbps"), "line 6: a link between two hosts"),
     ("topology.txt", TOPOLOGY.replace("2 5 100Gbps", "2 5 100Gbs"), "line 5: rate \"100Gbs\""),
     ("topology.txt", TOPOLOGY.replace("2 5 100Gbps 1us", "2 5 100Gbps 1xs"), "line 5: delay \"1xs\""),
+    # (a delay without its unit, which ns-3 would read as seconds, or beyond 1 s)
+    ("topology.txt", TOPOLOGY.replace("2 5 100Gbps 1us", "2 5 100Gbps 5"), "line 5: delay 5 has no unit"),
+    ("topology.txt", TOPOLOGY.replace("2 5 100Gbps 1us", "2 5 100Gbps 1000s"), "line 5: delay 1000s out of range (0 .. 1s)"),
     ("topology.txt", TOPOLOGY.replace("1 4 100Gbps 1000ns 0", "1 4 100Gbps 1000ns"), "line 4: expected 5 columns"),
     ("topology.txt", TOPOLOGY.replace("4 5 400Gbps", "0 4 400Gbps"), "line 7: a second link between nodes 0 and 4"),
     ("topology.txt", TOPOLOGY.replace("6 2 5", "6 2 6"), "line 8: the file ends"),

@@ -198,3 +198,37 @@ TEST(HpccImport, KeysRememberTheirLine)
     ExpandHpccImport(own, files.dir.string(), warnings, &origins);
     EXPECT_EQ(origins.count("topology.buffer_mb"), 0u);
 }
+
+// A link delay needs its unit (ns-3 would read a bare number as seconds;
+// 0 alone is 0) and at most 1 s: the topology file's line is named.
+TEST(HpccImport, DelaysNeedAUnitAndAtMostOneSecond)
+{
+    std::vector<std::string> warnings;
+    const auto scenario = nlohmann::json{{"hpcc", {{"config", "config.txt"}}}};
+    for (const auto& [delay, problem] : std::vector<std::pair<std::string, std::string>>{
+             {"5", "line 4: delay 5 has no unit (ns-3 would read 5 s); write one, e.g. 0.001ms"},
+             {"1000s", "line 4: delay 1000s out of range (0 .. 1s)"},
+             {"1.5s", "line 4: delay 1.5s out of range (0 .. 1s)"}})
+    {
+        std::string topology = kStar;
+        topology.replace(topology.rfind("1us"), 3, delay);
+        HpccFiles files("delay", topology, "");
+        try
+        {
+            ExpandHpccImport(scenario, files.dir.string(), warnings);
+            ADD_FAILURE() << delay << " accepted";
+        }
+        catch (const ScenarioError& e)
+        {
+            EXPECT_EQ(e.GetField(), "hpcc.topology");
+            EXPECT_EQ(e.GetProblem(), (files.dir / "topology.txt").string() + " " + problem);
+        }
+    }
+    for (const std::string delay : {"0", "1s", "0.001ms"})
+    {
+        std::string topology = kStar;
+        topology.replace(topology.rfind("1us"), 3, delay);
+        HpccFiles files("delay-ok", topology, "");
+        EXPECT_NO_THROW(ExpandHpccImport(scenario, files.dir.string(), warnings)) << delay;
+    }
+}
