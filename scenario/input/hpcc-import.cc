@@ -232,6 +232,21 @@ ExpandHpccImport(const json& scenario,
     };
     const std::string topoPath = fileOf("topology", "TOPOLOGY_FILE");
     const std::string flowPath = fileOf("flows", "FLOW_FILE");
+    // The topology file is the topology: the scenario may set its other keys
+    // (buffer_mb, route_convergence_ms, ...), not give another.
+    if (scenario.contains("topology") && scenario["topology"].is_object())
+    {
+        for (const char* key : {"kind", "nodes", "switch_nodes", "links"})
+        {
+            if (scenario["topology"].contains(key))
+            {
+                throw ScenarioError(Child("topology", key),
+                                    "the HPCC import gives the topology (" + topoPath +
+                                        ", a \"links\" topology); a scenario with \"hpcc\" "
+                                        "may set only its other keys, such as buffer_mb");
+            }
+        }
+    }
 
     json out = json::object();
 

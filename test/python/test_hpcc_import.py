@@ -338,6 +338,28 @@ def test_scenario_keys_override_the_files(flux_run, tmp_path):
     assert r["flows"]["count"] == 6
 
 
+@pytest.mark.parametrize("topology", [
+    {"kind": "leaf-spine", "leaves": 1, "spines": 0, "hosts_per_leaf": 4},
+    {"kind": "links"},
+    {"nodes": 6},
+])
+def test_the_import_gives_the_topology(flux_run, tmp_path, topology):
+    """The topology file is the scenario's topology: a scenario with "hpcc"
+    that gives another kind (or a "links" topology's own nodes) is told so,
+    naming the key it wrote; its other topology keys apply (buffer_mb)."""
+    path = write_files(tmp_path)
+    path.write_text(json.dumps({"hpcc": {"config": "config.txt"}, "topology": topology}))
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")
+    assert proc.returncode == 2, proc.stderr
+    key = next(iter(topology))
+    assert proc.stderr.startswith(f"flux-run: topology.{key}: the HPCC import gives the topology "
+                                  f"({tmp_path / 'topology.txt'}, a \"links\" topology)"), proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    path.write_text(json.dumps({"hpcc": {"config": "config.txt"}, "topology": {"buffer_mb": 20}}))
+    proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_shipped_example(flux_run, tmp_path):
     """The shipped example (a k = 4 fat-tree, 300 WebSearch flows, HPCC)
     runs to completion with one FCT line per flow, every slowdown >= 1 as

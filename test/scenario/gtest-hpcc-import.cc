@@ -232,3 +232,38 @@ TEST(HpccImport, DelaysNeedAUnitAndAtMostOneSecond)
         EXPECT_NO_THROW(ExpandHpccImport(scenario, files.dir.string(), warnings)) << delay;
     }
 }
+
+// The topology file is the topology: a scenario with "hpcc" that gives a
+// topology kind or a "links" topology's own keys is refused naming that
+// key; its other topology keys apply on top.
+TEST(HpccImport, TheImportGivesTheTopology)
+{
+    HpccFiles files("topology", kStar, "");
+    std::vector<std::string> warnings;
+    for (const char* key : {"kind", "nodes", "switch_nodes", "links"})
+    {
+        nlohmann::json scenario{{"hpcc", {{"config", "config.txt"}}}};
+        scenario["topology"][key] =
+            key == std::string("kind") ? nlohmann::json("leaf-spine") : nlohmann::json(2);
+        try
+        {
+            ExpandHpccImport(scenario, files.dir.string(), warnings);
+            ADD_FAILURE() << key << " accepted";
+        }
+        catch (const ScenarioError& e)
+        {
+            EXPECT_EQ(e.GetField(), std::string("topology.") + key);
+            EXPECT_EQ(e.GetProblem().rfind("the HPCC import gives the topology (" +
+                                               (files.dir / "topology.txt").string() +
+                                               ", a \"links\" topology)",
+                                           0),
+                      0u)
+                << e.GetProblem();
+        }
+    }
+    const nlohmann::json scenario{{"hpcc", {{"config", "config.txt"}}},
+                                  {"topology", {{"buffer_mb", 4}}}};
+    const auto out = ExpandHpccImport(scenario, files.dir.string(), warnings);
+    EXPECT_EQ(out["topology"]["kind"], "links");
+    EXPECT_EQ(out["topology"]["buffer_mb"], 4);
+}
