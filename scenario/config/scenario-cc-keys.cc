@@ -106,6 +106,7 @@ ParseCcSections(const ObjectReader& r, ScenarioConfig& cfg)
         }
         if (name == cfg.transport.cc)
         {
+            cfg.transport.ccWritten = v.dump();
             settings.insert(settings.end(), own.begin(), own.end());
             for (const auto& s : own)
             {

@@ -126,6 +126,7 @@ struct ScenarioConfig
                                            //!< (RdmaCongestionControl::GetAlgorithms())
         std::vector<CcSetting> ccSettings; //!< transport.<cc> keys, for the chosen cc
         bool ccGiven{false};               //!< the scenario gives transport.cc
+        std::string ccWritten{"{}"};       //!< its transport.<cc> object as written (JSON text)
         std::map<std::string, std::string>
             keyAttributes; //!< attribute -> the transport key that sets it (ns3_defaults may not)
         bool pfc{true};    //!< whether PFC is enabled

@@ -157,6 +157,14 @@ ResultsWriter::ToJson(const RunResults& results)
         sched["ignored"] = sc.ignored;
         out["scheduler"] = std::move(sched);
     }
+    // the congestion control that ran (none where transport.cc is among the
+    // backend's limits: a fluid shares fairly)
+    const auto& limits = results.backendLimits;
+    if (std::find(limits.begin(), limits.end(), "transport.cc") == limits.end())
+    {
+        out["transport"] = {{"cc", results.transport.cc},
+                            {"settings", ojson::parse(results.transport.settings)}};
+    }
 
     ojson jobs = ojson::array();
     for (const auto& job : results.jobs)

@@ -153,6 +153,13 @@ struct RunResults
         std::vector<std::string> ignored; //!< the scheduler keys the policy did not take
     };
 
+    /// The congestion control that ran.
+    struct TransportInfo
+    {
+        std::string cc;             //!< transport.cc
+        std::string settings{"{}"}; //!< its transport.<cc> object as written (JSON)
+    };
+
     /// One finished flow (a background flow, or any message the runner reports).
     struct FlowResult
     {
@@ -265,6 +272,7 @@ struct RunResults
     std::vector<std::string> backendLimits;
     std::string policy;                 //!< the scheduling policy that ran
     SchedulerInfo scheduler;            //!< what the scheduler did
+    TransportInfo transport;            //!< the congestion control that ran
     uint32_t seed{1};                   //!< the seed that ran
     Seeds seeds;                        //!< the seed of each random source
     EcmpCollisions ecmp;                //!< where the jobs' paths meet
