@@ -115,12 +115,13 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
             }
         }
     }
-    ObjectReader r(v, "scheduler", known);
     auto& sc = cfg.scheduler;
-    if (r.Has("policy"))
+    // The policy before the keys: an unknown policy's keys are unknown too,
+    // and the policy is the mistake to name.
+    if (v.is_object() && v.contains("policy"))
     {
-        const std::string path = r.Path("policy");
-        const std::string policy = ToString(r["policy"], path);
+        const std::string path = "scheduler.policy";
+        const std::string policy = ToString(v["policy"], path);
         if (JobScheduler::GetPolicyTypeName(policy).empty())
         {
             Fail(path,
@@ -129,6 +130,7 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
         }
         sc.policy = policy;
     }
+    ObjectReader r(v, "scheduler", known);
     const TypeId chosen = TypeId::LookupByName(JobScheduler::GetPolicyTypeName(sc.policy));
     sc.settings.clear();
     for (auto it = v.begin(); it != v.end(); ++it)

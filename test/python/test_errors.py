@@ -19,6 +19,8 @@ BAD = [
     ({"jobs[0].iterations": 0}, "jobs[0].iterations"),
     ({"background[0].load": 1.5}, "background[0].load"),
     ({"scheduler.policy": "no-such-policy"}, "scheduler.policy"),
+    # (an unknown policy's keys are unknown too: the policy is named)
+    ({"scheduler": {"policy": "no-such-policy", "quantum_us": 5}}, "scheduler.policy"),
     ({"topology.colour": "blue"}, "topology.colour"),
     ({"transport.cc": "reno"}, "transport.cc"),
     ({"transport.cc": "hpcc", "topology.host_gbps": 20}, "transport.cc"),
