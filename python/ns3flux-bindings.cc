@@ -33,6 +33,7 @@
  *   (RdmaCongestionControl::GetAlgorithms(), values of transport.cc).
  * - congestion_control_keys(name) -> list of dict: the transport.<name> keys
  *   of one (key, attribute, type, default, range, help).
+ * - policy_keys(name) -> list of dict: the scheduler keys of a policy, alike.
  * - library_path() -> str: the path of the loaded libns3-flux (the model);
  * - library_paths() -> list[str]: the model's and the scenario application's
  *   libraries.
@@ -61,6 +62,7 @@
 #include "ns3/run-results.h"
 #include "ns3/scenario-bound.h"
 #include "ns3/scenario-cc-keys.h"
+#include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
 #include "ns3/scenario-keys.h"
@@ -550,6 +552,28 @@ SetError(const char* name, PyObject* fallback, const std::string& message, Args&
     }
 }
 
+/**
+ * \param keys a policy's or a congestion control's keys
+ * \return them as dicts (key, attribute, type, default, range, help)
+ */
+py::list
+KeyList(const std::vector<ns3::scenario::AttributeKey>& keys)
+{
+    py::list out;
+    for (const auto& k : keys)
+    {
+        py::dict d;
+        d["key"] = k.key;
+        d["attribute"] = k.attribute;
+        d["type"] = k.type;
+        d["default"] = k.defaultValue;
+        d["range"] = k.range;
+        d["help"] = k.help;
+        out.append(d);
+    }
+    return out;
+}
+
 } // namespace
 
 PYBIND11_MODULE(_ns3flux, m)
@@ -643,23 +667,14 @@ PYBIND11_MODULE(_ns3flux, m)
         "The registered congestion controls (transport.cc).");
     m.def(
         "congestion_control_keys",
-        [](const std::string& name) {
-            py::list out;
-            for (const auto& k : ns3::scenario::GetCcKeys(name))
-            {
-                py::dict d;
-                d["key"] = k.key;
-                d["attribute"] = k.attribute;
-                d["type"] = k.type;
-                d["default"] = k.defaultValue;
-                d["range"] = k.range;
-                d["help"] = k.help;
-                out.append(d);
-            }
-            return out;
-        },
+        [](const std::string& name) { return KeyList(ns3::scenario::GetCcKeys(name)); },
         py::arg("name"),
         "The transport.<name> keys of a congestion control.");
+    m.def(
+        "policy_keys",
+        [](const std::string& name) { return KeyList(ns3::scenario::GetPolicyKeys(name)); },
+        py::arg("name"),
+        "The scheduler keys of a policy.");
     m.def(
         "wire_bytes",
         []() {

@@ -18,7 +18,8 @@ from . import fluid, frames, hpcc, traces
 from .bound import bound, gap_share
 from .cache import Cache, default_cache_dir
 from .errors import RunError, ScenarioError
-from .runner import congestion_control_keys, congestion_controls, load_results, policies, run
+from .runner import (congestion_control_keys, congestion_controls, load_results, policies,
+                     policy_keys, run)
 from .scenario import (
     cdf_tenant,
     dumbbell,
@@ -62,6 +63,7 @@ __all__ = [
     "load_results",
     "load_scenario",
     "policies",
+    "policy_keys",
     "rail_optimized",
     "ring",
     "run",

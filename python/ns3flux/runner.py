@@ -31,6 +31,17 @@ def congestion_control_keys(name):
     return list(_ns3flux.congestion_control_keys(name))
 
 
+def policy_keys(name):
+    """The scheduler keys of a policy, as congestion_control_keys gives a
+    congestion control's (empty for one with none, such as ``fifo``).
+    Raises ValueError for a name that is not registered, as ``flux-run
+    --describe-policy`` exits 2."""
+    known = policies()
+    if name not in known:
+        raise ValueError(f"policy {name!r} is not known (known: {', '.join(known)})")
+    return list(_ns3flux.policy_keys(name))
+
+
 def policies():
     """The scheduling policies that can be run (values of
     ``scheduler.policy``), in the order the documentation lists them."""

@@ -6,6 +6,8 @@ scheduler did."""
 import copy
 import json
 
+import pytest
+
 import ns3flux
 from conftest import SMALL, run_scenario, strip_wall
 
@@ -29,6 +31,21 @@ def test_every_policy_is_listed(flux_run):
     assert "mltcp" in policies[4:]
     assert len(set(policies)) == len(policies)
     assert ns3flux.policies() == policies
+
+
+def test_policy_keys_are_what_describe_policy_prints(flux_run):
+    """ns3flux.policy_keys(name) gives, for every policy, the keys
+    --describe-policy prints, in its order, with the same type, default,
+    range and attribute; an unknown name raises ValueError."""
+    for policy in ns3flux.policies():
+        printed = flux_run("--describe-policy", policy).stdout.splitlines()[1:]
+        lines = [f"  {k['key']}: {k['type']}, default {k['default']}, {k['range']} "
+                 f"({k['attribute']})" for k in ns3flux.policy_keys(policy)]
+        assert lines == [line for line in printed if not line.startswith("      ")] or (
+            not lines and printed == ['  no keys besides "policy"']), policy
+    assert {k["key"] for k in ns3flux.policy_keys("flux")} >= {"hysteresis_us", "granularity"}
+    with pytest.raises(ValueError, match="not known"):
+        ns3flux.policy_keys("sjf")
 
 
 def test_every_policy_is_described(flux_run):
