@@ -1096,6 +1096,9 @@ Main(int argc, char** argv)
             {
                 build.timeline = &timeline;
             }
+            // what is available before the build, as the memory check saw it
+            std::string source;
+            const double available = MemoryEstimate::AvailableBytes(source);
             RunScenario(cfg, build);
             PrintWarnings(cfg, args.backend);
             if (FabricRanks::GetRank() == 0)
@@ -1104,9 +1107,7 @@ Main(int argc, char** argv)
                           << ", seed " << cfg.seed << ", " << cfg.HostCount() << " hosts, "
                           << cfg.jobs.size() << " job(s), " << cfg.background.size()
                           << " tenant(s))" << std::endl;
-                // the estimate the memory check compared with what is available
-                std::string source;
-                const double available = MemoryEstimate::AvailableBytes(source);
+                // the estimate the memory check compared with what was available
                 std::cout << "  memory: an estimated "
                           << MemoryEstimate::Format(
                                  MemoryEstimate::Bytes(cfg, args.backend == "flow"));

@@ -127,6 +127,7 @@ FluidNetwork::AddLink(DataRate rate, Time delay)
     link.bps = static_cast<double>(rate.GetBitRate());
     m_links.push_back(link);
     m_linkUp.push_back(1);
+    m_linkDownNs.push_back(0);
     m_linkDelayS.push_back(delay.GetSeconds());
     m_residual.push_back(0);
     m_allocator.AddLink(link.bps);
@@ -174,7 +175,15 @@ FluidNetwork::SetLinkUp(uint32_t link, bool up)
         return;
     }
     m_linkUp[link] = up ? 1 : 0;
-    m_linksDown += up ? -1 : 1;
+    if (up)
+    {
+        --m_linksDown;
+    }
+    else
+    {
+        ++m_linksDown;
+    }
+    m_linkDownNs[link] = Simulator::Now().GetNanoSeconds();
     m_allocator.SetCapacity(link, up ? l.bps : 0.0);
     const int64_t now = Simulator::Now().GetNanoSeconds();
     for (const auto& f : l.flows)
@@ -189,7 +198,27 @@ FluidNetwork::SetLinkUp(uint32_t link, bool up)
             NoteCut(f.first, now);
         }
     }
+    if (up)
+    {
+        RestoreLost();
+    }
     ScheduleUpdate();
+}
+
+void
+FluidNetwork::RestoreLost()
+{
+    // (senders idle since their messages were lost are on no link's list)
+    std::vector<uint32_t> waiting;
+    for (const auto& entry : m_lost)
+    {
+        waiting.push_back(entry.first);
+    }
+    std::sort(waiting.begin(), waiting.end()); // (the map's order is not the run's)
+    for (uint32_t i : waiting)
+    {
+        NoteRestored(i);
+    }
 }
 
 void
@@ -203,6 +232,10 @@ FluidNetwork::RefreshPaths()
         Sender& s = m_senders[i];
         if (!s.active)
         {
+            if (m_lost.count(i))
+            {
+                Route(s); // (its lost messages go again on the new path)
+            }
             continue; // looked up again at its next message
         }
         Settle(i, now);
@@ -214,6 +247,7 @@ FluidNetwork::RefreshPaths()
         NoteRestored(i);
         NoteCut(i, now);
     }
+    RestoreLost();
     ScheduleUpdate();
 }
 
@@ -331,11 +365,43 @@ FluidNetwork::PathCut(const Sender& s) const
            std::any_of(path.begin(), path.end(), [this](uint32_t l) { return !m_linkUp[l]; });
 }
 
+bool
+FluidNetwork::MetTheCut(const Sender& s, bool ack) const
+{
+    const Hops path = Path(s);
+    if (path.empty())
+    {
+        return true;
+    }
+    // When the bytes arriving now began to cross each hop, counted back from
+    // now: the data crossed the hops in path order, the ACK in reverse (on
+    // the same cables). Serialisation is left out: a packet's time is small
+    // beside the delays that make this matter.
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    double before = 0;
+    for (uint32_t k = 0; k < path.size(); ++k)
+    {
+        const uint32_t l = path[ack ? k : path.size() - 1 - k];
+        before += m_linkDelayS[l];
+        if (!m_linkUp[l] && m_linkDownNs[l] <= now - static_cast<int64_t>(before * 1e9))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+FluidNetwork::Outstanding(uint32_t index) const
+{
+    return m_senders[index].active || m_lost.count(index) > 0;
+}
+
 void
 FluidNetwork::NoteCut(uint32_t index, int64_t nowNs)
 {
     Sender& s = m_senders[index];
-    if (!s.active || s.cutSinceNs >= 0 || !PathCut(s))
+    if (!Outstanding(index) || s.cutSinceNs >= 0 || !PathCut(s))
     {
         return;
     }
@@ -356,6 +422,10 @@ FluidNetwork::NoteRestored(uint32_t index)
     if (s.cutSinceNs >= 0 && !PathCut(s))
     {
         s.cutSinceNs = -1;
+        if (m_lost.count(index))
+        {
+            Resend(index);
+        }
     }
 }
 
@@ -363,10 +433,85 @@ void
 FluidNetwork::GiveUp(uint32_t index, int64_t sinceNs)
 {
     NoteRestored(index);
-    if (m_senders[index].cutSinceNs == sinceNs && m_senders[index].active)
+    if (m_senders[index].cutSinceNs == sinceNs && Outstanding(index))
     {
         Fail(index);
     }
+}
+
+void
+FluidNetwork::Lose(uint32_t index, const Lost& lost)
+{
+    Sender& s = m_senders[index];
+    NS_LOG_DEBUG("sender " << index << " lost " << (lost.delivered ? "the ACK of " : "")
+                           << "message " << lost.message.seq);
+    --s.inFlight;
+    if (s.gone)
+    {
+        ReleaseIfGone(s); // (nobody waits for it)
+        return;
+    }
+    m_lost[index].push_back(lost);
+    NoteCut(index, Simulator::Now().GetNanoSeconds());
+}
+
+void
+FluidNetwork::Resend(uint32_t index)
+{
+    const auto it = m_lost.find(index);
+    const std::vector<Lost> lost = std::move(it->second);
+    m_lost.erase(it);
+    const int64_t now = Simulator::Now().GetNanoSeconds();
+    // A lost ACK comes again (the receiver has the message); lost messages
+    // go again, and the messages behind them from their start (go-back-N).
+    std::vector<Message> queue;
+    for (const Lost& l : lost)
+    {
+        Sender& s = m_senders[index];
+        if (l.delivered)
+        {
+            ++s.inFlight;
+            const double ackS = s.propagationS + 8.0 * m_ackBytes * s.perBitS;
+            Simulator::Schedule(FromSeconds(ackS),
+                                &FluidNetwork::Acknowledge,
+                                this,
+                                index,
+                                l.message.seq,
+                                l.message.bytes);
+        }
+        else
+        {
+            queue.push_back(l.message);
+        }
+    }
+    Sender& s = m_senders[index];
+    if (queue.empty())
+    {
+        return;
+    }
+    if (!s.active)
+    {
+        for (const Message& m : queue)
+        {
+            Enqueue(index, m, now); // (the first starts the flow)
+        }
+        return;
+    }
+    Settle(index, now);
+    queue.push_back(s.head);
+    for (std::size_t i = 0; i < s.waiting.size(); ++i)
+    {
+        queue.push_back(s.waiting[i]);
+    }
+    s.waiting.clear();
+    s.head = queue.front();
+    s.left = s.head.wire;
+    for (std::size_t i = 1; i < queue.size(); ++i)
+    {
+        s.waiting.push_back(queue[i]);
+    }
+    PushEnd(index, now);
+    ScheduleUpdate();
 }
 
 void
@@ -374,23 +519,37 @@ FluidNetwork::Fail(uint32_t index)
 {
     NS_LOG_FUNCTION(this << index);
     Sender& s = m_senders[index];
-    std::vector<std::pair<uint64_t, uint64_t>> failed{{s.head.seq, s.head.bytes}};
-    for (std::size_t i = 0; i < s.waiting.size(); ++i)
+    std::vector<std::pair<uint64_t, uint64_t>> failed;
+    const auto lost = m_lost.find(index);
+    if (lost != m_lost.end())
     {
-        failed.emplace_back(s.waiting[i].seq, s.waiting[i].bytes);
+        for (const Lost& l : lost->second)
+        {
+            failed.emplace_back(l.message.seq, l.message.bytes);
+        }
+        m_lost.erase(lost);
     }
-    s.waiting.clear();
-    const int64_t now = Simulator::Now().GetNanoSeconds();
-    Settle(index, now);
-    --m_activeFlows;
-    for (uint32_t l : Path(s))
+    if (s.active)
     {
-        LeaveLink(l, index);
+        failed.emplace_back(s.head.seq, s.head.bytes);
+        for (std::size_t i = 0; i < s.waiting.size(); ++i)
+        {
+            failed.emplace_back(s.waiting[i].seq, s.waiting[i].bytes);
+        }
+        s.waiting.clear();
+        const int64_t now = Simulator::Now().GetNanoSeconds();
+        Settle(index, now);
+        --m_activeFlows;
+        for (uint32_t l : Path(s))
+        {
+            LeaveLink(l, index);
+        }
+        SetRate(index, 0, now);
+        Detach(index);
+        s.active = false;
+        s.left = 0;
     }
-    SetRate(index, 0, now);
-    Detach(index);
-    s.active = false;
-    s.left = 0;
+    std::sort(failed.begin(), failed.end()); // oldest first, as the queue pair posted them
     s.cutSinceNs = -1;
     Ptr<RdmaQueuePair> qp = s.qp; // (the handlers may post, and grow m_senders)
     qp->FailOffloaded(failed);
@@ -726,20 +885,25 @@ FluidNetwork::Post(RdmaQueuePair* qp, uint64_t seq, uint64_t bytes)
 {
     // (no logging: called once per message)
     const uint32_t index = SenderOf(qp);
-    Sender& s = m_senders[index];
-    const double wire = OnWire(bytes, s.mtu);
     const int64_t now = Simulator::Now().GetNanoSeconds();
+    Enqueue(index, Message{seq, bytes, OnWire(bytes, m_senders[index].mtu), now}, now);
+}
+
+void
+FluidNetwork::Enqueue(uint32_t index, const Message& m, int64_t now)
+{
+    Sender& s = m_senders[index];
     if (s.active)
     {
         // it goes after the messages before it, at the flow's rate
-        s.waiting.push_back(Message{seq, bytes, wire, now});
+        s.waiting.push_back(m);
         return;
     }
     // (the head message lives in the sender, which the flow's start and
     // end touch anyway: no other memory per message in the common case)
-    s.head = Message{seq, bytes, wire, now};
+    s.head = m;
     s.active = true;
-    s.left = wire;
+    s.left = m.wire;
     s.sinceNs = now;
     m_rates[index].rateBps = 0;
     ++m_activeFlows;
@@ -1170,6 +1334,10 @@ FluidNetwork::MessageEnd()
         }
         SetRate(sender, 0, now);
         Detach(sender);
+        if (m_lost.count(sender) == 0)
+        {
+            s.cutSinceNs = -1; // (a cut at this instant: nothing of it waits on the path)
+        }
     }
     if (!m_dirty.empty() && !m_updatePending)
     {
@@ -1228,6 +1396,12 @@ void
 FluidNetwork::Deliver(uint32_t index, uint64_t seq, uint64_t bytes, int64_t postedNs)
 {
     Sender& s = m_senders[index];
+    if (m_linksDown > 0 && MetTheCut(s, false))
+    {
+        // its last bytes met the cut: lost, sent again when the path returns
+        Lose(index, Lost{Message{seq, bytes, OnWire(bytes, s.mtu), postedNs}, false});
+        return;
+    }
     ++m_messagesDelivered;
     m_bytesDelivered += bytes;
     if (!TraceIsEmpty(m_deliveredTrace, 0))
@@ -1253,6 +1427,13 @@ void
 FluidNetwork::Acknowledge(uint32_t index, uint64_t seq, uint64_t bytes)
 {
     Sender& s = m_senders[index];
+    if (m_linksDown > 0 && MetTheCut(s, true))
+    {
+        // the ACK met the cut (on the cable the data crossed): the receiver
+        // has the message, the sender waits for the path to learn of it
+        Lose(index, Lost{Message{seq, bytes, 0, 0}, true});
+        return;
+    }
     Ptr<RdmaQueuePair> qp = s.qp;
     --s.inFlight;
     ReleaseIfGone(s);

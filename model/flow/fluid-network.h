@@ -63,7 +63,9 @@ namespace ns3
  * delivery when an ACK (AckBytes on the wire) returns over the same hops.
  * A queue pair whose path is cut (a link direction down, or no route)
  * keeps its messages for as long as its retries would last at packet level,
- * then enters the error state as they would.
+ * then enters the error state as they would; a message (or its ACK) that
+ * reaches a cut path is lost, and sent (or acknowledged) again when the path
+ * comes back.
  *
  * What the fluid model cannot know is absent: there are no queues, so no
  * PFC pauses, ECN marks, CNPs, drops, retransmissions or per-packet
@@ -497,13 +499,56 @@ class FluidNetwork : public RdmaMessageOffload
      */
     double OnWire(uint64_t bytes, uint32_t mtu) const;
 
+    /// A message, or its ACK, that reached a cut path.
+    struct Lost
+    {
+        Message message; //!< the message
+        bool delivered;  //!< its ACK was lost (the receiver has it)
+    };
+
     /**
      * \param s a sender
      * \return whether its path is cut: no route, or a link direction down
      */
     bool PathCut(const Sender& s) const;
     /**
-     * \brief A sender with messages may have lost its path: if it did, its
+     * \param s a sender
+     * \param ack what arrives now is an ACK (else the last bytes of a message)
+     * \return whether it met a cut: a link direction of the path went down
+     *         before the bytes crossed it (or the path is gone)
+     */
+    bool MetTheCut(const Sender& s, bool ack) const;
+    /**
+     * \param index a sender
+     * \return whether it has messages not acknowledged: sending, or lost
+     */
+    bool Outstanding(uint32_t index) const;
+    /// NoteRestored for every sender with lost messages (idle ones are on
+    /// no link's list).
+    void RestoreLost();
+    /**
+     * \brief A message, or its ACK, reached the sender's path cut: it waits
+     * for the path (Resend) or the give-up (Fail).
+     * \param index the sender
+     * \param lost the message
+     */
+    void Lose(uint32_t index, const Lost& lost);
+    /**
+     * \brief The path of a sender with lost messages came back: they go
+     * again, before the messages behind them, and lost ACKs return.
+     * \param index the sender
+     */
+    void Resend(uint32_t index);
+    /**
+     * \brief Queue a message behind the sender's others (it starts the
+     * flow if it has none).
+     * \param index the sender
+     * \param m the message
+     * \param nowNs now, ns
+     */
+    void Enqueue(uint32_t index, const Message& m, int64_t nowNs);
+    /**
+     * \brief A sender with messages (Outstanding) may have lost its path: if it did, its
      * queue pair gives up after its GetGiveUpTime(), as its retries would
      * at packet level, unless the path comes back first.
      * \param index the sender
@@ -511,7 +556,8 @@ class FluidNetwork : public RdmaMessageOffload
      */
     void NoteCut(uint32_t index, int64_t nowNs);
     /**
-     * \brief A sender's path may have come back: it no longer gives up.
+     * \brief A sender's path may have come back: it no longer gives up,
+     * and its lost messages go again (Resend).
      * \param index the sender
      */
     void NoteRestored(uint32_t index);
@@ -535,12 +581,14 @@ class FluidNetwork : public RdmaMessageOffload
     std::vector<Link> m_links;         //!< the link directions
     std::vector<uint8_t> m_linkUp;     //!< per link direction: whether it carries anything
     uint32_t m_linksDown{0};           //!< link directions down
+    std::vector<int64_t> m_linkDownNs; //!< per link direction: when it last went down, ns
     std::vector<double> m_linkDelayS;  //!< per link direction: its propagation delay, s
     std::vector<double> m_residual;    //!< per link direction: what a computation may give out
     std::vector<Ptr<RdmaNic>> m_hosts; //!< NIC per host
     std::unordered_map<uint32_t, uint32_t> m_hostOfAddress; //!< address -> host
     PathFunction m_paths;                                   //!< the switches' ECMP choice
     std::vector<Sender> m_senders;                          //!< every sending queue pair
+    std::unordered_map<uint32_t, std::vector<Lost>> m_lost; //!< per sender: its lost messages
     /// the senders' paths, each followed by its slots (Path, Slots)
     std::vector<uint32_t> m_hopPool;
     std::vector<FlowRate> m_rates; //!< per sender: its rate

@@ -214,6 +214,10 @@ void
 RdmaQueuePair::CompleteOffloaded(uint64_t seq, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << seq << bytes);
+    if (m_state == ERR)
+    {
+        return; // (its messages completed in error when it gave up)
+    }
     if (!m_sendDone.IsNull())
     {
         m_sendDone(this, seq, bytes);

@@ -157,7 +157,8 @@ class RdmaQueuePair : public Object
 
     /**
      * \brief The NIC's message offload completed a message of this
-     * (sending) queue pair, as its last ACK would.
+     * (sending) queue pair, as its last ACK would (nothing in the error
+     * state: its messages completed in error).
      * \param seq the message's sequence number
      * \param bytes its payload bytes
      */

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 namespace ns3
 {
@@ -137,6 +138,48 @@ CheckServers(const ScenarioConfig& cfg)
     }
 }
 
+/**
+ * \brief Refuse the keys that shape another kind of topology: they would be
+ * ignored ("k" on a leaf-spine).
+ * \param r the topology object
+ * \param kind its kind
+ */
+void
+RefuseOtherShapes(const ObjectReader& r, const std::string& kind)
+{
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> shapes{
+        {"leaf-spine", {"leaves", "spines", "hosts_per_leaf"}},
+        {"rail-optimized", {"rail_groups", "servers_per_rail_group", "spines"}},
+        {"fat-tree", {"k"}},
+        {"dumbbell", {"hosts_per_side"}},
+        {"ring", {"switches", "hosts_per_switch"}},
+        {"links", {"nodes", "switch_nodes", "links"}},
+    };
+    // (in the table's order: the first key of a kind is named first)
+    for (const auto& [owner, keys] : shapes)
+    {
+        for (const auto& key : keys)
+        {
+            std::vector<std::string> kinds; // the kinds it shapes
+            for (const auto& [k, ks] : shapes)
+            {
+                if (std::find(ks.begin(), ks.end(), key) != ks.end())
+                {
+                    kinds.push_back(k);
+                }
+            }
+            if (r.Has(key) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
+            {
+                for (auto& k : kinds)
+                {
+                    k = Quote(k);
+                }
+                Fail(r.Path(key), "only a " + Join(kinds, " or ") + " topology has it");
+            }
+        }
+    }
+}
+
 } // namespace
 
 void
@@ -145,6 +188,7 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     ObjectReader r(v, "topology");
     auto& t = cfg.topology;
     t.kind = r["kind"].get<std::string>();
+    RefuseOtherShapes(r, t.kind);
     r.Read("leaves", t.leaves);
     r.Read("spines", t.spines); // one leaf and no spine is a single switch
     r.Read("hosts_per_leaf", t.hostsPerLeaf);
@@ -182,13 +226,6 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
         ParseLinksTopology(r, cfg);
         CheckServers(cfg);
         return;
-    }
-    for (const char* key : {"nodes", "switch_nodes", "links"})
-    {
-        if (r.Has(key))
-        {
-            Fail(r.Path(key), "only a \"links\" topology has it");
-        }
     }
 
     uint64_t hosts = 0;

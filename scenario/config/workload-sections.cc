@@ -67,14 +67,23 @@ ParsePriority(const ObjectReader& r)
     return priority;
 }
 
+/**
+ * \param cfg the scenario, its topology parsed
+ * \return where ranks go: with servers on GPUs, without on hosts (one GPU each)
+ */
+uint32_t
+RankSlots(const ScenarioConfig& cfg)
+{
+    return cfg.topology.hasServers ? cfg.GpuCount() : cfg.HostCount();
+}
+
 } // namespace
 
 std::string
 RanksBeyondTopology(uint64_t ranks, const ScenarioConfig& cfg)
 {
-    // with servers ranks go on GPUs; without, on hosts (one GPU each)
     const bool servers = cfg.topology.hasServers;
-    const uint32_t slots = servers ? cfg.GpuCount() : cfg.HostCount();
+    const uint32_t slots = RankSlots(cfg);
     if (ranks <= slots)
     {
         return "";
@@ -93,8 +102,7 @@ ParseJob(const json& v,
     ScenarioConfig::JobConfig job;
     const uint32_t hostCount = cfg.HostCount();
     const bool servers = cfg.topology.hasServers;
-    // with servers ranks go on GPUs; without, on hosts (one GPU each)
-    const uint32_t slots = servers ? cfg.GpuCount() : hostCount;
+    const uint32_t slots = RankSlots(cfg);
     job.name = ParseName(r, owners);
 
     const bool replay = r.Has("workload");

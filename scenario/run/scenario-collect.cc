@@ -42,13 +42,14 @@ ToResults(const RdmaQueuePair::Counters& c)
     return t;
 }
 
-/// \return whether a message of the job waits at flow level on a link that is down
+/// \return whether a message of the job waits at flow level on a link that
+/// is down, for good: its queue pair has no ACK timeout to give up on
 bool
 CutOff(const FluidNetwork& fluid, const TrainingJob& job)
 {
     const auto qps = job.GetQueuePairs();
     return std::any_of(qps.begin(), qps.end(), [&fluid](const Ptr<RdmaQueuePair>& qp) {
-        return qp && fluid.IsCutOff(qp);
+        return qp && fluid.IsCutOff(qp) && qp->GetGiveUpTime().IsZero();
     });
 }
 

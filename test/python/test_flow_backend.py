@@ -633,6 +633,41 @@ def test_a_job_cut_off_fails_at_flow_level_as_at_packet_level(tmp_path, flux_run
     assert job["reason"].startswith("at flow level, a message waits on a link that is down")
 
 
+def test_a_message_or_ack_meeting_a_cut_is_lost_at_both_levels(tmp_path, flux_run):
+    """A 100 KB flow whose last bytes are on their way when a link of its
+    path goes down (at 9 us) is lost at both levels: without a repair the
+    flow fails when the retries would end (8 timeouts of 1.049 ms), within
+    20 us of the packet level's time; with the link back at 2 ms it completes
+    after the repair at both levels, the flow level at once, the packet
+    level at its next timeout (at most one timeout later)."""
+    s = {"stop_ms": 20, "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1,
+                                     "hosts_per_leaf": 1},
+         "transport": {"ack_timeout": 8},
+         "background": [{"name": "f", "pattern": "flows",
+                         "flows": [{"src": 0, "dst": 1, "bytes": 100000, "start_ms": 0}]}],
+         "faults": [{"link": "leaf0<->spine0", "down_ms": 0.009}]}
+
+    def run(scenario, backend):
+        path = tmp_path / "cut.json"
+        path.write_text(json.dumps(scenario))
+        out = tmp_path / f"{backend}.json"
+        p = flux_run(path, "--backend", backend, "--out", out, "--quiet")
+        assert p.returncode == 0, p.stderr
+        r = json.loads(out.read_text())
+        rows = list(csv.DictReader(open(tmp_path / f"{backend}-flows.csv")))
+        return r, [float(x["fct_us"]) for x in rows]
+
+    cut = {b: run(s, b) for b in ("packet", "flow")}
+    for r, fcts in cut.values():
+        assert r["flows"]["tenants"]["f"]["failed"] == 1 and fcts == [], r["flows"]
+    ends = [r["sim"]["simulated_ms"] for r, _ in cut.values()]
+    assert abs(ends[0] - ends[1]) < 0.02 and ends[1] > 8 * 1.048, ends
+    repaired = dict(s, faults=[dict(s["faults"][0], up_ms=2)])
+    fct = {b: run(repaired, b)[1] for b in ("packet", "flow")}
+    assert len(fct["packet"]) == len(fct["flow"]) == 1, fct
+    assert 2000 < fct["flow"][0] <= fct["packet"][0] < fct["flow"][0] + 1049, fct
+
+
 def test_backend_limits_name_the_congestion_control_and_its_keys(flux_run, tmp_path):
     """A fluid's rates are max-min fair shares whatever the congestion
     control: the flow level lists transport.cc and every transport.<cc> key
