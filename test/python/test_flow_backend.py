@@ -609,14 +609,9 @@ def test_a_job_cut_off_fails_at_flow_level_as_at_packet_level(tmp_path, flux_run
          "faults": [{"link": "leaf0<->spine0", "down_ms": 0.01}]}
 
     def run(scenario, backend):
-        path = tmp_path / "cut.json"
-        path.write_text(json.dumps(scenario))
-        out = tmp_path / f"{backend}.json"
-        p = flux_run(path, "--backend", backend, "--out", out, "--quiet")
-        assert p.returncode == 0, p.stderr
-        return json.loads(out.read_text())
+        return run_level(flux_run, tmp_path, scenario, "cut", backend)[1]
 
-    packet, flow = run(s, "packet"), run(s, "flow")
+    packet, flow = both(flux_run, tmp_path, s, "cut")
     for r in (packet, flow):
         assert r["jobs"][0]["status"] == "failed" and r["sim"]["stop_reason"] == "job_failed", r
     # 0.01 ms + 8 timeouts of 4.096 us x 2^8
@@ -648,13 +643,8 @@ def test_a_message_or_ack_meeting_a_cut_is_lost_at_both_levels(tmp_path, flux_ru
          "faults": [{"link": "leaf0<->spine0", "down_ms": 0.009}]}
 
     def run(scenario, backend):
-        path = tmp_path / "cut.json"
-        path.write_text(json.dumps(scenario))
-        out = tmp_path / f"{backend}.json"
-        p = flux_run(path, "--backend", backend, "--out", out, "--quiet")
-        assert p.returncode == 0, p.stderr
-        r = json.loads(out.read_text())
-        rows = list(csv.DictReader(open(tmp_path / f"{backend}-flows.csv")))
+        out, r = run_level(flux_run, tmp_path, scenario, "cut", backend)
+        rows = list(csv.DictReader(open(str(out).replace("-results.json", "-results-flows.csv"))))
         return r, [float(x["fct_us"]) for x in rows]
 
     cut = {b: run(s, b) for b in ("packet", "flow")}
