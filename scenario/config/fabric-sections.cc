@@ -139,14 +139,17 @@ CheckServers(const ScenarioConfig& cfg)
 }
 
 /**
- * \brief Refuse the keys that shape another kind of topology: they would be
- * ignored ("k" on a leaf-spine).
+ * \brief The keys that shape another kind of topology are ignored ("k" on a
+ * leaf-spine): a warning says so (the design document's example gives all
+ * of them); a "links" topology's are refused, as a fabric given cable by
+ * cable cannot be meant by half.
  * \param r the topology object
- * \param kind its kind
+ * \param cfg the scenario, its topology kind read
  */
 void
-RefuseOtherShapes(const ObjectReader& r, const std::string& kind)
+WarnOtherShapes(const ObjectReader& r, ScenarioConfig& cfg)
 {
+    const std::string& kind = cfg.topology.kind;
     static const std::vector<std::pair<std::string, std::vector<std::string>>> shapes{
         {"leaf-spine", {"leaves", "spines", "hosts_per_leaf"}},
         {"rail-optimized", {"rail_groups", "servers_per_rail_group", "spines"}},
@@ -170,11 +173,17 @@ RefuseOtherShapes(const ObjectReader& r, const std::string& kind)
             }
             if (r.Has(key) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
             {
+                const bool links = kinds.front() == "links";
                 for (auto& k : kinds)
                 {
                     k = Quote(k);
                 }
-                Fail(r.Path(key), "only a " + Join(kinds, " or ") + " topology has it");
+                const std::string problem = "only a " + Join(kinds, " or ") + " topology has it";
+                if (links)
+                {
+                    Fail(r.Path(key), problem);
+                }
+                cfg.warnings.push_back(r.Path(key) + ": " + problem + "; ignored");
             }
         }
     }
@@ -188,7 +197,7 @@ ParseTopology(const json& v, ScenarioConfig& cfg)
     ObjectReader r(v, "topology");
     auto& t = cfg.topology;
     t.kind = r["kind"].get<std::string>();
-    RefuseOtherShapes(r, t.kind);
+    WarnOtherShapes(r, cfg);
     r.Read("leaves", t.leaves);
     r.Read("spines", t.spines); // one leaf and no spine is a single switch
     r.Read("hosts_per_leaf", t.hostsPerLeaf);

@@ -22,9 +22,6 @@ BAD = [
     # (an unknown policy's keys are unknown too: the policy is named)
     ({"scheduler": {"policy": "no-such-policy", "quantum_us": 5}}, "scheduler.policy"),
     ({"topology.colour": "blue"}, "topology.colour"),
-    # (another kind's shape would be ignored)
-    ({"topology.k": 4}, "topology.k"),
-    ({"topology.hosts_per_side": 2}, "topology.hosts_per_side"),
     ({"transport.cc": "reno"}, "transport.cc"),
     ({"transport.cc": "hpcc", "topology.host_gbps": 20}, "transport.cc"),
     # HPCC chosen as an ns-3 default reads the same telemetry

@@ -296,6 +296,22 @@ def test_each_tenant_records_when_its_arrivals_ended(backend, tmp_path, flux_run
     assert (ended["flux"][0] < ended["fifo"][0]) == (ended["flux"][1] < ended["fifo"][1])
 
 
+def test_another_kinds_topology_key_is_warned_of_as_ignored(tmp_path, flux_run):
+    """A key that shapes another kind of topology ("k" on a leaf-spine) is
+    ignored with one warning naming it and the kinds that have it; a
+    "links" topology's keys on another kind are refused."""
+    s = copy.deepcopy(SMALL)
+    s["topology"]["k"] = 4
+    p = flux_run(_write(tmp_path / "k.json", s), "--check")
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.splitlines() == [
+        'flux-run: warning: topology.k: only a "fat-tree" topology has it; ignored']
+    s["topology"]["nodes"] = 4
+    p = flux_run(_write(tmp_path / "nodes.json", s), "--check")
+    assert p.returncode == 2
+    assert p.stderr == 'flux-run: topology.nodes: only a "links" topology has it\n'
+
+
 def test_tenants_that_overload_a_host_are_warned_of(tmp_path, flux_run):
     """Two tenants at 0.6 on the same hosts at once offer each host 1.2 of
     its link: flux-run warns once, naming the host and the load, and still

@@ -664,8 +664,14 @@ TEST(ScenarioConfigErrors, CdfFiles)
                           "background[0].cdf: " + dir.Path() +
                               "/short.txt: the last point must be at 100 percent",
                           dir.Path()));
-    cdf["cdf"] = ".";
-    EXPECT_TRUE(FailsWith(WithBackground(cdf), "background[0].cdf: \".\" is neither", dir.Path()));
+    cdf["cdf"] = "."; // (a folder: refused before it is opened)
+    EXPECT_TRUE(
+        FailsWith(WithBackground(cdf),
+                  "background[0].cdf: " + dir.Path() + "/: is a folder, not a flow-size CDF",
+                  dir.Path()));
+    cdf["cdf"] = "websearh"; // (neither a name nor a file)
+    EXPECT_TRUE(
+        FailsWith(WithBackground(cdf), "background[0].cdf: \"websearh\" is neither", dir.Path()));
 }
 
 // ns3_defaults: attribute names and values are checked against ns-3.
