@@ -40,10 +40,6 @@ ParseDcqcn(const json* v, const std::string& path, ScenarioConfig& cfg)
     auto& d = cfg.transport.dcqcn;
     if (v)
     {
-        if (cfg.transport.cc == "dcqcn")
-        {
-            cfg.transport.ccWritten = v->dump();
-        }
         ObjectReader r(*v, path);
         if (r.Has("profile"))
         {

@@ -106,7 +106,6 @@ ParseCcSections(const ObjectReader& r, ScenarioConfig& cfg)
         }
         if (name == cfg.transport.cc)
         {
-            cfg.transport.ccWritten = v.dump();
             settings.insert(settings.end(), own.begin(), own.end());
             for (const auto& s : own)
             {

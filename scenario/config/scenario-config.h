@@ -126,7 +126,6 @@ struct ScenarioConfig
                                            //!< (RdmaCongestionControl::GetAlgorithms())
         std::vector<CcSetting> ccSettings; //!< transport.<cc> keys, for the chosen cc
         bool ccGiven{false};               //!< the scenario gives transport.cc
-        std::string ccWritten{"{}"};       //!< its transport.<cc> object as written (JSON text)
         std::map<std::string, std::string>
             keyAttributes; //!< attribute -> the transport key that sets it (ns3_defaults may not)
         bool pfc{true};    //!< whether PFC is enabled
@@ -319,9 +318,8 @@ struct ScenarioConfig
     /// what the scenario's imported files hold that has no counterpart here
     /// (HpccImport), for the runner to print
     std::vector<std::string> warnings;
-    /// the scenario keys the imported files gave, by key ("topology.buffer_mb"):
-    /// the field and the place that gave them ("hpcc.config", "<file> line 3:
-    /// BUFFER_SIZE 1"), to name in a problem found when the fabric is built
+    /// per key an import gave ("topology.buffer_mb"): its field and place ("hpcc.config",
+    /// "<file> line 3: BUFFER_SIZE 1"), for a problem the fabric's build finds
     std::map<std::string, std::pair<std::string, std::string>> importOrigins;
     /// warnings that hold at packet level only (a lossy fabric's long
     /// timer: the flow level loses nothing), for packet-level runs

@@ -5,6 +5,7 @@
 #include "chakra-trace-reader.h"
 
 #include "chakra-et.pb.h"
+#include "chakra-integer.h"
 #include "chakra-trace-files.h"
 #include "workload-graph.h"
 
@@ -42,53 +43,32 @@ constexpr uint64_t kMaxBytes = 1ULL << 50;             //!< larger sizes are abs
 constexpr uint64_t kMaxDurationMicros = 1000000000000; //!< longer is absurd (11.6 days)
 constexpr uint32_t kMaxMessageBytes = 64 << 20;        //!< no node is this large
 
-/// An integer attribute's value, of any of the integer kinds.
-struct Integer
-{
-    int64_t value{0};   //!< for comparisons: a uint64 beyond int64 is its maximum
-    uint64_t beyond{0}; //!< a uint64 beyond int64: its value (else 0)
-
-    /// \return the value as written, for messages and names
-    std::string Text() const
-    {
-        return beyond ? std::to_string(beyond) : std::to_string(value);
-    }
-};
-
-/// An unsigned 64-bit value as an Integer.
-Integer
-Unsigned(uint64_t v)
-{
-    constexpr auto kMax = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-    return v > kMax ? Integer{static_cast<int64_t>(kMax), v} : Integer{static_cast<int64_t>(v), 0};
-}
-
 /// An attribute's integer value (any of the integer kinds); nullopt if it has none.
-std::optional<Integer>
-IntegerValue(const AttributeProto& a)
+std::optional<ChakraInteger>
+ChakraIntegerValue(const AttributeProto& a)
 {
     switch (a.value_case())
     {
     case AttributeProto::kInt32Val:
-        return Integer{a.int32_val()};
+        return ChakraInteger{a.int32_val()};
     case AttributeProto::kInt64Val:
-        return Integer{a.int64_val()};
+        return ChakraInteger{a.int64_val()};
     case AttributeProto::kUint32Val:
-        return Integer{a.uint32_val()};
+        return ChakraInteger{a.uint32_val()};
     case AttributeProto::kUint64Val:
-        return Unsigned(a.uint64_val());
+        return ChakraInteger::Unsigned(a.uint64_val());
     case AttributeProto::kSint32Val:
-        return Integer{a.sint32_val()};
+        return ChakraInteger{a.sint32_val()};
     case AttributeProto::kSint64Val:
-        return Integer{a.sint64_val()};
+        return ChakraInteger{a.sint64_val()};
     case AttributeProto::kFixed32Val:
-        return Integer{a.fixed32_val()};
+        return ChakraInteger{a.fixed32_val()};
     case AttributeProto::kFixed64Val:
-        return Unsigned(a.fixed64_val());
+        return ChakraInteger::Unsigned(a.fixed64_val());
     case AttributeProto::kSfixed32Val:
-        return Integer{a.sfixed32_val()};
+        return ChakraInteger{a.sfixed32_val()};
     case AttributeProto::kSfixed64Val:
-        return Integer{a.sfixed64_val()};
+        return ChakraInteger{a.sfixed64_val()};
     default:
         return std::nullopt;
     }
@@ -97,12 +77,12 @@ IntegerValue(const AttributeProto& a)
 /// The attributes of a communication node that flux reads.
 struct CommAttributes
 {
-    std::optional<Integer> type;   //!< comm_type
-    std::optional<Integer> size;   //!< comm_size
-    std::optional<Integer> src;    //!< comm_src
-    std::optional<Integer> dst;    //!< comm_dst
-    std::optional<Integer> tag;    //!< comm_tag
-    std::optional<std::string> pg; //!< pg_name
+    std::optional<ChakraInteger> type; //!< comm_type
+    std::optional<ChakraInteger> size; //!< comm_size
+    std::optional<ChakraInteger> src;  //!< comm_src
+    std::optional<ChakraInteger> dst;  //!< comm_dst
+    std::optional<ChakraInteger> tag;  //!< comm_tag
+    std::optional<std::string> pg;     //!< pg_name
 };
 
 /// Reads one rank's file into nodes.
@@ -130,8 +110,8 @@ class RankFileReader
                             problem);
     }
 
-    uint64_t Bytes(const std::optional<Integer>& v, const char* what) const;
-    uint32_t Rank(const std::optional<Integer>& v, const char* what) const;
+    uint64_t Bytes(const std::optional<ChakraInteger>& v, const char* what) const;
+    uint32_t Rank(const std::optional<ChakraInteger>& v, const char* what) const;
     CommAttributes Attributes() const;
     void Convert(WorkloadNode& out,
                  const std::map<std::string, std::vector<uint32_t>>* commGroups,
@@ -145,7 +125,7 @@ class RankFileReader
 };
 
 uint64_t
-RankFileReader::Bytes(const std::optional<Integer>& v, const char* what) const
+RankFileReader::Bytes(const std::optional<ChakraInteger>& v, const char* what) const
 {
     const int64_t n = v->value;
     if (n < 0 || static_cast<uint64_t>(n) > kMaxBytes)
@@ -157,7 +137,7 @@ RankFileReader::Bytes(const std::optional<Integer>& v, const char* what) const
 }
 
 uint32_t
-RankFileReader::Rank(const std::optional<Integer>& v, const char* what) const
+RankFileReader::Rank(const std::optional<ChakraInteger>& v, const char* what) const
 {
     if (!v)
     {
@@ -178,7 +158,7 @@ RankFileReader::Attributes() const
     CommAttributes c;
     for (const auto& a : m_node.attr())
     {
-        std::optional<Integer>* slot = nullptr;
+        std::optional<ChakraInteger>* slot = nullptr;
         const std::string& name = a.name();
         if (name == "pg_name")
         {
@@ -186,7 +166,7 @@ RankFileReader::Attributes() const
             {
                 c.pg = a.string_val();
             }
-            else if (auto v = IntegerValue(a))
+            else if (auto v = ChakraIntegerValue(a))
             {
                 c.pg = v->Text();
             }
@@ -204,7 +184,7 @@ RankFileReader::Attributes() const
                                      : nullptr;
         if (slot)
         {
-            *slot = IntegerValue(a);
+            *slot = ChakraIntegerValue(a);
             if (!*slot)
             {
                 FailNode("attribute " + name + " is not an integer");
@@ -413,17 +393,12 @@ RankFileReader::Read(std::vector<WorkloadNode>& nodes,
             }
             break;
         }
-        // (read in full: ReadVarint32 would keep the low 32 bits of a larger one)
+        // (read in full: ReadVarint32 would keep the low 32 bits of a larger
+        // one, which the bound below then refuses)
         uint64_t length = 0;
         if (!coded.ReadVarint64(&length))
         {
             throw ScenarioError(m_path, "truncated or malformed length prefix of " + where());
-        }
-        if (length > std::numeric_limits<uint32_t>::max())
-        {
-            throw ScenarioError(m_path,
-                                "malformed length prefix of " + where() + ": " +
-                                    std::to_string(length) + " does not fit 32 bits");
         }
         if (length > kMaxMessageBytes)
         {

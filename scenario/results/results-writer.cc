@@ -11,7 +11,6 @@
 
 #include "ns3/log.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -157,14 +156,9 @@ ResultsWriter::ToJson(const RunResults& results)
         sched["ignored"] = sc.ignored;
         out["scheduler"] = std::move(sched);
     }
-    // the congestion control that ran (none where transport.cc is among the
-    // backend's limits: a fluid shares fairly)
-    const auto& limits = results.backendLimits;
-    if (std::find(limits.begin(), limits.end(), "transport.cc") == limits.end())
-    {
-        out["transport"] = {{"cc", results.transport.cc},
-                            {"settings", ojson::parse(results.transport.settings)}};
-    }
+    // (at flow level transport.cc is among the backend's limits: a fluid
+    // shares fairly, and the record goes with the other fields it lists)
+    out["transport"] = {{"cc", results.cc}};
 
     ojson jobs = ojson::array();
     for (const auto& job : results.jobs)

@@ -153,13 +153,6 @@ struct RunResults
         std::vector<std::string> ignored; //!< the scheduler keys the policy did not take
     };
 
-    /// The congestion control that ran.
-    struct TransportInfo
-    {
-        std::string cc;             //!< transport.cc
-        std::string settings{"{}"}; //!< its transport.<cc> object as written (JSON)
-    };
-
     /// One finished flow (a background flow, or any message the runner reports).
     struct FlowResult
     {
@@ -270,11 +263,11 @@ struct RunResults
     /// Results fields the backend cannot know, as dotted paths ("network.pfc_pauses",
     /// "jobs[].transport"): absent from the results, never written as zero.
     std::vector<std::string> backendLimits;
-    std::string policy;                 //!< the scheduling policy that ran
-    SchedulerInfo scheduler;            //!< what the scheduler did
-    TransportInfo transport;            //!< the congestion control that ran
-    uint32_t seed{1};                   //!< the seed that ran
-    Seeds seeds;                        //!< the seed of each random source
+    std::string policy;      //!< the scheduling policy that ran
+    SchedulerInfo scheduler; //!< what the scheduler did
+    std::string cc;   //!< the congestion control that ran: transport.cc, or ns3_defaults' factory
+    uint32_t seed{1}; //!< the seed that ran
+    Seeds seeds;      //!< the seed of each random source
     EcmpCollisions ecmp;                //!< where the jobs' paths meet
     std::vector<JobResult> jobs;        //!< one per scenario job, in scenario order
     std::vector<FlowResult> flows;      //!< every finished flow

@@ -228,9 +228,7 @@ ScenarioRun::Collect(double wallS) const
     r.scheduler.settings = taken.dump();
     // (a factory the scenario gives in ns3_defaults replaces transport.cc)
     const auto factory = m_cfg.ns3Defaults.find("ns3::RdmaNic::CongestionControl");
-    const bool own = factory != m_cfg.ns3Defaults.end();
-    r.transport.cc = own ? factory->second : m_cfg.transport.cc;
-    r.transport.settings = own ? "{}" : m_cfg.transport.ccWritten;
+    r.cc = factory != m_cfg.ns3Defaults.end() ? factory->second : m_cfg.transport.cc;
     for (const auto& job : m_jobs)
     {
         RunResults::JobResult jr;

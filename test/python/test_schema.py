@@ -382,6 +382,7 @@ BARE = {
 
 
 @pytest.mark.parametrize("name", DEFAULTS_SCENARIOS + sorted(BARE))
+@pytest.mark.filterwarnings("ignore:topology.*topology has it; ignored")  # (every kind's defaults)
 def test_the_schemas_defaults_are_the_runners(name):
     """Every default the schema states (and so the manual's table of keys)
     is the one the runner takes: a scenario with all of them written out
