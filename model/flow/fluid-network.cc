@@ -182,8 +182,8 @@ FluidNetwork::SetLinkUp(uint32_t link, bool up)
     else
     {
         ++m_linksDown;
+        m_linkDownNs[link] = Simulator::Now().GetNanoSeconds();
     }
-    m_linkDownNs[link] = Simulator::Now().GetNanoSeconds();
     m_allocator.SetCapacity(link, up ? l.bps : 0.0);
     const int64_t now = Simulator::Now().GetNanoSeconds();
     for (const auto& f : l.flows)

@@ -169,7 +169,7 @@ class RdmaQueuePair : public Object
      * stay cut for GetGiveUpTime(): it counts the timeouts and enters the
      * error state as the last one would, and the messages the offload held
      * complete in error (the first RETRY_EXCEEDED, the others FLUSHED).
-     * \param messages the messages not delivered, (sequence number, payload
+     * \param messages the messages not acknowledged, (sequence number, payload
      *        bytes), oldest first
      */
     void FailOffloaded(const std::vector<std::pair<uint64_t, uint64_t>>& messages);

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 
 namespace ns3
 {
