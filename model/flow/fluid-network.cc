@@ -1334,7 +1334,7 @@ FluidNetwork::MessageEnd()
         }
         SetRate(sender, 0, now);
         Detach(sender);
-        if (m_lost.count(sender) == 0)
+        if (s.cutSinceNs >= 0 && m_lost.count(sender) == 0)
         {
             s.cutSinceNs = -1; // (a cut at this instant: nothing of it waits on the path)
         }

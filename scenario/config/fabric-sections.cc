@@ -144,43 +144,38 @@ CheckServers(const ScenarioConfig& cfg)
 void
 WarnOtherShapes(const ObjectReader& r, ScenarioConfig& cfg)
 {
-    const std::string& kind = cfg.topology.kind;
-    static const std::vector<std::pair<std::string, std::vector<std::string>>> shapes{
-        {"leaf-spine", {"leaves", "spines", "hosts_per_leaf"}},
-        {"rail-optimized", {"rail_groups", "servers_per_rail_group", "spines"}},
-        {"fat-tree", {"k"}},
-        {"dumbbell", {"hosts_per_side"}},
-        {"ring", {"switches", "hosts_per_switch"}},
-        {"links", {"nodes", "switch_nodes", "links"}},
+    // each key that shapes a kind, and the kinds it shapes
+    static const std::vector<std::pair<std::string, std::vector<std::string>>> shapeKeys{
+        {"leaves", {"leaf-spine"}},
+        {"spines", {"leaf-spine", "rail-optimized"}},
+        {"hosts_per_leaf", {"leaf-spine"}},
+        {"rail_groups", {"rail-optimized"}},
+        {"servers_per_rail_group", {"rail-optimized"}},
+        {"k", {"fat-tree"}},
+        {"hosts_per_side", {"dumbbell"}},
+        {"switches", {"ring"}},
+        {"hosts_per_switch", {"ring"}},
+        {"nodes", {"links"}},
+        {"switch_nodes", {"links"}},
+        {"links", {"links"}},
     };
-    // (in the table's order: the first key of a kind is named first)
-    for (const auto& [owner, keys] : shapes)
+    for (const auto& [key, kinds] : shapeKeys)
     {
-        for (const auto& key : keys)
+        if (!r.Has(key) || std::find(kinds.begin(), kinds.end(), cfg.topology.kind) != kinds.end())
         {
-            std::vector<std::string> kinds; // the kinds it shapes
-            for (const auto& [k, ks] : shapes)
-            {
-                if (std::find(ks.begin(), ks.end(), key) != ks.end())
-                {
-                    kinds.push_back(k);
-                }
-            }
-            if (r.Has(key) && std::find(kinds.begin(), kinds.end(), kind) == kinds.end())
-            {
-                const bool links = kinds.front() == "links";
-                for (auto& k : kinds)
-                {
-                    k = Quote(k);
-                }
-                const std::string problem = "only a " + Join(kinds, " or ") + " topology has it";
-                if (links)
-                {
-                    Fail(r.Path(key), problem);
-                }
-                cfg.warnings.push_back(r.Path(key) + ": " + problem + "; ignored");
-            }
+            continue;
         }
+        std::vector<std::string> quoted;
+        for (const auto& k : kinds)
+        {
+            quoted.push_back(Quote(k));
+        }
+        const std::string problem = "only a " + Join(quoted, " or ") + " topology has it";
+        if (kinds.front() == "links")
+        {
+            Fail(r.Path(key), problem);
+        }
+        cfg.warnings.push_back(r.Path(key) + ": " + problem + "; ignored");
     }
 }
 
