@@ -173,7 +173,7 @@ ETA_SCENARIO = {
 
 
 def test_eta_mid_run_is_within_2x_of_the_time_left():
-    """The ETA reported in the middle half of a run (by wall-clock time) is
+    """The ETA reported in the middle 70 % of a run (by wall-clock time) is
     within a factor 2 of the wall-clock time the run actually had left (the
     median over those reports, as other work on the machine changes the
     run's speed): it comes from the traffic delivered against the traffic
@@ -192,7 +192,9 @@ def test_eta_mid_run_is_within_2x_of_the_time_left():
     total = r["sim"]["wall_s"]
     # when each job's one iteration ended, for the former estimate
     ends = [j["jct_ms"] for j in r["jobs"]]
-    mid = [c for c in calls if 0.25 * total <= c[1] <= 0.75 * total]
+    # (reports come every half second of wall time: the middle 70 % of a
+    # run of a few seconds on a fast machine still holds three)
+    mid = [c for c in calls if 0.15 * total <= c[1] <= 0.85 * total]
     assert len(mid) >= 3, f"too few reports in the middle of a {total:.1f} s run: {calls}"
     ratios = []
     former = []
@@ -202,7 +204,7 @@ def test_eta_mid_run_is_within_2x_of_the_time_left():
         ratios.append(eta_s / left)
         frac = max(sim_ms / ETA_SCENARIO["stop_ms"], sum(e <= sim_ms for e in ends) / len(ends))
         former.append(wall_s * (1 - frac) / frac / left)
-    print(f"run {total:.1f} s; ETA / time left in the middle half: "
+    print(f"run {total:.1f} s; ETA / time left in the middle 70 %: "
           + " ".join(f"{x:.2f}" for x in ratios) + "; former: "
           + " ".join(f"{x:.0f}" for x in former))
     assert 0.5 <= statistics.median(ratios) <= 2, ratios
