@@ -58,6 +58,9 @@
  *   per line; with --verbose, each with its transport.<name> keys;
  *   --describe-cc NAME prints one's keys.
  * - --schema prints the scenario schema (scenario/config/scenario.schema.json).
+ * - --plugin LIB.so (repeatable), and before it the libraries of
+ *   FLUX_PLUGINS (A.so:B.so), load one's own policies and congestion
+ *   controls first (LoadFluxPlugin), for every other option to see.
  * - --version prints `flux-run <flux's release> (ns-3 <release>)`: the
  *   VERSION file and the ns-3 the runner was built against, which the
  *   results also record (sim.flux_version, sim.ns3_version).
@@ -97,6 +100,7 @@
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-ranks.h"
 #include "ns3/fabric-topology-helper.h"
+#include "ns3/flux-plugin.h"
 #include "ns3/flux-version.h"
 #include "ns3/ib-bth-header.h"
 #include "ns3/memory-estimate.h"
@@ -273,13 +277,41 @@ const char* const kUsage =
     "                      its type, range, default, unit and meaning) and exit\n"
     "  --version           print flux's release and the ns-3 release it was built\n"
     "                      against, and exit\n"
+    "  --plugin LIB.so     first load a library of one's own policies or congestion\n"
+    "                      controls (FLUX_REGISTER_POLICY, FLUX_REGISTER_CC);\n"
+    "                      repeatable. FLUX_PLUGINS=A.so:B.so loads libraries\n"
+    "                      before these\n"
     "  -h, --help          show this help\n"
     "\n"
     "An option given twice counts once, with its last value (--set: each key's\n"
-    "last value).\n"
+    "last value; --plugin: each library).\n"
     "\n"
     "Exit status: 0 success, 2 bad scenario or command line, 1 run (or bound)\n"
     "failure, 130 interrupted.\n";
+
+/**
+ * \brief Load the libraries of FLUX_PLUGINS, then those of --plugin; warn
+ * of one that registered no policy nor congestion control.
+ * \param plugins the --plugin values, in order
+ */
+void
+LoadPlugins(const std::vector<std::string>& plugins)
+{
+    std::vector<FluxPlugin> loaded = LoadFluxPluginsFromEnvironment();
+    for (const auto& path : plugins)
+    {
+        loaded.push_back(LoadFluxPlugin(path, "--plugin"));
+    }
+    for (const auto& plugin : loaded)
+    {
+        if (plugin.policies.empty() && plugin.algorithms.empty() && FabricRanks::GetRank() == 0)
+        {
+            std::cerr << "flux-run: warning: " << plugin.path
+                      << " registered no policy nor congestion control (loaded before?)"
+                      << std::endl;
+        }
+    }
+}
 
 /**
  * \brief Print a policy's scheduler keys (--describe-policy, --list-policies
@@ -380,7 +412,8 @@ struct Args
     std::string describeCc;        //!< --describe-cc (empty: none)
     /// --seed-ecmp, --seed-background, --seed-placement: (seeds key, value)
     std::vector<std::pair<std::string, std::string>> seeds;
-    std::vector<std::string> sets; //!< --set KEY=VALUE, in order
+    std::vector<std::string> sets;    //!< --set KEY=VALUE, in order
+    std::vector<std::string> plugins; //!< --plugin LIB, in order
 };
 
 /**
@@ -640,6 +673,12 @@ ParseArgs(int argc, char** argv)
         else if (arg == "--timeline")
         {
             takeValue(args.timeline);
+        }
+        else if (arg == "--plugin")
+        {
+            std::string plugin;
+            takeValue(plugin);
+            args.plugins.push_back(plugin);
         }
         else if (arg == "--backend")
         {
@@ -970,6 +1009,7 @@ Main(int argc, char** argv)
                       << ")\n";
             return 0;
         }
+        LoadPlugins(args.plugins);
         if (args.listPolicies)
         {
             for (const auto& name : ScenarioConfig::AvailablePolicies())

@@ -34,9 +34,14 @@
  * - congestion_control_keys(name) -> list of dict: the transport.<name> keys
  *   of one (key, attribute, type, default, range, help).
  * - policy_keys(name) -> list of dict: the scheduler keys of a policy, alike.
+ * - load_plugin(path) -> dict: load a library of one's own policies or
+ *   congestion controls (LoadFluxPlugin): its path and the "policies" and
+ *   "congestion_controls" it registered; load_plugins_from_environment()
+ *   -> list of such dicts: the libraries of FLUX_PLUGINS; loaded_plugins()
+ *   -> list[str]: the libraries loaded so far.
  * - library_path() -> str: the path of the loaded libns3-flux (the model);
  * - library_paths() -> list[str]: the model's and the scenario application's
- *   libraries.
+ *   libraries, then the plugins loaded.
  *
  * Errors: ns3::ScenarioError becomes ns3flux.errors.ScenarioError (a
  * ValueError with `field` and `problem`; str() is flux-run's message
@@ -55,6 +60,7 @@
 
 #include "ns3/bound-writer.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/flux-plugin.h"
 #include "ns3/output-file.h"
 #include "ns3/rdma-congestion-control.h"
 #include "ns3/results-table.h"
@@ -526,12 +532,32 @@ LibraryPath()
     return LibraryOf(reinterpret_cast<void*>(&ns3::FabricSwitch::GetTypeId));
 }
 
-/// The paths of the loaded flux libraries: the model, then the scenario
-/// application.
+/// The paths of the loaded flux libraries: the model, the scenario
+/// application, then the plugins loaded.
 std::vector<std::string>
 LibraryPaths()
 {
-    return {LibraryPath(), LibraryOf(reinterpret_cast<void*>(&ns3::RunScenario))};
+    std::vector<std::string> paths{LibraryPath(),
+                                   LibraryOf(reinterpret_cast<void*>(&ns3::RunScenario))};
+    for (const auto& plugin : ns3::GetLoadedFluxPlugins())
+    {
+        paths.push_back(plugin);
+    }
+    return paths;
+}
+
+/**
+ * \param plugin a library loaded
+ * \return its path and what it registered, as a dict
+ */
+py::dict
+PluginDict(const ns3::FluxPlugin& plugin)
+{
+    py::dict d;
+    d["path"] = plugin.path;
+    d["policies"] = plugin.policies;
+    d["congestion_controls"] = plugin.algorithms;
+    return d;
 }
 
 /// Raises ns3flux.errors.<name>(args...), or fallback(message) when the
@@ -696,6 +722,40 @@ PYBIND11_MODULE(_ns3flux, m)
           py::arg("path"),
           "Why a results or timeline file could not be written at path, or \"\" when it "
           "can (the check flux-run makes before a run).");
+    m.def(
+        "load_plugin",
+        [](const std::string& path) {
+            ns3::FluxPlugin plugin;
+            {
+                py::gil_scoped_release release;
+                auto lock = LockNs3(); // (not while a run lists the policies)
+                plugin = ns3::LoadFluxPlugin(path, "load_plugin");
+            }
+            return PluginDict(plugin);
+        },
+        py::arg("path"),
+        "Load a library of one's own policies or congestion controls; returns what it "
+        "registered.");
+    m.def(
+        "load_plugins_from_environment",
+        []() {
+            std::vector<ns3::FluxPlugin> plugins;
+            {
+                py::gil_scoped_release release;
+                auto lock = LockNs3();
+                plugins = ns3::LoadFluxPluginsFromEnvironment();
+            }
+            py::list out;
+            for (const auto& plugin : plugins)
+            {
+                out.append(PluginDict(plugin));
+            }
+            return out;
+        },
+        "Load the libraries of FLUX_PLUGINS (paths separated by ':').");
+    m.def("loaded_plugins",
+          &ns3::GetLoadedFluxPlugins,
+          "The plugin libraries loaded, in order (absolute paths).");
     m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux (the model).");
     m.def("library_paths",
           &LibraryPaths,

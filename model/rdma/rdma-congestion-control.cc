@@ -6,12 +6,11 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/named-type-registry.h"
 #include "ns3/traced-callback.h"
 
 #include <algorithm>
 #include <limits>
-#include <mutex>
-#include <set>
 #include <sstream>
 
 namespace ns3
@@ -36,78 +35,29 @@ RdmaCongestionControl::GetTypeId()
     return tid;
 }
 
-namespace
-{
+FLUX_REGISTER_CC("none", RdmaCongestionControl, 2);
 
-/// One RegisterAlgorithm() call.
-struct CcRegistration
+NamedTypeRegistry&
+RdmaCongestionControl::GetAlgorithmRegistry()
 {
-    std::string name;      //!< the algorithm's name
-    TypeId (*getTypeId)(); //!< its class's GetTypeId
-    uint32_t rank;         //!< its place in the list
-};
-
-/**
- * \return the registrations, in the order they were made (a function-local
- *         static: registrations from other files' static initialisation may
- *         come before anything of this file is initialised)
- */
-std::vector<CcRegistration>&
-CcRegistry()
-{
-    static std::vector<CcRegistration> registry;
+    // a function-local static: registrations from other files' static
+    // initialisation may come before anything of this file is initialised
+    static NamedTypeRegistry registry("RdmaCongestionControl: congestion control");
     return registry;
 }
-
-/// \return the lock of the registry and of the list GetAlgorithms() returns
-std::mutex&
-CcRegistryMutex()
-{
-    static std::mutex mutex;
-    return mutex;
-}
-
-} // namespace
-
-FLUX_REGISTER_CC("none", RdmaCongestionControl, 2);
 
 bool
 RdmaCongestionControl::RegisterAlgorithm(const std::string& name,
                                          TypeId (*getTypeId)(),
                                          uint32_t rank)
 {
-    // No logging here: it runs during static initialisation.
-    std::lock_guard<std::mutex> lock(CcRegistryMutex());
-    CcRegistry().push_back(CcRegistration{name, getTypeId, rank});
-    return true;
+    return GetAlgorithmRegistry().Register(name, getTypeId, rank);
 }
 
 const std::vector<std::pair<std::string, std::string>>&
 RdmaCongestionControl::GetAlgorithms()
 {
-    static std::vector<std::pair<std::string, std::string>> algorithms;
-    static std::size_t listed = 0; // registrations that algorithms holds
-    std::lock_guard<std::mutex> lock(CcRegistryMutex());
-    const auto& registry = CcRegistry();
-    if (listed != registry.size() || algorithms.empty())
-    {
-        std::vector<CcRegistration> sorted = registry;
-        std::stable_sort(sorted.begin(),
-                         sorted.end(),
-                         [](const CcRegistration& a, const CcRegistration& b) {
-                             return a.rank != b.rank ? a.rank < b.rank : a.name < b.name;
-                         });
-        algorithms.clear();
-        std::set<std::string> names;
-        for (const auto& r : sorted)
-        {
-            NS_ABORT_MSG_IF(!names.insert(r.name).second,
-                            "RdmaCongestionControl: \"" << r.name << "\" is registered twice");
-            algorithms.emplace_back(r.name, r.getTypeId().GetName());
-        }
-        listed = registry.size();
-    }
-    return algorithms;
+    return GetAlgorithmRegistry().List();
 }
 
 std::string

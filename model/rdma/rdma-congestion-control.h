@@ -17,6 +17,8 @@
 namespace ns3
 {
 
+class NamedTypeRegistry;
+
 class IntHeader;
 
 /**
@@ -70,21 +72,21 @@ class RdmaCongestionControl : public Object
 
     /**
      * \brief Register an algorithm; FLUX_REGISTER_CC calls it during static
-     * initialisation of the algorithm's own file, so an algorithm is one
-     * class plus that one line.
-     *
-     * Only the name, the TypeId function and the rank are stored, so that the
-     * order of static initialisation between files does not matter: the
-     * TypeId is asked for when GetAlgorithms() is first called after a
-     * registration. Registering a name twice is a fatal error there.
+     * initialisation of the algorithm's own file (or of a plugin library,
+     * when it is loaded), so an algorithm is one class plus that one line.
      *
      * \param name the algorithm's name (transport.cc)
      * \param getTypeId the class's GetTypeId
      * \param rank where GetAlgorithms() lists it: 0 dcqcn, 1 hpcc, 2 none;
      *        others CC_RANK_OTHER (100) or above, equal ranks by name
-     * \return true
+     * \return true, or false for a name already registered (a fatal error
+     *         at the next GetAlgorithms() unless a loader takes it first:
+     *         NamedTypeRegistry)
      */
     static bool RegisterAlgorithm(const std::string& name, TypeId (*getTypeId)(), uint32_t rank);
+
+    /// \return the registry of algorithms, which GetAlgorithms() lists
+    static NamedTypeRegistry& GetAlgorithmRegistry();
 
     /// The rank of algorithms other than the three first ones (RegisterAlgorithm()).
     static constexpr uint32_t CC_RANK_OTHER = 100;

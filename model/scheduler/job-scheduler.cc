@@ -8,14 +8,13 @@
 
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/named-type-registry.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulator.h"
 #include "ns3/traffic-class.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <mutex>
-#include <set>
 
 namespace ns3
 {
@@ -74,74 +73,25 @@ JobScheduler::DoDispose()
     Object::DoDispose();
 }
 
-namespace
+NamedTypeRegistry&
+JobScheduler::GetPolicyRegistry()
 {
-
-/// One RegisterPolicy() call.
-struct PolicyRegistration
-{
-    std::string name;      //!< the policy's name
-    TypeId (*getTypeId)(); //!< its class's GetTypeId
-    uint32_t rank;         //!< its place in the list
-};
-
-/**
- * \return the registrations, in the order they were made (a function-local
- *         static: registrations from other files' static initialisation may
- *         come before anything of this file is initialised)
- */
-std::vector<PolicyRegistration>&
-PolicyRegistry()
-{
-    static std::vector<PolicyRegistration> registry;
+    // a function-local static: registrations from other files' static
+    // initialisation may come before anything of this file is initialised
+    static NamedTypeRegistry registry("JobScheduler: policy");
     return registry;
 }
-
-/// \return the lock of the registry and of the list GetPolicies() returns
-std::mutex&
-PolicyRegistryMutex()
-{
-    static std::mutex mutex;
-    return mutex;
-}
-
-} // namespace
 
 bool
 JobScheduler::RegisterPolicy(const std::string& name, TypeId (*getTypeId)(), uint32_t rank)
 {
-    // No logging here: it runs during static initialisation.
-    std::lock_guard<std::mutex> lock(PolicyRegistryMutex());
-    PolicyRegistry().push_back(PolicyRegistration{name, getTypeId, rank});
-    return true;
+    return GetPolicyRegistry().Register(name, getTypeId, rank);
 }
 
 const std::vector<std::pair<std::string, std::string>>&
 JobScheduler::GetPolicies()
 {
-    static std::vector<std::pair<std::string, std::string>> policies;
-    static std::size_t listed = 0; // registrations that policies holds
-    std::lock_guard<std::mutex> lock(PolicyRegistryMutex());
-    const auto& registry = PolicyRegistry();
-    if (listed != registry.size() || policies.empty())
-    {
-        std::vector<PolicyRegistration> sorted = registry;
-        std::stable_sort(sorted.begin(),
-                         sorted.end(),
-                         [](const PolicyRegistration& a, const PolicyRegistration& b) {
-                             return a.rank != b.rank ? a.rank < b.rank : a.name < b.name;
-                         });
-        policies.clear();
-        std::set<std::string> names;
-        for (const auto& r : sorted)
-        {
-            NS_ABORT_MSG_IF(!names.insert(r.name).second,
-                            "JobScheduler: policy \"" << r.name << "\" is registered twice");
-            policies.emplace_back(r.name, r.getTypeId().GetName());
-        }
-        listed = registry.size();
-    }
-    return policies;
+    return GetPolicyRegistry().List();
 }
 
 std::vector<std::string>

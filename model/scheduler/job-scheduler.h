@@ -18,6 +18,8 @@
 namespace ns3
 {
 
+class NamedTypeRegistry;
+
 /**
  * \ingroup flux-scheduler
  * \brief Base of the multi-tenant communication schedulers (the policies of
@@ -105,22 +107,22 @@ class JobScheduler : public Object
 
     /**
      * \brief Register a policy; FLUX_REGISTER_POLICY calls it during static
-     * initialisation of the policy's own file, so a policy is one class plus
-     * that one line.
-     *
-     * Only the name, the TypeId function and the rank are stored, so that the
-     * order of static initialisation between files does not matter: the
-     * TypeId is asked for when GetPolicies() is first called after a
-     * registration. Registering a name twice is a fatal error there.
+     * initialisation of the policy's own file (or of a plugin library, when
+     * it is loaded), so a policy is one class plus that one line.
      *
      * \param name the policy's name (scheduler.policy, --policy)
      * \param getTypeId the policy class's GetTypeId
      * \param rank where GetPolicies() lists it: 0 fifo, 1 cassini, 2 crux,
      *        3 flux; others 100 (POLICY_RANK_OTHER) or above, equal ranks by
      *        name
-     * \return true
+     * \return true, or false for a name already registered (a fatal error
+     *         at the next GetPolicies() unless a loader takes it first:
+     *         NamedTypeRegistry)
      */
     static bool RegisterPolicy(const std::string& name, TypeId (*getTypeId)(), uint32_t rank);
+
+    /// \return the registry of policies, which GetPolicies() lists
+    static NamedTypeRegistry& GetPolicyRegistry();
 
     /// The rank of policies other than the four first ones (RegisterPolicy()).
     static constexpr uint32_t POLICY_RANK_OTHER = 100;

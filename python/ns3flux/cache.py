@@ -50,19 +50,21 @@ def _file_digest(path, h):
 
 
 def engine_id():
-    """A digest of the simulator code in use (the flux libraries and the
-    extension module), computed once per process."""
+    """A digest of the simulator code in use (the flux libraries, the
+    plugins loaded and the extension module), computed once per process and
+    again after a plugin is loaded."""
     global _engine
-    if _engine is None:
+    paths = (*_ns3flux.library_paths(), getattr(_ns3flux, "__file__", ""))
+    if _engine is None or _engine[0] != paths:
         h = hashlib.sha256()
-        for path in (*_ns3flux.library_paths(), getattr(_ns3flux, "__file__", "")):
+        for path in paths:
             h.update(os.path.basename(path).encode() + b"\0")
             try:
                 _file_digest(path, h)
             except OSError:
                 h.update(b"unreadable:" + os.path.abspath(path).encode())
-        _engine = h.hexdigest()
-    return _engine
+        _engine = (paths, h.hexdigest())
+    return _engine[1]
 
 
 def _input_files(data, base_dir):

@@ -11,6 +11,7 @@ import pandas as pd
 
 from . import _ns3flux, frames
 from .cache import resolve as _resolve_cache
+from .plugins import load_in_worker, loaded_plugins
 from .runner import _check_backend
 from .runner import policies as _policies
 from .runner import tqdm_class
@@ -41,8 +42,10 @@ class Run:
                 f"backend={self.backend!r}, cached={self.cached})")
 
 
-def run_task(text, base_dir, records=True, backend="packet"):
-    """Run one scenario given as JSON text (in a worker process)."""
+def run_task(text, base_dir, records=True, backend="packet", plugins=()):
+    """Run one scenario given as JSON text (in a worker process), with the
+    plugin libraries of the process that asked for it loaded."""
+    load_in_worker(plugins)
     return _ns3flux.run(text, base_dir, None, True, records, "", backend)
 
 
@@ -146,7 +149,9 @@ def _run_local(todo, max_workers, bar):
     try:
         # the pool starts its workers as tasks are submitted
         with _caller_script_hidden():
-            futures = {pool.submit(run_task, to_text(r.data), r.base_dir, True, r.backend): r
+            plugins = loaded_plugins()
+            futures = {pool.submit(run_task, to_text(r.data), r.base_dir, True, r.backend,
+                                   plugins): r
                        for r in todo}
         for future in cf.as_completed(futures):
             futures[future].results = future.result()
@@ -165,9 +170,10 @@ def _run_dask(todo, client, bar):
     from distributed import as_completed
 
     futures = {}
+    plugins = loaded_plugins()
     for r in todo:
         future = client.submit(run_task, to_text(r.data), r.base_dir, True, r.backend,
-                               pure=False)
+                               plugins, pure=False)
         futures[future] = r
     try:
         for future in as_completed(list(futures)):

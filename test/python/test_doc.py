@@ -293,12 +293,12 @@ def test_suite_table_names_every_test_suite():
 
 def test_python_page_names_every_public_function():
     """Every function and class ns3flux exports is named on the Python API
-    page as ``ns3flux.NAME`` (its implementation modules cache, errors and
-    runner are not: their names are exported)."""
+    page as ``ns3flux.NAME`` (its implementation modules cache, errors,
+    plugins and runner are not: their names are exported)."""
     ns3flux = pytest.importorskip("ns3flux")
     with open(os.path.join(DOC, "python-api.rst")) as fh:
         page = fh.read()
     public = [n for n in dir(ns3flux)
-              if not n.startswith("_") and n not in ("cache", "errors", "runner")]
+              if not n.startswith("_") and n not in ("cache", "errors", "plugins", "runner")]
     assert "run" in public and "sweep" in public
     assert [n for n in public if f"ns3flux.{n}" not in page] == []
