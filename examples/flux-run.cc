@@ -111,6 +111,7 @@
 #include "ns3/scenario-bound.h"
 #include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
+#include "ns3/scenario-json.h"
 #include "ns3/scenario-keys.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
@@ -290,8 +291,31 @@ const char* const kUsage =
     "failure, 130 interrupted.\n";
 
 /**
+ * \param name a name that is not registered
+ * \param registered a registry's list
+ * \param what the registry's kind
+ * \param list the option that lists them
+ * \return the problem, with the nearest registered name if there is one
+ */
+std::string
+NotKnownName(const std::string& name,
+             const std::vector<std::pair<std::string, std::string>>& registered,
+             const std::string& what,
+             const std::string& list)
+{
+    std::vector<std::string> names;
+    for (const auto& entry : registered)
+    {
+        names.push_back(entry.first);
+    }
+    const std::string nearest = scenario::NearestName(name, names);
+    return "\"" + name + "\" is not a known " + what + " (" +
+           (nearest.empty() ? "" : "did you mean \"" + nearest + "\"?; ") + "see " + list + ")";
+}
+
+/**
  * \brief Load the libraries of FLUX_PLUGINS, then those of --plugin; warn
- * of one that registered no policy nor congestion control.
+ * of one that registers no policy nor congestion control.
  * \param plugins the --plugin values, in order
  */
 void
@@ -304,10 +328,12 @@ LoadPlugins(const std::vector<std::string>& plugins)
     }
     for (const auto& plugin : loaded)
     {
-        if (plugin.policies.empty() && plugin.algorithms.empty() && FabricRanks::GetRank() == 0)
+        if (plugin.policies.empty() && plugin.algorithms.empty() && !plugin.loadedBefore &&
+            FabricRanks::GetRank() == 0)
         {
             std::cerr << "flux-run: warning: " << plugin.path
-                      << " registered no policy nor congestion control (loaded before?)"
+                      << " registers no policy nor congestion control (no FLUX_REGISTER_POLICY "
+                         "or FLUX_REGISTER_CC line?)"
                       << std::endl;
         }
     }
@@ -1050,8 +1076,10 @@ Main(int argc, char** argv)
             if (RdmaCongestionControl::GetAlgorithmTypeName(args.describeCc).empty())
             {
                 throw ScenarioError("--describe-cc",
-                                    "\"" + args.describeCc +
-                                        "\" is not a known congestion control (see --list-cc)");
+                                    NotKnownName(args.describeCc,
+                                                 RdmaCongestionControl::GetAlgorithms(),
+                                                 "congestion control",
+                                                 "--list-cc"));
             }
             DescribeCc(args.describeCc);
             return 0;
@@ -1061,8 +1089,10 @@ Main(int argc, char** argv)
             if (JobScheduler::GetPolicyTypeName(args.describePolicy).empty())
             {
                 throw ScenarioError("--describe-policy",
-                                    "\"" + args.describePolicy +
-                                        "\" is not a known policy (see --list-policies)");
+                                    NotKnownName(args.describePolicy,
+                                                 JobScheduler::GetPolicies(),
+                                                 "policy",
+                                                 "--list-policies"));
             }
             DescribePolicy(args.describePolicy);
             return 0;

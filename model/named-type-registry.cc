@@ -64,4 +64,36 @@ NamedTypeRegistry::TakeRefused()
     return refused;
 }
 
+TypeId
+NamedTypeRegistry::GetTypeIdOf(const std::string& name)
+{
+    TypeId (*getTypeId)() = nullptr;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        for (const auto& entry : m_entries)
+        {
+            if (entry.name == name)
+            {
+                getTypeId = entry.getTypeId;
+            }
+        }
+    }
+    NS_ABORT_MSG_IF(!getTypeId, m_what << " \"" << name << "\" is not registered");
+    return getTypeId();
+}
+
+void
+NamedTypeRegistry::Remove(const std::vector<std::string>& names)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_entries.erase(std::remove_if(m_entries.begin(),
+                                   m_entries.end(),
+                                   [&names](const Entry& entry) {
+                                       return std::find(names.begin(), names.end(), entry.name) !=
+                                              names.end();
+                                   }),
+                    m_entries.end());
+    m_listed = m_entries.size() + 1; // (List() builds its answer again)
+}
+
 } // namespace ns3

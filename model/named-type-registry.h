@@ -51,6 +51,17 @@ class NamedTypeRegistry
     /// \return the names refused since the last call, which it forgets
     std::vector<std::string> TakeRefused();
 
+    /**
+     * \param name a registered name
+     * \return its class's TypeId, from the function registered (whose name
+     *         another class may have taken: TypeId::LookupByName() of it
+     *         then gives the other)
+     */
+    TypeId GetTypeIdOf(const std::string& name);
+
+    /// \param names registered names to forget (a plugin refused after it registered them)
+    void Remove(const std::vector<std::string>& names);
+
   private:
     /// One Register() call.
     struct Entry

@@ -38,7 +38,8 @@
  *   congestion controls (LoadFluxPlugin): its path and the "policies" and
  *   "congestion_controls" it registered; load_plugins_from_environment()
  *   -> list of such dicts: the libraries of FLUX_PLUGINS; loaded_plugins()
- *   -> list[str]: the libraries loaded so far.
+ *   -> list[str]: the libraries loaded so far (ScenarioError if one has
+ *   changed on disk since: runs here and in workers would differ).
  * - library_path() -> str: the path of the loaded libns3-flux (the model);
  * - library_paths() -> list[str]: the model's and the scenario application's
  *   libraries, then the plugins loaded.
@@ -753,9 +754,14 @@ PYBIND11_MODULE(_ns3flux, m)
             return out;
         },
         "Load the libraries of FLUX_PLUGINS (paths separated by ':').");
-    m.def("loaded_plugins",
-          &ns3::GetLoadedFluxPlugins,
-          "The plugin libraries loaded, in order (absolute paths).");
+    m.def(
+        "loaded_plugins",
+        []() {
+            ns3::CheckFluxPluginsUnchanged();
+            return ns3::GetLoadedFluxPlugins();
+        },
+        "The plugin libraries loaded, in order (absolute paths); ScenarioError if one has "
+        "changed on disk since.");
     m.def("library_path", &LibraryPath, "The path of the loaded libns3-flux (the model).");
     m.def("library_paths",
           &LibraryPaths,

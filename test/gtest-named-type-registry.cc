@@ -74,3 +74,19 @@ TEST(NamedTypeRegistry, ARefusalNobodyTookIsFatal)
     registry.Register("twice", &SchedulerTypeId, 0);
     EXPECT_DEATH(registry.List(), "JobScheduler: policy \"twice\" is registered twice");
 }
+
+// GetTypeIdOf() asks the function registered; Remove() forgets names, and
+// the next List() no longer has them.
+TEST(NamedTypeRegistry, GivesAClassesTypeIdAndForgetsRemovedNames)
+{
+    NamedTypeRegistry registry("thing");
+    registry.Register("one", &SchedulerTypeId, 0);
+    registry.Register("two", &CcTypeId, 1);
+    EXPECT_EQ(registry.List().size(), 2u);
+    EXPECT_EQ(registry.GetTypeIdOf("two"), ns3::RdmaCongestionControl::GetTypeId());
+    registry.Remove({"two"});
+    const auto& list = registry.List();
+    ASSERT_EQ(list.size(), 1u);
+    EXPECT_EQ(list[0].first, "one");
+    EXPECT_TRUE(registry.Register("two", &SchedulerTypeId, 1)); // (the name is free again)
+}

@@ -11,6 +11,7 @@
 #include "ns3/traced-callback.h"
 
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -269,6 +270,8 @@ class RdmaCongestionControl : public Object
  * \param rank its place in RdmaCongestionControl::GetAlgorithms()
  */
 #define FLUX_REGISTER_CC(name, type, rank)                                                         \
+    static_assert(std::is_base_of<::ns3::RdmaCongestionControl, type>::value,                      \
+                  "FLUX_REGISTER_CC: " #type " does not derive from RdmaCongestionControl");       \
     static const bool g_fluxCcRegistered##type [[maybe_unused]] =                                  \
         ::ns3::RdmaCongestionControl::RegisterAlgorithm(name, &type::GetTypeId, rank)
 

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -385,6 +386,8 @@ class JobScheduler : public Object
  * \param rank its place in JobScheduler::GetPolicies()
  */
 #define FLUX_REGISTER_POLICY(name, type, rank)                                                     \
+    static_assert(std::is_base_of<::ns3::JobScheduler, type>::value,                               \
+                  "FLUX_REGISTER_POLICY: " #type " does not derive from JobScheduler");            \
     static const bool g_fluxPolicyRegistered##type [[maybe_unused]] =                              \
         ::ns3::JobScheduler::RegisterPolicy(name, &type::GetTypeId, rank)
 

@@ -54,6 +54,7 @@ def engine_id():
     plugins loaded and the extension module), computed once per process and
     again after a plugin is loaded."""
     global _engine
+    _ns3flux.loaded_plugins()  # (raises if a plugin changed since it was loaded)
     paths = (*_ns3flux.library_paths(), getattr(_ns3flux, "__file__", ""))
     if _engine is None or _engine[0] != paths:
         h = hashlib.sha256()

@@ -21,14 +21,19 @@ def load_plugin(path):
     (``FLUX_REGISTER_POLICY``) or congestion controls (``FLUX_REGISTER_CC``)
     and return what it registered: a dict with ``path`` (absolute),
     ``policies`` and ``congestion_controls``. Loading a library again
-    registers nothing more. Raises ScenarioError (field ``load_plugin``) for
-    a file that is missing or no library, one built against another flux
-    (an undefined symbol), or a name already taken."""
+    registers nothing more; once it has changed on disk, it is refused (a
+    process loads a library once). Raises ScenarioError (field
+    ``load_plugin``) for a file that is missing or no library, one built
+    against another flux (an undefined symbol), a name already taken, or a
+    class that is no policy or congestion control."""
     return _ns3flux.load_plugin(os.fspath(path))
 
 
 def loaded_plugins():
-    """The plugin libraries loaded so far, in order (absolute paths)."""
+    """The plugin libraries loaded so far, in order (absolute paths).
+    Raises ScenarioError (field ``plugin``) when one has changed on disk
+    since it was loaded: this process runs the build it loaded, and cannot
+    load another; sweeps and the cache would mix the two."""
     return list(_ns3flux.loaded_plugins())
 
 

@@ -14,6 +14,25 @@ from .scenario import prepare, to_text
 __all__ = ["run", "policies", "load_results"]
 
 
+def _not_known(kind, name, known):
+    """The message for a name none of known: the nearest suggested, as
+    flux-run does (within two edits)."""
+    near = [k for k in known if _edits(name, k) < 3]
+    near.sort(key=lambda k: _edits(name, k))
+    guess = f"did you mean {near[0]!r}?; " if near else ""
+    return f"{kind} {name!r} is not known ({guess}known: {', '.join(known)})"
+
+
+def _edits(a, b):
+    """Levenshtein distance."""
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        diag, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            diag, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diag + (ca != cb))
+    return row[-1]
+
+
 def congestion_controls():
     """The registered congestion controls (values of ``transport.cc``):
     dcqcn, hpcc, none, then the others by name."""
@@ -27,7 +46,7 @@ def congestion_control_keys(name):
     is not registered, as ``flux-run --describe-cc`` exits 2."""
     known = list(_ns3flux.congestion_controls())
     if name not in known:
-        raise ValueError(f"congestion control {name!r} is not known (known: {', '.join(known)})")
+        raise ValueError(_not_known("congestion control", name, known))
     return list(_ns3flux.congestion_control_keys(name))
 
 
@@ -38,7 +57,7 @@ def policy_keys(name):
     --describe-policy`` exits 2."""
     known = policies()
     if name not in known:
-        raise ValueError(f"policy {name!r} is not known (known: {', '.join(known)})")
+        raise ValueError(_not_known("policy", name, known))
     return list(_ns3flux.policy_keys(name))
 
 

@@ -427,7 +427,7 @@ ParseNs3Defaults(const json& v, ScenarioConfig& cfg)
         }
         if (name == "ns3::PfcWatchdog::Action" && !PfcWatchdog::IsActionName(text))
         {
-            Fail(path, Quote(text) + " is not known (known: " + Join(kPfcWatchdogActions) + ")");
+            Fail(path, NotKnown(text, kPfcWatchdogActions));
         }
         // ns-3 aborts the process on some malformed numbers and times:
         // IsValidAttributeValue checks them before ns-3 parses them.

@@ -131,8 +131,7 @@ ResolvePlacement(const ScenarioConfig::JobConfig& job,
     else
     {
         Fail("placement",
-             "job " + Quote(job.name) + ": " + Quote(job.placement) +
-                 " is not known (known: " + Join(kPlacements) + ")");
+             "job " + Quote(job.name) + ": " + scenario::NotKnown(job.placement, kPlacements));
     }
     return hosts;
 }

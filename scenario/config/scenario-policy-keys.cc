@@ -124,9 +124,7 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
         const std::string policy = ToString(v["policy"], path);
         if (JobScheduler::GetPolicyTypeName(policy).empty())
         {
-            Fail(path,
-                 Quote(policy) + " is not a known policy (known: " +
-                     Join(ScenarioConfig::AvailablePolicies()) + ")");
+            Fail(path, NotKnown(policy, ScenarioConfig::AvailablePolicies(), "policy"));
         }
         sc.policy = policy;
     }

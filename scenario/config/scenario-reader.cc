@@ -155,7 +155,7 @@ ToOneOf(const json& v, const std::string& path, const std::vector<std::string>& 
     const std::string s = ToString(v, path);
     if (std::find(known.begin(), known.end(), s) == known.end())
     {
-        Fail(path, Quote(s) + " is not known (known: " + Join(known) + ")");
+        Fail(path, NotKnown(s, known));
     }
     return s;
 }
@@ -202,17 +202,7 @@ UnknownKeyProblem(const std::string& key, const std::vector<std::string>& keys)
             return "unknown key (did you mean " + Quote(k) + "?)";
         }
     }
-    std::string best;
-    size_t bestDistance = 3;
-    for (const auto& k : keys)
-    {
-        const size_t d = EditDistance(key, k);
-        if (d < bestDistance)
-        {
-            best = k;
-            bestDistance = d;
-        }
-    }
+    const std::string best = NearestName(key, keys);
     return best.empty() ? "unknown key" : "unknown key (did you mean " + Quote(best) + "?)";
 }
 

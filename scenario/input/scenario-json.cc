@@ -140,6 +140,32 @@ EditDistance(const std::string& a, const std::string& b)
     return row[b.size()];
 }
 
+std::string
+NearestName(const std::string& word, const std::vector<std::string>& names)
+{
+    std::string best;
+    size_t bestDistance = 3;
+    for (const auto& name : names)
+    {
+        const size_t d = EditDistance(word, name);
+        if (d < bestDistance)
+        {
+            best = name;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
+std::string
+NotKnown(const std::string& word, const std::vector<std::string>& names, const std::string& what)
+{
+    const std::string nearest = NearestName(word, names);
+    return Quote(word) + " is not " + (what.empty() ? "known" : "a known " + what) + " (" +
+           (nearest.empty() ? "" : "did you mean " + Quote(nearest) + "?; ") +
+           "known: " + Join(names) + ")";
+}
+
 [[noreturn]] void
 TypeFail(const std::string& path, const std::string& expected, const json& v)
 {

@@ -122,6 +122,24 @@ std::string Index(const std::string& path, size_t i);
 size_t EditDistance(const std::string& a, const std::string& b);
 
 /**
+ * \param word a name that is none of \p names
+ * \param names the names it may have meant
+ * \return the nearest of them within two edits (the first of equals), or ""
+ */
+std::string NearestName(const std::string& word, const std::vector<std::string>& names);
+
+/**
+ * \param word a name that is none of \p names
+ * \param names the names known
+ * \param what their kind ("policy"), or "" for none
+ * \return the problem: `"fluxx" is not a known policy (did you mean "flux"?;
+ *         known: fifo, ...)`, the suggestion only for a name within two edits
+ */
+std::string NotKnown(const std::string& word,
+                     const std::vector<std::string>& names,
+                     const std::string& what = "");
+
+/**
  * \brief The root of x in a union-find forest, halving the path on the way.
  * \param parent per element its parent (roots are their own)
  * \param x an element

@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <dlfcn.h>
 #include <filesystem>
+#include <sys/stat.h>
+#include <tuple>
 
 namespace ns3
 {
@@ -21,15 +23,52 @@ namespace ns3
 namespace
 {
 
+/// What tells one build of a file from another: device, inode, size, time.
+using FileStamp = std::tuple<dev_t, ino_t, off_t, long long, long long>;
+
 /**
- * \param list a registry's list
- * \return its names
+ * \param path a file
+ * \return its stamp (all zero when it cannot be examined)
+ */
+FileStamp
+StampOf(const std::string& path)
+{
+    struct stat st = {};
+    if (stat(path.c_str(), &st) != 0)
+    {
+        return FileStamp{};
+    }
+    return FileStamp{st.st_dev,
+                     st.st_ino,
+                     st.st_size,
+                     static_cast<long long>(st.st_mtim.tv_sec),
+                     static_cast<long long>(st.st_mtim.tv_nsec)};
+}
+
+/// A library loaded, and its stamp then.
+struct LoadedLibrary
+{
+    std::string path; //!< absolute
+    FileStamp stamp;  //!< when it was loaded
+};
+
+/// \return the libraries loaded, in order, each once
+std::vector<LoadedLibrary>&
+Loaded()
+{
+    static std::vector<LoadedLibrary> loaded;
+    return loaded;
+}
+
+/**
+ * \param registry a registry
+ * \return its names, as listed
  */
 std::vector<std::string>
-NamesOf(const std::vector<std::pair<std::string, std::string>>& list)
+NamesOf(NamedTypeRegistry& registry)
 {
     std::vector<std::string> names;
-    for (const auto& entry : list)
+    for (const auto& entry : registry.List())
     {
         names.push_back(entry.first);
     }
@@ -55,12 +94,53 @@ Added(const std::vector<std::string>& before, const std::vector<std::string>& af
     return added;
 }
 
-/// \return the libraries loaded, in order, each once
-std::vector<std::string>&
-Loaded()
+/**
+ * \brief Check the classes a library registered in one registry.
+ * \param registry the registry
+ * \param added the names the library added to it
+ * \param what their kind ("policy")
+ * \param base the TypeId they must derive from
+ * \return the problem with the first that is wrong, or ""
+ */
+std::string
+ClassProblem(NamedTypeRegistry& registry,
+             const std::vector<std::string>& added,
+             const std::string& what,
+             TypeId base)
 {
-    static std::vector<std::string> loaded;
-    return loaded;
+    for (const auto& name : added)
+    {
+        const TypeId own = registry.GetTypeIdOf(name);
+        const std::string type = own.GetName();
+        const std::string of = "the " + what + " \"" + name + "\" ";
+        TypeId found;
+        if (!TypeId::LookupByNameFailSafe(type, &found) || found != own)
+        {
+            // (ns-3 keeps the first class of a name and, in its optimised
+            // builds, says nothing of the second)
+            return of + "has the TypeId name " + type + ", which another class has";
+        }
+        for (const auto& [other, otherType] : registry.List())
+        {
+            if (other != name && otherType == type)
+            {
+                // (an inline GetTypeId's static TypeId is one object per
+                // process for one C++ name, whatever the library)
+                return of + "is the class of the " + what + " \"" + other + "\" (" + type +
+                       "): two libraries define a class of one C++ name (build with "
+                       "-fvisibility=hidden)";
+            }
+        }
+        if (!own.IsChildOf(base))
+        {
+            return of + "is a " + type + ", not a " + base.GetName();
+        }
+        if (!own.HasConstructor())
+        {
+            return of + "has no constructor (AddConstructor in its TypeId)";
+        }
+    }
+    return "";
 }
 
 } // namespace
@@ -83,43 +163,97 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
     // dlopen searches the library path for a name without a slash: the
     // absolute path makes it the file named
     plugin.path = fs::absolute(path, ec).lexically_normal().string();
+    for (const auto& library : Loaded())
+    {
+        if (library.path == plugin.path)
+        {
+            if (library.stamp != StampOf(plugin.path))
+            {
+                throw ScenarioError(field,
+                                    path + ": changed since it was loaded; a process loads a "
+                                           "library once: start a new one to load it again");
+            }
+            plugin.loadedBefore = true;
+            return plugin;
+        }
+    }
 
-    const auto policies = NamesOf(JobScheduler::GetPolicies());
-    const auto algorithms = NamesOf(RdmaCongestionControl::GetAlgorithms());
+    NamedTypeRegistry& policyRegistry = JobScheduler::GetPolicyRegistry();
+    NamedTypeRegistry& ccRegistry = RdmaCongestionControl::GetAlgorithmRegistry();
+    const auto policiesBefore = NamesOf(policyRegistry);
+    const auto algorithmsBefore = NamesOf(ccRegistry);
+    const FileStamp stamp = StampOf(plugin.path);
+    std::string problem;
     dlerror();
-    if (!dlopen(plugin.path.c_str(), RTLD_NOW | RTLD_GLOBAL))
+    if (!dlopen(plugin.path.c_str(), RTLD_NOW | RTLD_LOCAL))
     {
         const char* why = dlerror();
-        throw ScenarioError(field, why ? why : path + ": the dynamic loader refused it");
+        problem = why ? why : path + ": the dynamic loader refused it";
     }
-    if (std::find(Loaded().begin(), Loaded().end(), plugin.path) == Loaded().end())
+    const auto refusedPolicies = policyRegistry.TakeRefused();
+    const auto refusedAlgorithms = ccRegistry.TakeRefused();
+    plugin.policies = Added(policiesBefore, NamesOf(policyRegistry));
+    plugin.algorithms = Added(algorithmsBefore, NamesOf(ccRegistry));
+    if (problem.empty() && !refusedPolicies.empty())
     {
-        Loaded().push_back(plugin.path);
+        problem = path + ": registers the policy \"" + refusedPolicies.front() +
+                  "\", a name already taken (see --list-policies)";
     }
-    const auto refusedPolicies = JobScheduler::GetPolicyRegistry().TakeRefused();
-    const auto refusedAlgorithms = RdmaCongestionControl::GetAlgorithmRegistry().TakeRefused();
-    if (!refusedPolicies.empty())
+    if (problem.empty() && !refusedAlgorithms.empty())
     {
-        throw ScenarioError(field,
-                            path + ": registers the policy \"" + refusedPolicies.front() +
-                                "\", a name already taken (see --list-policies)");
+        problem = path + ": registers the congestion control \"" + refusedAlgorithms.front() +
+                  "\", a name already taken (see --list-cc)";
     }
-    if (!refusedAlgorithms.empty())
+    if (problem.empty())
     {
-        throw ScenarioError(field,
-                            path + ": registers the congestion control \"" +
-                                refusedAlgorithms.front() +
-                                "\", a name already taken (see --list-cc)");
+        problem =
+            ClassProblem(policyRegistry, plugin.policies, "policy", JobScheduler::GetTypeId());
     }
-    plugin.policies = Added(policies, NamesOf(JobScheduler::GetPolicies()));
-    plugin.algorithms = Added(algorithms, NamesOf(RdmaCongestionControl::GetAlgorithms()));
+    if (problem.empty())
+    {
+        problem = ClassProblem(ccRegistry,
+                               plugin.algorithms,
+                               "congestion control",
+                               RdmaCongestionControl::GetTypeId());
+    }
+    if (!problem.empty())
+    {
+        if (problem.rfind(path + ": ", 0) != 0 && problem.find(plugin.path) == std::string::npos)
+        {
+            problem = path + ": " + problem;
+        }
+        // (the library stays mapped: ns-3 may hold its TypeIds' functions)
+        policyRegistry.Remove(plugin.policies);
+        ccRegistry.Remove(plugin.algorithms);
+        throw ScenarioError(field, problem);
+    }
+    Loaded().push_back(LoadedLibrary{plugin.path, stamp});
     return plugin;
 }
 
 std::vector<std::string>
 GetLoadedFluxPlugins()
 {
-    return Loaded();
+    std::vector<std::string> paths;
+    for (const auto& library : Loaded())
+    {
+        paths.push_back(library.path);
+    }
+    return paths;
+}
+
+void
+CheckFluxPluginsUnchanged()
+{
+    for (const auto& library : Loaded())
+    {
+        if (library.stamp != StampOf(library.path))
+        {
+            throw ScenarioError("plugin",
+                                library.path + ": changed since it was loaded; a process loads "
+                                               "a library once: start a new one to use it");
+        }
+    }
 }
 
 std::vector<FluxPlugin>

@@ -20,6 +20,7 @@ struct FluxPlugin
     std::string path;                    //!< the library, as loaded (absolute)
     std::vector<std::string> policies;   //!< policies it registered (FLUX_REGISTER_POLICY)
     std::vector<std::string> algorithms; //!< congestion controls it registered (FLUX_REGISTER_CC)
+    bool loadedBefore{false};            //!< it was loaded before: nothing was added
 };
 
 /**
@@ -28,16 +29,20 @@ struct FluxPlugin
  * controls, built against the module, into the running program.
  *
  * The library's static initialisation registers its classes
- * (FLUX_REGISTER_POLICY, FLUX_REGISTER_CC, NS_OBJECT_ENSURE_REGISTERED), so
- * scenarios, --list-policies and --describe-policy see them from then on,
- * as if they were built in. It is loaded with RTLD_GLOBAL and stays loaded.
- * Loading one file twice adds nothing the second time.
+ * (FLUX_REGISTER_POLICY, FLUX_REGISTER_CC), so scenarios, --list-policies
+ * and --describe-policy see them from then on, as if they were built in.
+ * It is loaded with RTLD_LOCAL and stays loaded: a process loads a file
+ * once, and refuses it again once it has changed on disk.
  *
  * Throws ScenarioError naming \p field when the path is not a regular file,
  * the dynamic loader refuses it (its message: not a library, an undefined
- * symbol of another build), or it registers a policy or congestion control
- * under a name already taken (the library then stays loaded, with its
- * other classes). A TypeId name already taken stops ns-3 itself.
+ * symbol of another build), or a class it registers has a name already
+ * taken (policy or congestion control), a TypeId name another class has,
+ * the class of another registration (one C++ name in two libraries built
+ * without -fvisibility=hidden), no constructor, or the wrong base class.
+ * A library refused after it registered classes has them unregistered. An
+ * exception out of its static initialisation cannot pass the dynamic
+ * loader: the program ends there.
  *
  * \param path the library (a relative path is from the current folder)
  * \param field the option or variable that named it, for messages
@@ -59,6 +64,14 @@ std::vector<FluxPlugin> LoadFluxPluginsFromEnvironment();
  *         a results cache must take into account beside the module's own)
  */
 std::vector<std::string> GetLoadedFluxPlugins();
+
+/**
+ * \ingroup flux-scenario
+ * \brief Check that no plugin loaded has changed on disk since: a process
+ * that runs one build of it while its workers, or a cache, would take
+ * another. Throws ScenarioError (field "plugin") naming the first changed.
+ */
+void CheckFluxPluginsUnchanged();
 
 } // namespace ns3
 

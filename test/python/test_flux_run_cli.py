@@ -765,3 +765,38 @@ def test_version_names_the_release_and_the_results_record_it(small_file, tmp_pat
         assert p.returncode == 0, p.stderr
         sim = json.loads(out.read_text())["sim"]
         assert (sim["flux_version"], sim["ns3_version"]) == (release, ns3)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--policy", "fluxx", "--check"],
+     'scheduler.policy: "fluxx" is not a known policy (did you mean "flux"?; known: fifo, '),
+    (["--set", "transport.cc=dcqnc", "--check"],
+     'transport.cc: "dcqnc" is not known (did you mean "dcqcn"?; known: dcqcn, '),
+    (["--set", "topology.kind=fat_tree", "--check"],
+     'topology.kind: "fat_tree" is not known (did you mean "fat-tree"?; known: '),
+    (["--set", "jobs.0.placement=randm", "--check"],
+     'jobs[0].placement: "randm" is not known (did you mean "random"?; known: '),
+    (["--set", "jobs.0.placement=anywhere", "--check"],
+     'jobs[0].placement: "anywhere" is not known (known: packed, spread, random)'),
+    (["--describe-policy", "crx"],
+     '--describe-policy: "crx" is not a known policy (did you mean "crux"?; see '
+     "--list-policies)"),
+    (["--describe-cc", "hpc"],
+     '--describe-cc: "hpc" is not a known congestion control (did you mean "hpcc"?; see '
+     "--list-cc)"),
+    (["--describe-cc", "reno"],
+     '--describe-cc: "reno" is not a known congestion control (see --list-cc)'),
+])
+def test_a_misspelt_name_gets_the_nearest_known_one(flux_run, args, message):
+    """A name that is none of the known ones is refused with them; one
+    within two edits of a known name also suggests it, one further does
+    not. ns3flux's own lookups do the same."""
+    scenario = [] if args[0].startswith("--describe") else [
+        os.path.join(ROOT, "examples", "scenarios", "single-job.json")]
+    p = flux_run(*scenario, *args)
+    assert p.returncode == 2
+    assert p.stderr.startswith("flux-run: " + message), p.stderr
+    with pytest.raises(ValueError, match=r"policy 'crx' is not known \(did you mean 'crux'\?"):
+        ns3flux.policy_keys("crx")
+    with pytest.raises(ValueError, match=r"control 'reno' is not known \(known: dcqcn"):
+        ns3flux.congestion_control_keys("reno")

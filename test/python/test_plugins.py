@@ -25,30 +25,50 @@ def _manual():
         return fh.read()
 
 
-@pytest.fixture(scope="module")
-def plugin(tmp_path_factory):
-    """libmy-policy.so: the manual's example policy (Writing a Policy),
-    wrapped as its *As a plugin* paragraph says, built with that paragraph's
-    command run as written from the project folder."""
-    manual = _manual()
+def _example():
+    """The manual's example policy (Writing a Policy) as a file of its own:
+    with the header it uses and the class in namespace ns3, as its *As a
+    plugin* paragraph says."""
     code = re.search(r"Writing a Policy\n~+\n(?:.*\n)*?\.\. code-block:: c\+\+\n\n"
-                     r"((?:    .*\n|\n)+)", manual)
+                     r"((?:    .*\n|\n)+)", _manual())
     assert code, "the manual's example policy"
-    block = re.search(r"\*As a plugin\*(?:.*\n)*?.*builds with::\n\n((?:   .*\n)+)", manual)
-    assert block, "the manual's plugin command"
-    work = tmp_path_factory.mktemp("plugin")
     body = "\n".join(line[4:] for line in code.group(1).splitlines())
-    (work / "my-policy.cc").write_text('#include "ns3/job-scheduler.h"\n\nnamespace ns3\n{\n' +
-                                       body + "\n} // namespace ns3\n")
+    return '#include "ns3/job-scheduler.h"\n\nnamespace ns3\n{\n' + body + "\n} // namespace ns3\n"
+
+
+def _variant(policy="stagger", type_name="ns3::StaggerScheduler", cls="StaggerScheduler"):
+    """The example with another policy name, TypeId name or class name."""
+    text = _example().replace('"ns3::StaggerScheduler"', f'"{type_name}"')
+    return text.replace('"stagger"', f'"{policy}"').replace("StaggerScheduler", cls)
+
+
+def _compile(source, library, hidden=True):
+    """Build source (text) into the library with the manual's *As a plugin*
+    command, run as written from the project folder (without
+    -fvisibility=hidden when hidden is false); the CompletedProcess."""
+    block = re.search(r"\*As a plugin\*(?:.*\n)*?.*with::\n\n((?:   .*\n)+)", _manual())
+    assert block, "the manual's plugin command"
+    library = os.fspath(library)
+    cc = library[:-3] + ".cc"
+    with open(cc, "w") as fh:
+        fh.write(source)
     build = os.path.dirname(_flux_run_path())
     command = " ".join(line.strip().rstrip("\\") for line in block.group(1).splitlines())
     args = [build + "/include" if a == "build/include" else build if a == "build" else
-            str(work / a) if a in ("my-policy.cc", "libmy-policy.so") else a
-            for a in shlex.split(command)]
-    assert args[0] == "g++" and str(work / "libmy-policy.so") in args, args
-    p = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)
+            cc if a == "my-policy.cc" else library if a == "libmy-policy.so" else a
+            for a in shlex.split(command) if hidden or a != "-fvisibility=hidden"]
+    assert args[0] == "g++" and library in args and "-fvisibility=hidden" in command, args
+    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def plugin(tmp_path_factory):
+    """libmy-policy.so: the manual's example policy built by the manual's
+    command."""
+    library = tmp_path_factory.mktemp("plugin") / "libmy-policy.so"
+    p = _compile(_example(), library)
     assert p.returncode == 0, p.stderr
-    return work / "libmy-policy.so"
+    return library
 
 
 def _flux_run(*args, env=None):
@@ -85,10 +105,74 @@ def test_flux_plugins_loads_for_every_run(plugin):
     p = _flux_run("--list-policies", env={"FLUX_PLUGINS": f":{plugin}:"})
     assert p.returncode == 0, p.stderr
     assert "stagger" in p.stdout.split()
-    # the same library again adds nothing, and says so
+    # the same library again adds nothing, silently (an option given twice)
     p = _flux_run("--plugin", plugin, "--list-policies", env={"FLUX_PLUGINS": str(plugin)})
-    assert p.returncode == 0 and p.stdout.split().count("stagger") == 1
-    assert "registered no policy nor congestion control" in p.stderr
+    assert p.returncode == 0 and p.stdout.split().count("stagger") == 1 and not p.stderr
+
+
+def test_a_library_without_a_registration_is_warned_of(tmp_path):
+    """A library that registers nothing (the registration line forgotten)
+    loads, with a warning that says what is missing."""
+    library = tmp_path / "libnothing.so"
+    source = _example()
+    p = _compile(source[:source.index("FLUX_REGISTER_POLICY")] + "} // namespace ns3\n",
+                 library)
+    assert p.returncode == 0, p.stderr
+    p = _flux_run("--plugin", library, "--list-policies")
+    assert p.returncode == 0 and "stagger" not in p.stdout.split()
+    assert re.fullmatch(r"flux-run: warning: .*libnothing.so registers no policy nor "
+                        r"congestion control \(no FLUX_REGISTER_POLICY or FLUX_REGISTER_CC "
+                        r"line\?\)\n", p.stderr), p.stderr
+
+
+def test_a_registration_of_a_class_of_the_wrong_kind_does_not_compile(tmp_path):
+    """FLUX_REGISTER_POLICY of a class that is no JobScheduler (here a
+    congestion control) stops the compiler, naming the class."""
+    source = _example().replace("FLUX_REGISTER_POLICY(\"stagger\", StaggerScheduler",
+                                "FLUX_REGISTER_POLICY(\"stagger\", RdmaCongestionControl")
+    source = source.replace('#include "ns3/job-scheduler.h"',
+                            '#include "ns3/job-scheduler.h"\n#include "ns3/rdma-congestion-control.h"')
+    p = _compile(source, tmp_path / "libwrong.so")
+    assert p.returncode != 0
+    assert "RdmaCongestionControl does not derive from JobScheduler" in p.stderr
+
+
+@pytest.mark.parametrize("case", ["type-name-taken", "wrong-kind", "class-of-another"])
+def test_a_class_that_would_run_other_code_is_refused(plugin, tmp_path, case):
+    """A registration whose class is not what its name promises is refused
+    with one line and exit 2, where it would run other code or crash: a
+    TypeId name another class has (ns-3 keeps the first), a class that is
+    no policy (registered by hand, past the macro's check), and, without
+    -fvisibility=hidden, a second library with a class of the first one's
+    C++ name (the two share its TypeId)."""
+    first = []
+    if case == "type-name-taken":
+        source = _variant(policy="myfifo", type_name="ns3::FifoScheduler", cls="MyFifo")
+        expect = '"myfifo" has the TypeId name ns3::FifoScheduler, which another class has'
+    elif case == "wrong-kind":
+        source = _example().replace(
+            'FLUX_REGISTER_POLICY("stagger", StaggerScheduler, JobScheduler::POLICY_RANK_OTHER);',
+            "static const bool g_registered [[maybe_unused]] = JobScheduler::RegisterPolicy("
+            '"notapolicy", &Object::GetTypeId, JobScheduler::POLICY_RANK_OTHER);')
+        expect = '"notapolicy" is a ns3::Object, not a ns3::JobScheduler'
+    else:
+        other = tmp_path / "libfirst.so"
+        assert _compile(_example(), other, hidden=False).returncode == 0
+        source = _variant(policy="second", type_name="ns3::Second")
+        first = ["--plugin", other]
+        expect = ('"second" is the class of the policy "stagger" (ns3::StaggerScheduler): two '
+                  "libraries define a class of one C++ name (build with -fvisibility=hidden)")
+    library = tmp_path / "libbad.so"
+    p = _compile(source, library, hidden=case != "class-of-another")
+    assert p.returncode == 0, p.stderr
+    p = _flux_run(*first, "--plugin", library, SCENARIO, "--check")
+    assert p.returncode == 2, p.stderr
+    assert p.stderr == f"flux-run: --plugin: {library}: the policy {expect}\n"
+    # built with -fvisibility=hidden, the second library keeps its own class
+    if case == "class-of-another":
+        assert _compile(source, library).returncode == 0
+        p = _flux_run(*first, "--plugin", library, "--describe-policy", "second")
+        assert p.returncode == 0 and p.stdout.startswith("second (ns3::Second)"), p.stderr
 
 
 @pytest.mark.parametrize("case", ["missing", "folder", "not-a-library", "name-taken", "env"])
@@ -119,15 +203,26 @@ def test_a_bad_plugin_is_one_line_and_exit_2(plugin, tmp_path, case):
     assert not out.exists()
 
 
+def _python(script, tmp_path):
+    """Run a Python script in a process of its own (so that this one's
+    policies stay the built-in ones); its last line of output, as JSON."""
+    path = tmp_path / "script.py"
+    path.write_text(script)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    env.pop("FLUX_PLUGINS", None)
+    p = subprocess.run(["/usr/bin/python3", str(path)], capture_output=True, text=True,
+                       timeout=300, env=env, cwd=tmp_path)
+    assert p.returncode == 0, p.stderr[-2000:]
+    return json.loads(p.stdout.splitlines()[-1])
+
+
 def test_python_loads_a_plugin_and_sweeps_with_it(plugin, tmp_path):
     """ns3flux.load_plugin returns what the library registered; run() and a
     sweep's spawned workers then run the policy; the cache keys on it; a name
-    already taken raises ScenarioError naming load_plugin (in a process of
-    its own, so that this one's policies stay the built-in ones)."""
+    already taken raises ScenarioError naming load_plugin."""
     copy = tmp_path / "libcopy.so"
     shutil.copy(plugin, copy)
-    script = tmp_path / "sweep.py"
-    script.write_text(
+    alone, swept, taken = _python(
         "import json, sys\n"
         "import ns3flux\n"
         "engine = ns3flux.cache.engine_id()\n"
@@ -147,12 +242,60 @@ def test_python_loads_a_plugin_and_sweeps_with_it(plugin, tmp_path):
         "    taken = [e.field, e.problem]\n"
         "print(json.dumps([[j['gate_wait_ms'] for j in r['jobs']],\n"
         "                  [[j['gate_wait_ms'] for j in x.results['jobs']] for x in runs],\n"
-        "                  taken]))\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
-    env.pop("FLUX_PLUGINS", None)
-    p = subprocess.run(["/usr/bin/python3", str(script)], capture_output=True, text=True,
-                       timeout=300, env=env, cwd=tmp_path)
-    assert p.returncode == 0, p.stderr[-2000:]
-    alone, swept, taken = json.loads(p.stdout.splitlines()[-1])
+        "                  taken]))\n", tmp_path)
     assert alone == pytest.approx([0, 0.1]) and swept == [alone, alone]
     assert taken[0] == "load_plugin" and 'registers the policy "stagger"' in taken[1]
+
+
+def test_a_refused_library_leaves_nothing_registered(tmp_path):
+    """A library refused after it registered a policy (its second one has a
+    name taken) leaves neither that policy nor itself among the loaded, so
+    later runs and sweeps are as before it."""
+    library = tmp_path / "libhalf.so"
+    source = _example().replace(
+        "} // namespace ns3\n",
+        "static const bool g_again [[maybe_unused]] = JobScheduler::RegisterPolicy(\n"
+        '    "fifo", &StaggerScheduler::GetTypeId, JobScheduler::POLICY_RANK_OTHER);\n'
+        "} // namespace ns3\n")
+    assert _compile(source, library).returncode == 0
+    before, problem, after, loaded = _python(
+        "import json\n"
+        "import ns3flux\n"
+        "before = ns3flux.policies()\n"
+        "try:\n"
+        f"    ns3flux.load_plugin({str(library)!r})\n"
+        "    problem = None\n"
+        "except ns3flux.ScenarioError as e:\n"
+        "    problem = e.problem\n"
+        "print(json.dumps([before, problem, ns3flux.policies(), ns3flux.loaded_plugins()]))\n",
+        tmp_path)
+    assert 'registers the policy "fifo", a name already taken' in problem
+    assert after == before and "stagger" not in after and loaded == []
+
+
+def test_a_plugin_changed_on_disk_is_refused_not_mixed(plugin, tmp_path):
+    """Once a loaded library is rebuilt, the process (which keeps running
+    the build it loaded) refuses it: loading it again, listing the loaded
+    libraries (what sweeps give their workers) and the cache key all raise,
+    rather than mixing the two builds' results."""
+    library = tmp_path / "libmine.so"
+    shutil.copy(plugin, library)
+    rebuilt = tmp_path / "librebuilt.so"
+    assert _compile(_variant(cls="Rebuilt"), rebuilt).returncode == 0
+    problems = _python(
+        "import json, os, shutil\n"
+        "import ns3flux\n"
+        f"ns3flux.load_plugin({str(library)!r})\n"
+        f"shutil.copy({str(rebuilt)!r}, {str(library)!r} + '.new')\n"
+        f"os.replace({str(library)!r} + '.new', {str(library)!r})\n"
+        "problems = []\n"
+        "for call in (lambda: ns3flux.load_plugin(" + repr(str(library)) + "),\n"
+        "             ns3flux.loaded_plugins, ns3flux.cache.engine_id):\n"
+        "    try:\n"
+        "        call()\n"
+        "        problems.append(None)\n"
+        "    except ns3flux.ScenarioError as e:\n"
+        "        problems.append([e.field, e.problem])\n"
+        "print(json.dumps(problems))\n", tmp_path)
+    assert problems[0][0] == "load_plugin" and problems[1][0] == problems[2][0] == "plugin"
+    assert all("changed since it was loaded" in p[1] for p in problems), problems
