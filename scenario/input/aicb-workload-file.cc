@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace ns3
@@ -120,12 +121,17 @@ AicbParser::ParseHeader(const std::vector<std::string>& words) const
                                                   {"ga:", &h.ga},
                                                   {"all_gpus:", &h.allGpus}};
     uint64_t ignored = 0;
+    std::set<std::string> given;
     for (size_t i = 1; i < words.size(); ++i)
     {
         const std::string& key = words[i];
         if (key.back() != ':' && key != "pp_comm")
         {
             Fail(1, "\"" + key + "\" is not an option (\"<name>: <value>\")");
+        }
+        if (!given.insert(key == "pp_comm" ? "pp_comm:" : key).second)
+        {
+            Fail(1, "option " + key + " is given twice");
         }
         if (i + 1 >= words.size())
         {

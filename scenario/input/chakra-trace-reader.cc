@@ -162,6 +162,10 @@ RankFileReader::Attributes() const
         const std::string& name = a.name();
         if (name == "pg_name")
         {
+            if (c.pg)
+            {
+                FailNode("attribute pg_name is given twice");
+            }
             if (a.value_case() == AttributeProto::kStringVal)
             {
                 c.pg = a.string_val();
@@ -184,6 +188,10 @@ RankFileReader::Attributes() const
                                      : nullptr;
         if (slot)
         {
+            if (*slot)
+            {
+                FailNode("attribute " + name + " is given twice");
+            }
             *slot = ChakraIntegerValue(a);
             if (!*slot)
             {

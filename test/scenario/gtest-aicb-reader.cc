@@ -351,6 +351,12 @@ TEST(AicbReader, BadFilesNameTheFileAndLine)
     bad("HYBRID_TRANSFORMER model_parallel_NPU_group:\n1\n" + row, {"line 1", "no value"});
     bad("HYBRID_TRANSFORMER model_parallel_NPU_group: 0\n1\n" + row, {"line 1", "is 0"});
     bad("HYBRID_TRANSFORMER tp 2\n1\n" + row, {"line 1", "\"tp\""});
+    // an option twice: which value holds would be a guess (pp_comm with or
+    // without its colon is one option)
+    bad("HYBRID_TRANSFORMER model_parallel_NPU_group: 2 model_parallel_NPU_group: 4\n1\n" + row,
+        {"line 1", "option model_parallel_NPU_group: is given twice"});
+    bad("HYBRID_TRANSFORMER model_parallel_NPU_group: 2 pp_comm 8 pp_comm: 8\n1\n" + row,
+        {"line 1", "option pp_comm: is given twice"});
     bad(head + "x\n" + row, {"line 2", "layer count"});
     bad(head, {"line 2", "no layer count"});
     bad(head + "0\n", {"line 2", "declares no layers"});

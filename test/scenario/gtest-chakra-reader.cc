@@ -320,6 +320,15 @@ TEST(ChakraReader, BadTracesNameTheFileAndNode)
     nosize.ints.pop_back();
     two({nosize}, {nosize});
     ExpectScenarioError(read, {f0 + " node 3", "no comm_size"});
+    // an attribute flux reads, given twice: which value holds would be a guess
+    EtNode twice = Coll(3, ET_ALL_REDUCE, 8);
+    twice.ints.emplace_back("comm_size", 16);
+    two({twice}, {Coll(3, ET_ALL_REDUCE, 8)});
+    ExpectScenarioError(read, {f0 + " node 3", "attribute comm_size is given twice"});
+    twice = Coll(3, ET_ALL_REDUCE, 8);
+    twice.strings = {{"pg_name", "0"}, {"pg_name", "1"}};
+    two({twice}, {Coll(3, ET_ALL_REDUCE, 8)});
+    ExpectScenarioError(read, {f0 + " node 3", "attribute pg_name is given twice"});
     // sizes and durations out of range
     two({Coll(3, ET_ALL_REDUCE, -8)}, {Coll(3, ET_ALL_REDUCE, 8)});
     ExpectScenarioError(read, {f0 + " node 3", "-8"});
