@@ -577,6 +577,18 @@ JobScheduler::GetCounters() const
     return m_counters;
 }
 
+const std::map<std::string, uint64_t>&
+JobScheduler::GetPolicyCounters() const
+{
+    return m_policyCounters;
+}
+
+void
+JobScheduler::CountPolicy(const std::string& name, uint64_t by)
+{
+    m_policyCounters[name] += by;
+}
+
 uint8_t
 JobScheduler::GetCurrentClass(uint32_t job) const
 {

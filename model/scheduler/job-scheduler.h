@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -221,6 +222,9 @@ class JobScheduler : public Object
     /** \return what the scheduler did */
     const Counters& GetCounters() const;
 
+    /** \return what the policy counted of its own (CountPolicy()), by name */
+    const std::map<std::string, uint64_t>& GetPolicyCounters() const;
+
     /**
      * \return true when decisions (and holds) are counted where each rank
      *         asks, by gates in the ranks, rather than once per job: under
@@ -341,10 +345,22 @@ class JobScheduler : public Object
      */
     const std::vector<LinkLoad>& GetLinkLoads(uint32_t job) const;
 
+    /**
+     * \brief Count something the policy does that Counters has no field for
+     * (the results' scheduler.counters). Not for every packet: a map
+     * lookup. Under MPI the results take process 0's counts: count what
+     * every process decides alike.
+     * \param name the counter ("skipped_turns")
+     * \param by how much to add
+     */
+    void CountPolicy(const std::string& name, uint64_t by = 1);
+
     Counters m_counters;         //!< what the scheduler did
     std::vector<JobInfo> m_jobs; //!< the jobs, by index
 
   private:
+    std::map<std::string, uint64_t> m_policyCounters; //!< CountPolicy()'s counts
+
     /**
      * \param a a job index
      * \param b another

@@ -152,6 +152,7 @@ ResultsWriter::ToJson(const RunResults& results)
         sched["class_changes"] = sc.classChanges;
         sched["paths_moved"] = sc.pathsMoved;
         sched["overdue_runs"] = sc.overdue;
+        sched["counters"] = sc.counters;
         sched["settings"] = ojson::parse(sc.settings);
         sched["ignored"] = sc.ignored;
         out["scheduler"] = std::move(sched);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -138,16 +139,17 @@ struct RunResults
     /// What the scheduler did.
     struct SchedulerInfo
     {
-        std::vector<uint32_t> classes;    //!< classes the policy gave the jobs, precedence first
-        std::string order;                //!< class precedence at switches and NICs ("" default)
-        uint64_t decisions{0};            //!< requests decided (gate requests, iteration starts,
-                                          //!< static assignments)
-        uint64_t held{0};                 //!< of them, held
-        uint64_t replans{0};              //!< plans computed
-        uint64_t messages{0};             //!< control messages
-        uint64_t classChanges{0};         //!< class changes of jobs' queue pairs
-        uint64_t pathsMoved{0};           //!< connections given another source port
-        uint64_t overdue{0};              //!< runs a guard put first, late against fifo's pace
+        std::vector<uint32_t> classes; //!< classes the policy gave the jobs, precedence first
+        std::string order;             //!< class precedence at switches and NICs ("" default)
+        uint64_t decisions{0};         //!< requests decided (gate requests, iteration starts,
+                                       //!< static assignments)
+        uint64_t held{0};              //!< of them, held
+        uint64_t replans{0};           //!< plans computed
+        uint64_t messages{0};          //!< control messages
+        uint64_t classChanges{0};      //!< class changes of jobs' queue pairs
+        uint64_t pathsMoved{0};        //!< connections given another source port
+        uint64_t overdue{0};           //!< runs a guard put first, late against fifo's pace
+        std::map<std::string, uint64_t> counters; //!< the policy's own counts (CountPolicy)
         std::string settings{"{}"};       //!< the scheduler keys the policy took, as a JSON object
                                           //!< of the values as written
         std::vector<std::string> ignored; //!< the scheduler keys the policy did not take

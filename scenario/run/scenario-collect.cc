@@ -210,6 +210,7 @@ ScenarioRun::Collect(double wallS) const
         r.scheduler.messages = c.messages;
         r.scheduler.classChanges = c.classChanges;
         r.scheduler.pathsMoved = c.pathsMoved;
+        r.scheduler.counters = m_scheduler->GetPolicyCounters();
     }
     nlohmann::ordered_json taken = nlohmann::ordered_json::object();
     for (const auto& s : m_cfg.scheduler.settings)

@@ -299,3 +299,24 @@ def test_a_plugin_changed_on_disk_is_refused_not_mixed(plugin, tmp_path):
         "print(json.dumps(problems))\n", tmp_path)
     assert problems[0][0] == "load_plugin" and problems[1][0] == problems[2][0] == "plugin"
     assert all("changed since it was loaded" in p[1] for p in problems), problems
+
+
+def test_a_policys_own_counts_reach_the_results(tmp_path):
+    """What a policy counts with CountPolicy appears, by name, in the
+    results' scheduler.counters (empty for a policy that counts nothing), at
+    both levels."""
+    library = tmp_path / "libcounting.so"
+    source = _example().replace(
+        "void Start() override\n    {\n",
+        'void Start() override\n    {\n        CountPolicy("staggered", GetNJobs() - 1);\n')
+    assert "CountPolicy" in source
+    assert _compile(source, library).returncode == 0
+    for backend in ("flow", "packet"):
+        counts = {}
+        for policy in ("stagger", "fifo"):
+            out = tmp_path / f"{policy}-{backend}.json"
+            p = _flux_run("--plugin", library, SCENARIO, "--policy", policy, "--backend",
+                          backend, "--out", out, "--quiet")
+            assert p.returncode == 0, p.stderr
+            counts[policy] = json.loads(out.read_text())["scheduler"]["counters"]
+        assert counts == {"stagger": {"staggered": 1}, "fifo": {}}
