@@ -321,6 +321,7 @@ ResultsWriter::ToJson(const RunResults& results)
     sim["stop_reason"] = results.sim.stopReason;
     sim["flux_version"] = GetFluxVersion();
     sim["ns3_version"] = GetFluxNs3Version();
+    sim["plugins"] = results.sim.plugins;
     if (const auto& info = results.sim; results.backend == "flow")
     {
         sim["rate_updates"] = info.rateUpdates;

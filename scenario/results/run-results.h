@@ -259,6 +259,7 @@ struct RunResults
                                              //!< "cancelled"
         uint64_t rateUpdates{0};             //!< flow backend: rate computations
         uint64_t flowsAllocated{0};          //!< flow backend: flows over all rate computations
+        std::vector<std::string> plugins;    //!< plugin libraries loaded in the process
     };
 
     std::string backend{"packet"}; //!< the model that ran: "packet" or "flow"

@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "flux-plugin.h"
 #include "scenario-run.h"
 #include "scenario-scheduler.h"
 
@@ -402,6 +403,7 @@ ScenarioRun::Collect(double wallS) const
     r.sim.wallS = wallS;
     r.sim.events = Simulator::GetEventCount();
     r.sim.stopReason = m_stopReason;
+    r.sim.plugins = GetLoadedFluxPlugins();
     r.hpccFct = m_cfg.hpccFct;
     r.hpccFctRecords = m_hpccFct;
     r.warnings = m_cfg.WarningsFor(m_opts.backend);

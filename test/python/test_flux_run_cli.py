@@ -765,6 +765,7 @@ def test_version_names_the_release_and_the_results_record_it(small_file, tmp_pat
         assert p.returncode == 0, p.stderr
         sim = json.loads(out.read_text())["sim"]
         assert (sim["flux_version"], sim["ns3_version"]) == (release, ns3)
+        assert sim["plugins"] == []  # (none loaded: test_plugins.py loads some)
 
 
 @pytest.mark.parametrize("args, message", [

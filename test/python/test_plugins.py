@@ -92,11 +92,13 @@ def test_flux_run_lists_describes_and_runs_a_plugin_policy(plugin, tmp_path):
                       "scheduler.offset_us=500", "--backend", backend, "--out", out, "--quiet")
         assert p.returncode == 0, p.stderr
         r = json.loads(out.read_text())
-        assert r["policy"] == "stagger"
+        assert r["policy"] == "stagger" and r["sim"]["plugins"] == [str(plugin)]
         assert [j["gate_wait_ms"] for j in r["jobs"]] == pytest.approx([0, 0.5], abs=1e-9)
-    # without the plugin the name is unknown, as any misspelt policy
+    # without the plugin the name is unknown, and the message says why it may be
     p = _flux_run(SCENARIO, "--policy", "stagger", "--check")
-    assert p.returncode == 2 and "stagger" in p.stderr
+    assert p.returncode == 2 and p.stderr.startswith(
+        'flux-run: scheduler.policy: "stagger" is not a known policy (known: fifo, ')
+    assert p.stderr.endswith("; a plugin's once it is loaded)\n")
 
 
 def test_flux_plugins_loads_for_every_run(plugin):
