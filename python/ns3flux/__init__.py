@@ -17,7 +17,7 @@ from . import _ns3flux
 from . import fluid, frames, hpcc, traces
 from .bound import bound, gap_share
 from .cache import Cache, default_cache_dir
-from .plugins import load_plugin, loaded_plugins
+from .plugins import _load_environment, load_plugin, loaded_plugins
 from .errors import RunError, ScenarioError
 from .runner import (congestion_control_keys, congestion_controls, load_results, policies,
                      policy_keys, run)
@@ -39,8 +39,6 @@ from .scenario import (
 )
 from .schema import schema, schema_errors
 from .sweep import Run, sweep, sweep_runs
-
-from .plugins import _load_environment
 
 __version__ = getattr(_ns3flux, "__version__", "0")
 
