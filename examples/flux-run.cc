@@ -1278,7 +1278,7 @@ Main(int argc, char** argv)
     }
     catch (const std::exception& e)
     {
-        return Error(2, args.scenario + ": " + e.what());
+        return Error(2, (args.scenario.empty() ? "" : args.scenario + ": ") + e.what());
     }
 
     std::signal(SIGINT, OnSignal);

@@ -336,6 +336,9 @@ class SimulationCall
         {
             py::gil_scoped_release release;
             auto lock = LockNs3();
+            // (a plugin rebuilt since it was loaded would run its old build
+            // here and its new one in a sweep's workers)
+            ns3::CheckFluxPluginsUnchanged();
             const ScenarioConfig cfg = Parse(text, baseDir);
             g_runThread.store(std::this_thread::get_id());
             try

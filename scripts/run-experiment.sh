@@ -131,7 +131,7 @@ fi
 local known p
 known=" $("$flux_run" --list-policies | tr '\n' ' ') $(flux_policy_variants) "
 for p in $policies; do
-    [[ "$known" == *" $p "* ]] || flux_die "--policies: $p is neither a policy (flux-run --list-policies) nor a variant (scripts/policy-variants.txt)"
+    [[ "$known" == *" $p "* ]] || flux_die "--policies: $p is neither a policy (flux-run --list-policies) nor a variant (scripts/policy-variants.txt); a plugin's is known with FLUX_PLUGINS set"
 done
 # the scenario under each policy, checked once before any run (exit 2, as
 # flux-run's own refusal, rather than the same message once per run)

@@ -586,6 +586,7 @@ JobScheduler::GetPolicyCounters() const
 void
 JobScheduler::CountPolicy(const std::string& name, uint64_t by)
 {
+    NS_ABORT_MSG_IF(name.empty(), "JobScheduler::CountPolicy: a counter needs a name");
     m_policyCounters[name] += by;
 }
 

@@ -63,22 +63,23 @@ struct BoundResult
         std::string search;         //!< "every order", "orders and swaps", ...
     };
 
-    uint32_t seed{1};                //!< the seed of every run
-    RunResults::Seeds seeds;         //!< the seed of each random source of every run
-    std::vector<JobAlone> jobs;      //!< scenario order
-    double lowerMeanJctMs{0};        //!< lower bound on the mean JCT, ms
-    double meanAloneJctMs{0};        //!< mean of the jobs' alone JCTs, ms
-    double meanJobBoundMs{0};        //!< mean of the jobs' own lower bounds, ms
-    double srptMeanJctMs{0};         //!< the largest per-link SRPT bound, ms
-    std::string srptLink;            //!< the link direction that gives it
-    double lowerWorstIterationMs{0}; //!< lower bound on the worst iteration, ms
-    Best best;                       //!< the best schedule found
-    Outcome fifo;                    //!< the scenario under fifo
-    std::string policy;              //!< the scenario's policy
-    Outcome policyOutcome;           //!< the scenario under its policy
-    uint32_t runs{0};                //!< flow-level runs made
-    double wallS{0};                 //!< wall-clock time of the computation, s
-    bool cancelled{false};           //!< stopped early (RunOptions::cancel)
+    uint32_t seed{1};                 //!< the seed of every run
+    RunResults::Seeds seeds;          //!< the seed of each random source of every run
+    std::vector<JobAlone> jobs;       //!< scenario order
+    double lowerMeanJctMs{0};         //!< lower bound on the mean JCT, ms
+    double meanAloneJctMs{0};         //!< mean of the jobs' alone JCTs, ms
+    double meanJobBoundMs{0};         //!< mean of the jobs' own lower bounds, ms
+    double srptMeanJctMs{0};          //!< the largest per-link SRPT bound, ms
+    std::string srptLink;             //!< the link direction that gives it
+    double lowerWorstIterationMs{0};  //!< lower bound on the worst iteration, ms
+    Best best;                        //!< the best schedule found
+    Outcome fifo;                     //!< the scenario under fifo
+    std::string policy;               //!< the scenario's policy
+    Outcome policyOutcome;            //!< the scenario under its policy
+    uint32_t runs{0};                 //!< flow-level runs made
+    double wallS{0};                  //!< wall-clock time of the computation, s
+    std::vector<std::string> plugins; //!< plugin libraries loaded in the process
+    bool cancelled{false};            //!< stopped early (RunOptions::cancel)
 };
 
 } // namespace ns3

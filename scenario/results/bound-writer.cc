@@ -4,6 +4,7 @@
 
 #include "bound-writer.h"
 
+#include "flux-version.h"
 #include "results-table.h"
 #include "results-writer.h"
 
@@ -113,6 +114,9 @@ BoundWriter::ToJson(const BoundResult& bound)
     ojson sim = ojson::object();
     sim["runs"] = bound.runs;
     sim["wall_s"] = ResultsTable::Round(bound.wallS, 3);
+    sim["flux_version"] = GetFluxVersion();
+    sim["ns3_version"] = GetFluxNs3Version();
+    sim["plugins"] = bound.plugins;
     out["sim"] = std::move(sim);
     return out;
 }

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <exception>
 #include <filesystem>
 #include <sys/stat.h>
 #include <tuple>
@@ -43,6 +44,22 @@ StampOf(const std::string& path)
                      st.st_size,
                      static_cast<long long>(st.st_mtim.tv_sec),
                      static_cast<long long>(st.st_mtim.tv_nsec)};
+}
+
+/**
+ * \brief Put the module's libraries (and ns-3's, which they need) in the
+ * global scope, as they are in a program linked with them: a plugin finds
+ * their symbols whether flux-run or Python (whose extension modules are
+ * loaded locally) loads it.
+ */
+void
+PromoteFluxLibraries()
+{
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&LoadFluxPlugin), &info) && info.dli_fname)
+    {
+        dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_GLOBAL);
+    }
 }
 
 /// A library loaded, and its stamp then.
@@ -161,8 +178,12 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
     RequireRegularFile(path, "a shared library", field);
     FluxPlugin plugin;
     // dlopen searches the library path for a name without a slash: the
-    // absolute path makes it the file named
-    plugin.path = fs::absolute(path, ec).lexically_normal().string();
+    // absolute path makes it the file named (and a link, the file it names)
+    plugin.path = fs::canonical(path, ec).string();
+    if (ec)
+    {
+        plugin.path = fs::absolute(path, ec).lexically_normal().string();
+    }
     for (const auto& library : Loaded())
     {
         if (library.path == plugin.path)
@@ -170,8 +191,9 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
             if (library.stamp != StampOf(plugin.path))
             {
                 throw ScenarioError(field,
-                                    path + ": changed since it was loaded; a process loads a "
-                                           "library once: start a new one to load it again");
+                                    path + ": changed since it was loaded (rebuilt or "
+                                           "touched): a process keeps the build it loaded; "
+                                           "start a new one to load it again");
             }
             plugin.loadedBefore = true;
             return plugin;
@@ -184,11 +206,23 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
     const auto algorithmsBefore = NamesOf(ccRegistry);
     const FileStamp stamp = StampOf(plugin.path);
     std::string problem;
+    PromoteFluxLibraries();
     dlerror();
-    if (!dlopen(plugin.path.c_str(), RTLD_NOW | RTLD_LOCAL))
+    try
     {
-        const char* why = dlerror();
-        problem = why ? why : path + ": the dynamic loader refused it";
+        // (through a pointer the compiler cannot see through: glibc declares
+        // dlopen noexcept, so a direct call has no handler, but an exception
+        // out of the library's static initialisation does pass through it)
+        void* (*volatile open)(const char*, int) = &dlopen;
+        if (!open(plugin.path.c_str(), RTLD_NOW | RTLD_LOCAL))
+        {
+            const char* why = dlerror();
+            problem = why ? why : path + ": the dynamic loader refused it";
+        }
+    }
+    catch (const std::exception& e)
+    {
+        problem = path + ": its static initialisation threw: " + e.what();
     }
     const auto refusedPolicies = policyRegistry.TakeRefused();
     const auto refusedAlgorithms = ccRegistry.TakeRefused();
@@ -247,11 +281,19 @@ CheckFluxPluginsUnchanged()
 {
     for (const auto& library : Loaded())
     {
-        if (library.stamp != StampOf(library.path))
+        const FileStamp now = StampOf(library.path);
+        if (now == FileStamp{})
         {
             throw ScenarioError("plugin",
-                                library.path + ": changed since it was loaded; a process loads "
-                                               "a library once: start a new one to use it");
+                                library.path + ": gone since it was loaded: a process keeps "
+                                               "the build it loaded; start a new one");
+        }
+        if (library.stamp != now)
+        {
+            throw ScenarioError("plugin",
+                                library.path + ": changed since it was loaded (rebuilt or "
+                                               "touched): a process keeps the build it "
+                                               "loaded; start a new one to use it");
         }
     }
 }

@@ -4,6 +4,7 @@
 
 #include "scenario-bound.h"
 
+#include "flux-plugin.h"
 #include "scenario-bound-search.h"
 
 #include "ns3/fabric-ranks.h"
@@ -381,6 +382,7 @@ BoundSearch::Compute()
         m_bound.cancelled = true;
     }
     m_bound.wallS = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    m_bound.plugins = GetLoadedFluxPlugins();
     return m_bound;
 }
 

@@ -101,15 +101,28 @@ def test_flux_run_lists_describes_and_runs_a_plugin_policy(plugin, tmp_path):
     assert p.stderr.endswith("; a plugin's once it is loaded)\n")
 
 
-def test_flux_plugins_loads_for_every_run(plugin):
+def test_flux_plugins_loads_for_every_run(plugin, tmp_path):
     """FLUX_PLUGINS (paths separated by ':') loads libraries before --plugin:
     a script that starts flux-run sees the policy without a new option."""
     p = _flux_run("--list-policies", env={"FLUX_PLUGINS": f":{plugin}:"})
     assert p.returncode == 0, p.stderr
     assert "stagger" in p.stdout.split()
-    # the same library again adds nothing, silently (an option given twice)
+    # the same library again adds nothing, silently (an option given twice),
+    # also through a link to it
     p = _flux_run("--plugin", plugin, "--list-policies", env={"FLUX_PLUGINS": str(plugin)})
     assert p.returncode == 0 and p.stdout.split().count("stagger") == 1 and not p.stderr
+    link = tmp_path / "liblink.so"
+    link.symlink_to(plugin)
+    out = tmp_path / "r.json"
+    p = _flux_run("--plugin", plugin, "--plugin", link, SCENARIO, "--policy", "stagger",
+                  "--backend", "flow", "--out", out, "--quiet")
+    assert p.returncode == 0 and not p.stderr, p.stderr
+    assert json.loads(out.read_text())["sim"]["plugins"] == [str(plugin)]
+    # the bound records the plugins too
+    p = _flux_run("--plugin", plugin, SCENARIO, "--policy", "stagger", "--bound", "--out",
+                  out, "--quiet")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(out.read_text())["sim"]["plugins"] == [str(plugin)]
 
 
 def test_a_library_without_a_registration_is_warned_of(tmp_path):
@@ -125,6 +138,19 @@ def test_a_library_without_a_registration_is_warned_of(tmp_path):
     assert re.fullmatch(r"flux-run: warning: .*libnothing.so registers no policy nor "
                         r"congestion control \(no FLUX_REGISTER_POLICY or FLUX_REGISTER_CC "
                         r"line\?\)\n", p.stderr), p.stderr
+
+
+def test_python_loads_what_flux_run_loads(tmp_path):
+    """A library with no registration, whose ns-3 symbols the linker took
+    from no library of its own, loads in Python as in flux-run (the module's
+    libraries are global to plugins in both)."""
+    library = tmp_path / "libnothing.so"
+    source = _example()
+    assert _compile(source[:source.index("FLUX_REGISTER_POLICY")] + "} // namespace ns3\n",
+                    library).returncode == 0
+    loaded = _python("import json\nimport ns3flux\n"
+                     f"print(json.dumps(ns3flux.load_plugin({str(library)!r})))\n", tmp_path)
+    assert loaded == {"path": str(library), "policies": [], "congestion_controls": []}
 
 
 def test_a_registration_of_a_class_of_the_wrong_kind_does_not_compile(tmp_path):
@@ -177,7 +203,8 @@ def test_a_class_that_would_run_other_code_is_refused(plugin, tmp_path, case):
         assert p.returncode == 0 and p.stdout.startswith("second (ns3::Second)"), p.stderr
 
 
-@pytest.mark.parametrize("case", ["missing", "folder", "not-a-library", "name-taken", "env"])
+@pytest.mark.parametrize("case", ["missing", "folder", "not-a-library", "name-taken", "env",
+                                  "throws"])
 def test_a_bad_plugin_is_one_line_and_exit_2(plugin, tmp_path, case):
     """A library that cannot be loaded, or registers a name already taken
     (a second copy of one), stops flux-run before anything is written: one
@@ -195,6 +222,14 @@ def test_a_bad_plugin_is_one_line_and_exit_2(plugin, tmp_path, case):
         shutil.copy(plugin, copy)
         args = ["--plugin", plugin, "--plugin", copy]
         expect = '--plugin: .*libcopy.so: registers the policy "stagger", a name already taken'
+    elif case == "throws":
+        library = tmp_path / "libthrows.so"
+        source = _example().replace(
+            "} // namespace ns3\n",
+            "static const int g_boom [[maybe_unused]] = [] {\n"
+            '    throw std::runtime_error("boom");\n    return 0;\n}();\n} // namespace ns3\n')
+        assert _compile("#include <stdexcept>\n" + source, library).returncode == 0
+        args, expect = ["--plugin", library], "--plugin: .*libthrows.so: its static initialisation threw: boom"
     else:
         args, expect = [], "FLUX_PLUGINS: .*none.so: no such file"
         env = {"FLUX_PLUGINS": str(tmp_path / "none.so")}
@@ -278,8 +313,9 @@ def test_a_refused_library_leaves_nothing_registered(tmp_path):
 def test_a_plugin_changed_on_disk_is_refused_not_mixed(plugin, tmp_path):
     """Once a loaded library is rebuilt, the process (which keeps running
     the build it loaded) refuses it: loading it again, listing the loaded
-    libraries (what sweeps give their workers) and the cache key all raise,
-    rather than mixing the two builds' results."""
+    libraries (what sweeps give their workers), the cache key, a run and a
+    bound all raise, rather than giving the old build's results as the new
+    one's or mixing the two."""
     library = tmp_path / "libmine.so"
     shutil.copy(plugin, library)
     rebuilt = tmp_path / "librebuilt.so"
@@ -292,14 +328,17 @@ def test_a_plugin_changed_on_disk_is_refused_not_mixed(plugin, tmp_path):
         f"os.replace({str(library)!r} + '.new', {str(library)!r})\n"
         "problems = []\n"
         "for call in (lambda: ns3flux.load_plugin(" + repr(str(library)) + "),\n"
-        "             ns3flux.loaded_plugins, ns3flux.cache.engine_id):\n"
+        "             ns3flux.loaded_plugins, ns3flux.cache.engine_id,\n"
+        f"             lambda: ns3flux.run({SCENARIO!r}, policy='stagger', backend='flow'),\n"
+        f"             lambda: ns3flux.bound({SCENARIO!r}, policy='stagger')):\n"
         "    try:\n"
         "        call()\n"
         "        problems.append(None)\n"
         "    except ns3flux.ScenarioError as e:\n"
         "        problems.append([e.field, e.problem])\n"
         "print(json.dumps(problems))\n", tmp_path)
-    assert problems[0][0] == "load_plugin" and problems[1][0] == problems[2][0] == "plugin"
+    assert problems[0][0] == "load_plugin"
+    assert [p[0] for p in problems[1:]] == ["plugin"] * 4, problems
     assert all("changed since it was loaded" in p[1] for p in problems), problems
 
 
