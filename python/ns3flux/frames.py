@@ -49,7 +49,8 @@ def _frame(results, columns, rows, dtypes):
 def runs(results):
     """One row: the run-wide measurements. At flow level the counters a
     fluid cannot know (those the results list in ``backend_limits``) are
-    <NA>."""
+    <NA>. What the policy counted of its own (``scheduler.counters``)
+    follows as ``counter_<name>`` columns."""
     flows_ = results.get("flows", {})
     slow = flows_.get("fct_slowdown", {})
     lat = results.get("packet_latency_us", {})
@@ -107,6 +108,9 @@ def runs(results):
         if row[c] is None:
             dtypes[c] = "Int64"  # pandas' nullable integers
     dtypes["stop_reason"] = "object"
+    for name, count in results.get("scheduler", {}).get("counters", {}).items():
+        row["counter_" + name] = count
+        dtypes["counter_" + name] = "int64"
     return _frame(results, list(row), [list(row.values())], dtypes)
 
 

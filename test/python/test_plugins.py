@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+import ns3flux
 from conftest import ROOT, _flux_run_path
 
 SCENARIO = os.path.join(ROOT, "examples", "scenarios", "contended-two-equal.json")
@@ -360,4 +361,7 @@ def test_a_policys_own_counts_reach_the_results(tmp_path):
                           backend, "--out", out, "--quiet")
             assert p.returncode == 0, p.stderr
             counts[policy] = json.loads(out.read_text())["scheduler"]["counters"]
+            columns = ns3flux.frames.runs(ns3flux.load_results(str(out)))
+            assert [c for c in columns if c.startswith("counter_")] == (
+                ["counter_staggered"] if policy == "stagger" else [])
         assert counts == {"stagger": {"staggered": 1}, "fifo": {}}
