@@ -222,7 +222,10 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
     }
     catch (const std::exception& e)
     {
-        problem = path + ": its static initialisation threw: " + e.what();
+        // (the dynamic loader did not finish: its own state may be left
+        // half-done, which only a new process clears)
+        problem = path + ": its static initialisation threw: " + e.what() +
+                  " (start a new process before loading another)";
     }
     const auto refusedPolicies = policyRegistry.TakeRefused();
     const auto refusedAlgorithms = ccRegistry.TakeRefused();
