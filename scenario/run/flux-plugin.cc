@@ -12,9 +12,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <dlfcn.h>
+#include <elf.h>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <sys/stat.h>
 #include <tuple>
 
@@ -44,6 +48,93 @@ StampOf(const std::string& path)
                      st.st_size,
                      static_cast<long long>(st.st_mtim.tv_sec),
                      static_cast<long long>(st.st_mtim.tv_nsec)};
+}
+
+/**
+ * \param path a shared library
+ * \return the libraries it names as needed (DT_NEEDED), or none when it is
+ *         no 64-bit little-endian ELF file (the dynamic loader then says why)
+ */
+std::vector<std::string>
+NeededLibraries(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> needed;
+    Elf64_Ehdr eh;
+    if (data.size() < sizeof(eh))
+    {
+        return needed;
+    }
+    std::memcpy(&eh, data.data(), sizeof(eh));
+    if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+        eh.e_shoff > data.size() || eh.e_shnum > (data.size() - eh.e_shoff) / sizeof(Elf64_Shdr))
+    {
+        return needed;
+    }
+    const auto section = [&data, &eh](std::size_t i) {
+        Elf64_Shdr sh;
+        std::memcpy(&sh, data.data() + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+        return sh;
+    };
+    for (std::size_t i = 0; i < eh.e_shnum; ++i)
+    {
+        const Elf64_Shdr dyn = section(i);
+        if (dyn.sh_type != SHT_DYNAMIC || dyn.sh_link >= eh.e_shnum ||
+            dyn.sh_offset > data.size() || dyn.sh_size > data.size() - dyn.sh_offset)
+        {
+            continue;
+        }
+        const Elf64_Shdr str = section(dyn.sh_link);
+        if (str.sh_offset > data.size() || str.sh_size > data.size() - str.sh_offset)
+        {
+            continue;
+        }
+        for (std::size_t k = 0; k < dyn.sh_size / sizeof(Elf64_Dyn); ++k)
+        {
+            Elf64_Dyn d;
+            std::memcpy(&d, data.data() + dyn.sh_offset + k * sizeof(d), sizeof(d));
+            if (d.d_tag == DT_NULL)
+            {
+                break;
+            }
+            if (d.d_tag == DT_NEEDED && d.d_un.d_val < str.sh_size)
+            {
+                const char* name = data.data() + str.sh_offset + d.d_un.d_val;
+                needed.emplace_back(name, strnlen(name, str.sh_size - d.d_un.d_val));
+            }
+        }
+    }
+    return needed;
+}
+
+/**
+ * \param path a plugin library
+ * \return the first flux or ns-3 core library it needs that this program
+ *         has not loaded (a plugin built against another build, whose
+ *         second copy of ns-3 would end the program), or ""
+ */
+std::string
+ForeignNs3Library(const std::string& path)
+{
+    for (const auto& name : NeededLibraries(path))
+    {
+        // (other ns-3 modules of this program's ns-3 may load beside it)
+        if (name.rfind("libns3", 0) != 0 ||
+            (name.find("flux") == std::string::npos && name.find("core") == std::string::npos))
+        {
+            continue;
+        }
+        // (RTLD_NOLOAD finds a library already loaded under that name)
+        void* handle = dlopen(name.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+        if (!handle)
+        {
+            return name;
+        }
+        dlclose(handle);
+    }
+    return "";
 }
 
 /**
@@ -206,6 +297,13 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
     const auto algorithmsBefore = NamesOf(ccRegistry);
     const FileStamp stamp = StampOf(plugin.path);
     std::string problem;
+    if (const std::string foreign = ForeignNs3Library(plugin.path); !foreign.empty())
+    {
+        throw ScenarioError(field,
+                            path + ": needs " + foreign +
+                                ", which this program does not run: it was built against "
+                                "another build of ns-3 or flux; build it against this one");
+    }
     PromoteFluxLibraries();
     dlerror();
     try

@@ -141,6 +141,32 @@ def test_a_library_without_a_registration_is_warned_of(tmp_path):
                         r"line\?\)\n", p.stderr), p.stderr
 
 
+def test_a_plugin_of_another_build_is_refused_before_it_loads(plugin, tmp_path):
+    """A plugin that needs a flux (or ns-3 core) library this program has not
+    loaded was built against another build (an ns-3 tree's against the
+    standalone one): loading it would bring a second ns-3 into the process,
+    which ends it. It is refused, naming the library, before it loads."""
+    other = tmp_path / "libns3.37-flux.so"
+    p = subprocess.run(["g++", "-shared", "-fPIC", "-x", "c++", "-", "-o", str(other)],
+                       input="int marker() { return 1; }\n", capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    build = os.path.dirname(_flux_run_path())
+    library = tmp_path / "libforeign.so"
+    p = subprocess.run(["g++", "-shared", "-fPIC", "-o", str(library), "-L", str(tmp_path),
+                        "-Wl,--no-as-needed", "-lns3.37-flux", "-L", build, "-lns3-flux",
+                        "-x", "c++", "-"], input="int plugin() { return 2; }\n",
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    p = _flux_run("--plugin", library, "--list-policies",
+                  env={"LD_LIBRARY_PATH": f"{tmp_path}:{build}"})
+    assert p.returncode == 2
+    assert p.stderr == (f"flux-run: --plugin: {library}: needs libns3.37-flux.so, which this "
+                        "program does not run: it was built against another build of ns-3 or "
+                        "flux; build it against this one\n")
+    # the module's own libraries, and the plugin built against them, pass
+    assert _flux_run("--plugin", plugin, "--list-policies").returncode == 0
+
+
 def test_python_loads_what_flux_run_loads(tmp_path):
     """A library with no registration, whose ns-3 symbols the linker took
     from no library of its own, loads in Python as in flux-run (the module's
