@@ -34,6 +34,8 @@
  * - congestion_control_keys(name) -> list of dict: the transport.<name> keys
  *   of one (key, attribute, type, default, range, help).
  * - policy_keys(name) -> list of dict: the scheduler keys of a policy, alike.
+ * - nearest_name(word, names) -> str: the nearest of names within two edits,
+ *   or "" (the "did you mean" of flux-run's messages).
  * - load_plugin(path) -> dict: load a library of one's own policies or
  *   congestion controls (LoadFluxPlugin): its path and the "policies" and
  *   "congestion_controls" it registered; load_plugins_from_environment()
@@ -71,6 +73,7 @@
 #include "ns3/scenario-cc-keys.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-error.h"
+#include "ns3/scenario-json.h"
 #include "ns3/scenario-keys.h"
 #include "ns3/scenario-policy-keys.h"
 #include "ns3/scenario-runner.h"
@@ -705,6 +708,12 @@ PYBIND11_MODULE(_ns3flux, m)
         [](const std::string& name) { return KeyList(ns3::scenario::GetPolicyKeys(name)); },
         py::arg("name"),
         "The scheduler keys of a policy.");
+    m.def("nearest_name",
+          &ns3::scenario::NearestName,
+          py::arg("word"),
+          py::arg("names"),
+          "The nearest of names to word within two edits, or \"\" (flux-run's \"did you "
+          "mean\").");
     m.def(
         "wire_bytes",
         []() {

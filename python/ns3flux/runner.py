@@ -17,20 +17,9 @@ __all__ = ["run", "policies", "load_results"]
 def _not_known(kind, name, known):
     """The message for a name none of known: the nearest suggested, as
     flux-run does (within two edits)."""
-    near = [k for k in known if _edits(name, k) < 3]
-    near.sort(key=lambda k: _edits(name, k))
-    guess = f"did you mean {near[0]!r}?; " if near else ""
+    near = _ns3flux.nearest_name(name, known)
+    guess = f"did you mean {near!r}?; " if near else ""
     return f"{kind} {name!r} is not known ({guess}known: {', '.join(known)})"
-
-
-def _edits(a, b):
-    """Levenshtein distance."""
-    row = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        diag, row[0] = row[0], i
-        for j, cb in enumerate(b, 1):
-            diag, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, diag + (ca != cb))
-    return row[-1]
 
 
 def congestion_controls():
