@@ -124,10 +124,11 @@ ParsePolicy(const json& v, ScenarioConfig& cfg)
         const std::string policy = ToString(v["policy"], path);
         if (JobScheduler::GetPolicyTypeName(policy).empty())
         {
-            // (a plugin's policy is known once the plugin is loaded)
-            std::string problem = NotKnown(policy, ScenarioConfig::AvailablePolicies(), "policy");
-            problem.insert(problem.size() - 1, "; a plugin's once it is loaded");
-            Fail(path, problem);
+            Fail(path,
+                 NotKnown(policy,
+                          ScenarioConfig::AvailablePolicies(),
+                          "policy",
+                          "a plugin's once it is loaded"));
         }
         sc.policy = policy;
     }

@@ -158,12 +158,15 @@ NearestName(const std::string& word, const std::vector<std::string>& names)
 }
 
 std::string
-NotKnown(const std::string& word, const std::vector<std::string>& names, const std::string& what)
+NotKnown(const std::string& word,
+         const std::vector<std::string>& names,
+         const std::string& what,
+         const std::string& note)
 {
     const std::string nearest = NearestName(word, names);
     return Quote(word) + " is not " + (what.empty() ? "known" : "a known " + what) + " (" +
            (nearest.empty() ? "" : "did you mean " + Quote(nearest) + "?; ") +
-           "known: " + Join(names) + ")";
+           "known: " + Join(names) + (note.empty() ? "" : "; " + note) + ")";
 }
 
 [[noreturn]] void

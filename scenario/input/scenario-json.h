@@ -132,12 +132,15 @@ std::string NearestName(const std::string& word, const std::vector<std::string>&
  * \param word a name that is none of \p names
  * \param names the names known
  * \param what their kind ("policy"), or "" for none
+ * \param note said after the names known, or "" for nothing
  * \return the problem: `"fluxx" is not a known policy (did you mean "flux"?;
- *         known: fifo, ...)`, the suggestion only for a name within two edits
+ *         known: fifo, ...; <note>)`, the suggestion only for a name within
+ *         two edits
  */
 std::string NotKnown(const std::string& word,
                      const std::vector<std::string>& names,
-                     const std::string& what = "");
+                     const std::string& what = "",
+                     const std::string& note = "");
 
 /**
  * \brief The root of x in a union-find forest, halving the path on the way.

@@ -315,7 +315,11 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
         if (!open(plugin.path.c_str(), RTLD_NOW | RTLD_LOCAL))
         {
             const char* why = dlerror();
-            problem = why ? why : path + ": the dynamic loader refused it";
+            // (its message names the file when the file itself is refused,
+            // a library it needs otherwise)
+            problem = !why ? path + ": the dynamic loader refused it"
+                      : std::string(why).rfind(plugin.path + ": ", 0) == 0 ? why
+                                                                           : path + ": " + why;
         }
     }
     catch (const std::exception& e)
@@ -343,20 +347,20 @@ LoadFluxPlugin(const std::string& path, const std::string& field)
     {
         problem =
             ClassProblem(policyRegistry, plugin.policies, "policy", JobScheduler::GetTypeId());
-    }
-    if (problem.empty())
-    {
-        problem = ClassProblem(ccRegistry,
-                               plugin.algorithms,
-                               "congestion control",
-                               RdmaCongestionControl::GetTypeId());
-    }
-    if (!problem.empty())
-    {
-        if (problem.rfind(path + ": ", 0) != 0 && problem.find(plugin.path) == std::string::npos)
+        if (problem.empty())
+        {
+            problem = ClassProblem(ccRegistry,
+                                   plugin.algorithms,
+                                   "congestion control",
+                                   RdmaCongestionControl::GetTypeId());
+        }
+        if (!problem.empty())
         {
             problem = path + ": " + problem;
         }
+    }
+    if (!problem.empty())
+    {
         // (the library stays mapped: ns-3 may hold its TypeIds' functions)
         policyRegistry.Remove(plugin.policies);
         ccRegistry.Remove(plugin.algorithms);
