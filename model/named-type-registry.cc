@@ -75,6 +75,7 @@ NamedTypeRegistry::GetTypeIdOf(const std::string& name)
             if (entry.name == name)
             {
                 getTypeId = entry.getTypeId;
+                break;
             }
         }
     }
@@ -93,7 +94,7 @@ NamedTypeRegistry::Remove(const std::vector<std::string>& names)
                                               names.end();
                                    }),
                     m_entries.end());
-    m_listed = m_entries.size() + 1; // (List() builds its answer again)
+    m_list.clear(); // (List() builds its answer again)
 }
 
 } // namespace ns3
