@@ -354,7 +354,18 @@ ImportFabric(ConfigImport& x)
     json& faults = x.faults;
     json& topology = x.topology;
     std::set<std::string>& handled = x.handled;
-    // Switches.
+    // Switches. A buffer too small is as often a link too long (its PFC
+    // headroom is rate x delay): the message names the longest link too.
+    std::string longest;
+    const auto slowest = std::max_element(
+        topo.cables.begin(),
+        topo.cables.end(),
+        [](const Topology::Cable& a, const Topology::Cable& b) { return a.delayNs < b.delayNs; });
+    if (slowest != topo.cables.end())
+    {
+        longest = ", whose longest link is " + topoPath + " line " + std::to_string(slowest->line) +
+                  " (" + Number(slowest->delayNs / 1e3).dump() + " us)";
+    }
     handled.insert("BUFFER_SIZE");
     if (c.Has("BUFFER_SIZE"))
     {
@@ -363,14 +374,16 @@ ImportFabric(ConfigImport& x)
         x.origins["topology.buffer_mb"] = {
             "hpcc.config",
             configFile.name + " line " + std::to_string(c.At("BUFFER_SIZE").number) +
-                ": BUFFER_SIZE " + c.Value("BUFFER_SIZE") + " (MiB)"};
+                ": BUFFER_SIZE " + c.Value("BUFFER_SIZE") + " (MiB) on the topology" + longest};
     }
     else
     {
         // the default buffer, which the topology's links may not fit
         x.origins["topology.buffer_mb"] = {"hpcc.topology",
-                                           topoPath + " (with the default switch buffer: no "
-                                                      "BUFFER_SIZE in hpcc.config)"};
+                                           topoPath +
+                                               " (with the default switch buffer: no "
+                                               "BUFFER_SIZE in hpcc.config)" +
+                                               longest};
     }
     std::set<uint64_t> rates;
     for (const auto& cable : topo.cables)

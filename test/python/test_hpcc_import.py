@@ -245,7 +245,7 @@ BAD = [
      "line 17: MIN_RATE 1000 Gb/s is above a host's line rate, 100 Gb/s (topology line 3)"),
     # (a buffer the fabric refuses: named by its line, not by topology.buffer_mb)
     ("config.txt", CONFIG.format(mode=1, payload=1000, win=0).replace("BUFFER_SIZE 16", "BUFFER_SIZE 1"),
-     "config.txt line 28: BUFFER_SIZE 1 (MiB): switch buffer size: switch sw"),
+     "config.txt line 28: BUFFER_SIZE 1 (MiB) on the topology, whose longest link is "),
 ]
 
 
@@ -460,7 +460,8 @@ def test_no_flow_to_run_names_the_flow_file(flux_run, tmp_path):
 def test_a_buffer_the_fabric_refuses_names_where_it_came_from(flux_run, tmp_path):
     """A switch buffer too small for the PFC headroom of the imported links:
     with no BUFFER_SIZE the topology file is named (its links need more than
-    the default buffer); a buffer_mb the scenario gives itself is named as
+    the default buffer), and its longest link's line, as a link too long is
+    as likely the mistake as a buffer too small; a buffer_mb the scenario gives itself is named as
     topology.buffer_mb, as without the import."""
     config = CONFIG.format(mode=1, payload=1000, win=0).replace("BUFFER_SIZE 16\n", "")
     path = write_files(tmp_path, config=config,
@@ -469,7 +470,8 @@ def test_a_buffer_the_fabric_refuses_names_where_it_came_from(flux_run, tmp_path
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.startswith(
         f"flux-run: hpcc.topology: {tmp_path / 'topology.txt'} (with the default switch buffer: "
-        "no BUFFER_SIZE in hpcc.config): switch buffer size: switch sw5"), proc.stderr
+        f"no BUFFER_SIZE in hpcc.config), whose longest link is {tmp_path / 'topology.txt'} "
+        "line 5 (100000 us): switch buffer size: switch sw5"), proc.stderr
     path = write_files(tmp_path)
     path.write_text(json.dumps({"hpcc": {"config": "config.txt"}, "topology": {"buffer_mb": 1}}))
     proc = flux_run(path, "--out", tmp_path / "r.json", "--quiet")

@@ -184,7 +184,9 @@ TEST(HpccImport, KeysRememberTheirLine)
     ASSERT_EQ(origins.count("topology.buffer_mb"), 1u);
     EXPECT_EQ(origins["topology.buffer_mb"].first, "hpcc.config");
     EXPECT_EQ(origins["topology.buffer_mb"].second,
-              (files.dir / "config.txt").string() + " line 4: BUFFER_SIZE 2 (MiB)");
+              (files.dir / "config.txt").string() +
+                  " line 4: BUFFER_SIZE 2 (MiB) on the topology, whose longest link is " +
+                  (files.dir / "topology.txt").string() + " line 3 (1 us)");
     EXPECT_EQ(origins["topology"].first, "hpcc.topology");
 
     std::ofstream(files.dir / "config.txt") << "TOPOLOGY_FILE topology.txt\nFLOW_FILE flow.txt\n";
