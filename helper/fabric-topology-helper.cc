@@ -153,25 +153,62 @@ FabricTopologyHelper::GetRanks() const
 
 namespace
 {
+/// An attribute the helper sets on every fabric it builds, and its setter.
+struct OwnAttribute
+{
+    const char* type;      //!< the TypeId's name
+    const char* attribute; //!< the attribute
+    const char* setter;    //!< the helper's call that sets it
+};
+
+/// Every attribute the helper sets from its own settings.
+constexpr OwnAttribute kOwnAttributes[] = {
+    {"ns3::SwitchMmu", "BufferSize", "SetBufferSize"},
+    {"ns3::SwitchMmu", "Lossless", "SetPfc"},
+    {"ns3::SwitchMmu", "LosslessPriorities", "SetLosslessPriorities"},
+    {"ns3::SwitchMmu", "EcnKmin", "SetEcn"},
+    {"ns3::SwitchMmu", "EcnKmax", "SetEcn"},
+    {"ns3::SwitchMmu", "EcnPmax", "SetEcn"},
+    {"ns3::SwitchMmu", "DefaultHeadroom", "SetLinkDelay and SetMtu"},
+    {"ns3::PfcNetDevice", "DataRate", "SetHostRate and SetFabricRate"},
+    {"ns3::PfcNetDevice", "Mtu", "SetMtu"},
+    {"ns3::PfcNetDevice", "PfcEnabled", "SetPfc"},
+    {"ns3::PfcChannel", "Delay", "SetLinkDelay"},
+    {"ns3::FabricSwitch", "EcmpSeed", "SetEcmpSeed"},
+    {"ns3::FabricSwitch", "Mmu", "SetMmuAttribute"},
+};
+
 /**
- * \param name an attribute name
- * \param own the attributes the helper sets from its own settings, each with
- * the call that sets it
- * \return that call when \p name is one of them, else nullptr
+ * \param tid the type
+ * \param name one of its attributes
+ * \return the helper's call that sets it when the helper owns it, else nullptr
  */
 const char*
-HelperOwn(const std::string& name, std::initializer_list<std::pair<const char*, const char*>> own)
+HelperOwn(TypeId tid, const std::string& name)
 {
-    for (const auto& [attribute, call] : own)
+    for (const auto& own : kOwnAttributes)
     {
-        if (name == attribute)
+        if (name == own.attribute && tid.GetName() == own.type)
         {
-            return call;
+            return own.setter;
         }
     }
     return nullptr;
 }
 } // namespace
+
+std::string
+FabricTopologyHelper::GetOwnSetter(const std::string& attribute)
+{
+    for (const auto& own : kOwnAttributes)
+    {
+        if (attribute == std::string(own.type) + "::" + own.attribute)
+        {
+            return own.setter;
+        }
+    }
+    return "";
+}
 
 void
 FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
@@ -182,14 +219,7 @@ FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeVa
         m_configError = "switch buffer: SwitchMmu has no attribute \"" + name + "\"";
         return;
     }
-    if (const char* own = HelperOwn(name,
-                                    {{"BufferSize", "SetBufferSize"},
-                                     {"Lossless", "SetPfc"},
-                                     {"LosslessPriorities", "SetLosslessPriorities"},
-                                     {"EcnKmin", "SetEcn"},
-                                     {"EcnKmax", "SetEcn"},
-                                     {"EcnPmax", "SetEcn"},
-                                     {"DefaultHeadroom", "SetLinkDelay and SetMtu"}}))
+    if (const char* own = HelperOwn(SwitchMmu::GetTypeId(), name))
     {
         m_configError = "switch buffer: SwitchMmu's " + name + " is the helper's own: use " + own;
         return;
@@ -206,10 +236,7 @@ FabricTopologyHelper::SetDeviceAttribute(const std::string& name, const Attribut
         m_configError = "links: PfcNetDevice has no attribute \"" + name + "\"";
         return;
     }
-    if (const char* own = HelperOwn(name,
-                                    {{"DataRate", "SetHostRate and SetFabricRate"},
-                                     {"Mtu", "SetMtu"},
-                                     {"PfcEnabled", "SetPfc"}}))
+    if (const char* own = HelperOwn(PfcNetDevice::GetTypeId(), name))
     {
         m_configError = "links: PfcNetDevice's " + name + " is the helper's own: use " + own;
         return;
@@ -226,8 +253,7 @@ FabricTopologyHelper::SetSwitchAttribute(const std::string& name, const Attribut
         m_configError = "switches: FabricSwitch has no attribute \"" + name + "\"";
         return;
     }
-    if (const char* own =
-            HelperOwn(name, {{"EcmpSeed", "SetEcmpSeed"}, {"Mmu", "SetMmuAttribute"}}))
+    if (const char* own = HelperOwn(FabricSwitch::GetTypeId(), name))
     {
         m_configError = "switches: FabricSwitch's " + name + " is the helper's own: use " + own;
         return;

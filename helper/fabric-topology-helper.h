@@ -137,6 +137,17 @@ class FabricTopologyHelper
     uint32_t GetRanks() const;
 
     /**
+     * \brief The attributes the helper sets on every fabric it builds from
+     * its own settings (rates, delay, MTU, buffer, PFC, ECN, ECMP seed):
+     * Set*Attribute refuses them, and a Config::SetDefault of one has no
+     * effect on its fabrics.
+     * \param attribute an attribute's full name ("ns3::SwitchMmu::BufferSize")
+     * \return the setter that sets it ("SetBufferSize"), or "" for one the
+     *         helper leaves alone
+     */
+    static std::string GetOwnSetter(const std::string& attribute);
+
+    /**
      * \brief Set an attribute of every switch's SwitchMmu (e.g. PfcAlpha,
      * ReservedBytes, ResumeOffset). BufferSize, Lossless and the ECN and
      * headroom settings are the helper's own. ResumeOffset defaults to two

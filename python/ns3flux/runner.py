@@ -172,10 +172,10 @@ def run(scenario, *, policy=None, seed=None, base_dir=None, progress=False, reco
 
     Returns a dict with the keys and values of flux-run's results file for
     the same scenario and seed (all but sim.wall_s are reproducible), plus
-    "records" when asked. Raises ScenarioError (a ValueError) naming the
-    offending field for a bad scenario, RunError when the run fails, and
-    KeyboardInterrupt when interrupted (the simulation is stopped and ns-3
-    is reset). The GIL is released while simulating; runs in one process
+    "records" unless records=False. Raises ScenarioError (a ValueError)
+    naming the offending field for a bad scenario, RunError when the run
+    fails, and KeyboardInterrupt when interrupted (the simulation is stopped
+    and ns-3 is reset). The GIL is released while simulating; runs in one process
     take turns (ns-3 has one simulator per process).
     """
     _check_backend(backend, pcap_dir)

@@ -10,6 +10,8 @@
 #include "ns3/scenario-error.h"
 #include "ns3/traffic-class.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 namespace scenario
@@ -32,7 +34,6 @@ FlowBackendLimits()
         "network.retransmissions_repair",
         "network.retransmissions_spurious",
         "network.timeouts",
-        "network.qp_errors",
         "network.link_losses",
         "network.link_down_drops",
         "network.pfc_watchdog_storms",
@@ -43,13 +44,11 @@ FlowBackendLimits()
         "jobs[].retransmissions_repair",
         "jobs[].retransmissions_spurious",
         "jobs[].timeouts",
-        "jobs[].error_completions",
         "jobs[].packet_latency_us",
         "flows.tenants[].retransmissions",
         "flows.tenants[].retransmissions_repair",
         "flows.tenants[].retransmissions_spurious",
         "flows.tenants[].timeouts",
-        "flows.tenants[].error_completions",
         "flows.tenants[].packet_latency_us",
         "traces",
     };
@@ -124,6 +123,18 @@ ScenarioRun::CollectFluid(RunResults& r) const
         {
             // a fluid loses nothing (and so retransmits nothing)
             r.backendLimits.push_back("faults[" + std::to_string(i) + "].loss_rate");
+        }
+    }
+    if (std::any_of(m_cfg.faults.begin(), m_cfg.faults.end(), [](const auto& f) {
+            return f.lossRate > 0;
+        }))
+    {
+        // a fluid's queue pairs fail only when a path is cut for longer than
+        // their retries last: losses that exhaust them are not modelled
+        for (const char* field :
+             {"network.qp_errors", "jobs[].error_completions", "flows.tenants[].error_completions"})
+        {
+            r.backendLimits.emplace_back(field);
         }
     }
     r.sim.rateUpdates = m_fluid->GetRateUpdates();

@@ -8,6 +8,7 @@
 
 #include "ns3/config.h"
 #include "ns3/fabric-ranks.h"
+#include "ns3/fabric-topology-helper.h"
 #include "ns3/log.h"
 #include "ns3/memory-estimate.h"
 #include "ns3/object-factory.h"
@@ -21,6 +22,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <map>
 
 namespace ns3
 {
@@ -62,6 +64,28 @@ ProcessCpuSeconds()
     return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
 }
 
+/**
+ * \param setter a FabricTopologyHelper setter (GetOwnSetter)
+ * \return the scenario keys it is called with
+ */
+static std::string
+ScenarioKeysOf(const std::string& setter)
+{
+    static const std::map<std::string, std::string> keys = {
+        {"SetBufferSize", "topology.buffer_mb"},
+        {"SetPfc", "transport.pfc"},
+        {"SetLosslessPriorities", "priorities of the jobs and tenants"},
+        {"SetEcn", "transport.ecn"},
+        {"SetLinkDelay and SetMtu", "topology.link_delay_us and transport.mtu_bytes"},
+        {"SetHostRate and SetFabricRate", "topology.host_gbps and topology.fabric_gbps"},
+        {"SetMtu", "transport.mtu_bytes"},
+        {"SetLinkDelay", "topology.link_delay_us"},
+        {"SetEcmpSeed", "seeds.ecmp"},
+    };
+    const auto it = keys.find(setter);
+    return it != keys.end() ? it->second : "topology and transport";
+}
+
 void
 ScenarioRun::ResetNs3()
 {
@@ -99,6 +123,15 @@ ScenarioRun::ResetNs3()
     }
     for (const auto& [name, value] : m_cfg.ns3Defaults)
     {
+        // the fabric's helper would set it over the default, without a word
+        const std::string own = FabricTopologyHelper::GetOwnSetter(name);
+        if (!own.empty())
+        {
+            throw ScenarioError("ns3_defaults[\"" + name + "\"]",
+                                "the fabric is built with this attribute from the scenario's " +
+                                    ScenarioKeysOf(own) + " (FabricTopologyHelper::" + own +
+                                    "): give it there");
+        }
         if (!Config::SetDefaultFailSafe(name, StringValue(value)))
         {
             throw ScenarioError("ns3_defaults[\"" + name + "\"]",

@@ -189,6 +189,51 @@ def test_unrepresentable_values_exit_2(change, field, problem, tmp_path, flux_ru
     assert proc.stderr.strip() == f"flux-run: {info.value}"
 
 
+# Attributes FabricTopologyHelper sets from the scenario's keys: a default
+# would be overwritten without a word, so it is refused naming the key.
+HELPER_OWN = [
+    ("ns3::SwitchMmu::BufferSize", "1000", "topology.buffer_mb"),
+    ("ns3::SwitchMmu::EcnKmin", "1000", "transport.ecn"),
+    ("ns3::PfcNetDevice::DataRate", "25Gbps", "topology.host_gbps and topology.fabric_gbps"),
+    ("ns3::PfcNetDevice::Mtu", "4200", "transport.mtu_bytes"),
+    ("ns3::PfcChannel::Delay", "5us", "topology.link_delay_us"),
+    ("ns3::FabricSwitch::EcmpSeed", "7", "seeds.ecmp"),
+]
+
+
+@pytest.mark.parametrize("attribute,value,key", HELPER_OWN, ids=[a for a, _, _ in HELPER_OWN])
+@pytest.mark.parametrize("mode", [["--backend", "packet"], ["--backend", "flow"], ["--check"]])
+def test_ns3_defaults_of_what_the_fabric_helper_sets_are_refused(
+        tmp_path, flux_run, attribute, value, key, mode):
+    """An ns3_defaults entry for an attribute the fabric's helper sets
+    itself (FabricTopologyHelper::GetOwnSetter) used to be accepted and
+    then overwritten: it is refused at both levels and by --check, naming
+    the entry and the scenario key that sets it, with no file written; an
+    attribute of the same objects that the helper leaves alone runs."""
+    bad = json.loads(json.dumps(SMALL))
+    bad["ns3_defaults"] = {attribute: value}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(bad))
+    proc = flux_run(path, "--out", tmp_path / "out.json", "--quiet", *mode)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.count("\n") == 1
+    assert proc.stderr.startswith(
+        f'flux-run: ns3_defaults["{attribute}"]: the fabric is built with this attribute '
+        f"from the scenario's {key} (FabricTopologyHelper::"), proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.json"]
+
+
+def test_ns3_defaults_of_what_the_fabric_helper_leaves_alone_run(tmp_path, flux_run):
+    """The refusal above is of the helper's own attributes only: the pause
+    quanta of the same devices is taken."""
+    s = json.loads(json.dumps(SMALL))
+    s["ns3_defaults"] = {"ns3::PfcNetDevice::PauseQuanta": "1000"}
+    path = tmp_path / "ok.json"
+    path.write_text(json.dumps(s))
+    proc = flux_run(path, "--out", tmp_path / "out.json", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_numbers_beyond_double_name_the_field(tmp_path, flux_run):
     """1e400 in the file (beyond double) names its key; NaN is not JSON."""
     path = tmp_path / "big.json"

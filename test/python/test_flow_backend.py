@@ -301,12 +301,18 @@ def test_an_input_the_fluid_cannot_act_on_is_listed(flux_run, tmp_path):
     """A fault's loss_rate has no effect on a fluid (it loses nothing): the
     results are those without it and backend_limits lists the input by its
     path, so a failure study does not take the flow level's figures for
-    ones with losses. Packet level lists nothing."""
+    ones with losses, and with it the queue-pair failures that losses can
+    cause (written, 0 here, without one: a fluid's queue pairs fail only on
+    a path cut). Packet level lists nothing."""
     lossy = copy.deepcopy(SMALL)
     lossy["faults"] = [{"link": "leaf0<->spine0", "loss_rate": 0.01}]
     _, clean = run_level(flux_run, tmp_path, SMALL, "clean", "flow")
     _, flow = run_level(flux_run, tmp_path, lossy, "lossy", "flow")
-    assert flow["backend_limits"] == clean["backend_limits"] + ["faults[0].loss_rate"]
+    failures = ["network.qp_errors", "jobs[].error_completions",
+                "flows.tenants[].error_completions"]
+    assert flow["backend_limits"] == clean["backend_limits"] + ["faults[0].loss_rate"] + failures
+    assert clean["network"]["qp_errors"] == 0 and "qp_errors" not in flow["network"]
+    assert all(j["error_completions"] == 0 for j in clean["jobs"])
     assert [j["jct_ms"] for j in flow["jobs"]] == [j["jct_ms"] for j in clean["jobs"]]
     _, packet = run_level(flux_run, tmp_path, lossy, "lossy", "packet")
     assert packet["backend_limits"] == [] and packet["network"]["link_losses"] > 0
@@ -599,9 +605,10 @@ def test_flow_validate_compares_the_levels_per_policy(tmp_path, flux_run):  # no
 def test_a_job_cut_off_fails_at_flow_level_as_at_packet_level(tmp_path, flux_run):
     """A queue pair whose path stays cut gives up at flow level when its
     retries would at packet level ((retry count + 1) ACK timeouts): the job
-    fails with the packet level's reason and the run ends at the same time,
-    within a microsecond; with the link back in time it completes; without
-    an ACK timeout it waits, unfinished, and the reason says why."""
+    fails with the packet level's reason, the queue pairs in error and the
+    messages completed in error, and the run ends at the same time, within
+    a microsecond; with the link back in time it completes; without an ACK
+    timeout it waits, unfinished, and the reason says why."""
     s = {"stop_ms": 50, "topology": {"kind": "leaf-spine", "leaves": 2, "spines": 1,
                                      "hosts_per_leaf": 2},
          "transport": {"ack_timeout": 8},
@@ -618,6 +625,8 @@ def test_a_job_cut_off_fails_at_flow_level_as_at_packet_level(tmp_path, flux_run
     assert abs(flow["sim"]["simulated_ms"] - (0.01 + 8 * 4.096e-3 * 256)) < 1e-3
     assert abs(flow["sim"]["simulated_ms"] - packet["sim"]["simulated_ms"]) < 1e-3
     assert flow["jobs"][0]["reason"] == packet["jobs"][0]["reason"]
+    assert flow["network"]["qp_errors"] == packet["network"]["qp_errors"] > 0
+    assert flow["jobs"][0]["error_completions"] == packet["jobs"][0]["error_completions"] > 0
     assert flow["jobs"][0]["reason"].startswith("retry count exceeded on the queue pair of rank")
     back = dict(s, faults=[dict(s["faults"][0], up_ms=5)])
     job = run(back, "flow")["jobs"][0]

@@ -1269,12 +1269,12 @@ TEST(ScenarioConfigRanges, Ns3DefaultsValues)
     for (const char* bad :
          {"99999999999999999999Gbps", "10001Gbps", "2000GBps", "1e400Gbps", "3 2 1", "1Gbps 2"})
     {
-        EXPECT_TRUE(FailsWith(with("ns3::PfcNetDevice::DataRate", bad),
-                              "ns3_defaults[\"ns3::PfcNetDevice::DataRate\"]: \"" +
+        EXPECT_TRUE(FailsWith(with("ns3::Collective::IntraServerBandwidth", bad),
+                              "ns3_defaults[\"ns3::Collective::IntraServerBandwidth\"]: \"" +
                                   std::string(bad) + "\" is not a valid value"))
             << bad;
     }
-    EXPECT_NO_THROW(ParseScenario(with("ns3::PfcNetDevice::DataRate", "400Gbps"), "."));
+    EXPECT_NO_THROW(ParseScenario(with("ns3::Collective::IntraServerBandwidth", "400Gbps"), "."));
     for (const char* bad : {"99999999999999999999p", "3 2 1", "100p 1"})
     {
         EXPECT_TRUE(FailsWith(with("ns3::FluxQueueDisc::MaxSize", bad),
