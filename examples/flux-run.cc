@@ -751,9 +751,15 @@ PrintWarnings(const ScenarioConfig& cfg, const std::string& backend)
 class Progress
 {
   public:
-    explicit Progress(bool enabled)
+    /**
+     * \param enabled print progress
+     * \param splittable the run could be split over MPI processes (the hint
+     *        for long runs says how)
+     */
+    Progress(bool enabled, bool splittable)
         : m_enabled(enabled),
-          m_tty(::isatty(STDERR_FILENO) != 0)
+          m_tty(::isatty(STDERR_FILENO) != 0),
+          m_splittable(splittable)
     {
     }
 
@@ -764,7 +770,7 @@ class Progress
             return;
         }
         m_last = wallS;
-        if (!m_hinted && etaS > kLongRunS && FabricRanks::GetNRanks() == 1)
+        if (!m_hinted && m_splittable && etaS > kLongRunS && FabricRanks::GetNRanks() == 1)
         {
             // once: how to go faster
             m_hinted = true;
@@ -822,6 +828,7 @@ class Progress
   private:
     bool m_enabled;        //!< whether to print at all
     bool m_tty;            //!< whether stderr is a terminal
+    bool m_splittable;     //!< the run could be split over MPI processes
     bool m_shown{false};   //!< whether an in-place line is on screen
     double m_last{-100.0}; //!< wall time of the last print, s
     bool m_hinted{false};  //!< the hint for long runs was printed
@@ -1291,7 +1298,9 @@ Main(int argc, char** argv)
         return Bound(cfg, outPath, args.quiet);
     }
 
-    Progress progress(!args.quiet && root);
+    // (a fluid, or a fabric given cable by cable, runs in one process)
+    Progress progress(!args.quiet && root,
+                      args.backend == "packet" && cfg.topology.kind != "links");
     if (FabricRanks::IsEnabled() && root && !args.quiet)
     {
         std::cerr << "flux-run: " << FabricRanks::GetNRanks()

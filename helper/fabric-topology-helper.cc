@@ -178,23 +178,6 @@ constexpr OwnAttribute kOwnAttributes[] = {
     {"ns3::FabricSwitch", "Mmu", "SetMmuAttribute"},
 };
 
-/**
- * \param tid the type
- * \param name one of its attributes
- * \return the helper's call that sets it when the helper owns it, else nullptr
- */
-const char*
-HelperOwn(TypeId tid, const std::string& name)
-{
-    for (const auto& own : kOwnAttributes)
-    {
-        if (name == own.attribute && tid.GetName() == own.type)
-        {
-            return own.setter;
-        }
-    }
-    return nullptr;
-}
 } // namespace
 
 std::string
@@ -210,6 +193,17 @@ FabricTopologyHelper::GetOwnSetter(const std::string& attribute)
     return "";
 }
 
+/**
+ * \param tid the type
+ * \param name one of its attributes
+ * \return the helper's call that sets it when the helper owns it, else ""
+ */
+static std::string
+HelperOwn(TypeId tid, const std::string& name)
+{
+    return FabricTopologyHelper::GetOwnSetter(tid.GetName() + "::" + name);
+}
+
 void
 FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
 {
@@ -219,7 +213,7 @@ FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeVa
         m_configError = "switch buffer: SwitchMmu has no attribute \"" + name + "\"";
         return;
     }
-    if (const char* own = HelperOwn(SwitchMmu::GetTypeId(), name))
+    if (const std::string own = HelperOwn(SwitchMmu::GetTypeId(), name); !own.empty())
     {
         m_configError = "switch buffer: SwitchMmu's " + name + " is the helper's own: use " + own;
         return;
@@ -236,7 +230,7 @@ FabricTopologyHelper::SetDeviceAttribute(const std::string& name, const Attribut
         m_configError = "links: PfcNetDevice has no attribute \"" + name + "\"";
         return;
     }
-    if (const char* own = HelperOwn(PfcNetDevice::GetTypeId(), name))
+    if (const std::string own = HelperOwn(PfcNetDevice::GetTypeId(), name); !own.empty())
     {
         m_configError = "links: PfcNetDevice's " + name + " is the helper's own: use " + own;
         return;
@@ -253,7 +247,7 @@ FabricTopologyHelper::SetSwitchAttribute(const std::string& name, const Attribut
         m_configError = "switches: FabricSwitch has no attribute \"" + name + "\"";
         return;
     }
-    if (const char* own = HelperOwn(FabricSwitch::GetTypeId(), name))
+    if (const std::string own = HelperOwn(FabricSwitch::GetTypeId(), name); !own.empty())
     {
         m_configError = "switches: FabricSwitch's " + name + " is the helper's own: use " + own;
         return;

@@ -10,8 +10,6 @@
 #include "ns3/scenario-error.h"
 #include "ns3/traffic-class.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 namespace scenario
@@ -117,17 +115,17 @@ ScenarioRun::CollectFluid(RunResults& r) const
     {
         r.backendLimits.push_back("transport." + s.algorithm + "." + s.key);
     }
+    bool lossy = false;
     for (std::size_t i = 0; i < m_cfg.faults.size(); ++i)
     {
         if (m_cfg.faults[i].lossRate > 0)
         {
             // a fluid loses nothing (and so retransmits nothing)
             r.backendLimits.push_back("faults[" + std::to_string(i) + "].loss_rate");
+            lossy = true;
         }
     }
-    if (std::any_of(m_cfg.faults.begin(), m_cfg.faults.end(), [](const auto& f) {
-            return f.lossRate > 0;
-        }))
+    if (lossy)
     {
         // a fluid's queue pairs fail only when a path is cut for longer than
         // their retries last: losses that exhaust them are not modelled

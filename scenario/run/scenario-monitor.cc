@@ -102,6 +102,13 @@ ScenarioRun::SetupProgress()
             const double windowS = std::max(0.0, endMs - bc.startMs) / 1e3;
             total += bc.hosts.size() * bc.load * m_cfg.topology.hostGbps * 1e9 / 8 * windowS;
         }
+        else if (bc.pattern == "flows")
+        {
+            for (const auto& flow : bc.flows)
+            {
+                total += flow.startMs < stopMs ? static_cast<double>(flow.bytes) : 0.0;
+            }
+        }
         else if (bc.startMs < stopMs)
         {
             double bursts = bc.repeat;
