@@ -356,16 +356,15 @@ ImportFabric(ConfigImport& x)
     std::set<std::string>& handled = x.handled;
     // Switches. A buffer too small is as often a link too long (its PFC
     // headroom is rate x delay): the message names the longest link too.
-    std::string longest;
     const auto slowest = std::max_element(
         topo.cables.begin(),
         topo.cables.end(),
         [](const Topology::Cable& a, const Topology::Cable& b) { return a.delayNs < b.delayNs; });
-    if (slowest != topo.cables.end())
-    {
-        longest = ", whose longest link is " + topoPath + " line " + std::to_string(slowest->line) +
-                  " (" + Number(slowest->delayNs / 1e3).dump() + " us)";
-    }
+    const std::string longest = slowest == topo.cables.end()
+                                    ? ""
+                                    : ", whose longest link is " + topoPath + " line " +
+                                          std::to_string(slowest->line) + " (" +
+                                          Number(slowest->delayNs / 1e3).dump() + " us)";
     handled.insert("BUFFER_SIZE");
     if (c.Has("BUFFER_SIZE"))
     {
