@@ -208,8 +208,7 @@ def test_ns3_defaults_of_what_the_fabric_helper_sets_are_refused(
     """An ns3_defaults entry for an attribute the fabric's helper sets
     itself (FabricTopologyHelper::GetOwnSetter) used to be accepted and
     then overwritten: it is refused at both levels and by --check, naming
-    the entry and the scenario key that sets it, with no file written; an
-    attribute of the same objects that the helper leaves alone runs."""
+    the entry and the scenario key that sets it, with no file written."""
     bad = json.loads(json.dumps(SMALL))
     bad["ns3_defaults"] = {attribute: value}
     path = tmp_path / "bad.json"
